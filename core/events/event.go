@@ -1,0 +1,122 @@
+package events
+
+import (
+	"encoding/json"
+	"net/http"
+	"time"
+)
+
+// Kind says what an event records.
+type Kind string
+
+// The kinds of event.
+const (
+	KindMessage Kind = "message" // one JSON-RPC message (request, response or notification), exact bytes in Raw
+	KindStderr  Kind = "stderr"  // one line a stdio server wrote to stderr, in Text
+	KindHTTP    Kind = "http"    // one HTTP exchange (see HTTP)
+	KindState   Kind = "state"   // a connection state change; the new state in Text
+	KindInvalid Kind = "invalid" // bytes that arrived but are not a JSON-RPC message (Raw and Text)
+	KindWarning Kind = "warning" // something the user should know (Text)
+	KindError   Kind = "error"   // an error that is not a JSON-RPC error response (Text)
+)
+
+// Direction says which way a message travelled.
+type Direction string
+
+// The directions. Events that are not messages have DirLocal.
+const (
+	DirOut   Direction = "out" // client (Spyglass) → server
+	DirIn    Direction = "in"  // server → client
+	DirLocal Direction = ""
+)
+
+// Category is one of the inspector's tabs; "All" is every category.
+type Category string
+
+// The categories.
+const (
+	CatLLM   Category = "llm"   // sampling traffic
+	CatTools Category = "tools" // tools/* traffic
+	CatRPC   Category = "rpc"   // raw JSON-RPC both ways, failed HTTP exchanges, unanswered requests
+	CatLogs  Category = "logs"  // state changes, stderr, warnings, errors, notifications/message
+)
+
+// MessageType classifies a JSON-RPC message.
+type MessageType string
+
+// The JSON-RPC message types.
+const (
+	MsgRequest      MessageType = "request"
+	MsgNotification MessageType = "notification"
+	MsgResult       MessageType = "result"
+	MsgError        MessageType = "error"
+)
+
+// HTTPInfo describes one HTTP exchange. Header values that carry secrets
+// are already masked when the event is recorded.
+type HTTPInfo struct {
+	Method     string        `json:"method"`
+	URL        string        `json:"url"`
+	Status     int           `json:"status,omitempty"` // 0 when no response arrived
+	ReqHeader  http.Header   `json:"requestHeader,omitempty"`
+	RespHeader http.Header   `json:"responseHeader,omitempty"`
+	Duration   time.Duration `json:"durationNs,omitempty"`
+	Err        string        `json:"error,omitempty"` // transport error, if any
+}
+
+// Event is one thing that happened on a connection. Events are values:
+// the log hands out copies.
+type Event struct {
+	Seq  uint64    `json:"seq"`
+	Time time.Time `json:"time"`
+	// Conn names the connection (the catalog server name, or "ad-hoc").
+	Conn string    `json:"conn"`
+	Kind Kind      `json:"kind"`
+	Dir  Direction `json:"dir,omitempty"`
+
+	// For messages: the type, the id as its raw JSON text (`5`, `"abc"`;
+	// empty for notifications), and the method. A response's Method is
+	// filled in by the log from the request it pairs with.
+	Type   MessageType `json:"type,omitempty"`
+	ID     string      `json:"id,omitempty"`
+	Method string      `json:"method,omitempty"`
+
+	// Raw holds the exact bytes: incoming messages as they arrived, never
+	// re-marshalled. Size is len(Raw) before any truncation.
+	Raw  json.RawMessage `json:"raw,omitempty"`
+	Size int             `json:"size,omitempty"`
+	// Text is a human-readable line: the stderr line, the state name, the
+	// warning, an HTTP summary.
+	Text string    `json:"text,omitempty"`
+	HTTP *HTTPInfo `json:"http,omitempty"`
+
+	// Run groups every event of one user action (a tool call and the
+	// sampling, elicitation, progress and logs it caused).
+	Run string `json:"run,omitempty"`
+
+	// Pair is the Seq of the paired request or response, 0 if none yet.
+	Pair uint64 `json:"pair,omitempty"`
+	// Outcome is set on request events (both directions).
+	Outcome *Outcome `json:"outcome,omitempty"`
+}
+
+// OutcomeState is what became of a request.
+type OutcomeState string
+
+// The outcome states, as the inspector's badges name them.
+const (
+	Waiting       OutcomeState = "waiting"
+	OK            OutcomeState = "ok"
+	Failed        OutcomeState = "error"          // a JSON-RPC error response
+	TimedOut      OutcomeState = "timed_out"      // the client gave up waiting
+	Cancelled     OutcomeState = "cancelled"      // notifications/cancelled was sent
+	CancelledLate OutcomeState = "cancelled_late" // cancelled, and the reply came anyway
+	NoResponse    OutcomeState = "no_response"    // the connection closed while it was open
+)
+
+// Outcome is what happened to a request.
+type Outcome struct {
+	State OutcomeState `json:"state"`
+	// Latency is the time from request to response (or to the give-up).
+	Latency time.Duration `json:"latencyNs,omitempty"`
+}
