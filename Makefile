@@ -1,0 +1,75 @@
+# Spyglass — the two commands a new user needs are `make run` and `make test`.
+# Both install what is missing first (Debian/Ubuntu packages for Fyne's cgo
+# build, Xvfb, the npm test peers) or stop with the one command to run.
+
+SHELL := /bin/bash
+GO ?= go
+BIN := bin/spyglass
+PEERS := .ci/peers
+export LANG ?= en_US.UTF-8
+
+# Debian packages: the cgo build of Fyne's GL driver, a virtual display for
+# the window tests and screenshots, and a real keyring for the secrets tests.
+APT_BUILD := gcc libc6-dev pkg-config libgl1-mesa-dev libxcursor-dev libxrandr-dev \
+	libxinerama-dev libxi-dev libxxf86vm-dev
+APT_TEST := xvfb xauth imagemagick xdotool x11-utils fonts-dejavu-core
+
+.PHONY: run test build deps deps-build deps-test peers bench screenshots fuzz conformance vet clean
+
+## run: open the desktop app on the default catalog
+run: deps-build
+	$(GO) run . $(ARGS)
+
+## build: build bin/spyglass
+build: deps-build
+	$(GO) build -o $(BIN) .
+
+## test: the whole test suite, real peers included (CI runs exactly this)
+test: deps-build deps-test peers vet
+	$(GO) test -race -count=1 -timeout 30m ./...
+	$(MAKE) --no-print-directory fuzz
+	$(MAKE) --no-print-directory conformance
+
+vet:
+	@bad=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$bad" ]; then echo "gofmt wants to rewrite:"; echo "$$bad"; exit 1; fi
+	$(GO) vet ./...
+
+# Each fuzz target runs for a bounded time; a panic or hang fails the build.
+FUZZTIME ?= 20s
+fuzz:
+	@set -e; for spec in $$(.ci/fuzz-targets.sh); do \
+		pkg=$${spec%%:*}; name=$${spec##*:}; \
+		echo "fuzz $$name in $$pkg ($(FUZZTIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$$name$$" -fuzztime $(FUZZTIME) $$pkg; \
+	done
+
+## conformance: the MCP conformance suite's client scenarios, one at a time
+conformance: build peers
+	@if [ -x .ci/conformance.sh ]; then .ci/conformance.sh $(BIN); else echo "conformance: .ci/conformance.sh missing"; exit 1; fi
+
+## bench: Spyglass side by side with the official inspector's CLI
+bench: build peers
+	.ci/bench.sh $(BIN)
+
+## screenshots: the real window under Xvfb, PNGs into assets/screenshots/
+screenshots: build deps-test
+	.ci/screenshots.sh $(BIN)
+
+## peers: install the pinned npm test peers into .ci/peers/node_modules
+peers: $(PEERS)/node_modules/.installed
+
+$(PEERS)/node_modules/.installed: $(PEERS)/package.json $(PEERS)/package-lock.json
+	@command -v npm >/dev/null || { echo "npm is missing; run: sudo apt-get install -y nodejs npm"; exit 1; }
+	cd $(PEERS) && npm ci --no-audit --no-fund
+	touch $@
+
+deps: deps-build deps-test
+
+deps-build:
+	@.ci/apt-ensure.sh $(APT_BUILD)
+
+deps-test:
+	@.ci/apt-ensure.sh $(APT_TEST)
+
+clean:
+	rm -rf bin $(PEERS)/node_modules
