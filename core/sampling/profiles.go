@@ -1,0 +1,111 @@
+package sampling
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// Profiles is the saved set of testing profiles and which one is active.
+type Profiles struct {
+	Active   string    `json:"active"`
+	Profiles []Profile `json:"profiles"`
+}
+
+// ErrNoProfile is returned when a named profile does not exist.
+var ErrNoProfile = errors.New("sampling: no such profile")
+
+// DefaultProfiles is the built-in set with Quick Mock active.
+func DefaultProfiles() *Profiles {
+	return &Profiles{Active: "Quick Mock", Profiles: BuiltinProfiles()}
+}
+
+// Get returns the named profile.
+func (ps *Profiles) Get(name string) (Profile, error) {
+	for _, p := range ps.Profiles {
+		if p.Name == name {
+			return p, nil
+		}
+	}
+	return Profile{}, fmt.Errorf("%w: %q", ErrNoProfile, name)
+}
+
+// Current returns the active profile (the first one when Active is unset
+// or unknown).
+func (ps *Profiles) Current() Profile {
+	if p, err := ps.Get(ps.Active); err == nil {
+		return p
+	}
+	if len(ps.Profiles) > 0 {
+		return ps.Profiles[0]
+	}
+	return BuiltinProfiles()[0]
+}
+
+// Put adds or replaces a profile by name.
+func (ps *Profiles) Put(p Profile) {
+	for i := range ps.Profiles {
+		if ps.Profiles[i].Name == p.Name {
+			ps.Profiles[i] = p
+			return
+		}
+	}
+	ps.Profiles = append(ps.Profiles, p)
+}
+
+// Delete removes a profile by name.
+func (ps *Profiles) Delete(name string) error {
+	for i := range ps.Profiles {
+		if ps.Profiles[i].Name == name {
+			ps.Profiles = append(ps.Profiles[:i], ps.Profiles[i+1:]...)
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: %q", ErrNoProfile, name)
+}
+
+// Load reads profiles from a file; a missing file gives the defaults.
+func Load(file string) (*Profiles, error) {
+	b, err := os.ReadFile(file)
+	if errors.Is(err, os.ErrNotExist) {
+		return DefaultProfiles(), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var ps Profiles
+	if err := json.Unmarshal(b, &ps); err != nil {
+		return nil, fmt.Errorf("sampling: reading %s: %w", file, err)
+	}
+	return &ps, nil
+}
+
+// Save writes profiles atomically (temporary file, fsync, rename).
+func Save(file string, ps *Profiles) error {
+	b, err := json.MarshalIndent(ps, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".profiles-*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), file)
+}
