@@ -1,0 +1,19 @@
+//go:build unix
+
+package wire
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// setGroup makes the command the leader of its own process group, so that
+// stopping it also stops whatever it spawned.
+func setGroup(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+}
+
+// signalGroup sends sig to the process group led by pid.
+func signalGroup(pid int, sig syscall.Signal) error {
+	return syscall.Kill(-pid, sig)
+}

@@ -1,0 +1,192 @@
+package wire
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"syscall"
+	"time"
+
+	"github.com/spyglass-mcp/spyglass/core/events"
+)
+
+// Conn is one raw JSON-RPC message pipe to a server.
+type Conn interface {
+	// Start connects (or spawns the server) and begins delivering
+	// incoming messages to h.
+	Start(ctx context.Context, h Handler) error
+	// Send sends one JSON-RPC message, exactly the bytes given.
+	Send(ctx context.Context, msg []byte, opts *SendOptions) error
+	// Close stops the connection gracefully. It is safe to call more than
+	// once and before Start.
+	Close() error
+}
+
+// Handler receives what arrives on a Conn.
+type Handler struct {
+	// OnMessage gets the exact bytes of each incoming JSON-RPC message
+	// (a JSON object or a batch array). Calls are sequential per stream;
+	// the callee owns the slice. It must not block long.
+	OnMessage func(raw []byte)
+	// OnClose is called once when the connection ends: nil after Close,
+	// an *ExitError when a stdio server exited by itself, another error
+	// when an HTTP connection failed for good.
+	OnClose func(err error)
+}
+
+// SendOptions are per-message options of Send.
+type SendOptions struct {
+	// Header holds extra HTTP headers for this message's POST. Stdio
+	// ignores it.
+	Header http.Header
+}
+
+// Recorder stores events; *events.Log satisfies it.
+type Recorder interface {
+	Append(e events.Event) uint64
+}
+
+// Errors callers branch on.
+var (
+	// ErrNotStarted is returned by Send before Start succeeded.
+	ErrNotStarted = errors.New("wire: connection not started")
+	// ErrClosed is returned by Send and Start after the connection ended.
+	// It matches os.ErrClosed as well.
+	ErrClosed = fmt.Errorf("wire: connection closed: %w", os.ErrClosed)
+	// ErrAlreadyStarted is returned by a second Start.
+	ErrAlreadyStarted = errors.New("wire: connection already started")
+	// ErrCommandNotFound is matched by the *StartError of a stdio command
+	// that does not exist.
+	ErrCommandNotFound = errors.New("wire: command not found")
+	// ErrUnauthorized is wrapped by an *HTTPError with status 401 or 403.
+	ErrUnauthorized = errors.New("wire: unauthorized")
+	// ErrSessionExpired is wrapped by an *HTTPError with status 404 for a
+	// request that carried an Mcp-Session-Id: the server forgot the
+	// session and the client must initialize again.
+	ErrSessionExpired = errors.New("wire: session expired")
+	// ErrNoEndpoint is returned by SSE.Start when the stream ended or the
+	// context expired before the server sent its endpoint event.
+	ErrNoEndpoint = errors.New("wire: no endpoint event")
+)
+
+// StartError is returned by Stdio.Start when the process cannot be
+// started. errors.Is(err, ErrCommandNotFound) tells a missing command.
+type StartError struct {
+	Command string
+	Err     error
+
+	notFound bool
+}
+
+func (e *StartError) Error() string { return "wire: start " + e.Command + ": " + e.Err.Error() }
+
+// Unwrap returns the underlying error.
+func (e *StartError) Unwrap() error { return e.Err }
+
+// Is matches ErrCommandNotFound for a command that does not exist.
+func (e *StartError) Is(target error) bool {
+	if target != ErrCommandNotFound {
+		return false
+	}
+	return e.notFound
+}
+
+// ExitError reports how a stdio server process ended.
+type ExitError struct {
+	// Code is the exit status, or -1 when the process was killed by a
+	// signal.
+	Code int
+	// Signal is the signal that killed the process, 0 if none.
+	Signal syscall.Signal
+}
+
+func (e *ExitError) Error() string {
+	if e.Signal != 0 {
+		return "wire: server killed by signal: " + e.Signal.String()
+	}
+	return fmt.Sprintf("wire: server exited with status %d", e.Code)
+}
+
+// HTTPError is an HTTP response that was not a success. Status 401 and 403
+// match ErrUnauthorized (the WWW-Authenticate header is in Header), 404 on
+// a request carrying a session id matches ErrSessionExpired.
+type HTTPError struct {
+	Method string
+	URL    string
+	Status int
+	Header http.Header
+	// Body is the start of the response body (at most 64 KiB).
+	Body []byte
+	// SessionID is the Mcp-Session-Id the request carried, if any.
+	SessionID string
+}
+
+func (e *HTTPError) Error() string {
+	return fmt.Sprintf("wire: %s %s: HTTP %d %s", e.Method, e.URL, e.Status, http.StatusText(e.Status))
+}
+
+// Is matches ErrUnauthorized for 401/403 and ErrSessionExpired for 404
+// with a session id.
+func (e *HTTPError) Is(target error) bool {
+	switch target {
+	case ErrUnauthorized:
+		return e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden
+	case ErrSessionExpired:
+		return e.Status == http.StatusNotFound && e.SessionID != ""
+	}
+	return false
+}
+
+// WWWAuthenticate returns the WWW-Authenticate challenges of the response.
+func (e *HTTPError) WWWAuthenticate() []string { return e.Header.Values("WWW-Authenticate") }
+
+// IsMessage reports whether b (surrounding white space allowed) is a JSON
+// object or array: something a Conn hands to OnMessage.
+func IsMessage(b []byte) bool {
+	t := bytes.TrimLeft(b, " \t\r\n")
+	if len(t) == 0 || (t[0] != '{' && t[0] != '[') {
+		return false
+	}
+	return json.Valid(t)
+}
+
+// recorder wraps an optional Recorder with the connection name.
+type recorder struct {
+	rec  Recorder
+	conn string
+}
+
+func (r recorder) add(e events.Event) {
+	if r.rec == nil {
+		return
+	}
+	e.Conn = r.conn
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	r.rec.Append(e)
+}
+
+// invalid records bytes that arrived but are not a JSON-RPC message. Raw
+// is set only when the bytes are valid JSON (so that the event can still
+// be marshalled); Text always holds them (truncated past 64 KiB).
+func (r recorder) invalid(b []byte, why string) {
+	if r.rec == nil {
+		return
+	}
+	e := events.Event{Kind: events.KindInvalid, Size: len(b)}
+	if json.Valid(b) {
+		e.Raw = append(json.RawMessage(nil), b...)
+	}
+	const max = 64 << 10
+	text := b
+	if len(text) > max {
+		text = text[:max]
+	}
+	e.Text = why + ": " + string(text)
+	r.add(e)
+}
