@@ -96,8 +96,17 @@ type Event struct {
 
 	// Pair is the Seq of the paired request or response, 0 if none yet.
 	Pair uint64 `json:"pair,omitempty"`
-	// Outcome is set on request events (both directions).
+	// Outcome is set on request events (both directions). The log never
+	// changes an Outcome in place: an update stores a new pointer, so a
+	// copy handed out earlier keeps its value.
 	Outcome *Outcome `json:"outcome,omitempty"`
+
+	// Unpaired marks a response whose id matched no open request (an
+	// unknown id, or a second answer to the same request). It is kept.
+	Unpaired bool `json:"unpaired,omitempty"`
+	// Late marks a response that arrived after its request was cancelled
+	// or timed out: the client had already stopped listening.
+	Late bool `json:"late,omitempty"`
 }
 
 // OutcomeState is what became of a request.

@@ -1,0 +1,527 @@
+package events
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Defaults for Options.
+const (
+	DefaultCapacity      = 100000
+	DefaultBatchInterval = 50 * time.Millisecond
+	// MaxBatch is the most events one Batch carries; a listener that is
+	// further behind gets the rest in the following batches, at once.
+	MaxBatch = 10000
+)
+
+// ErrDropped says that part of the history a reader asked for has been
+// evicted from the ring. After wraps it in a *DroppedError that carries
+// how many events were lost.
+var ErrDropped = errors.New("events dropped")
+
+// DroppedError reports evicted history: the events with sequence numbers
+// From through To (Count of them) are no longer in the log.
+type DroppedError struct {
+	From, To uint64
+	Count    uint64
+}
+
+// Error implements error.
+func (e *DroppedError) Error() string {
+	return fmt.Sprintf("events: %d events dropped (seq %d–%d)", e.Count, e.From, e.To)
+}
+
+// Unwrap makes errors.Is(err, ErrDropped) true.
+func (e *DroppedError) Unwrap() error { return ErrDropped }
+
+// Options configures a Log. The zero value (or nil) gives the defaults.
+type Options struct {
+	// Capacity is how many events the ring holds; beyond it the oldest
+	// are dropped and counted. Default DefaultCapacity.
+	Capacity int
+	// Redact, if set, is applied to every event on Append before it is
+	// stored (before Seq is assigned): mask secrets here, so that no
+	// reader or trace ever sees them. It must not keep the pointer. Type,
+	// ID and Method are already derived when it runs.
+	Redact func(*Event)
+	// BatchInterval is roughly how often listeners get batches. Default
+	// DefaultBatchInterval.
+	BatchInterval time.Duration
+	// Now returns the current time; default time.Now. Tests set it to
+	// get exact latencies.
+	Now func() time.Time
+}
+
+// Stats are counters since the log was created or last cleared.
+type Stats struct {
+	// Events is how many events were appended.
+	Events uint64
+	// Requests is how many JSON-RPC requests (both directions) were appended.
+	Requests uint64
+	// ToolCalls is how many tools/call requests were appended.
+	ToolCalls uint64
+	// Errors counts JSON-RPC error responses, tool results with isError,
+	// KindError events and failed HTTP exchanges.
+	Errors uint64
+	// Dropped is how many events were evicted from the ring.
+	Dropped uint64
+}
+
+// Batch is what a listener receives.
+type Batch struct {
+	// Events are new events, in sequence order.
+	Events []Event
+	// Updated are copies of request events delivered in an earlier batch
+	// whose Outcome or Pair has changed since.
+	Updated []Event
+	// Dropped is how many events this listener missed because they were
+	// evicted before it read them; catch up with After if needed.
+	Dropped uint64
+	// Cleared says Clear was called since the previous batch.
+	Cleared bool
+}
+
+func (b *Batch) empty() bool {
+	return len(b.Events) == 0 && len(b.Updated) == 0 && b.Dropped == 0 && !b.Cleared
+}
+
+type pairKey struct {
+	conn string
+	dir  Direction // direction of the request
+	id   string
+}
+
+type pendingReq struct {
+	seq    uint64
+	method string
+	time   time.Time
+	state  OutcomeState
+}
+
+// Log is the append-only, bounded record of events: a ring with sequence
+// numbers that pairs requests with responses and hands listeners batches.
+// It is safe for concurrent use. Create it with New.
+type Log struct {
+	capacity uint64
+	redact   func(*Event)
+	interval time.Duration
+	now      func() time.Time
+
+	mu       sync.Mutex
+	buf      []Event
+	base     uint64 // seq stored at buf[0] before wrapping: index = (seq-base) % capacity
+	first    uint64 // oldest retained seq; first == last+1 when empty
+	last     uint64 // last assigned seq
+	cleared  uint64 // highest seq removed by Clear
+	clearGen uint64
+	pending  map[pairKey]pendingReq
+	upd      []uint64 // journal of request seqs whose outcome/pair changed
+	updBase  uint64   // journal position of upd[0]
+	subList  []*subscriber
+
+	subs atomic.Pointer[[]*subscriber]
+
+	nEvents, nRequests, nToolCalls, nErrors, nDropped atomic.Uint64
+}
+
+// New returns an empty log.
+func New(opts *Options) *Log {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Capacity <= 0 {
+		o.Capacity = DefaultCapacity
+	}
+	if o.BatchInterval <= 0 {
+		o.BatchInterval = DefaultBatchInterval
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return &Log{
+		capacity: uint64(o.Capacity),
+		redact:   o.Redact,
+		interval: o.BatchInterval,
+		now:      o.Now,
+		base:     1,
+		first:    1,
+		pending:  map[pairKey]pendingReq{},
+	}
+}
+
+// Capacity returns how many events the ring holds.
+func (l *Log) Capacity() int { return int(l.capacity) }
+
+func opposite(d Direction) Direction {
+	switch d {
+	case DirIn:
+		return DirOut
+	case DirOut:
+		return DirIn
+	}
+	return DirLocal
+}
+
+// Append records e and returns its sequence number. It sets Seq, Time
+// (when zero) and Size (len(Raw), when zero); for a KindMessage with Raw
+// it derives Type, ID and Method when they are empty, and pairs requests
+// with responses: a DirIn response answers the DirOut request with the
+// same Conn and ID, and a DirOut response answers a DirIn request. A
+// response whose id matches no open request is kept and marked Unpaired.
+// A notifications/cancelled message marks the request it names Cancelled.
+//
+// Append keeps e.Raw without copying it: pass bytes you will not modify.
+// It never blocks on a listener.
+func (l *Log) Append(e Event) uint64 {
+	if e.Time.IsZero() {
+		e.Time = l.now()
+	}
+	if e.Size == 0 {
+		e.Size = len(e.Raw)
+	}
+	if e.Kind == KindMessage && len(e.Raw) > 0 &&
+		(e.Type == "" || (e.ID == "" && e.Type != MsgNotification) || (e.Method == "" && (e.Type == MsgRequest || e.Type == MsgNotification))) {
+		if h, ok := scanHeader(e.Raw); ok {
+			if e.Type == "" {
+				e.Type = h.Type
+			}
+			if e.ID == "" {
+				e.ID = h.ID
+			}
+			if e.Method == "" {
+				e.Method = h.Method
+			}
+		}
+	} else if e.ID != "" {
+		e.ID = normalizeID([]byte(e.ID))
+	}
+	if l.redact != nil {
+		l.redact(&e)
+	}
+	e.Pair, e.Outcome, e.Unpaired, e.Late = 0, nil, false, false
+	// A cancellation names the request in its params.
+	var cancelID string
+	if e.Kind == KindMessage && e.Type == MsgNotification && e.Method == "notifications/cancelled" {
+		if rid := scanKey(scanKey(e.Raw, "params"), "requestId"); rid != nil {
+			cancelID = normalizeID(rid)
+		}
+	}
+
+	l.mu.Lock()
+	l.last++
+	seq := l.last
+	e.Seq = seq
+	journal := len(l.subList) > 0
+	updated := false
+	if e.Kind == KindMessage && e.ID != "" && (e.Dir == DirIn || e.Dir == DirOut) {
+		switch e.Type {
+		case MsgRequest:
+			e.Outcome = &Outcome{State: Waiting}
+			l.pending[pairKey{e.Conn, e.Dir, e.ID}] = pendingReq{seq: seq, method: e.Method, time: e.Time, state: Waiting}
+		case MsgResult, MsgError:
+			updated = l.pairLocked(&e, journal)
+		}
+	}
+	l.storeLocked(e)
+	if cancelID != "" {
+		updated = l.markLocked(pairKey{e.Conn, e.Dir, cancelID}, Cancelled, e.Time, journal) || updated
+	}
+	if updated && journal {
+		l.trimJournalLocked()
+	}
+	l.mu.Unlock()
+
+	l.nEvents.Add(1)
+	switch {
+	case e.Kind == KindMessage:
+		switch e.Type {
+		case MsgRequest:
+			l.nRequests.Add(1)
+			if e.Method == "tools/call" {
+				l.nToolCalls.Add(1)
+			}
+		case MsgError:
+			l.nErrors.Add(1)
+		case MsgResult:
+			if e.Method == "tools/call" && bytes.Equal(scanKey(scanKey(e.Raw, "result"), "isError"), []byte("true")) {
+				l.nErrors.Add(1)
+			}
+		}
+	case e.Kind == KindError, e.Kind == KindHTTP && e.HTTP != nil && (e.HTTP.Status >= 400 || e.HTTP.Err != ""):
+		l.nErrors.Add(1)
+	}
+	l.wake()
+	return seq
+}
+
+// storeLocked puts e into the ring, evicting the oldest event when full.
+func (l *Log) storeLocked(e Event) {
+	idx := (e.Seq - l.base) % l.capacity
+	if uint64(len(l.buf)) < l.capacity && idx == uint64(len(l.buf)) {
+		l.buf = append(l.buf, e)
+		return
+	}
+	if e.Seq-l.first >= l.capacity { // full: evict l.first, which sits at idx
+		old := &l.buf[idx]
+		if old.Type == MsgRequest && old.Outcome != nil && old.Outcome.State != Waiting {
+			// Keep waiting requests pairable; forget finished ones.
+			k := pairKey{old.Conn, old.Dir, old.ID}
+			if p, ok := l.pending[k]; ok && p.seq == old.Seq {
+				delete(l.pending, k)
+			}
+		}
+		l.first++
+		l.nDropped.Add(1)
+	}
+	l.buf[idx] = e
+}
+
+// at returns the stored event with sequence seq, which must be retained.
+func (l *Log) at(seq uint64) *Event { return &l.buf[(seq-l.base)%l.capacity] }
+
+func (l *Log) retained(seq uint64) bool { return seq >= l.first && seq <= l.last && seq != 0 }
+
+// pairLocked pairs the response e with its request. It reports whether
+// the stored request changed.
+func (l *Log) pairLocked(e *Event, journal bool) bool {
+	k := pairKey{e.Conn, opposite(e.Dir), e.ID}
+	p, ok := l.pending[k]
+	if !ok {
+		e.Unpaired = true
+		return false
+	}
+	delete(l.pending, k)
+	e.Pair = p.seq
+	if e.Method == "" {
+		e.Method = p.method
+	}
+	lat := e.Time.Sub(p.time)
+	var out *Outcome
+	switch p.state {
+	case Waiting:
+		st := OK
+		if e.Type == MsgError {
+			st = Failed
+		}
+		out = &Outcome{State: st, Latency: lat}
+	case Cancelled:
+		e.Late = true
+		out = &Outcome{State: CancelledLate, Latency: lat}
+	default: // timed out: keep the badge, mark the reply late
+		e.Late = true
+	}
+	if !l.retained(p.seq) {
+		return false
+	}
+	req := l.at(p.seq)
+	req.Pair = e.Seq
+	if out != nil {
+		req.Outcome = out
+	}
+	if journal {
+		l.upd = append(l.upd, p.seq)
+	}
+	return true
+}
+
+// markLocked moves a waiting request to state st.
+func (l *Log) markLocked(k pairKey, st OutcomeState, at time.Time, journal bool) bool {
+	p, ok := l.pending[k]
+	if !ok || p.state != Waiting {
+		return false
+	}
+	p.state = st
+	l.pending[k] = p
+	if !l.retained(p.seq) {
+		return false
+	}
+	l.at(p.seq).Outcome = &Outcome{State: st, Latency: at.Sub(p.time)}
+	if journal {
+		l.upd = append(l.upd, p.seq)
+	}
+	return true
+}
+
+func (l *Log) mark(conn string, dir Direction, id string, st OutcomeState) {
+	at := l.now()
+	l.mu.Lock()
+	ch := l.markLocked(pairKey{conn, dir, normalizeID([]byte(id))}, st, at, len(l.subList) > 0)
+	if ch {
+		l.trimJournalLocked()
+	}
+	l.mu.Unlock()
+	if ch {
+		l.wake()
+	}
+}
+
+// MarkCancelled records that the request with this id, sent in direction
+// dir on conn, was cancelled (by us when dir is DirOut, by the server when
+// DirIn). A waiting request becomes Cancelled; a reply that still arrives
+// turns it into CancelledLate. Requests already answered or timed out are
+// left alone.
+func (l *Log) MarkCancelled(conn string, dir Direction, id string) {
+	l.mark(conn, dir, id, Cancelled)
+}
+
+// MarkTimedOut records that the client gave up waiting for the request:
+// a waiting request becomes TimedOut with the time elapsed since it was
+// sent. A reply that still arrives is paired and marked Late.
+func (l *Log) MarkTimedOut(conn string, dir Direction, id string) {
+	l.mark(conn, dir, id, TimedOut)
+}
+
+// CloseConn records that conn closed: every request on it still waiting
+// becomes NoResponse, and no later message pairs with its requests.
+func (l *Log) CloseConn(conn string) {
+	at := l.now()
+	ch := false
+	l.mu.Lock()
+	journal := len(l.subList) > 0
+	for k, p := range l.pending {
+		if k.conn != conn {
+			continue
+		}
+		delete(l.pending, k)
+		if p.state != Waiting || !l.retained(p.seq) {
+			continue
+		}
+		l.at(p.seq).Outcome = &Outcome{State: NoResponse, Latency: at.Sub(p.time)}
+		if journal {
+			l.upd = append(l.upd, p.seq)
+		}
+		ch = true
+	}
+	if ch {
+		l.trimJournalLocked()
+	}
+	l.mu.Unlock()
+	if ch {
+		l.wake()
+	}
+}
+
+// Get returns the event with sequence number seq, if it is still held.
+func (l *Log) Get(seq uint64) (Event, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !l.retained(seq) {
+		return Event{}, false
+	}
+	return *l.at(seq), true
+}
+
+// LastSeq returns the sequence number of the last event appended (0 if none).
+func (l *Log) LastSeq() uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.last
+}
+
+// Len returns how many events the log holds now.
+func (l *Log) Len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return int(l.last + 1 - l.first)
+}
+
+// missingLocked returns how many events after seq (exclusive) and before
+// l.first were evicted; events removed by Clear do not count.
+func (l *Log) missingLocked(seq uint64) (from, count uint64) {
+	from = seq + 1
+	if from <= l.cleared {
+		from = l.cleared + 1
+	}
+	if from >= l.first {
+		return from, 0
+	}
+	return from, l.first - from
+}
+
+// After returns up to max events with Seq > seq, in order (max <= 0: no
+// limit). When some of them have been evicted it returns the events still
+// held together with a *DroppedError (errors.Is(err, ErrDropped)) telling
+// how many were lost. Events removed by Clear are not reported as dropped.
+func (l *Log) After(seq uint64, max int) ([]Event, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var err error
+	from, n := l.missingLocked(seq)
+	if n > 0 {
+		err = &DroppedError{From: from, To: l.first - 1, Count: n}
+	}
+	if from < l.first {
+		from = l.first
+	}
+	if from > l.last {
+		return nil, err
+	}
+	to := l.last
+	if max > 0 && to-from+1 > uint64(max) {
+		to = from + uint64(max) - 1
+	}
+	return l.copyLocked(from, to, nil), err
+}
+
+func (l *Log) copyLocked(from, to uint64, dst []Event) []Event {
+	if dst == nil {
+		dst = make([]Event, 0, to-from+1)
+	}
+	for s := from; s <= to; {
+		i := (s - l.base) % l.capacity
+		n := to - s + 1
+		if rest := l.capacity - i; n > rest {
+			n = rest
+		}
+		dst = append(dst, l.buf[i:i+n]...)
+		s += n
+	}
+	return dst
+}
+
+// Events returns a copy of every event the log holds, in order.
+func (l *Log) Events() []Event {
+	ev, _ := l.After(0, 0)
+	return ev
+}
+
+// Clear removes every event (the inspector's Clear) and resets Stats.
+// Sequence numbers continue; listeners get a batch with Cleared set.
+// Requests still waiting stay pairable, so their answers keep their titles.
+func (l *Log) Clear() {
+	l.mu.Lock()
+	l.cleared = l.last
+	l.first = l.last + 1
+	l.base = l.first
+	l.buf = nil
+	l.clearGen++
+	for k, p := range l.pending {
+		if p.state != Waiting {
+			delete(l.pending, k)
+		}
+	}
+	l.upd, l.updBase = nil, l.updBase+uint64(len(l.upd))
+	l.nEvents.Store(0)
+	l.nRequests.Store(0)
+	l.nToolCalls.Store(0)
+	l.nErrors.Store(0)
+	l.nDropped.Store(0)
+	l.mu.Unlock()
+	l.wake()
+}
+
+// Stats returns the counters since the log was created or last cleared.
+func (l *Log) Stats() Stats {
+	return Stats{
+		Events:    l.nEvents.Load(),
+		Requests:  l.nRequests.Load(),
+		ToolCalls: l.nToolCalls.Load(),
+		Errors:    l.nErrors.Load(),
+		Dropped:   l.nDropped.Load(),
+	}
+}

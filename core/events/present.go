@@ -1,0 +1,302 @@
+package events
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// maxTitle bounds the length of a title taken from free text.
+const maxTitle = 200
+
+// Badge returns the inspector's badge for an outcome: `17ms`,
+// `error · 17ms`, `timed out · 60.0s`, `cancelled`,
+// `cancelled · late reply`, `no response` or `waiting…`.
+func (o Outcome) Badge() string {
+	switch o.State {
+	case Waiting:
+		return "waiting…"
+	case OK:
+		return FormatLatency(o.Latency)
+	case Failed:
+		return "error · " + FormatLatency(o.Latency)
+	case TimedOut:
+		return "timed out · " + FormatLatency(o.Latency)
+	case Cancelled:
+		return "cancelled"
+	case CancelledLate:
+		return "cancelled · late reply"
+	case NoResponse:
+		return "no response"
+	}
+	return string(o.State)
+}
+
+// FormatLatency writes a duration the way badges do: whole milliseconds
+// under a second (`17ms`, `0ms`), then seconds with one decimal (`1.2s`,
+// `60.0s`).
+func FormatLatency(d time.Duration) string {
+	if d < 0 {
+		d = 0
+	}
+	if d < time.Second {
+		return strconv.FormatInt(int64(d/time.Millisecond), 10) + "ms"
+	}
+	return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
+}
+
+// Badge returns the event's outcome badge (see Outcome.Badge); only
+// request events have one, others return "".
+func (e Event) Badge() string {
+	if e.Outcome == nil {
+		return ""
+	}
+	return e.Outcome.Badge()
+}
+
+// displayID renders an id for a title: numbers as written, strings
+// without quotes unless that would make them look like a number.
+func displayID(id string) string {
+	if len(id) >= 2 && id[0] == '"' && id[len(id)-1] == '"' {
+		inner := id[1 : len(id)-1]
+		if inner == "" || strings.ContainsAny(inner, "\"\\ ") {
+			return id
+		}
+		if _, err := strconv.ParseFloat(inner, 64); err == nil || inner == "null" {
+			return id
+		}
+		return inner
+	}
+	return id
+}
+
+func clip(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = s[:i] + " …"
+	}
+	if len(s) <= maxTitle {
+		return s
+	}
+	cut := maxTitle
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+// Title is the event's one-line name in the inspector list: requests
+// `tools/call #5`, responses `result #5 · tools/call` or
+// `error #5 · tools/call` (`result #7 · unknown id` when unpaired),
+// notifications by method, other kinds by what they record.
+func (e Event) Title() string {
+	switch e.Kind {
+	case KindMessage:
+		switch e.Type {
+		case MsgRequest:
+			return e.Method + " #" + displayID(e.ID)
+		case MsgNotification:
+			return e.Method
+		case MsgResult, MsgError:
+			m := e.Method
+			if e.Unpaired && m == "" {
+				m = "unknown id"
+			}
+			t := string(e.Type) + " #" + displayID(e.ID)
+			if m != "" {
+				t += " · " + m
+			}
+			return t
+		}
+		if len(e.Raw) > 0 && trimWS(e.Raw)[0] == '[' {
+			return "batch"
+		}
+		return "message"
+	case KindStderr:
+		return "stderr · " + clip(e.Text)
+	case KindState:
+		return "state · " + clip(e.Text)
+	case KindWarning:
+		return "warning · " + clip(e.Text)
+	case KindError:
+		return "error · " + clip(e.Text)
+	case KindInvalid:
+		t := e.Text
+		if t == "" {
+			t = string(e.Raw)
+			if !utf8.ValidString(t) {
+				t = strings.ToValidUTF8(t, "�")
+			}
+		}
+		return "invalid · " + clip(t)
+	case KindHTTP:
+		if e.HTTP == nil {
+			return "http · " + clip(e.Text)
+		}
+		h := e.HTTP
+		t := h.Method + " " + h.URL
+		switch {
+		case h.Err != "":
+			t += " → " + clip(h.Err)
+		case h.Status != 0:
+			t += " → " + strconv.Itoa(h.Status)
+		}
+		if h.Duration > 0 {
+			t += " · " + FormatLatency(h.Duration)
+		}
+		return t
+	}
+	if e.Text != "" {
+		return clip(e.Text)
+	}
+	return string(e.Kind)
+}
+
+// Subject returns what a request is about, read from its params: the tool
+// or prompt name of tools/call and prompts/get, the uri of a resource
+// request, the ref of completion/complete; "" otherwise. It scans only
+// the keys it needs.
+func (e Event) Subject() string {
+	if e.Kind != KindMessage || e.Type != MsgRequest {
+		return ""
+	}
+	var key string
+	switch e.Method {
+	case "tools/call", "prompts/get":
+		key = "name"
+	case "resources/read", "resources/subscribe", "resources/unsubscribe":
+		key = "uri"
+	case "tasks/get", "tasks/result", "tasks/cancel":
+		key = "taskId"
+	default:
+		return ""
+	}
+	v := scanKey(scanKey(e.Raw, "params"), key)
+	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
+		return ""
+	}
+	return decodeString(v)
+}
+
+// httpFailed reports whether the event is an HTTP exchange that failed
+// (status ≥ 400 or a transport error).
+func (e Event) httpFailed() bool {
+	return e.Kind == KindHTTP && e.HTTP != nil && (e.HTTP.Status >= 400 || e.HTTP.Err != "")
+}
+
+// Categories returns the inspector tabs the event belongs to (every event
+// is also in "All"): LLM for sampling/createMessage requests and their
+// responses; Tools for tools/* traffic and notifications/tools/list_changed;
+// RPC for every JSON-RPC message, invalid input, failed HTTP exchanges and
+// (as messages) requests that never got an answer; Logs for state changes,
+// stderr, warnings, errors, invalid input, unpaired responses and
+// notifications/message.
+func (e Event) Categories() []Category {
+	switch e.Kind {
+	case KindMessage:
+		switch {
+		case e.Method == "sampling/createMessage":
+			return catsLLM
+		case strings.HasPrefix(e.Method, "tools/") || e.Method == "notifications/tools/list_changed":
+			return catsTools
+		case e.Method == "notifications/message" || e.Unpaired:
+			return catsRPCLogs
+		}
+		return catsRPC
+	case KindHTTP:
+		if e.httpFailed() {
+			return catsRPC
+		}
+		return nil
+	case KindInvalid:
+		return catsRPCLogs
+	case KindState, KindStderr, KindWarning, KindError:
+		return catsLogs
+	}
+	return nil
+}
+
+var (
+	catsLLM     = []Category{CatLLM, CatRPC}
+	catsTools   = []Category{CatTools, CatRPC}
+	catsRPC     = []Category{CatRPC}
+	catsRPCLogs = []Category{CatRPC, CatLogs}
+	catsLogs    = []Category{CatLogs}
+)
+
+// In reports whether the event belongs to category c; the empty category
+// (the "All" tab) holds every event.
+func (e Event) In(c Category) bool {
+	if c == "" {
+		return true
+	}
+	for _, x := range e.Categories() {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
+// Match reports whether the event matches a search query: a
+// case-insensitive substring of its title, text, payload (Raw), HTTP URL
+// or error, or run. The empty query matches everything.
+func Match(e Event, query string) bool {
+	query = strings.TrimSpace(query)
+	if query == "" {
+		return true
+	}
+	if containsFold([]byte(e.Title()), query) || containsFold([]byte(e.Text), query) || containsFold(e.Raw, query) {
+		return true
+	}
+	if e.HTTP != nil && (containsFold([]byte(e.HTTP.URL), query) || containsFold([]byte(e.HTTP.Err), query)) {
+		return true
+	}
+	return e.Run != "" && containsFold([]byte(e.Run), query)
+}
+
+// containsFold is a case-insensitive bytes.Contains that allocates
+// nothing for ASCII queries.
+func containsFold(hay []byte, q string) bool {
+	if len(q) > len(hay) {
+		return false
+	}
+	for i := 0; i < len(q); i++ {
+		if q[i] >= utf8.RuneSelf {
+			return bytes.Contains(bytes.ToLower(hay), []byte(strings.ToLower(q)))
+		}
+	}
+	c0 := lower(q[0])
+	for i := 0; i+len(q) <= len(hay); i++ {
+		if lower(hay[i]) != c0 {
+			continue
+		}
+		j := 1
+		for j < len(q) && lower(hay[i+j]) == lower(q[j]) {
+			j++
+		}
+		if j == len(q) {
+			return true
+		}
+	}
+	return false
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// String returns a short description for logs and debugging.
+func (e Event) String() string {
+	s := fmt.Sprintf("#%d %s", e.Seq, e.Title())
+	if b := e.Badge(); b != "" {
+		s += " [" + b + "]"
+	}
+	return s
+}
