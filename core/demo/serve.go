@@ -1,0 +1,182 @@
+package demo
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+// ServeStdio serves srv over a stdio pipe pair (newline-delimited JSON-RPC)
+// until in ends or ctx is cancelled. Diagnostics go to errLog (nil discards
+// them). It also answers [ExperimentalMethod].
+//
+// mcp-go keeps the state of its stdio session in one package-level value, so
+// a process serves at most one stdio connection at a time.
+func ServeStdio(ctx context.Context, srv *server.MCPServer, in io.Reader, out io.Writer, errLog io.Writer) error {
+	if errLog == nil {
+		errLog = io.Discard
+	}
+	w := &lockedWriter{w: out}
+	pr, pw := io.Pipe()
+	go func() {
+		r := bufio.NewReaderSize(in, 64*1024)
+		for {
+			line, err := r.ReadBytes('\n')
+			if len(line) > 0 {
+				if reply, ok := answerExperimental(line); ok {
+					if reply != nil {
+						_, _ = w.Write(append(reply, '\n'))
+					}
+				} else if _, werr := pw.Write(line); werr != nil {
+					return
+				}
+			}
+			if err != nil {
+				if errors.Is(err, io.EOF) {
+					err = nil
+				}
+				pw.CloseWithError(err)
+				return
+			}
+		}
+	}()
+	stdio := server.NewStdioServer(srv)
+	stdio.SetErrorLogger(log.New(errLog, "spyglass-demo: ", log.LstdFlags))
+	err := stdio.Listen(ctx, pr, w)
+	pr.Close()
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// lockedWriter makes each Write atomic: mcp-go writes responses and its own
+// server→client requests from different goroutines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// answerExperimental answers msg when it is a request or notification for
+// [ExperimentalMethod]: ok reports that msg was one, reply is the response to
+// send (nil for a notification).
+func answerExperimental(msg []byte) (reply []byte, ok bool) {
+	if !bytes.Contains(msg, []byte(ExperimentalMethod)) {
+		return nil, false
+	}
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal(msg, &m) != nil || m.Method != ExperimentalMethod {
+		return nil, false
+	}
+	if len(m.ID) == 0 || string(m.ID) == "null" {
+		return nil, true
+	}
+	params := m.Params
+	if len(params) == 0 {
+		params = json.RawMessage("{}")
+	}
+	b, err := json.Marshal(map[string]any{
+		"jsonrpc": "2.0",
+		"id":      m.ID,
+		"result": map[string]any{
+			"pong":   true,
+			"params": params,
+			"time":   time.Now().UTC().Format(time.RFC3339Nano),
+		},
+	})
+	if err != nil {
+		return nil, false
+	}
+	return b, true
+}
+
+// HTTPPath is the endpoint of the demo server over Streamable HTTP.
+const HTTPPath = "/mcp"
+
+// NewHTTPHandler returns an http.Handler serving srv over Streamable HTTP at
+// [HTTPPath] with stateful sessions; it also answers [ExperimentalMethod]
+// posted to that path.
+func NewHTTPHandler(srv *server.MCPServer) http.Handler {
+	h := server.NewStreamableHTTPServer(srv,
+		server.WithEndpointPath(HTTPPath),
+		server.WithStateful(true),
+	)
+	mux := http.NewServeMux()
+	mux.Handle(HTTPPath, experimentalHTTP{next: h})
+	return mux
+}
+
+type experimentalHTTP struct{ next http.Handler }
+
+func (e experimentalHTTP) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodPost {
+		e.next.ServeHTTP(w, r)
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, 64<<20))
+	if err != nil {
+		http.Error(w, "cannot read request body", http.StatusBadRequest)
+		return
+	}
+	if reply, ok := answerExperimental(body); ok {
+		if reply == nil {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(reply)
+		return
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+	e.next.ServeHTTP(w, r)
+}
+
+// ServeHTTP serves srv over Streamable HTTP on 127.0.0.1:port (0 picks a free
+// port) until ctx is cancelled. ready, when not nil, receives the endpoint URL
+// once the listener is open.
+func ServeHTTP(ctx context.Context, srv *server.MCPServer, port int, ready func(url string)) error {
+	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
+	if err != nil {
+		return fmt.Errorf("demo: listen: %w", err)
+	}
+	hs := &http.Server{Handler: NewHTTPHandler(srv), ReadHeaderTimeout: 10 * time.Second}
+	if ready != nil {
+		ready(fmt.Sprintf("http://%s%s", ln.Addr(), HTTPPath))
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("demo: serve: %w", err)
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		if err := hs.Shutdown(sctx); err != nil {
+			hs.Close()
+		}
+		return nil
+	}
+}
