@@ -184,6 +184,9 @@ func (l *Log) Append(e Event) uint64 {
 	if e.Size == 0 {
 		e.Size = len(e.Raw)
 	}
+	if e.ID != "" {
+		e.ID = NormalizeID(e.ID)
+	}
 	if e.Kind == KindMessage && len(e.Raw) > 0 &&
 		(e.Type == "" || (e.ID == "" && e.Type != MsgNotification) || (e.Method == "" && (e.Type == MsgRequest || e.Type == MsgNotification))) {
 		if h, ok := scanHeader(e.Raw); ok {
@@ -197,8 +200,6 @@ func (l *Log) Append(e Event) uint64 {
 				e.Method = h.Method
 			}
 		}
-	} else if e.ID != "" {
-		e.ID = normalizeID([]byte(e.ID))
 	}
 	if l.redact != nil {
 		l.redact(&e)
@@ -350,7 +351,7 @@ func (l *Log) markLocked(k pairKey, st OutcomeState, at time.Time, journal bool)
 func (l *Log) mark(conn string, dir Direction, id string, st OutcomeState) {
 	at := l.now()
 	l.mu.Lock()
-	ch := l.markLocked(pairKey{conn, dir, normalizeID([]byte(id))}, st, at, len(l.subList) > 0)
+	ch := l.markLocked(pairKey{conn, dir, NormalizeID(id)}, st, at, len(l.subList) > 0)
 	if ch {
 		l.trimJournalLocked()
 	}

@@ -266,7 +266,44 @@ func quoteID(s string) string {
 // NormalizeID returns the canonical text of a JSON-RPC id as the log
 // compares ids: `5`, `"abc"`. Callers of MarkCancelled and MarkTimedOut
 // may pass either form; the log normalises both sides.
-func NormalizeID(id string) string { return normalizeID([]byte(id)) }
+func NormalizeID(id string) string {
+	if idCanonical(id) {
+		return id
+	}
+	return normalizeID([]byte(id))
+}
+
+// idCanonical reports whether id is already in normal form: a plain
+// integer or a string without escapes, control or non-ASCII bytes.
+func idCanonical(id string) bool {
+	if len(id) == 0 {
+		return true
+	}
+	if id[0] == '"' {
+		if len(id) < 2 || id[len(id)-1] != '"' {
+			return false
+		}
+		for i := 1; i < len(id)-1; i++ {
+			if c := id[i]; c == '\\' || c == '"' || c < 0x20 || c >= utf8.RuneSelf {
+				return false
+			}
+		}
+		return true
+	}
+	start := 0
+	if id[0] == '-' {
+		start = 1
+	}
+	if start == len(id) || (id[start] == '0' && len(id) > start+1) || id == "-0" {
+		return false
+	}
+	for i := start; i < len(id); i++ {
+		if id[i] < '0' || id[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 

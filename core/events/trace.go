@@ -1,0 +1,210 @@
+package events
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+	"unicode/utf8"
+)
+
+// The trace file format identifiers (see TRACE.md).
+const (
+	TraceFormat  = "spyglass-trace"
+	TraceVersion = 1
+)
+
+// Errors ReadTrace returns (wrapped).
+var (
+	ErrNotTrace     = errors.New("not a spyglass trace")
+	ErrTraceVersion = errors.New("unsupported trace version")
+)
+
+// TraceMeta is the context saved with a trace: what is needed to read a
+// session later besides its events.
+type TraceMeta struct {
+	// App names the program and version that wrote the trace.
+	App string `json:"app,omitempty"`
+	// Created is when the trace was written.
+	Created time.Time `json:"created"`
+	// Conns describes each connection the events refer to (Event.Conn).
+	Conns []ConnInfo `json:"conns,omitempty"`
+	// Dropped is how many events were evicted from the log before the
+	// first event of the trace (history the trace does not hold).
+	Dropped uint64 `json:"dropped,omitempty"`
+}
+
+// ConnInfo is what was negotiated on one connection.
+type ConnInfo struct {
+	// Conn is the connection's name, as in Event.Conn.
+	Conn string `json:"conn"`
+	// Transport is "stdio", "http" or "sse".
+	Transport string `json:"transport,omitempty"`
+	// Target is the command line or URL, with secrets masked.
+	Target string `json:"target,omitempty"`
+	// ProtocolVersion is the negotiated MCP protocol version.
+	ProtocolVersion string `json:"protocolVersion,omitempty"`
+	// ServerInfo is the server's implementation info as it sent it.
+	ServerInfo json.RawMessage `json:"serverInfo,omitempty"`
+	// ServerCapabilities and ClientCapabilities are both sides'
+	// capabilities as exchanged in initialize.
+	ServerCapabilities json.RawMessage `json:"serverCapabilities,omitempty"`
+	ClientCapabilities json.RawMessage `json:"clientCapabilities,omitempty"`
+	// Instructions are the server's instructions, if any.
+	Instructions string `json:"instructions,omitempty"`
+}
+
+// traceEvent is the file form of an Event. Raw is written separately:
+// verbatim under "raw" when it is valid JSON and UTF-8, otherwise as
+// "rawText" (valid UTF-8) or "rawBase64".
+type traceEvent struct {
+	Seq       uint64      `json:"seq"`
+	Time      time.Time   `json:"time"`
+	Conn      string      `json:"conn,omitempty"`
+	Kind      Kind        `json:"kind"`
+	Dir       Direction   `json:"dir,omitempty"`
+	Type      MessageType `json:"type,omitempty"`
+	ID        string      `json:"id,omitempty"`
+	Method    string      `json:"method,omitempty"`
+	Size      int         `json:"size,omitempty"`
+	Text      string      `json:"text,omitempty"`
+	HTTP      *HTTPInfo   `json:"http,omitempty"`
+	Run       string      `json:"run,omitempty"`
+	Pair      uint64      `json:"pair,omitempty"`
+	Outcome   *Outcome    `json:"outcome,omitempty"`
+	Unpaired  bool        `json:"unpaired,omitempty"`
+	Late      bool        `json:"late,omitempty"`
+	RawText   *string     `json:"rawText,omitempty"`
+	RawBase64 []byte      `json:"rawBase64,omitempty"`
+	// Raw is only read; writing splices the bytes in verbatim.
+	Raw json.RawMessage `json:"raw,omitempty"`
+}
+
+type traceHead struct {
+	Format  string    `json:"format"`
+	Version int       `json:"version"`
+	Meta    TraceMeta `json:"meta"`
+}
+
+type traceFile struct {
+	traceHead
+	Events []traceEvent `json:"events"`
+}
+
+// rawVerbatim reports whether raw can be written as a JSON value as is
+// and read back byte for byte.
+func rawVerbatim(raw []byte) bool {
+	return len(raw) > 0 && !isWS(raw[0]) && !isWS(raw[len(raw)-1]) &&
+		utf8.Valid(raw) && json.Valid(raw)
+}
+
+// WriteTrace writes meta and events as a trace file (TRACE.md): one JSON
+// object, one event per line. Each message's bytes are written verbatim.
+// Events should come from a Log, so Options.Redact has already masked
+// their secrets.
+func WriteTrace(w io.Writer, meta TraceMeta, events []Event) error {
+	if meta.Created.IsZero() {
+		meta.Created = time.Now()
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(traceHead{Format: TraceFormat, Version: TraceVersion, Meta: meta}); err != nil {
+		return fmt.Errorf("write trace: meta: %w", err)
+	}
+	head := bytes.TrimSpace(buf.Bytes())
+	bw.Write(head[:len(head)-1]) // reopen the object
+	bw.WriteString(",\n\"events\":[")
+	for i := range events {
+		e := &events[i]
+		te := traceEvent{
+			Seq: e.Seq, Time: e.Time, Conn: e.Conn, Kind: e.Kind, Dir: e.Dir, Type: e.Type,
+			ID: e.ID, Method: e.Method, Size: e.Size, Text: e.Text, HTTP: e.HTTP, Run: e.Run,
+			Pair: e.Pair, Outcome: e.Outcome, Unpaired: e.Unpaired, Late: e.Late,
+		}
+		verbatim := false
+		switch {
+		case len(e.Raw) == 0:
+		case rawVerbatim(e.Raw):
+			verbatim = true
+		case utf8.Valid(e.Raw):
+			s := string(e.Raw)
+			te.RawText = &s
+		default:
+			te.RawBase64 = e.Raw
+		}
+		buf.Reset()
+		if err := enc.Encode(&te); err != nil {
+			return fmt.Errorf("write trace: event %d: %w", e.Seq, err)
+		}
+		b := bytes.TrimSpace(buf.Bytes())
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteByte('\n')
+		if verbatim {
+			bw.Write(b[:len(b)-1])
+			bw.WriteString(`,"raw":`)
+			bw.Write(e.Raw)
+			bw.WriteByte('}')
+		} else {
+			bw.Write(b)
+		}
+	}
+	bw.WriteString("\n]}\n")
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("write trace: %w", err)
+	}
+	return nil
+}
+
+// WriteTrace writes every event the log holds as a trace file, with
+// meta.Dropped set to the events evicted before them (since the last
+// Clear).
+func (l *Log) WriteTrace(w io.Writer, meta TraceMeta) error {
+	l.mu.Lock()
+	_, n := l.missingLocked(0)
+	l.mu.Unlock()
+	evs := l.Events()
+	meta.Dropped = n
+	return WriteTrace(w, meta, evs)
+}
+
+// ReadTrace reads a trace file written by WriteTrace and returns its meta
+// and events exactly as they were written (Raw byte for byte).
+func ReadTrace(r io.Reader) (TraceMeta, []Event, error) {
+	var f traceFile
+	dec := json.NewDecoder(bufio.NewReaderSize(r, 64<<10))
+	if err := dec.Decode(&f); err != nil {
+		return TraceMeta{}, nil, fmt.Errorf("read trace: %w: %w", ErrNotTrace, err)
+	}
+	if f.Format != TraceFormat {
+		return TraceMeta{}, nil, fmt.Errorf("read trace: %w: format %q", ErrNotTrace, f.Format)
+	}
+	if f.Version < 1 || f.Version > TraceVersion {
+		return TraceMeta{}, nil, fmt.Errorf("read trace: %w: %d", ErrTraceVersion, f.Version)
+	}
+	evs := make([]Event, len(f.Events))
+	for i := range f.Events {
+		te := &f.Events[i]
+		e := Event{
+			Seq: te.Seq, Time: te.Time, Conn: te.Conn, Kind: te.Kind, Dir: te.Dir, Type: te.Type,
+			ID: te.ID, Method: te.Method, Size: te.Size, Text: te.Text, HTTP: te.HTTP, Run: te.Run,
+			Pair: te.Pair, Outcome: te.Outcome, Unpaired: te.Unpaired, Late: te.Late,
+		}
+		switch {
+		case len(te.Raw) > 0:
+			e.Raw = te.Raw
+		case te.RawText != nil:
+			e.Raw = json.RawMessage(*te.RawText)
+		case te.RawBase64 != nil:
+			e.Raw = te.RawBase64
+		}
+		evs[i] = e
+	}
+	return f.Meta, evs, nil
+}
