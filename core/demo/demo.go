@@ -82,6 +82,7 @@ type demo struct {
 	mu       sync.Mutex
 	subs     map[string]map[string]bool // session id → subscribed URIs
 	levels   map[string]bool            // sessions that called logging/setLevel
+	sessions map[string]server.ClientSession
 	counter  int
 	roots    []mcp.Root // the client's roots as last listed
 	rootsGen int        // how many times roots were (re)listed
@@ -95,10 +96,11 @@ func New(opts *Options) *server.MCPServer {
 		opts = &Options{}
 	}
 	d := &demo{
-		notes: &notesStore{path: opts.NotesPath()},
-		crash: opts.Crash,
-		subs:   map[string]map[string]bool{},
-		levels: map[string]bool{},
+		notes:    &notesStore{path: opts.NotesPath()},
+		crash:    opts.Crash,
+		subs:     map[string]map[string]bool{},
+		levels:   map[string]bool{},
+		sessions: map[string]server.ClientSession{},
 	}
 	if d.crash == nil {
 		d.crash = func() { os.Exit(CrashExitCode) }
@@ -120,8 +122,14 @@ func New(opts *Options) *server.MCPServer {
 		d.levels[sessionID(ctx)] = true
 		d.mu.Unlock()
 	})
+	hooks.AddOnRegisterSession(func(_ context.Context, s server.ClientSession) {
+		d.mu.Lock()
+		d.sessions[s.SessionID()] = s
+		d.mu.Unlock()
+	})
 	hooks.AddOnUnregisterSession(func(_ context.Context, s server.ClientSession) {
 		d.mu.Lock()
+		delete(d.sessions, s.SessionID())
 		delete(d.subs, s.SessionID())
 		delete(d.levels, s.SessionID())
 		d.mu.Unlock()
@@ -167,6 +175,24 @@ func sessionID(ctx context.Context) string {
 		return s.SessionID()
 	}
 	return ""
+}
+
+// withSession returns ctx carrying a client session: mcp-go's in-process
+// transport hands notifications over without one, so when ctx has none and
+// exactly one session is connected, that one is used.
+func (d *demo) withSession(ctx context.Context) context.Context {
+	if server.ClientSessionFromContext(ctx) != nil {
+		return ctx
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if len(d.sessions) != 1 {
+		return ctx
+	}
+	for _, s := range d.sessions {
+		ctx = d.srv.WithContext(ctx, s)
+	}
+	return ctx
 }
 
 func (d *demo) subscribe(session, uri string, on bool) {

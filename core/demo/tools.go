@@ -694,7 +694,7 @@ func (d *demo) fetchRoots(ctx context.Context) ([]mcp.Root, error) {
 func (d *demo) onRootsListChanged(ctx context.Context, _ mcp.JSONRPCNotification) {
 	// The notification is handled on the transport's reading goroutine; the
 	// roots/list answer arrives on that same goroutine, so ask from another.
-	ctx = context.WithoutCancel(ctx)
+	ctx = d.withSession(context.WithoutCancel(ctx))
 	go func() {
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
