@@ -1,0 +1,53 @@
+// Package session is one live connection to an MCP server.
+//
+// A [Session] speaks JSON-RPC itself over a raw message pipe (a wire.Conn:
+// stdio, Streamable HTTP or legacy SSE) and records every message it sends
+// and receives, byte for byte, in an *events.Log. It owns everything the
+// wire does not: request ids and the pairing of responses with their
+// requests, request timeouts that reset when progress arrives,
+// cancellation (notifications/cancelled on every transport), the
+// initialize handshake (or server/discover for the 2026-07-28 protocol),
+// the dispatch of the server's own requests (sampling, elicitation, roots,
+// ping) to injected handlers, and the delivery of notifications.
+//
+// # Connections and state
+//
+// [New] takes a dial function that makes a fresh wire.Conn; nothing
+// happens until [Session.Connect] or the first operation. The session
+// moves through the [State]s disconnected, connecting, connected and
+// failed (authorizing is reserved for OAuth) and tells listeners
+// registered with [Session.OnState]. When the connection ends by itself
+// (a stdio server that crashed, an HTTP stream that failed for good) every
+// waiting request fails with an error matching [ErrNoResponse] and
+// [ErrConnectionClosed], the state becomes disconnected, and the next
+// operation dials again and re-initializes.
+//
+// # Operations and runs
+//
+// Every client→server operation ([Session.CallTool], [Session.ListTools],
+// [Session.ReadResource], [Session.Call] for any raw method, ...) returns
+// typed values decoded with mcp-go's types and, in [Reply], the exact JSON
+// result the server sent. Each operation is a run: its request, its
+// response and everything the server sends because of it (progress, log
+// messages, sampling and elicitation requests and our answers) carry the
+// same events.Event.Run, so a reader can group them. A run is related by
+// progress token, by the io.modelcontextprotocol/related-task metadata of
+// a task, or, when it is the only operation in flight, by time.
+//
+// # Server requests
+//
+// sampling/createMessage, elicitation/create and roots/list are answered
+// by the [SamplingHandler], [ElicitationHandler] and [RootsProvider] given
+// in [Options.Handlers]; ping is answered at once and anything else with
+// "method not found". Each runs on its own goroutine without a time cap —
+// a person may take minutes to answer — and while it runs, the timeouts of
+// the requests in the same run are paused. Only the capabilities a handler
+// exists for are advertised.
+//
+// # Notifications
+//
+// Every notification is delivered to the functions registered with
+// [Session.OnNotification], each on its own goroutine through a bounded
+// queue: a slow listener loses notifications (counted in
+// [Notification.Dropped]) and never slows the connection.
+package session

@@ -1,0 +1,107 @@
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Errors callers branch on. Operations wrap them with the method.
+var (
+	// ErrClosed is returned by operations after Close (until Connect).
+	ErrClosed = errors.New("session: closed")
+	// ErrConnectionClosed is matched by the error of a request whose
+	// connection ended while it waited (see [ClosedError]).
+	ErrConnectionClosed = errors.New("session: connection closed")
+	// ErrNoResponse is matched by the error of a request that will never
+	// get an answer because its connection ended (see [ClosedError]).
+	ErrNoResponse = errors.New("session: no response")
+	// ErrTimeout is matched by the error of a request the session gave up
+	// waiting for (see [TimeoutError]).
+	ErrTimeout = errors.New("session: request timed out")
+	// ErrDecode is wrapped when a result is not the shape the method
+	// promises; the raw result is still returned in the Reply.
+	ErrDecode = errors.New("session: unexpected result")
+	// ErrUnsupportedVersion is wrapped when the server does not speak the
+	// pinned protocol version (server/discover).
+	ErrUnsupportedVersion = errors.New("session: protocol version not supported by the server")
+	// ErrCursorLoop is wrapped when a server repeats a pagination cursor.
+	ErrCursorLoop = errors.New("session: pagination cursor repeated")
+	// ErrNoHandler is wrapped by the JSON-RPC error answered to a server
+	// request nobody can answer.
+	ErrNoHandler = errors.New("session: no handler")
+)
+
+// RPCError is a JSON-RPC error response, with any code, kept as sent.
+type RPCError struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// Well-known JSON-RPC and MCP error codes.
+const (
+	CodeParseError       = -32700
+	CodeInvalidRequest   = -32600
+	CodeMethodNotFound   = -32601
+	CodeInvalidParams    = -32602
+	CodeInternalError    = -32603
+	CodeRequestCancelled = -32800
+	// CodeURLElicitationRequired is MCP's "URL elicitation required".
+	CodeURLElicitationRequired = -32042
+	// CodeUserRejected is what a client answers when the user declined a
+	// sampling request.
+	CodeUserRejected = -1
+)
+
+func (e *RPCError) Error() string {
+	return fmt.Sprintf("session: JSON-RPC error %d: %s", e.Code, e.Message)
+}
+
+// isRPCError reports whether err wraps an *RPCError and stores it.
+func isRPCError(err error, target **RPCError) bool { return errors.As(err, target) }
+
+// ClosedError is returned to a request whose connection ended before the
+// answer came. It matches ErrNoResponse and ErrConnectionClosed; Unwrap
+// gives the reason the connection ended (for stdio a *wire.ExitError), nil
+// when it was closed on purpose.
+type ClosedError struct {
+	Method string
+	Err    error
+}
+
+func (e *ClosedError) Error() string {
+	m := "session: "
+	if e.Method != "" {
+		m += e.Method + ": "
+	}
+	m += "no response: connection closed"
+	if e.Err != nil {
+		m += ": " + e.Err.Error()
+	}
+	return m
+}
+
+// Is matches ErrNoResponse and ErrConnectionClosed.
+func (e *ClosedError) Is(target error) bool {
+	return target == ErrNoResponse || target == ErrConnectionClosed
+}
+
+// Unwrap returns why the connection ended.
+func (e *ClosedError) Unwrap() error { return e.Err }
+
+// TimeoutError is returned to a request the session gave up waiting for,
+// after notifications/cancelled was sent. It matches ErrTimeout.
+type TimeoutError struct {
+	Method string
+	// After is how long the request waited in total.
+	After time.Duration
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("session: %s: timed out after %s", e.Method, e.After.Round(time.Millisecond))
+}
+
+// Is matches ErrTimeout.
+func (e *TimeoutError) Is(target error) bool { return target == ErrTimeout }

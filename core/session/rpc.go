@@ -1,0 +1,641 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/wire"
+)
+
+// link is one wire.Conn with what lives and dies with it.
+type link struct {
+	conn   wire.Conn
+	done   chan struct{}
+	ctx    context.Context // cancelled when the link ends: server request handlers
+	cancel context.CancelFunc
+
+	mu     sync.Mutex
+	closed bool
+	err    error
+	sreqs  map[string]*serverReq // server requests being answered, by id text
+}
+
+// serverReq is a request of the server being answered by a handler.
+type serverReq struct {
+	run       string
+	cancel    context.CancelFunc
+	cancelled bool // the server sent notifications/cancelled for it
+}
+
+func newLink(c wire.Conn) *link {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &link{conn: c, done: make(chan struct{}), ctx: ctx, cancel: cancel, sreqs: make(map[string]*serverReq)}
+}
+
+// markClosed records the end of the link; it reports whether this call
+// was the first.
+func (l *link) markClosed(err error) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return false
+	}
+	l.closed = true
+	l.err = err
+	close(l.done)
+	return true
+}
+
+func (l *link) isClosed() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.closed
+}
+
+func (l *link) closeErr() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.err
+}
+
+func (l *link) cancelServerRequests() { l.cancel() }
+
+// call is one of our requests waiting for its answer.
+type call struct {
+	id      string // id as JSON text
+	method  string
+	run     string
+	user    bool // a user operation (counts for relating server traffic by time)
+	link    *link
+	token   string // progress token as JSON text, "" if none
+	start   time.Time
+	resp    chan response
+	state   callState // guarded by Session.mu
+	timeout time.Duration
+	timer   *time.Timer // nil without a timeout
+	holds   int         // server requests of the same run being answered; guarded by Session.mu
+
+	pmu      sync.Mutex
+	progress chan Progress // nil when nobody listens
+	pdone    bool
+	pdropped uint64
+}
+
+type callState int
+
+const (
+	callWaiting callState = iota
+	callAnswered
+	callAbandoned
+)
+
+type response struct {
+	result json.RawMessage
+	err    *RPCError
+}
+
+// Reply is the request/response pair behind an operation's result.
+type Reply struct {
+	// Raw is the result exactly as the server sent it.
+	Raw json.RawMessage
+	// Method and ID (as JSON text) of our request.
+	Method string
+	ID     string
+	// Run groups the events of the operation.
+	Run string
+	// Seq is the event sequence number of our request.
+	Seq uint64
+	// Duration is the time from sending the request to the answer.
+	Duration time.Duration
+}
+
+// CallOptions are per-request options; nil means defaults.
+type CallOptions struct {
+	// Meta is merged into params._meta, over Options.Metadata.
+	Meta map[string]any
+	// Progress, when set, asks for progress (a progressToken is attached)
+	// and gets every progress notification of the request, in order, on a
+	// goroutine of its own. A slow callback loses updates, never blocks.
+	Progress func(Progress)
+	// Header is sent as extra HTTP headers with this request (ignored by
+	// stdio).
+	Header http.Header
+	// Timeout overrides Options.RequestTimeout (negative: none).
+	Timeout time.Duration
+	// Run joins an existing run (see [Session.NewRun]) instead of
+	// starting a new one.
+	Run string
+}
+
+// Progress is one notifications/progress for a request.
+type Progress struct {
+	Token    string  // the progress token as JSON text
+	Progress float64 // progress so far
+	Total    float64 // 0 when unknown
+	Message  string
+	// Dropped counts the updates lost before this one because the
+	// callback was slow.
+	Dropped uint64
+	Time    time.Time
+}
+
+// Call sends any request with the given params (a JSON object, or nil)
+// and returns the raw result. Options.Metadata (and CallOptions.Meta) are
+// merged into params._meta when params is an object or nil.
+func (s *Session) Call(ctx context.Context, method string, params json.RawMessage, opts *CallOptions) (*Reply, error) {
+	if len(params) > 0 && !json.Valid(params) {
+		return nil, fmt.Errorf("session: %s: params are not valid JSON", method)
+	}
+	return s.request(ctx, method, params, opts)
+}
+
+// Notify sends any notification with the given params (a JSON object, or
+// nil).
+func (s *Session) Notify(ctx context.Context, method string, params json.RawMessage) error {
+	if len(params) > 0 && !json.Valid(params) {
+		return fmt.Errorf("session: %s: params are not valid JSON", method)
+	}
+	l, err := s.ensureLink(ctx, false)
+	if err != nil {
+		return err
+	}
+	return s.notify(ctx, l, method, params, "", nil)
+}
+
+// request is an operation: connect if needed, then round trip.
+func (s *Session) request(ctx context.Context, method string, params json.RawMessage, opts *CallOptions) (*Reply, error) {
+	l, err := s.ensureLink(ctx, false)
+	if err != nil {
+		return nil, fmt.Errorf("session: %s: %w", method, err)
+	}
+	rep, err := s.roundTrip(ctx, l, method, params, opts, true)
+	if err != nil {
+		return rep, fmt.Errorf("session: %s: %w", method, err)
+	}
+	return rep, nil
+}
+
+// roundTrip sends one request on l and waits for its answer.
+func (s *Session) roundTrip(ctx context.Context, l *link, method string, params json.RawMessage, opts *CallOptions, user bool) (*Reply, error) {
+	if opts == nil {
+		opts = &CallOptions{}
+	}
+	s.mu.Lock()
+	s.nextID++
+	id := strconv.FormatInt(s.nextID, 10)
+	run := opts.Run
+	if run == "" {
+		run = s.newRunLocked()
+	}
+	extra := s.metaLocked(opts.Meta, method)
+	s.mu.Unlock()
+
+	var token json.RawMessage
+	if opts.Progress != nil {
+		token = json.RawMessage(id)
+	}
+	params, tokenText, err := mergeMeta(params, extra, token)
+	if err != nil {
+		return nil, err
+	}
+	c := &call{id: id, method: method, run: run, user: user, link: l, token: tokenText, resp: make(chan response, 1)}
+	c.timeout = opts.Timeout
+	if c.timeout == 0 {
+		c.timeout = s.opts.RequestTimeout
+	}
+	if opts.Progress != nil {
+		c.progress = make(chan Progress, 256)
+		go func(ch chan Progress, fn func(Progress)) {
+			for p := range ch {
+				fn(p)
+			}
+		}(c.progress, opts.Progress)
+		defer c.stopProgress()
+	}
+	raw := buildRequest(id, method, params)
+
+	s.mu.Lock()
+	s.pending[id] = c
+	if tokenText != "" {
+		s.tokens[tokenText] = c
+	}
+	c.start = time.Now()
+	if c.timeout > 0 {
+		c.timer = time.NewTimer(c.timeout)
+		defer c.timer.Stop()
+	}
+	s.mu.Unlock()
+
+	rep := &Reply{Method: method, ID: id, Run: run}
+	seq, err := s.send(ctx, l, raw, run, opts.Header)
+	rep.Seq = seq
+	if err != nil {
+		s.mu.Lock()
+		answered := c.state == callAnswered
+		if c.state == callWaiting {
+			c.state = callAbandoned
+			s.forgetLocked(c)
+		}
+		s.mu.Unlock()
+		if !answered {
+			s.markUnsent(id)
+			if l.isClosed() {
+				return rep, &ClosedError{Method: method, Err: l.closeErr()}
+			}
+			return rep, err
+		}
+	}
+
+	var timerC <-chan time.Time
+	if c.timer != nil {
+		timerC = c.timer.C
+	}
+	for {
+		select {
+		case r := <-c.resp:
+			return s.finish(rep, c, r)
+		case <-timerC:
+			if !s.abandon(c) {
+				return s.finish(rep, c, <-c.resp)
+			}
+			s.log.MarkTimedOut(s.conn, events.DirOut, id)
+			s.sendCancelled(l, c, "timed out")
+			return rep, &TimeoutError{Method: method, After: time.Since(c.start)}
+		case <-ctx.Done():
+			if !s.abandon(c) {
+				return s.finish(rep, c, <-c.resp)
+			}
+			if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				s.log.MarkTimedOut(s.conn, events.DirOut, id)
+			} else {
+				s.log.MarkCancelled(s.conn, events.DirOut, id)
+			}
+			reason := "cancelled"
+			if cause := context.Cause(ctx); cause != nil && cause != ctx.Err() {
+				reason = cause.Error()
+			} else if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				reason = "timed out"
+			}
+			s.sendCancelled(l, c, reason)
+			return rep, ctx.Err()
+		case <-l.done:
+			if !s.abandon(c) {
+				return s.finish(rep, c, <-c.resp)
+			}
+			return rep, &ClosedError{Method: method, Err: l.closeErr()}
+		}
+	}
+}
+
+// finish turns an answer into the operation's reply.
+func (s *Session) finish(rep *Reply, c *call, r response) (*Reply, error) {
+	rep.Duration = time.Since(c.start)
+	if r.err != nil {
+		return rep, r.err
+	}
+	rep.Raw = r.result
+	return rep, nil
+}
+
+// abandon stops waiting for c; false means its answer is already on the
+// way and must be taken.
+func (s *Session) abandon(c *call) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch c.state {
+	case callAnswered:
+		return false
+	case callWaiting:
+		c.state = callAbandoned
+		s.forgetLocked(c)
+		const maxGaveUp = 4096
+		if len(s.gaveUp) >= maxGaveUp {
+			clear(s.gaveUp)
+		}
+		s.gaveUp[c.id] = c.run
+	}
+	return true
+}
+
+// forgetLocked removes c from the tables. Call with s.mu held.
+func (s *Session) forgetLocked(c *call) {
+	if s.pending[c.id] == c {
+		delete(s.pending, c.id)
+	}
+	if c.token != "" && s.tokens[c.token] == c {
+		delete(s.tokens, c.token)
+	}
+}
+
+// markUnsent tells the log that a request never reached the server, when
+// the log can record that.
+func (s *Session) markUnsent(id string) {
+	if m, ok := s.log.(interface {
+		MarkNoResponse(conn string, dir events.Direction, id string)
+	}); ok {
+		m.MarkNoResponse(s.conn, events.DirOut, id)
+	}
+}
+
+// sendCancelled sends notifications/cancelled for c (never for
+// initialize, which the protocol forbids cancelling).
+func (s *Session) sendCancelled(l *link, c *call, reason string) {
+	if c.method == "initialize" || l.isClosed() {
+		return
+	}
+	params, _ := json.Marshal(struct {
+		RequestID json.RawMessage `json:"requestId"`
+		Reason    string          `json:"reason,omitempty"`
+	}{json.RawMessage(c.id), reason})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = s.notify(ctx, l, "notifications/cancelled", params, c.run, nil)
+}
+
+// send records raw as an outgoing message and writes it.
+func (s *Session) send(ctx context.Context, l *link, raw []byte, run string, header http.Header) (uint64, error) {
+	seq := s.log.Append(events.Event{Conn: s.conn, Kind: events.KindMessage, Dir: events.DirOut, Raw: raw, Run: run})
+	var so *wire.SendOptions
+	if header != nil {
+		so = &wire.SendOptions{Header: header}
+	}
+	if err := l.conn.Send(ctx, raw, so); err != nil {
+		return seq, err
+	}
+	return seq, nil
+}
+
+// notify sends a notification on l.
+func (s *Session) notify(ctx context.Context, l *link, method string, params json.RawMessage, run string, header http.Header) error {
+	s.mu.Lock()
+	extra := s.metaLocked(nil, method)
+	s.mu.Unlock()
+	if len(extra) > 0 && method != "notifications/initialized" && method != "notifications/cancelled" {
+		var err error
+		if params, _, err = mergeMeta(params, extra, nil); err != nil {
+			return err
+		}
+	}
+	b := make([]byte, 0, 48+len(method)+len(params))
+	b = append(b, `{"jsonrpc":"2.0","method":`...)
+	b = appendString(b, method)
+	if len(params) > 0 {
+		b = append(b, `,"params":`...)
+		b = append(b, params...)
+	}
+	b = append(b, '}')
+	_, err := s.send(ctx, l, b, run, header)
+	if err != nil {
+		return fmt.Errorf("session: %s: %w", method, err)
+	}
+	return nil
+}
+
+func buildRequest(id, method string, params json.RawMessage) []byte {
+	b := make([]byte, 0, 48+len(method)+len(params))
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"method":`...)
+	b = appendString(b, method)
+	if len(params) > 0 {
+		b = append(b, `,"params":`...)
+		b = append(b, params...)
+	}
+	return append(b, '}')
+}
+
+func appendString(b []byte, s string) []byte {
+	simple := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f || c == '<' || c == '>' || c == '&' {
+			simple = false
+			break
+		}
+	}
+	if simple {
+		b = append(b, '"')
+		b = append(b, s...)
+		return append(b, '"')
+	}
+	q, _ := json.Marshal(s)
+	return append(b, q...)
+}
+
+// envelope is the shape of any JSON-RPC message.
+type envelope struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+}
+
+// onMessage handles the exact bytes of one incoming message (or batch).
+// It never blocks on handlers or listeners.
+func (s *Session) onMessage(l *link, raw []byte) {
+	t := bytes.TrimLeft(raw, " \t\r\n")
+	if len(t) > 0 && t[0] == '[' {
+		var batch []json.RawMessage
+		if err := json.Unmarshal(t, &batch); err == nil {
+			for _, m := range batch {
+				s.onOne(l, m)
+			}
+			return
+		}
+	}
+	s.onOne(l, raw)
+}
+
+func (s *Session) onOne(l *link, raw []byte) {
+	now := time.Now()
+	var env envelope
+	if err := json.Unmarshal(raw, &env); err != nil {
+		s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindInvalid, Text: "not a JSON-RPC message: " + err.Error(), Size: len(raw)})
+		return
+	}
+	id := bytes.TrimSpace(env.ID)
+	hasID := len(id) > 0 && string(id) != "null"
+	switch {
+	case env.Method != "" && hasID:
+		run, _ := s.relate(env.Params)
+		seq := s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindMessage, Dir: events.DirIn, Raw: raw, Run: run})
+		s.serveRequest(l, string(id), env.Method, env.Params, raw, run, seq)
+	case env.Method != "":
+		run, rel := s.relate(env.Params)
+		seq := s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindMessage, Dir: events.DirIn, Raw: raw, Run: run})
+		s.onNotification(l, env.Method, env.Params, raw, run, seq, rel, now)
+	case hasID || len(env.Result) > 0 || len(env.Error) > 0:
+		key := string(id)
+		s.mu.Lock()
+		c := s.pending[key]
+		run := ""
+		if c != nil && c.state == callWaiting {
+			c.state = callAnswered
+			s.forgetLocked(c)
+			run = c.run
+		} else {
+			c = nil
+			run = s.gaveUp[key]
+			delete(s.gaveUp, key)
+		}
+		s.mu.Unlock()
+		s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindMessage, Dir: events.DirIn, Raw: raw, Run: run})
+		if c == nil {
+			return
+		}
+		r := response{result: env.Result}
+		if len(env.Error) > 0 && string(env.Error) != "null" {
+			r.err = decodeRPCError(env.Error)
+		}
+		c.resp <- r
+	default:
+		s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindInvalid, Raw: raw, Text: "JSON-RPC message without method or id", Size: len(raw)})
+	}
+}
+
+func decodeRPCError(raw json.RawMessage) *RPCError {
+	e := &RPCError{}
+	if err := json.Unmarshal(raw, e); err != nil {
+		var msg string
+		if json.Unmarshal(raw, &msg) == nil {
+			return &RPCError{Code: CodeInternalError, Message: msg}
+		}
+		return &RPCError{Code: CodeInternalError, Message: string(raw)}
+	}
+	return e
+}
+
+// related is what an incoming message says about the run it belongs to.
+type related struct {
+	token     string // progress token (JSON text)
+	requestID string // notifications/cancelled: the request (JSON text)
+	taskID    string
+}
+
+// relate finds the run an incoming request or notification belongs to:
+// by progress token, by related task, by the request a cancellation
+// names, or, when exactly one user operation is in flight, that one.
+func (s *Session) relate(params json.RawMessage) (string, related) {
+	var rel related
+	if len(params) > 0 {
+		var p struct {
+			ProgressToken json.RawMessage `json:"progressToken"`
+			RequestID     json.RawMessage `json:"requestId"`
+			TaskID        string          `json:"taskId"`
+			Meta          struct {
+				ProgressToken json.RawMessage `json:"progressToken"`
+				Related       struct {
+					TaskID string `json:"taskId"`
+				} `json:"io.modelcontextprotocol/related-task"`
+			} `json:"_meta"`
+		}
+		if json.Unmarshal(params, &p) == nil {
+			rel.token = string(bytes.TrimSpace(p.ProgressToken))
+			if rel.token == "" {
+				rel.token = string(bytes.TrimSpace(p.Meta.ProgressToken))
+			}
+			rel.requestID = string(bytes.TrimSpace(p.RequestID))
+			rel.taskID = p.Meta.Related.TaskID
+			if rel.taskID == "" {
+				rel.taskID = p.TaskID
+			}
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if rel.token != "" {
+		if c := s.tokens[rel.token]; c != nil {
+			return c.run, rel
+		}
+	}
+	if rel.taskID != "" {
+		if run, ok := s.tasks[rel.taskID]; ok {
+			return run, rel
+		}
+	}
+	if rel.requestID != "" {
+		if l := s.link; l != nil {
+			l.mu.Lock()
+			sr := l.sreqs[rel.requestID]
+			l.mu.Unlock()
+			if sr != nil {
+				return sr.run, rel
+			}
+		}
+	}
+	run := ""
+	n := 0
+	for _, c := range s.pending {
+		if c.user {
+			n++
+			run = c.run
+		}
+	}
+	if n == 1 {
+		return run, rel
+	}
+	return "", rel
+}
+
+// stopProgress ends the progress goroutine of c.
+func (c *call) stopProgress() {
+	c.pmu.Lock()
+	defer c.pmu.Unlock()
+	if !c.pdone {
+		c.pdone = true
+		close(c.progress)
+	}
+}
+
+// deliverProgress hands p to c's progress callback without blocking.
+func (c *call) deliverProgress(p Progress) {
+	c.pmu.Lock()
+	defer c.pmu.Unlock()
+	if c.pdone || c.progress == nil {
+		return
+	}
+	p.Dropped = c.pdropped
+	select {
+	case c.progress <- p:
+		c.pdropped = 0
+	default:
+		c.pdropped++
+	}
+}
+
+// holdRun pauses the timeouts of the requests in run while a server
+// request of that run is being answered; the returned func resumes them
+// (with a full timeout).
+func (s *Session) holdRun(run string) func() {
+	if run == "" {
+		return func() {}
+	}
+	s.mu.Lock()
+	var held []*call
+	for _, c := range s.pending {
+		if c.run == run && c.timer != nil {
+			c.holds++
+			c.timer.Stop()
+			held = append(held, c)
+		}
+	}
+	s.mu.Unlock()
+	return func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		for _, c := range held {
+			c.holds--
+			if c.holds == 0 && c.state == callWaiting {
+				c.timer.Reset(c.timeout)
+			}
+		}
+	}
+}
