@@ -267,7 +267,7 @@ func BenchmarkStdioRoundTrip(b *testing.B) {
 // killed members may be zombies for a moment until they are reaped).
 func groupGone(t *testing.T, pid int) {
 	t.Helper()
-	for i := 0; i < 100; i++ {
+	for i := 0; i < 250; i++ {
 		if err := syscall.Kill(-pid, 0); errors.Is(err, syscall.ESRCH) {
 			return
 		}

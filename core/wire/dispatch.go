@@ -1,0 +1,86 @@
+package wire
+
+import (
+	"sync"
+)
+
+// dispatcher hands incoming messages from any number of streams to
+// OnMessage one at a time, in arrival order, on its own goroutine, so that
+// a stream reader never blocks on the handler. After stop it delivers
+// what is queued, then calls OnClose once.
+type dispatcher struct {
+	h Handler
+
+	mu      sync.Mutex
+	cond    *sync.Cond
+	queue   [][]byte
+	stopped bool
+	aborted bool // stop without OnClose
+	err     error
+	done    chan struct{}
+}
+
+func newDispatcher(h Handler) *dispatcher {
+	d := &dispatcher{h: h, done: make(chan struct{})}
+	d.cond = sync.NewCond(&d.mu)
+	go d.run()
+	return d
+}
+
+// push queues one message; it never blocks.
+func (d *dispatcher) push(msg []byte) {
+	d.mu.Lock()
+	if !d.stopped {
+		d.queue = append(d.queue, msg)
+		d.cond.Signal()
+	}
+	d.mu.Unlock()
+}
+
+// stop ends delivery: queued messages still go out, then OnClose(err).
+func (d *dispatcher) stop(err error) {
+	d.mu.Lock()
+	if !d.stopped {
+		d.stopped = true
+		d.err = err
+		d.cond.Signal()
+	}
+	d.mu.Unlock()
+}
+
+// abort ends delivery at once, dropping what is queued, without OnClose
+// (used when Start fails after the dispatcher was made).
+func (d *dispatcher) abort() {
+	d.mu.Lock()
+	d.stopped, d.aborted = true, true
+	d.queue = nil
+	d.cond.Signal()
+	d.mu.Unlock()
+}
+
+func (d *dispatcher) run() {
+	defer close(d.done)
+	for {
+		d.mu.Lock()
+		for len(d.queue) == 0 && !d.stopped {
+			d.cond.Wait()
+		}
+		if len(d.queue) == 0 && d.stopped {
+			err, aborted := d.err, d.aborted
+			d.mu.Unlock()
+			if d.h.OnClose != nil && !aborted {
+				d.h.OnClose(err)
+			}
+			return
+		}
+		batch := d.queue
+		d.queue = nil
+		d.mu.Unlock()
+		for i, m := range batch {
+			if d.h.OnMessage != nil {
+				d.h.OnMessage(m)
+			}
+			batch[i] = nil
+		}
+	}
+}

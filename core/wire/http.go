@@ -1,0 +1,529 @@
+package wire
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spyglass-mcp/spyglass/core/events"
+)
+
+// HTTPConfig describes a server reached over HTTP (Streamable HTTP or
+// legacy SSE).
+type HTTPConfig struct {
+	// Conn names the connection in recorded events.
+	Conn string
+	// URL is the MCP endpoint (Streamable HTTP) or the SSE stream URL
+	// (legacy SSE).
+	URL string
+	// Header holds headers sent with every request (Authorization, custom
+	// headers from the catalog).
+	Header http.Header
+	// Client does the HTTP work; nil means a fresh client. Its transport
+	// is wrapped in a Tap; it should have no Timeout (streams live long).
+	Client *http.Client
+	// Redactor masks secrets in recorded HTTP exchanges; nil masks secret
+	// headers and bearer tokens only.
+	Redactor *Redactor
+	// DefaultRetry is the wait before reconnecting a dropped stream when
+	// the server sent no retry field. Zero means 1 s.
+	DefaultRetry time.Duration
+	// MaxReconnects bounds consecutive failed reconnection attempts of
+	// one stream. Zero means 5.
+	MaxReconnects int
+}
+
+func (c *HTTPConfig) defaults() {
+	if c.DefaultRetry <= 0 {
+		c.DefaultRetry = time.Second
+	}
+	if c.MaxReconnects <= 0 {
+		c.MaxReconnects = 5
+	}
+}
+
+// ErrUnreachable is wrapped by Send and Start errors when the server could
+// not be connected to at all (connection refused, unknown host).
+var ErrUnreachable = errors.New("wire: server unreachable")
+
+// Header names of the Streamable HTTP transport.
+const (
+	HeaderSessionID       = "Mcp-Session-Id"
+	HeaderProtocolVersion = "Mcp-Protocol-Version"
+	HeaderLastEventID     = "Last-Event-ID"
+)
+
+// maxErrorBody bounds how much of an error response body is kept.
+const maxErrorBody = 64 << 10
+
+// StreamableHTTP is a Conn speaking the Streamable HTTP transport of MCP
+// 2025-11-25: each message is POSTed; a response comes back as a JSON
+// body or on an SSE stream (with server→client requests and notifications
+// before it); after notifications/initialized a GET stream carries
+// messages the server sends on its own. Dropped streams are resumed with
+// Last-Event-ID after the server's retry delay. Close deletes the session.
+type StreamableHTTP struct {
+	cfg    HTTPConfig
+	rec    recorder
+	client *http.Client
+
+	mu        sync.Mutex
+	started   bool
+	closed    bool
+	sessionID string
+	version   string
+	getCancel context.CancelFunc // the standalone GET stream, if open
+	disp      *dispatcher
+	ctx       context.Context // lives until Close
+	cancel    context.CancelFunc
+	streams   sync.WaitGroup
+}
+
+var _ Conn = (*StreamableHTTP)(nil)
+
+// NewStreamableHTTP returns a StreamableHTTP for cfg recording into rec
+// (which may be nil). Nothing is sent before the first Send.
+func NewStreamableHTTP(cfg HTTPConfig, rec Recorder) *StreamableHTTP {
+	cfg.defaults()
+	return &StreamableHTTP{
+		cfg:    cfg,
+		rec:    recorder{rec: rec, conn: cfg.Conn},
+		client: tappedClient(cfg.Client, rec, cfg.Conn, cfg.Redactor),
+	}
+}
+
+// Start checks the URL and begins delivering to h. It sends nothing: the
+// first request is the caller's initialize.
+func (c *StreamableHTTP) Start(ctx context.Context, h Handler) error {
+	if _, err := parseHTTPURL(c.cfg.URL); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return ErrClosed
+	}
+	if c.started {
+		return ErrAlreadyStarted
+	}
+	c.started = true
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	c.disp = newDispatcher(h)
+	return nil
+}
+
+func parseHTTPURL(s string) (*url.URL, error) {
+	u, err := url.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("wire: bad URL %q: %w", s, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("wire: bad URL %q: want http:// or https://", s)
+	}
+	return u, nil
+}
+
+// SetProtocolVersion makes later requests carry MCP-Protocol-Version: v
+// (the version negotiated by initialize).
+func (c *StreamableHTTP) SetProtocolVersion(v string) {
+	c.mu.Lock()
+	c.version = v
+	c.mu.Unlock()
+}
+
+// SessionID returns the Mcp-Session-Id the server assigned, if any.
+func (c *StreamableHTTP) SessionID() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sessionID
+}
+
+// outgoing is what Send needs to know about a message.
+type outgoing struct {
+	id     string // compact JSON id of a request, "" otherwise
+	method string
+}
+
+func peek(msg []byte) outgoing {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	t := bytes.TrimLeft(msg, " \t\r\n")
+	if len(t) == 0 || t[0] != '{' || json.Unmarshal(t, &m) != nil {
+		return outgoing{}
+	}
+	o := outgoing{method: m.Method}
+	if m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
+		o.id = string(bytes.TrimSpace(m.ID))
+	}
+	return o
+}
+
+// answers reports whether data is a response to the request with id.
+func answers(data []byte, id string) bool {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if json.Unmarshal(data, &m) != nil || m.Method != "" {
+		return false
+	}
+	return string(bytes.TrimSpace(m.ID)) == id
+}
+
+func (c *StreamableHTTP) setHeaders(req *http.Request, sid, version string, extra http.Header) {
+	for k, vs := range c.cfg.Header {
+		req.Header[k] = append([]string(nil), vs...)
+	}
+	for k, vs := range extra {
+		req.Header[http.CanonicalHeaderKey(k)] = append([]string(nil), vs...)
+	}
+	if sid != "" {
+		req.Header.Set(HeaderSessionID, sid)
+	}
+	if version != "" {
+		req.Header.Set(HeaderProtocolVersion, version)
+	}
+}
+
+// Send POSTs msg. It returns when the server has accepted it: after a 202,
+// after a JSON body has been read, or once an SSE response stream has
+// started (its messages, including the response, then arrive through
+// OnMessage). ctx bounds only that wait. Failures are *HTTPError (which
+// may match ErrUnauthorized or ErrSessionExpired), or wrap ErrUnreachable,
+// ErrClosed or the context's error.
+func (c *StreamableHTTP) Send(ctx context.Context, msg []byte, opts *SendOptions) error {
+	o := peek(msg)
+	c.mu.Lock()
+	if !c.started {
+		c.mu.Unlock()
+		return ErrNotStarted
+	}
+	if c.closed {
+		c.mu.Unlock()
+		return ErrClosed
+	}
+	if o.method == "initialize" {
+		// A new session: forget the old one and its stream.
+		c.sessionID = ""
+		if c.getCancel != nil {
+			c.getCancel()
+			c.getCancel = nil
+		}
+	}
+	sid, version, connCtx := c.sessionID, c.version, c.ctx
+	c.mu.Unlock()
+	if o.method == "initialize" {
+		version = ""
+	}
+
+	reqCtx, reqCancel := context.WithCancel(connCtx)
+	req, err := http.NewRequestWithContext(reqCtx, http.MethodPost, c.cfg.URL, bytes.NewReader(msg))
+	if err != nil {
+		reqCancel()
+		return fmt.Errorf("wire: POST: %w", err)
+	}
+	var extra http.Header
+	if opts != nil {
+		extra = opts.Header
+	}
+	c.setHeaders(req, sid, version, extra)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+
+	stop := context.AfterFunc(ctx, reqCancel)
+	resp, err := c.client.Do(req)
+	if err != nil {
+		stop()
+		reqCancel()
+		return c.transportError("POST", err, ctx)
+	}
+	if s := resp.Header.Get(HeaderSessionID); s != "" && (o.method == "initialize" || sid == "") {
+		c.mu.Lock()
+		c.sessionID = s
+		c.mu.Unlock()
+	}
+
+	if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		resp.Body.Close()
+		stop()
+		reqCancel()
+		herr := &HTTPError{Method: "POST", URL: c.cfg.URL, Status: resp.StatusCode, Header: resp.Header, Body: body, SessionID: sid}
+		if resp.StatusCode == http.StatusNotFound && sid != "" {
+			c.mu.Lock()
+			if c.sessionID == sid {
+				c.sessionID = ""
+			}
+			c.mu.Unlock()
+		}
+		return herr
+	}
+
+	if isEventStream(resp.Header) {
+		stop()
+		c.streams.Add(1)
+		go func() {
+			defer c.streams.Done()
+			defer reqCancel()
+			c.readStream(reqCtx, resp, o.id, false)
+		}()
+	} else {
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		stop()
+		reqCancel()
+		if err != nil {
+			return c.transportError("POST", err, ctx)
+		}
+		c.body(body, resp.Header.Get("Content-Type"))
+	}
+
+	if o.method == "notifications/initialized" {
+		c.openGET()
+	}
+	return nil
+}
+
+// body delivers a JSON response body or records it as invalid.
+func (c *StreamableHTTP) body(body []byte, ctype string) {
+	if len(bytes.TrimSpace(body)) == 0 {
+		return
+	}
+	if IsMessage(body) {
+		c.disp.push(body)
+		return
+	}
+	c.rec.invalid(body, "response body ("+ctype+") is not a JSON-RPC message")
+}
+
+func isEventStream(h http.Header) bool {
+	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	return mt == "text/event-stream"
+}
+
+// transportError wraps a failed round trip: the caller's context error,
+// ErrClosed after Close, ErrUnreachable for a failed dial.
+func (c *StreamableHTTP) transportError(method string, err error, ctx context.Context) error {
+	return wrapTransportError(method, c.cfg.URL, err, ctx, c.ctx)
+}
+
+func wrapTransportError(method, u string, err error, ctx, connCtx context.Context) error {
+	switch {
+	case ctx != nil && ctx.Err() != nil:
+		return fmt.Errorf("wire: %s %s: %w", method, u, ctx.Err())
+	case connCtx != nil && connCtx.Err() != nil:
+		return fmt.Errorf("wire: %s %s: %w", method, u, ErrClosed)
+	}
+	var op *net.OpError
+	var dns *net.DNSError
+	if (errors.As(err, &op) && op.Op == "dial") || errors.As(err, &dns) {
+		return fmt.Errorf("wire: %s %s: %w: %w", method, u, ErrUnreachable, err)
+	}
+	return fmt.Errorf("wire: %s %s: %w", method, u, err)
+}
+
+// openGET opens the standalone GET stream once per session.
+func (c *StreamableHTTP) openGET() {
+	c.mu.Lock()
+	if c.closed || c.getCancel != nil {
+		c.mu.Unlock()
+		return
+	}
+	ctx, cancel := context.WithCancel(c.ctx)
+	c.getCancel = cancel
+	c.streams.Add(1)
+	c.mu.Unlock()
+	go func() {
+		defer c.streams.Done()
+		defer cancel()
+		resp, err := c.get(ctx, "")
+		if err != nil {
+			var herr *HTTPError
+			if errors.As(err, &herr) && herr.Status == http.StatusMethodNotAllowed {
+				return // the server offers no GET stream
+			}
+			if ctx.Err() == nil {
+				c.warn("GET stream not opened: " + err.Error())
+			}
+			return
+		}
+		c.readStream(ctx, resp, "", true)
+	}()
+}
+
+// get opens a GET event stream, resuming after lastID when given.
+func (c *StreamableHTTP) get(ctx context.Context, lastID string) (*http.Response, error) {
+	c.mu.Lock()
+	sid, version := c.sessionID, c.version
+	c.mu.Unlock()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.cfg.URL, nil)
+	if err != nil {
+		return nil, fmt.Errorf("wire: GET: %w", err)
+	}
+	c.setHeaders(req, sid, version, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	if lastID != "" {
+		req.Header.Set(HeaderLastEventID, lastID)
+	}
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return nil, wrapTransportError("GET", c.cfg.URL, err, nil, ctx)
+	}
+	if resp.StatusCode != http.StatusOK || !isEventStream(resp.Header) {
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+		resp.Body.Close()
+		status := resp.StatusCode
+		if status == http.StatusOK {
+			status = http.StatusNotAcceptable // 200 but no event stream
+		}
+		return nil, &HTTPError{Method: "GET", URL: c.cfg.URL, Status: status, Header: resp.Header, Body: body, SessionID: sid}
+	}
+	return resp, nil
+}
+
+// readStream reads an SSE stream (a POST response when standalone is
+// false, the GET stream otherwise), delivering its messages. When the
+// stream drops before it is done (a POST stream before the response to
+// wantID, the GET stream any time) it reconnects with GET and
+// Last-Event-ID after the server's retry delay.
+func (c *StreamableHTTP) readStream(ctx context.Context, resp *http.Response, wantID string, standalone bool) {
+	lastID := ""
+	retry := time.Duration(0)
+	failures := 0
+	for {
+		answered := false
+		sr := newSSEReader(resp.Body)
+		for {
+			ev, err := sr.next()
+			if err != nil {
+				break
+			}
+			if ev.HasID {
+				lastID = ev.ID
+			}
+			if ev.Retry > 0 {
+				retry = ev.Retry
+			}
+			if ev.Type != "" && ev.Type != "message" {
+				continue
+			}
+			if len(bytes.TrimSpace(ev.Data)) == 0 {
+				continue // a priming event
+			}
+			if !IsMessage(ev.Data) {
+				c.rec.invalid(ev.Data, "SSE event is not a JSON-RPC message")
+				continue
+			}
+			if wantID != "" && answers(ev.Data, wantID) {
+				answered = true
+			}
+			c.disp.push(ev.Data)
+		}
+		resp.Body.Close()
+		if ctx.Err() != nil || (!standalone && (wantID == "" || answered)) {
+			return
+		}
+		if !standalone && lastID == "" {
+			c.warn("response stream ended before the response to request " + wantID + " and carried no event id to resume from")
+			return
+		}
+		// Reconnect, honouring retry, until a stream opens.
+		for {
+			wait := retry
+			if wait <= 0 {
+				wait = c.cfg.DefaultRetry
+			}
+			if failures > 0 {
+				wait *= time.Duration(1) << min(failures, 5)
+			}
+			t := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-t.C:
+			}
+			var err error
+			resp, err = c.get(ctx, lastID)
+			if err == nil {
+				failures = 0
+				break
+			}
+			if ctx.Err() != nil {
+				return
+			}
+			var herr *HTTPError
+			if errors.As(err, &herr) && (herr.Status == http.StatusMethodNotAllowed || herr.Status == http.StatusNotFound ||
+				herr.Status == http.StatusUnauthorized || herr.Status == http.StatusForbidden || herr.Status == http.StatusBadRequest) {
+				c.warn("cannot resume the event stream: " + err.Error())
+				return
+			}
+			failures++
+			if failures >= c.cfg.MaxReconnects {
+				c.warn(fmt.Sprintf("gave up resuming the event stream after %d attempts: %v", failures, err))
+				return
+			}
+		}
+	}
+}
+
+func (c *StreamableHTTP) warn(text string) {
+	c.rec.add(events.Event{Kind: events.KindWarning, Text: text})
+}
+
+// Close stops every stream, deletes the session on the server (DELETE
+// with Mcp-Session-Id; 405 is fine) and calls OnClose(nil) after the last
+// message was delivered.
+func (c *StreamableHTTP) Close() error {
+	c.mu.Lock()
+	if c.closed || !c.started {
+		c.closed = true
+		c.mu.Unlock()
+		return nil
+	}
+	c.closed = true
+	sid, version := c.sessionID, c.version
+	c.mu.Unlock()
+
+	c.cancel()
+	var err error
+	if sid != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		req, rerr := http.NewRequestWithContext(ctx, http.MethodDelete, c.cfg.URL, nil)
+		if rerr == nil {
+			c.setHeaders(req, sid, version, nil)
+			resp, derr := c.client.Do(req)
+			if derr == nil {
+				io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
+				resp.Body.Close()
+				if resp.StatusCode >= 300 && resp.StatusCode != http.StatusMethodNotAllowed && resp.StatusCode != http.StatusNotFound {
+					err = &HTTPError{Method: "DELETE", URL: c.cfg.URL, Status: resp.StatusCode, Header: resp.Header, SessionID: sid}
+				}
+			}
+		}
+		cancel()
+	}
+	finished := make(chan struct{})
+	go func() { c.streams.Wait(); close(finished) }()
+	waitChan(finished, 2*time.Second)
+	c.disp.stop(nil)
+	waitChan(c.disp.done, time.Second)
+	return err
+}
+
+// String names the transport and URL (for logs).
+func (c *StreamableHTTP) String() string {
+	return "streamable-http " + strings.TrimSpace(c.cfg.URL)
+}
