@@ -1,0 +1,279 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"sort"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// infoScreen shows what the handshake negotiated.
+type infoScreen struct {
+	ss  *serverScreens
+	box *fyne.Container
+}
+
+func (i *infoScreen) buildUI() fyne.CanvasObject {
+	i.box = container.NewVBox()
+	return container.NewVScroll(container.NewPadded(i.box))
+}
+
+func (i *infoScreen) onRefresh() {
+	c := i.ss.conn()
+	if c == nil {
+		return
+	}
+	info := c.Info()
+	var objs []fyne.CanvasObject
+	name := firstNonEmpty(info.Title, info.Name, i.ss.s.cfg.Name)
+	h := heading(name)
+	h.SizeName = theme.SizeNameSubHeadingText
+	head := container.NewHBox()
+	if info.IconURL != "" {
+		if u, err := storage.ParseURI(info.IconURL); err == nil && (u.Scheme() == "https" || u.Scheme() == "http" || u.Scheme() == "data" || u.Scheme() == "file") {
+			img := canvas.NewImageFromURI(u)
+			img.FillMode = canvas.ImageFillContain
+			img.SetMinSize(fyne.NewSize(32, 32))
+			head.Add(img)
+		}
+	}
+	head.Add(h)
+	objs = append(objs, head)
+	form := widget.NewForm(
+		widget.NewFormItem("Protocol version", widget.NewLabel(orDash(info.ProtocolVersion))),
+		widget.NewFormItem("Server name", widget.NewLabel(orDash(info.Name))),
+		widget.NewFormItem("Version", widget.NewLabel(orDash(info.Version))),
+	)
+	objs = append(objs, form)
+	if info.Instructions != "" {
+		objs = append(objs, heading("Instructions"), textView(info.Instructions, "text/markdown"))
+	}
+	objs = append(objs, heading("Server capabilities"), capabilityView(info.ServerCapabilities))
+	objs = append(objs, heading("Client capabilities (what Spyglass advertised)"), capabilityView(info.ClientCapabilities))
+	i.box.Objects = objs
+	i.box.Refresh()
+}
+
+// capabilityView shows capabilities as badges with the JSON tree below,
+// experimental ones included.
+func capabilityView(raw json.RawMessage) fyne.CanvasObject {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil || len(m) == 0 {
+		return emptyState("none")
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	badges := container.NewHBox()
+	for _, k := range keys {
+		level := "primary"
+		if k == "experimental" {
+			level = "warning"
+		}
+		label := k
+		var sub map[string]any
+		if json.Unmarshal(m[k], &sub) == nil && len(sub) > 0 {
+			var on []string
+			for sk := range sub {
+				on = append(on, sk)
+			}
+			sort.Strings(on)
+			label += " (" + strings.Join(on, ", ") + ")"
+		}
+		badges.Add(newBadge(label, level))
+	}
+	tree := newJSONTree()
+	tree.SetJSON(raw)
+	sc := container.NewVScroll(tree.obj)
+	sc.SetMinSize(fyne.NewSize(200, 140))
+	return container.NewVBox(container.NewHScroll(badges), sc)
+}
+
+// logsScreen shows notifications/message with level and text filters, a
+// logging/setLevel selector, and stderr lines in their own view.
+type logsScreen struct {
+	ss      *serverScreens
+	all     []logLine
+	shown   []logLine
+	minLvl  int
+	filter  string
+	list    *widget.List
+	level   *widget.Select
+	show    *widget.Select
+	search  *widget.Entry
+	stderr  *widget.List
+	errs    []string
+	empty   *widget.Label
+}
+
+type logLine struct {
+	time   time.Time
+	level  string
+	logger string
+	text   string
+}
+
+// logLevels are the syslog levels of MCP logging, lowest first.
+var logLevels = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+
+func levelIndex(l string) int {
+	for i, x := range logLevels {
+		if x == l {
+			return i
+		}
+	}
+	return 0
+}
+
+func (l *logsScreen) buildUI() fyne.CanvasObject {
+	l.list = widget.NewList(
+		func() int { return len(l.shown) },
+		func() fyne.CanvasObject {
+			t := widget.NewLabel("00:00:00")
+			t.Importance = widget.LowImportance
+			t.SizeName = theme.SizeNameCaptionText
+			txt := widget.NewLabel("")
+			txt.Truncation = fyne.TextTruncateEllipsis
+			return container.NewBorder(nil, nil, container.NewHBox(t, container.NewCenter(newBadge("", ""))), nil, txt)
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			if i >= len(l.shown) {
+				return
+			}
+			ln := l.shown[i]
+			c := o.(*fyne.Container)
+			c.Objects[0].(*widget.Label).SetText(ln.text)
+			left := c.Objects[1].(*fyne.Container)
+			left.Objects[0].(*widget.Label).SetText(ln.time.Local().Format("15:04:05.000"))
+			left.Objects[1].(*fyne.Container).Objects[0].(*badge).Set(ln.level, levelColor(ln.level))
+		})
+	l.level = widget.NewSelect(logLevels, l.onSetLevel)
+	l.level.PlaceHolder = "Server level…"
+	l.show = widget.NewSelect(logLevels, func(s string) {
+		l.minLvl = levelIndex(s)
+		l.refilter()
+	})
+	l.show.SetSelectedIndex(0)
+	l.search = widget.NewEntry()
+	l.search.SetPlaceHolder("Filter messages")
+	l.search.OnChanged = func(s string) {
+		l.filter = strings.ToLower(s)
+		l.refilter()
+	}
+	l.empty = emptyState("No log messages yet. Set a level to ask the server for them.")
+	bar := container.NewBorder(nil, nil,
+		container.NewHBox(widget.NewLabel("Send logging/setLevel"), l.level, widget.NewLabel("Show from"), l.show), nil, l.search)
+	msgs := container.NewBorder(bar, nil, nil, nil, container.NewStack(l.list, l.empty))
+	l.stderr = widget.NewList(
+		func() int { return len(l.errs) },
+		func() fyne.CanvasObject {
+			t := widget.NewLabel("")
+			t.TextStyle.Monospace = true
+			t.Truncation = fyne.TextTruncateEllipsis
+			return t
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			if i < len(l.errs) {
+				o.(*widget.Label).SetText(l.errs[i])
+			}
+		})
+	tabs := container.NewAppTabs(
+		container.NewTabItem("Messages", msgs),
+		container.NewTabItem("stderr", container.NewStack(l.stderr)),
+	)
+	return tabs
+}
+
+func levelColor(l string) string {
+	switch i := levelIndex(l); {
+	case i >= 4:
+		return "error"
+	case i == 3:
+		return "warning"
+	case i == 0:
+		return ""
+	}
+	return "primary"
+}
+
+func (l *logsScreen) onMessage(n Notification) {
+	var p struct {
+		Level  string          `json:"level"`
+		Logger string          `json:"logger"`
+		Data   json.RawMessage `json:"data"`
+	}
+	_ = json.Unmarshal(n.Params, &p)
+	text := string(p.Data)
+	var s string
+	if json.Unmarshal(p.Data, &s) == nil {
+		text = s
+	}
+	if p.Logger != "" {
+		text = p.Logger + ": " + text
+	}
+	ln := logLine{time: n.Time, level: p.Level, logger: p.Logger, text: text}
+	l.all = append(l.all, ln)
+	if len(l.all) > 10000 {
+		l.all = l.all[len(l.all)-10000:]
+		l.refilter()
+		return
+	}
+	if l.match(ln) {
+		l.shown = append(l.shown, ln)
+		l.list.Refresh()
+		l.empty.Hide()
+	}
+}
+
+// onStderr adds a stderr line of the server.
+func (l *logsScreen) onStderr(line string) {
+	l.errs = append(l.errs, line)
+	if len(l.errs) > 10000 {
+		l.errs = l.errs[len(l.errs)-10000:]
+	}
+	l.stderr.Refresh()
+}
+
+func (l *logsScreen) match(ln logLine) bool {
+	return levelIndex(ln.level) >= l.minLvl && (l.filter == "" || strings.Contains(strings.ToLower(ln.text), l.filter))
+}
+
+func (l *logsScreen) refilter() {
+	l.shown = l.shown[:0]
+	for _, ln := range l.all {
+		if l.match(ln) {
+			l.shown = append(l.shown, ln)
+		}
+	}
+	if l.list != nil {
+		l.list.Refresh()
+	}
+	if l.empty != nil {
+		if len(l.shown) > 0 {
+			l.empty.Hide()
+		} else {
+			l.empty.Show()
+		}
+	}
+}
+
+func (l *logsScreen) onSetLevel(level string) {
+	run(l.ss, func(ctx context.Context, c Conn) (struct{}, error) { return struct{}{}, c.SetLogLevel(ctx, level) },
+		func(_ struct{}, err error) {
+			if err != nil {
+				l.ss.s.w.toast("error", "logging/setLevel failed: "+err.Error())
+				return
+			}
+			l.ss.s.w.toast("ok", "Server log level set to "+level)
+		})
+}

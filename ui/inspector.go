@@ -1,0 +1,659 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// inspectorKeep is how many events the inspector keeps in memory; older
+// ones are still in the trace download.
+const inspectorKeep = 50000
+
+// inspectorTabs are the inspector's filters: label and category.
+var inspectorTabs = []struct{ label, cat string }{
+	{"All", ""}, {"LLM", "llm"}, {"Tools", "tools"}, {"RPC", "rpc"}, {"Logs", "logs"},
+}
+
+// inspector is the right panel: the live event list of the selected
+// server, with tabs, search, details, counters, pause, clear and download.
+type inspector struct {
+	w      *Window
+	src    EventSource
+	unsub  func()
+	events []EventView
+	lower  []string // lower-cased searchable text, parallel to events
+	index  map[uint64]int
+	base   int // events dropped from the front of the slice
+
+	conn    string
+	tab     string
+	query   string
+	shown   []int // indexes into events
+	paused  bool
+	pending []EventBatch
+	cleared map[string]uint64 // per connection: events up to this Seq are cleared
+	dropped uint64
+
+	tabBtns  []*widget.Button
+	search   *widget.Entry
+	list     *widget.List
+	counters *widget.Label
+	pauseBtn *widget.Button
+	empty    *widget.Label
+	detail   *eventDetail
+	split    *container.Split
+	selSeq   uint64
+	obj      fyne.CanvasObject
+}
+
+func newInspector(w *Window, src EventSource) *inspector {
+	return &inspector{w: w, src: src, index: map[uint64]int{}, cleared: map[string]uint64{}}
+}
+
+func (in *inspector) buildUI() fyne.CanvasObject {
+	title := heading("Inspector")
+	in.counters = widget.NewLabel("")
+	in.counters.SizeName = theme.SizeNameCaptionText
+	in.pauseBtn = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), in.onPause)
+	clear := widget.NewButtonWithIcon("Clear", theme.DeleteIcon(), in.onClear)
+	dl := widget.NewButtonWithIcon("Trace", theme.DownloadIcon(), in.onDownload)
+	for _, b := range []*widget.Button{in.pauseBtn, clear, dl} {
+		b.Importance = widget.LowImportance
+	}
+	tabs := container.NewHBox()
+	for _, t := range inspectorTabs {
+		cat := t.cat
+		b := widget.NewButton(t.label, func() { in.onTab(cat) })
+		in.tabBtns = append(in.tabBtns, b)
+		tabs.Add(b)
+	}
+	in.search = widget.NewEntry()
+	in.search.SetPlaceHolder("Search titles and payloads")
+	in.search.OnChanged = in.onSearch
+	in.list = widget.NewList(
+		func() int { return len(in.shown) },
+		in.createRow,
+		func(id widget.ListItemID, o fyne.CanvasObject) {
+			if id < len(in.shown) {
+				updateRow(o, in.events[in.shown[id]])
+			}
+		})
+	in.list.OnSelected = func(id widget.ListItemID) {
+		if id < len(in.shown) {
+			in.onSelect(in.events[in.shown[id]].Seq)
+		}
+	}
+	in.empty = emptyState("No events yet. Connect to a server and they stream in here.")
+	in.detail = newEventDetail(in)
+	listArea := container.NewStack(in.list, in.empty)
+	in.split = container.NewVSplit(listArea, in.detail.obj)
+	in.split.Offset = 1
+	in.detail.obj.Hide()
+
+	header := container.NewVBox(
+		container.NewBorder(nil, nil, title, container.NewHBox(in.pauseBtn, clear, dl)),
+		in.counters,
+		tabs,
+		in.search,
+	)
+	in.obj = container.NewBorder(header, nil, nil, nil, in.split)
+	in.styleTabs()
+	in.unsub = in.src.Subscribe(func(b EventBatch) {
+		fyne.Do(func() { in.onBatch(b) })
+	})
+	if evs, err := in.src.After(0, inspectorKeep); err == nil && len(evs) > 0 {
+		in.onBatch(EventBatch{Events: evs})
+	}
+	in.updateCounters()
+	return in.obj
+}
+
+func (in *inspector) stop() {
+	if in.unsub != nil {
+		in.unsub()
+		in.unsub = nil
+	}
+}
+
+func (in *inspector) createRow() fyne.CanvasObject {
+	dir := widget.NewLabel("→")
+	dir.TextStyle = fyne.TextStyle{Monospace: true}
+	title := widget.NewLabel("title")
+	title.Truncation = fyne.TextTruncateEllipsis
+	b := newBadge("", "")
+	tm := widget.NewLabel("00:00:00.000")
+	tm.SizeName = theme.SizeNameCaptionText
+	tm.Importance = widget.LowImportance
+	return container.NewBorder(nil, nil, dir, container.NewHBox(container.NewCenter(b), tm), title)
+}
+
+func updateRow(o fyne.CanvasObject, e EventView) {
+	c := o.(*fyne.Container)
+	title := c.Objects[0].(*widget.Label)
+	dir := c.Objects[1].(*widget.Label)
+	right := c.Objects[2].(*fyne.Container)
+	b := right.Objects[0].(*fyne.Container).Objects[0].(*badge)
+	tm := right.Objects[1].(*widget.Label)
+	title.SetText(e.Title)
+	if e.IsError() {
+		title.Importance = widget.DangerImportance
+	} else if e.Kind == "warning" {
+		title.Importance = widget.WarningImportance
+	} else {
+		title.Importance = widget.MediumImportance
+	}
+	title.Refresh()
+	dir.SetText(dirArrow(e))
+	b.Set(e.Badge, e.BadgeLevel)
+	tm.SetText(e.Time.Local().Format("15:04:05.000"))
+}
+
+func dirArrow(e EventView) string {
+	switch e.Dir {
+	case "out":
+		return "→"
+	case "in":
+		return "←"
+	}
+	return "•"
+}
+
+// onBatch takes new and updated events (UI thread).
+func (in *inspector) onBatch(b EventBatch) {
+	if in.paused {
+		in.pending = append(in.pending, b)
+		return
+	}
+	in.apply(b)
+	in.updateCounters()
+	in.list.Refresh()
+	in.updateEmpty()
+	if in.selSeq != 0 {
+		for _, u := range b.Updated {
+			if u.Seq == in.selSeq || u.Pair == in.selSeq {
+				in.detail.show(in.selSeq)
+				break
+			}
+		}
+	}
+}
+
+func (in *inspector) apply(b EventBatch) {
+	in.dropped += b.Dropped
+	for _, e := range b.Events {
+		if _, ok := in.index[e.Seq]; ok {
+			in.update(e)
+			continue
+		}
+		in.index[e.Seq] = in.base + len(in.events)
+		in.events = append(in.events, e)
+		in.lower = append(in.lower, searchText(e))
+		if in.visible(e) {
+			in.shown = append(in.shown, len(in.events)-1)
+		}
+	}
+	for _, e := range b.Updated {
+		in.update(e)
+	}
+	if len(in.events) > inspectorKeep+inspectorKeep/10 {
+		cut := len(in.events) - inspectorKeep
+		for _, e := range in.events[:cut] {
+			delete(in.index, e.Seq)
+		}
+		in.events = append([]EventView(nil), in.events[cut:]...)
+		in.lower = append([]string(nil), in.lower[cut:]...)
+		in.base += cut
+		in.refilter()
+	}
+}
+
+func (in *inspector) update(e EventView) {
+	i, ok := in.index[e.Seq]
+	if !ok {
+		return
+	}
+	in.events[i-in.base] = e
+	in.lower[i-in.base] = searchText(e)
+}
+
+func searchText(e EventView) string {
+	return strings.ToLower(e.Title + "\n" + e.Method + "\n" + e.Text + "\n" + string(e.Raw))
+}
+
+// visible reports whether e passes the connection, tab, clear and search
+// filters.
+func (in *inspector) visible(e EventView) bool {
+	if e.Conn != in.conn || e.Seq <= in.cleared[e.Conn] {
+		return false
+	}
+	if in.tab != "" {
+		ok := false
+		for _, c := range e.Categories {
+			if c == in.tab {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	if in.query != "" {
+		i := in.index[e.Seq] - in.base
+		return strings.Contains(in.lower[i], in.query)
+	}
+	return true
+}
+
+func (in *inspector) refilter() {
+	in.shown = in.shown[:0]
+	for i, e := range in.events {
+		if in.visible(e) {
+			in.shown = append(in.shown, i)
+		}
+	}
+	in.list.UnselectAll()
+	in.list.Refresh()
+	in.updateEmpty()
+	in.updateCounters()
+}
+
+func (in *inspector) updateEmpty() {
+	if len(in.shown) > 0 {
+		in.empty.Hide()
+		return
+	}
+	switch {
+	case in.query != "":
+		in.empty.SetText("No event matches \"" + in.query + "\".")
+	case in.conn == "":
+		in.empty.SetText("Select a server to see its events.")
+	default:
+		in.empty.SetText("No events yet for " + in.conn + ".")
+	}
+	in.empty.Show()
+}
+
+// updateCounters shows tool calls, errors and events since the last clear.
+func (in *inspector) updateCounters() {
+	var calls, errs, n int
+	for _, e := range in.events {
+		if e.Conn != in.conn || e.Seq <= in.cleared[e.Conn] {
+			continue
+		}
+		n++
+		if e.Type == "request" && e.Method == "tools/call" && e.Dir == "out" {
+			calls++
+		}
+		if e.IsError() && e.Type != "request" {
+			errs++
+		}
+	}
+	s := fmt.Sprintf("%d tool calls · %d errors · %d events", calls, errs, n)
+	if in.paused {
+		buf := 0
+		for _, b := range in.pending {
+			buf += len(b.Events)
+		}
+		s += fmt.Sprintf(" · paused, %d buffered", buf)
+	}
+	if in.dropped > 0 {
+		s += fmt.Sprintf(" · %d dropped", in.dropped)
+	}
+	in.counters.SetText(s)
+}
+
+// setConn shows the events of one connection.
+func (in *inspector) setConn(conn string) {
+	if in.conn == conn {
+		return
+	}
+	in.conn = conn
+	in.closeDetail()
+	in.refilter()
+}
+
+func (in *inspector) onTab(cat string) {
+	in.tab = cat
+	in.styleTabs()
+	in.refilter()
+}
+
+func (in *inspector) styleTabs() {
+	for i, t := range inspectorTabs {
+		if t.cat == in.tab {
+			in.tabBtns[i].Importance = widget.HighImportance
+		} else {
+			in.tabBtns[i].Importance = widget.LowImportance
+		}
+		in.tabBtns[i].Refresh()
+	}
+}
+
+func (in *inspector) onSearch(q string) {
+	in.query = strings.ToLower(strings.TrimSpace(q))
+	in.refilter()
+}
+
+// onPause freezes the list; events keep buffering until Resume.
+func (in *inspector) onPause() {
+	in.paused = !in.paused
+	if in.paused {
+		in.pauseBtn.SetText("Resume")
+		in.pauseBtn.SetIcon(theme.MediaPlayIcon())
+		in.updateCounters()
+		return
+	}
+	in.pauseBtn.SetText("Pause")
+	in.pauseBtn.SetIcon(theme.MediaPauseIcon())
+	pending := in.pending
+	in.pending = nil
+	for _, b := range pending {
+		in.apply(b)
+	}
+	in.updateCounters()
+	in.list.Refresh()
+	in.updateEmpty()
+}
+
+// onClear hides every event so far of the current connection and resets
+// the counters.
+func (in *inspector) onClear() {
+	var last uint64
+	for _, e := range in.events {
+		if e.Conn == in.conn && e.Seq > last {
+			last = e.Seq
+		}
+	}
+	for _, b := range in.pending {
+		for _, e := range b.Events {
+			if e.Conn == in.conn && e.Seq > last {
+				last = e.Seq
+			}
+		}
+	}
+	in.cleared[in.conn] = last
+	in.closeDetail()
+	in.refilter()
+}
+
+// onDownload saves the trace of the current connection.
+func (in *inspector) onDownload() {
+	conn := in.conn
+	name := "spyglass-trace"
+	if conn != "" {
+		name += "-" + safeFileName(conn)
+	}
+	name += "-" + time.Now().Format("20060102-150405") + ".json"
+	in.w.saveFile(name, func(wr fyne.URIWriteCloser) error {
+		return in.src.WriteTrace(wr, conn)
+	})
+}
+
+func safeFileName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == ':' || r == ' ' {
+			return '-'
+		}
+		return r
+	}, s)
+}
+
+func (in *inspector) onSelect(seq uint64) {
+	in.selSeq = seq
+	in.detail.show(seq)
+	in.detail.obj.Show()
+	if in.split.Offset > 0.9 {
+		in.split.SetOffset(0.42)
+	}
+}
+
+func (in *inspector) closeDetail() {
+	in.selSeq = 0
+	in.detail.obj.Hide()
+	in.split.SetOffset(1)
+}
+
+// event returns an event by Seq from memory or the source.
+func (in *inspector) event(seq uint64) (EventView, bool) {
+	if i, ok := in.index[seq]; ok {
+		return in.events[i-in.base], true
+	}
+	return in.src.Get(seq)
+}
+
+// runEvents are the events of one user action, in order.
+func (in *inspector) runEvents(conn, run string) []EventView {
+	var out []EventView
+	for _, e := range in.events {
+		if e.Run == run && e.Conn == conn {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// shownTitles returns the titles of the rows shown (tests).
+func (in *inspector) shownTitles() []string {
+	out := make([]string, len(in.shown))
+	for i, k := range in.shown {
+		out[i] = in.events[k].Title
+	}
+	return out
+}
+
+// eventDetail is the details pane of the selected event.
+type eventDetail struct {
+	in      *inspector
+	title   *widget.Label
+	badge   *badge
+	meta    *widget.Label
+	payload *fyne.Container
+	run     *fyne.Container
+	tabs    *container.AppTabs
+	obj     fyne.CanvasObject
+	cur     EventView
+}
+
+func newEventDetail(in *inspector) *eventDetail {
+	d := &eventDetail{in: in}
+	d.title = heading("")
+	d.title.Truncation = fyne.TextTruncateEllipsis
+	d.badge = newBadge("", "")
+	d.meta = widget.NewLabel("")
+	d.meta.SizeName = theme.SizeNameCaptionText
+	d.meta.Importance = widget.LowImportance
+	d.payload = container.NewStack()
+	d.run = container.NewVBox()
+	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), in.closeDetail)
+	closeBtn.Importance = widget.LowImportance
+	cp := copyButton("Copy", func() string {
+		if len(d.cur.Raw) > 0 {
+			return prettyJSON(d.cur.Raw)
+		}
+		return d.cur.Text
+	})
+	d.tabs = container.NewAppTabs(
+		container.NewTabItem("Payload", d.payload),
+		container.NewTabItem("This run", container.NewVScroll(d.run)),
+	)
+	head := container.NewVBox(
+		container.NewBorder(nil, nil, nil, container.NewHBox(container.NewCenter(d.badge), cp, closeBtn), d.title),
+		d.meta,
+	)
+	d.obj = container.NewBorder(head, nil, nil, nil, d.tabs)
+	return d
+}
+
+// show fills the pane with event seq.
+func (d *eventDetail) show(seq uint64) {
+	e, ok := d.in.event(seq)
+	if !ok {
+		return
+	}
+	d.cur = e
+	d.title.SetText(e.Title)
+	d.badge.Set(e.Badge, e.BadgeLevel)
+	meta := fmt.Sprintf("#%d · %s · %s", e.Seq, e.Time.Local().Format("15:04:05.000"), e.Kind)
+	if e.Dir != "" {
+		meta += " · " + map[string]string{"out": "client → server", "in": "server → client"}[e.Dir]
+	}
+	if e.Size > 0 {
+		meta += " · " + sizeText(e.Size)
+	}
+	d.meta.SetText(meta)
+
+	var req, resp *EventView
+	if e.Kind == "message" && (e.Type == "request" || e.Type == "result" || e.Type == "error") {
+		if e.Type == "request" {
+			req = &e
+			if p, ok := d.in.event(e.Pair); ok && e.Pair != 0 {
+				resp = &p
+			}
+		} else {
+			resp = &e
+			if p, ok := d.in.event(e.Pair); ok && e.Pair != 0 {
+				req = &p
+			}
+		}
+	}
+	if req != nil || resp != nil {
+		d.payload.Objects = []fyne.CanvasObject{container.NewGridWithColumns(2, pane("Request", req), pane("Response", resp))}
+	} else {
+		d.payload.Objects = []fyne.CanvasObject{pane("", &e)}
+	}
+	d.payload.Refresh()
+	d.showRun(e)
+}
+
+// pane is one side of the request/response view.
+func pane(label string, e *EventView) fyne.CanvasObject {
+	if e == nil {
+		msg := "No response yet."
+		if label == "Request" {
+			msg = "The request is no longer in memory."
+		}
+		return container.NewBorder(heading(label), nil, nil, nil, emptyState(msg))
+	}
+	tree := newJSONTree()
+	if len(e.Raw) > 0 {
+		tree.SetJSON(e.Raw)
+	} else {
+		text := e.Text
+		tree.SetJSON(nil)
+		tree.empty.SetText(text)
+	}
+	head := label
+	if e.ID != "" {
+		head += " · id " + e.ID
+	}
+	if e.Badge != "" && label == "Request" {
+		head += " · " + e.Badge
+	}
+	var top fyne.CanvasObject = heading(head)
+	if label == "" {
+		top = nil
+		if e.HTTP() != "" {
+			top = wrapLabel(e.HTTP())
+		}
+	}
+	raw := e.Raw
+	cp := copyButton("", func() string { return prettyJSON(raw) })
+	if top != nil {
+		top = container.NewBorder(nil, nil, nil, cp, top)
+	}
+	return container.NewBorder(top, nil, nil, nil, tree.obj)
+}
+
+// HTTP is the HTTP summary line of an http event ("" otherwise).
+func (e EventView) HTTP() string {
+	if e.Kind != "http" {
+		return ""
+	}
+	return e.Text
+}
+
+// showRun draws the "This run" waterfall: every step of the same user
+// action on one time axis.
+func (d *eventDetail) showRun(e EventView) {
+	d.run.Objects = nil
+	if e.Run == "" {
+		d.run.Add(emptyState("This event is not part of a run (a user action such as a tool call)."))
+		d.run.Refresh()
+		return
+	}
+	evs := d.in.runEvents(e.Conn, e.Run)
+	if len(evs) == 0 {
+		d.run.Refresh()
+		return
+	}
+	start := evs[0].Time
+	end := start
+	for _, x := range evs {
+		t := x.Time.Add(x.Latency)
+		if t.After(end) {
+			end = t
+		}
+	}
+	total := end.Sub(start)
+	if total <= 0 {
+		total = time.Millisecond
+	}
+	d.run.Add(widget.NewLabel(fmt.Sprintf("%d steps · %s", len(evs), total.Round(time.Millisecond))))
+	for _, x := range evs {
+		if x.Type == "result" || x.Type == "error" {
+			continue // shown as the request's bar
+		}
+		from := float32(x.Time.Sub(start)) / float32(total)
+		to := from
+		if x.Latency > 0 {
+			to = float32(x.Time.Add(x.Latency).Sub(start)) / float32(total)
+		}
+		level := "primary"
+		if x.IsError() {
+			level = "error"
+		}
+		lbl := widget.NewLabel(x.Title)
+		lbl.Truncation = fyne.TextTruncateEllipsis
+		dur := widget.NewLabel(x.Badge)
+		dur.SizeName = theme.SizeNameCaptionText
+		seq := x.Seq
+		bar := newWaterfallBar(from, to, level, func() { d.in.onSelect(seq) })
+		row := container.NewGridWithColumns(2, lbl, container.NewBorder(nil, nil, nil, dur, bar))
+		d.run.Add(row)
+	}
+	d.run.Refresh()
+}
+
+// waterfallBar draws one step's span on the run's time axis.
+type waterfallBar struct {
+	widget.BaseWidget
+	from, to float32
+	level    string
+	onTap    func()
+}
+
+func newWaterfallBar(from, to float32, level string, onTap func()) *waterfallBar {
+	b := &waterfallBar{from: from, to: to, level: level, onTap: onTap}
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+// Tapped opens the step's event.
+func (b *waterfallBar) Tapped(*fyne.PointEvent) {
+	if b.onTap != nil {
+		b.onTap()
+	}
+}
+
+func (b *waterfallBar) CreateRenderer() fyne.WidgetRenderer {
+	bg := newBarRect(colorFor(""), 0x30)
+	fg := newBarRect(colorFor(b.level), 0xff)
+	return &barRenderer{b: b, bg: bg, fg: fg}
+}

@@ -1,0 +1,288 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"time"
+)
+
+// Backend is everything the window needs from the engine. cmd/ adapts
+// core's catalog, sessions and event log to it; tests supply fakes.
+type Backend interface {
+	// Servers lists the catalog's servers in catalog order.
+	Servers() []ServerConfig
+	// ReadOnly reports whether the server list may not be edited, and why
+	// (for example "opened with --config FILE, which Spyglass never changes").
+	ReadOnly() (bool, string)
+	// SaveServer adds (oldName "") or replaces the server oldName with cfg
+	// and saves the catalog.
+	SaveServer(oldName string, cfg ServerConfig) error
+	// RemoveServer deletes a server from the catalog and saves it.
+	RemoveServer(name string) error
+	// Import merges another client's config file (Claude, Cursor, VS Code)
+	// into the catalog. It returns the names added and those skipped
+	// because a server of that name exists already.
+	Import(data []byte, source string) (added, skipped []string, err error)
+	// Open returns a connection handle for the named server; it does not
+	// connect yet. Every state change is reported to onState.
+	Open(name string, onState func(StateView)) (Conn, error)
+	// Events is the live record of every connection.
+	Events() EventSource
+}
+
+// ServerConfig is one catalog server as the edit form shows it.
+type ServerConfig struct {
+	Name      string
+	Transport string // "stdio", "http" or "sse"
+	Command   string
+	Args      []string
+	Env       map[string]string
+	Cwd       string
+	URL       string
+	Headers   map[string]string
+
+	// Server Settings: zero means the catalog default.
+	ProtocolVersion          string
+	ProtocolEra              string
+	ConnectionTimeout        time.Duration
+	RequestTimeout           time.Duration
+	TaskTTL                  time.Duration
+	AutoRefreshOnListChanged bool
+	PaginatedLists           bool
+	Roots                    []string
+	Metadata                 json.RawMessage // a JSON object, or nil
+	OAuthClientID            string
+	OAuthScopes              string
+	// OAuth says the server is set up for OAuth (the card shows it).
+	OAuth bool
+}
+
+// Summary is the command line or URL of a server, for its card.
+func (c ServerConfig) Summary() string {
+	if c.Transport == "stdio" || c.Transport == "" {
+		s := c.Command
+		for _, a := range c.Args {
+			s += " " + a
+		}
+		return s
+	}
+	return c.URL
+}
+
+// ConnState is a connection's state, as the server card shows it.
+type ConnState string
+
+// The connection states of the seed's connection-states table.
+const (
+	StateDisconnected ConnState = "disconnected"
+	StateConnecting   ConnState = "connecting"
+	StateConnected    ConnState = "connected"
+	StateFailed       ConnState = "failed"
+	StateAuthorizing  ConnState = "authorizing" // OAuth flow in the browser
+)
+
+// StateView is one state change of a connection.
+type StateView struct {
+	State ConnState
+	// Err is the failure, for StateFailed (and an unexpected disconnect).
+	Err error
+}
+
+// Conn is one server connection. All methods may block on the network and
+// are called from goroutines, never from the UI thread.
+type Conn interface {
+	Connect(ctx context.Context) error
+	Close() error
+	Info() ServerInfo
+
+	ListTools(ctx context.Context) ([]Tool, error)
+	CallTool(ctx context.Context, req ToolCall, progress func(Progress)) (ToolResult, error)
+
+	ListResources(ctx context.Context) ([]Resource, error)
+	ListResourceTemplates(ctx context.Context) ([]ResourceTemplate, error)
+	ReadResource(ctx context.Context, uri string) (ReadResult, error)
+	Subscribe(ctx context.Context, uri string) error
+	Unsubscribe(ctx context.Context, uri string) error
+	// Complete asks for completion suggestions of one argument; ref is
+	// "ref/prompt" or "ref/resource" and name the prompt name or template.
+	Complete(ctx context.Context, ref, name, arg, value string) ([]string, error)
+
+	ListPrompts(ctx context.Context) ([]Prompt, error)
+	GetPrompt(ctx context.Context, name string, args map[string]string) (PromptResult, error)
+
+	SetLogLevel(ctx context.Context, level string) error
+
+	ListTasks(ctx context.Context) ([]Task, error)
+	GetTask(ctx context.Context, id string) (Task, error)
+	TaskResult(ctx context.Context, id string) (json.RawMessage, error)
+	CancelTask(ctx context.Context, id string) error
+
+	// OnNotification registers fn for every notification the server
+	// sends (called from any goroutine).
+	OnNotification(fn func(Notification))
+}
+
+// ServerInfo is what the handshake negotiated.
+type ServerInfo struct {
+	ProtocolVersion    string
+	Name, Title        string
+	Version            string
+	IconURL            string
+	Instructions       string
+	ServerCapabilities json.RawMessage
+	ClientCapabilities json.RawMessage
+}
+
+// Tool is one tool of tools/list, with its schemas exactly as sent.
+type Tool struct {
+	Name, Title, Description string
+	InputSchema              json.RawMessage
+	OutputSchema             json.RawMessage
+	ReadOnly, Destructive    bool
+	Idempotent, OpenWorld    bool
+	// TaskSupport is "", "optional", "required" or "forbidden".
+	TaskSupport string
+	Raw         json.RawMessage
+}
+
+// ToolCall is one tools/call request.
+type ToolCall struct {
+	Name      string
+	Arguments json.RawMessage
+	// AsTask asks the server to run it as a task.
+	AsTask bool
+}
+
+// Progress is one notifications/progress of a running request.
+type Progress struct {
+	Progress, Total float64
+	Message         string
+}
+
+// Content is one content block of a tool result, prompt message or
+// resource.
+type Content struct {
+	Type     string // text, image, audio, resource_link, resource
+	Text     string
+	MIMEType string
+	Data     []byte // decoded image/audio/blob bytes
+	URI      string
+	Name     string
+}
+
+// ToolResult is the outcome of tools/call.
+type ToolResult struct {
+	Content           []Content
+	StructuredContent json.RawMessage
+	IsError           bool
+	// TaskID is set when the call started a task.
+	TaskID string
+	// SchemaAdvisory says where structuredContent does not match the
+	// tool's outputSchema ("" when it matches or there is none).
+	SchemaAdvisory string
+	Raw            json.RawMessage
+}
+
+// Resource is one resources/list entry.
+type Resource struct {
+	URI, Name, Title, Description, MIMEType string
+}
+
+// ResourceTemplate is one resources/templates/list entry.
+type ResourceTemplate struct {
+	URITemplate, Name, Title, Description, MIMEType string
+}
+
+// ReadResult is the outcome of resources/read.
+type ReadResult struct {
+	Contents []Content
+	Raw      json.RawMessage
+}
+
+// Prompt is one prompts/list entry.
+type Prompt struct {
+	Name, Title, Description string
+	Arguments                []PromptArgument
+}
+
+// PromptArgument is one argument of a prompt.
+type PromptArgument struct {
+	Name, Description string
+	Required          bool
+}
+
+// PromptMessage is one message of prompts/get.
+type PromptMessage struct {
+	Role    string
+	Content Content
+}
+
+// PromptResult is the outcome of prompts/get.
+type PromptResult struct {
+	Description string
+	Messages    []PromptMessage
+	Raw         json.RawMessage
+}
+
+// Task is one task of the tasks API.
+type Task struct {
+	ID, Status, StatusMessage string
+	Created, Updated          time.Time
+}
+
+// Notification is one notification from the server.
+type Notification struct {
+	Method string
+	Params json.RawMessage
+	Time   time.Time
+}
+
+// EventSource is the live record of events (core/events.Log, adapted).
+type EventSource interface {
+	// Subscribe delivers batches of new and updated events, already
+	// batched (about every 50 ms), from a goroutine.
+	Subscribe(fn func(EventBatch)) (cancel func())
+	// After returns up to max events with Seq > seq.
+	After(seq uint64, max int) ([]EventView, error)
+	// Get returns one event.
+	Get(seq uint64) (EventView, bool)
+	// WriteTrace writes the trace file of conn ("" for every connection).
+	WriteTrace(w io.Writer, conn string) error
+}
+
+// EventBatch is one delivery of new events and of requests whose outcome
+// changed.
+type EventBatch struct {
+	Events  []EventView
+	Updated []EventView
+	Dropped uint64
+}
+
+// EventView is one event as the inspector shows it.
+type EventView struct {
+	Seq        uint64
+	Time       time.Time
+	Conn       string
+	Kind       string // message, stderr, http, state, invalid, warning, error
+	Dir        string // "out", "in" or ""
+	Type       string // request, notification, result, error
+	ID, Method string
+	Title      string
+	Badge      string // outcome badge of a request, "" otherwise
+	// BadgeLevel is "ok", "error", "warning" or "" to colour the badge.
+	BadgeLevel string
+	Categories []string // llm, tools, rpc, logs
+	Raw        json.RawMessage
+	Text       string
+	Run        string
+	Pair       uint64
+	Size       int
+	// Latency is the request's round trip (0 while waiting).
+	Latency time.Duration
+}
+
+// IsError reports whether the event is a failure of some kind.
+func (e EventView) IsError() bool {
+	return e.Type == "error" || e.Kind == "error" || e.BadgeLevel == "error"
+}

@@ -1,0 +1,197 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// promptsScreen lists prompts, fills their arguments (with completions)
+// and shows prompts/get's messages by role.
+type promptsScreen struct {
+	ss      *serverScreens
+	prompts []Prompt
+	cur     *Prompt
+
+	list    *widget.List
+	banner  *fyne.Container
+	status  *widget.Label
+	detail  *fyne.Container
+	title   *widget.Label
+	desc    *widget.Label
+	form    *widget.Form
+	ents    map[string]*widget.SelectEntry
+	getBtn  *widget.Button
+	msgs    *fyne.Container
+	formObj fyne.CanvasObject
+}
+
+func (p *promptsScreen) buildUI() fyne.CanvasObject {
+	p.list = widget.NewList(
+		func() int { return len(p.prompts) },
+		func() fyne.CanvasObject {
+			n := widget.NewLabel("")
+			n.TextStyle.Bold = true
+			n.Truncation = fyne.TextTruncateEllipsis
+			d := widget.NewLabel("")
+			d.Truncation = fyne.TextTruncateEllipsis
+			d.SizeName = theme.SizeNameCaptionText
+			d.Importance = widget.LowImportance
+			return container.NewVBox(n, d)
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			if i >= len(p.prompts) {
+				return
+			}
+			b := o.(*fyne.Container)
+			b.Objects[0].(*widget.Label).SetText(firstNonEmpty(p.prompts[i].Title, p.prompts[i].Name))
+			b.Objects[1].(*widget.Label).SetText(firstLine(p.prompts[i].Description))
+		})
+	p.list.OnSelected = func(i widget.ListItemID) {
+		if i < len(p.prompts) {
+			p.onSelect(p.prompts[i])
+		}
+	}
+	p.banner = listChangedBanner(p.onRefresh)
+	p.status = widget.NewLabel("Loading prompts…")
+	p.status.Importance = widget.LowImportance
+	left := container.NewBorder(container.NewVBox(p.banner, p.status), nil, nil, nil, p.list)
+	p.title = heading("")
+	p.title.SizeName = theme.SizeNameSubHeadingText
+	p.desc = wrapLabel("")
+	p.form = widget.NewForm()
+	p.getBtn = widget.NewButtonWithIcon("Get prompt", theme.MediaPlayIcon(), p.onGet)
+	p.getBtn.Importance = widget.HighImportance
+	p.msgs = container.NewVBox()
+	p.formObj = container.NewVScroll(container.NewPadded(container.NewVBox(
+		p.title, p.desc, p.form, container.NewHBox(p.getBtn), widget.NewSeparator(), p.msgs)))
+	p.detail = container.NewStack(emptyState("Select a prompt to fill its arguments and get it."))
+	split := container.NewHSplit(left, p.detail)
+	split.Offset = 0.34
+	return split
+}
+
+func (p *promptsScreen) onRefresh() {
+	p.banner.Hide()
+	run(p.ss, func(ctx context.Context, c Conn) ([]Prompt, error) { return c.ListPrompts(ctx) },
+		func(ps []Prompt, err error) {
+			if err != nil {
+				p.status.SetText("Could not list prompts: " + err.Error())
+				return
+			}
+			p.prompts = ps
+			if len(ps) == 0 {
+				p.status.SetText("This server offers no prompts.")
+			} else {
+				p.status.SetText(fmt.Sprintf("%d prompts", len(ps)))
+			}
+			p.list.Refresh()
+		})
+}
+
+func (p *promptsScreen) onListChanged() {
+	if p.ss.s.cfg.AutoRefreshOnListChanged {
+		p.onRefresh()
+		return
+	}
+	p.banner.Show()
+}
+
+func (p *promptsScreen) onSelect(pr Prompt) {
+	p.cur = &pr
+	p.title.SetText(firstNonEmpty(pr.Title, pr.Name))
+	p.desc.SetText(pr.Description)
+	p.ents = map[string]*widget.SelectEntry{}
+	p.form.Items = nil
+	for _, a := range pr.Arguments {
+		name := a.Name
+		e := widget.NewSelectEntry(nil)
+		e.SetPlaceHolder(a.Description)
+		e.OnChanged = func(s string) { p.onComplete(name, s) }
+		p.ents[name] = e
+		label := name
+		if a.Required {
+			label += " *"
+		}
+		item := widget.NewFormItem(label, e)
+		item.HintText = a.Description
+		p.form.AppendItem(item)
+	}
+	p.form.Refresh()
+	if len(pr.Arguments) == 0 {
+		p.form.Hide()
+	} else {
+		p.form.Show()
+	}
+	p.msgs.Objects = nil
+	p.msgs.Refresh()
+	p.detail.Objects = []fyne.CanvasObject{p.formObj}
+	p.detail.Refresh()
+}
+
+// onComplete asks the server for completions of an argument.
+func (p *promptsScreen) onComplete(arg, value string) {
+	if p.cur == nil {
+		return
+	}
+	name := p.cur.Name
+	run(p.ss, func(ctx context.Context, c Conn) ([]string, error) {
+		return c.Complete(ctx, "ref/prompt", name, arg, value)
+	}, func(vals []string, err error) {
+		if e := p.ents[arg]; e != nil && err == nil {
+			e.SetOptions(vals)
+		}
+	})
+}
+
+// onGet sends prompts/get with the filled arguments.
+func (p *promptsScreen) onGet() {
+	if p.cur == nil {
+		return
+	}
+	args := map[string]string{}
+	for _, a := range p.cur.Arguments {
+		v := p.ents[a.Name].Text
+		if v == "" && a.Required {
+			p.showError(fmt.Errorf("%s is required", a.Name))
+			return
+		}
+		if v != "" {
+			args[a.Name] = v
+		}
+	}
+	name := p.cur.Name
+	p.getBtn.Disable()
+	run(p.ss, func(ctx context.Context, c Conn) (PromptResult, error) { return c.GetPrompt(ctx, name, args) },
+		func(res PromptResult, err error) {
+			p.getBtn.Enable()
+			if err != nil {
+				p.showError(err)
+				return
+			}
+			objs := []fyne.CanvasObject{container.NewHBox(heading("Messages"), rawButton(p.ss.s.w, "prompts/get result", res.Raw))}
+			if res.Description != "" {
+				objs = append(objs, wrapLabel(res.Description))
+			}
+			for _, m := range res.Messages {
+				role := newBadge(m.Role+" · "+m.Content.Type, map[string]string{"user": "primary", "assistant": "ok"}[m.Role])
+				objs = append(objs, container.NewVBox(container.NewHBox(role), p.ss.contentView(m.Content)), widget.NewSeparator())
+			}
+			if len(res.Messages) == 0 {
+				objs = append(objs, emptyState("The prompt has no messages."))
+			}
+			p.msgs.Objects = objs
+			p.msgs.Refresh()
+		})
+}
+
+func (p *promptsScreen) showError(err error) {
+	eb := newErrorBox()
+	eb.Set(err.Error())
+	p.msgs.Objects = []fyne.CanvasObject{eb.box}
+	p.msgs.Refresh()
+}

@@ -1,0 +1,340 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// resourcesScreen lists resources and templates, reads them and manages
+// subscriptions.
+type resourcesScreen struct {
+	ss        *serverScreens
+	resources []Resource
+	templates []ResourceTemplate
+	// rows are what the list shows: resources first, then templates.
+	rows    []resRow
+	subs    map[string]bool
+	updated map[string]time.Time
+
+	list    *widget.List
+	banner  *fyne.Container
+	status  *widget.Label
+	detail  *fyne.Container
+	title   *widget.Label
+	uri     *widget.Label
+	vars    *fyne.Container
+	varEnts map[string]*widget.SelectEntry
+	readBtn *widget.Button
+	subBtn  *widget.Button
+	updLbl  *widget.Label
+	content *fyne.Container
+	cur     *resRow
+	formObj fyne.CanvasObject
+}
+
+type resRow struct {
+	res  *Resource
+	tmpl *ResourceTemplate
+}
+
+func (r resRow) name() string {
+	if r.res != nil {
+		return orDash(firstNonEmpty(r.res.Title, r.res.Name, r.res.URI))
+	}
+	return orDash(firstNonEmpty(r.tmpl.Title, r.tmpl.Name, r.tmpl.URITemplate))
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if x != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+func (r *resourcesScreen) buildUI() fyne.CanvasObject {
+	r.subs = map[string]bool{}
+	r.updated = map[string]time.Time{}
+	r.list = widget.NewList(
+		func() int { return len(r.rows) },
+		func() fyne.CanvasObject {
+			n := widget.NewLabel("")
+			n.TextStyle.Bold = true
+			n.Truncation = fyne.TextTruncateEllipsis
+			u := widget.NewLabel("")
+			u.Truncation = fyne.TextTruncateEllipsis
+			u.SizeName = theme.SizeNameCaptionText
+			u.Importance = widget.LowImportance
+			return container.NewVBox(container.NewBorder(nil, nil, nil, newBadge("", ""), n), u)
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			if i >= len(r.rows) {
+				return
+			}
+			row := r.rows[i]
+			box := o.(*fyne.Container)
+			top := box.Objects[0].(*fyne.Container)
+			top.Objects[0].(*widget.Label).SetText(row.name())
+			b := top.Objects[1].(*badge)
+			if row.tmpl != nil {
+				b.Set("template", "primary")
+				box.Objects[1].(*widget.Label).SetText(row.tmpl.URITemplate)
+			} else {
+				if r.subs[row.res.URI] {
+					b.Set("subscribed", "ok")
+				} else {
+					b.Set("", "")
+				}
+				box.Objects[1].(*widget.Label).SetText(row.res.URI)
+			}
+		})
+	r.list.OnSelected = func(i widget.ListItemID) {
+		if i < len(r.rows) {
+			r.onSelect(r.rows[i])
+		}
+	}
+	r.banner = listChangedBanner(r.onRefresh)
+	r.status = widget.NewLabel("Loading resources…")
+	r.status.Importance = widget.LowImportance
+	left := container.NewBorder(container.NewVBox(r.banner, r.status), nil, nil, nil, r.list)
+
+	r.title = heading("")
+	r.title.SizeName = theme.SizeNameSubHeadingText
+	r.uri = wrapLabel("")
+	r.vars = container.NewVBox()
+	r.readBtn = widget.NewButtonWithIcon("Read", theme.DocumentIcon(), r.onRead)
+	r.readBtn.Importance = widget.HighImportance
+	r.subBtn = widget.NewButtonWithIcon("Subscribe", theme.VisibilityIcon(), r.onSubscribe)
+	r.updLbl = widget.NewLabel("")
+	r.updLbl.Importance = widget.LowImportance
+	r.content = container.NewVBox()
+	r.formObj = container.NewVScroll(container.NewPadded(container.NewVBox(
+		r.title, r.uri, r.vars, container.NewHBox(r.readBtn, r.subBtn, r.updLbl), widget.NewSeparator(), r.content)))
+	r.detail = container.NewStack(emptyState("Select a resource or template to read it."))
+	split := container.NewHSplit(left, r.detail)
+	split.Offset = 0.34
+	return split
+}
+
+func (r *resourcesScreen) onRefresh() {
+	r.banner.Hide()
+	type lists struct {
+		res  []Resource
+		tmpl []ResourceTemplate
+		terr error
+	}
+	run(r.ss, func(ctx context.Context, c Conn) (lists, error) {
+		res, err := c.ListResources(ctx)
+		if err != nil {
+			return lists{}, err
+		}
+		tmpl, terr := c.ListResourceTemplates(ctx)
+		return lists{res, tmpl, terr}, nil
+	}, func(l lists, err error) {
+		if err != nil {
+			r.status.SetText("Could not list resources: " + err.Error())
+			return
+		}
+		r.resources, r.templates = l.res, l.tmpl
+		r.rows = r.rows[:0]
+		for i := range r.resources {
+			r.rows = append(r.rows, resRow{res: &r.resources[i]})
+		}
+		for i := range r.templates {
+			r.rows = append(r.rows, resRow{tmpl: &r.templates[i]})
+		}
+		if len(r.rows) == 0 {
+			r.status.SetText("This server offers no resources.")
+		} else {
+			r.status.SetText(fmt.Sprintf("%d resources · %d templates", len(r.resources), len(r.templates)))
+		}
+		r.list.Refresh()
+	})
+}
+
+func (r *resourcesScreen) onListChanged() {
+	if r.ss.s.cfg.AutoRefreshOnListChanged {
+		r.onRefresh()
+		return
+	}
+	r.banner.Show()
+}
+
+// onUpdated marks a subscribed resource as updated.
+func (r *resourcesScreen) onUpdated(n Notification) {
+	var p struct {
+		URI string `json:"uri"`
+	}
+	_ = json.Unmarshal(n.Params, &p)
+	r.updated[p.URI] = n.Time
+	if r.cur != nil && r.cur.res != nil && r.cur.res.URI == p.URI {
+		r.showUpdated(p.URI)
+	}
+}
+
+func (r *resourcesScreen) showUpdated(uri string) {
+	if t, ok := r.updated[uri]; ok {
+		r.updLbl.SetText("updated at " + t.Local().Format("15:04:05"))
+	} else {
+		r.updLbl.SetText("")
+	}
+}
+
+var templateVar = regexp.MustCompile(`\{[+#./;?&]?([^}]+)\}`)
+
+// templateVars lists the variable names of an RFC 6570 template.
+func templateVars(t string) []string {
+	var out []string
+	for _, m := range templateVar.FindAllStringSubmatch(t, -1) {
+		for _, v := range strings.Split(m[1], ",") {
+			v = strings.TrimSuffix(strings.SplitN(v, ":", 2)[0], "*")
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func (r *resourcesScreen) onSelect(row resRow) {
+	r.cur = &row
+	r.content.Objects = nil
+	r.content.Refresh()
+	r.vars.Objects = nil
+	r.varEnts = map[string]*widget.SelectEntry{}
+	r.title.SetText(row.name())
+	if row.tmpl != nil {
+		r.uri.SetText(row.tmpl.URITemplate + "\n" + row.tmpl.Description)
+		r.subBtn.Hide()
+		r.updLbl.SetText("")
+		for _, v := range templateVars(row.tmpl.URITemplate) {
+			name := v
+			e := widget.NewSelectEntry(nil)
+			e.SetPlaceHolder(name)
+			e.OnChanged = func(s string) { r.onComplete(name, s) }
+			r.varEnts[name] = e
+			r.vars.Add(widget.NewForm(widget.NewFormItem(name, e)))
+		}
+	} else {
+		r.uri.SetText(row.res.URI + "\n" + row.res.Description)
+		r.subBtn.Show()
+		r.styleSub()
+		r.showUpdated(row.res.URI)
+	}
+	r.vars.Refresh()
+	r.detail.Objects = []fyne.CanvasObject{r.formObj}
+	r.detail.Refresh()
+}
+
+// onComplete asks the server for completions of a template variable.
+func (r *resourcesScreen) onComplete(arg, value string) {
+	if r.cur == nil || r.cur.tmpl == nil {
+		return
+	}
+	tmpl := r.cur.tmpl.URITemplate
+	run(r.ss, func(ctx context.Context, c Conn) ([]string, error) {
+		return c.Complete(ctx, "ref/resource", tmpl, arg, value)
+	}, func(vals []string, err error) {
+		if e := r.varEnts[arg]; e != nil && err == nil {
+			e.SetOptions(vals)
+		}
+	})
+}
+
+func (r *resourcesScreen) styleSub() {
+	if r.cur != nil && r.cur.res != nil && r.subs[r.cur.res.URI] {
+		r.subBtn.SetText("Unsubscribe")
+	} else {
+		r.subBtn.SetText("Subscribe")
+	}
+}
+
+// currentURI is the URI to read: the resource's, or the template expanded.
+func (r *resourcesScreen) currentURI() (string, error) {
+	if r.cur == nil {
+		return "", fmt.Errorf("nothing selected")
+	}
+	if r.cur.res != nil {
+		return r.cur.res.URI, nil
+	}
+	vals := map[string]string{}
+	for k, e := range r.varEnts {
+		vals[k] = e.Text
+	}
+	return r.ss.s.w.expandTemplate(r.cur.tmpl.URITemplate, vals)
+}
+
+func (r *resourcesScreen) onRead() {
+	uri, err := r.currentURI()
+	if err != nil {
+		r.showError(err)
+		return
+	}
+	r.readBtn.Disable()
+	run(r.ss, func(ctx context.Context, c Conn) (ReadResult, error) { return c.ReadResource(ctx, uri) },
+		func(res ReadResult, err error) {
+			r.readBtn.Enable()
+			if err != nil {
+				r.showError(err)
+				return
+			}
+			objs := []fyne.CanvasObject{container.NewHBox(heading(uri), rawButton(r.ss.s.w, "resources/read result", res.Raw))}
+			for _, c := range res.Contents {
+				objs = append(objs, r.ss.contentView(c))
+			}
+			if len(res.Contents) == 0 {
+				objs = append(objs, emptyState("The resource has no contents."))
+			}
+			r.content.Objects = objs
+			r.content.Refresh()
+		})
+}
+
+func (r *resourcesScreen) showError(err error) {
+	eb := newErrorBox()
+	eb.Set(err.Error())
+	r.content.Objects = []fyne.CanvasObject{eb.box}
+	r.content.Refresh()
+}
+
+func (r *resourcesScreen) onSubscribe() {
+	if r.cur == nil || r.cur.res == nil {
+		return
+	}
+	uri := r.cur.res.URI
+	sub := !r.subs[uri]
+	run(r.ss, func(ctx context.Context, c Conn) (struct{}, error) {
+		if sub {
+			return struct{}{}, c.Subscribe(ctx, uri)
+		}
+		return struct{}{}, c.Unsubscribe(ctx, uri)
+	}, func(_ struct{}, err error) {
+		if err != nil {
+			r.ss.s.w.toast("error", "Could not change the subscription: "+err.Error())
+			return
+		}
+		r.subs[uri] = sub
+		r.styleSub()
+		r.list.Refresh()
+		if sub {
+			r.ss.s.w.toast("ok", "Subscribed to "+uri)
+		}
+	})
+}
+
+// rawButton shows raw JSON in a dialog.
+func rawButton(w *Window, title string, raw json.RawMessage) *widget.Button {
+	b := widget.NewButtonWithIcon("Raw JSON", theme.FileTextIcon(), func() {
+		showTextDialog(title, prettyJSON(raw), w.win)
+	})
+	b.Importance = widget.LowImportance
+	return b
+}

@@ -1,0 +1,334 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	_ "image/gif"  // decode GIF content
+	_ "image/jpeg" // decode JPEG content
+	_ "image/png"  // decode PNG content
+	"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// opTimeout bounds the list/read operations a screen starts by itself.
+const opTimeout = 60 * time.Second
+
+// serverScreens are the screens of one connected server.
+type serverScreens struct {
+	s         *server
+	tools     *toolsScreen
+	resources *resourcesScreen
+	prompts   *promptsScreen
+	tasks     *tasksScreen
+	logs      *logsScreen
+	info      *infoScreen
+	tabs      *container.AppTabs
+	obj       fyne.CanvasObject
+	ctx       context.Context
+	cancel    context.CancelFunc
+}
+
+func newServerScreens(s *server) *serverScreens {
+	ss := &serverScreens{s: s}
+	ss.ctx, ss.cancel = context.WithCancel(context.Background())
+	ss.tools = &toolsScreen{ss: ss}
+	ss.resources = &resourcesScreen{ss: ss}
+	ss.prompts = &promptsScreen{ss: ss}
+	ss.tasks = &tasksScreen{ss: ss}
+	ss.logs = &logsScreen{ss: ss}
+	ss.info = &infoScreen{ss: ss}
+	ss.tabs = container.NewAppTabs(
+		container.NewTabItemWithIcon("Tools", theme.SettingsIcon(), ss.tools.buildUI()),
+		container.NewTabItemWithIcon("Resources", theme.FolderIcon(), ss.resources.buildUI()),
+		container.NewTabItemWithIcon("Prompts", theme.DocumentIcon(), ss.prompts.buildUI()),
+		container.NewTabItemWithIcon("Tasks", theme.HistoryIcon(), ss.tasks.buildUI()),
+		container.NewTabItemWithIcon("Logs", theme.ListIcon(), ss.logs.buildUI()),
+		container.NewTabItemWithIcon("Server info", theme.InfoIcon(), ss.info.buildUI()),
+	)
+	title := heading(s.cfg.Name)
+	title.SizeName = theme.SizeNameSubHeadingText
+	disc := widget.NewButtonWithIcon("Disconnect", theme.MediaStopIcon(), s.disconnect)
+	disc.Importance = widget.LowImportance
+	ss.obj = container.NewBorder(container.NewBorder(nil, nil, nil, disc, title), nil, nil, nil, ss.tabs)
+	conn := s.conn
+	conn.OnNotification(func(n Notification) {
+		fyne.Do(func() { ss.onNotification(n) })
+	})
+	return ss
+}
+
+// load fetches every list once connected.
+func (ss *serverScreens) load() {
+	ss.info.onRefresh()
+	ss.tools.onRefresh()
+	ss.resources.onRefresh()
+	ss.prompts.onRefresh()
+	ss.tasks.onRefresh()
+}
+
+func (ss *serverScreens) stop() { ss.cancel() }
+
+// conn is the live connection, or nil once disconnected.
+func (ss *serverScreens) conn() Conn {
+	if ss.s.screens != ss {
+		return nil
+	}
+	return ss.s.conn
+}
+
+// run calls op on a goroutine with a bounded context and hands its result
+// to done on the UI thread (unless the server went away meanwhile).
+func run[T any](ss *serverScreens, op func(ctx context.Context, c Conn) (T, error), done func(T, error)) {
+	c := ss.conn()
+	if c == nil {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(ss.ctx, opTimeout)
+		defer cancel()
+		v, err := op(ctx, c)
+		fyne.Do(func() {
+			if ss.ctx.Err() == nil {
+				done(v, err)
+			}
+		})
+	}()
+}
+
+func (ss *serverScreens) onNotification(n Notification) {
+	switch n.Method {
+	case "notifications/tools/list_changed":
+		ss.tools.onListChanged()
+	case "notifications/resources/list_changed":
+		ss.resources.onListChanged()
+	case "notifications/prompts/list_changed":
+		ss.prompts.onListChanged()
+	case "notifications/resources/updated":
+		ss.resources.onUpdated(n)
+	case "notifications/message":
+		ss.logs.onMessage(n)
+	case "notifications/tasks/status":
+		ss.tasks.onRefresh()
+	}
+}
+
+// listChangedBanner is the "list updated — Refresh" indicator.
+func listChangedBanner(refresh func()) *fyne.Container {
+	b := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), refresh)
+	b.Importance = widget.WarningImportance
+	l := widget.NewLabel("List updated")
+	c := container.NewHBox(widget.NewIcon(theme.InfoIcon()), l, b)
+	c.Hide()
+	return c
+}
+
+// contentView renders one content block: text (markdown when it reads
+// like markdown), images, audio, resource links and embedded resources.
+func (ss *serverScreens) contentView(c Content) fyne.CanvasObject {
+	w := ss.s.w
+	switch c.Type {
+	case "text", "":
+		return textView(c.Text, c.MIMEType)
+	case "image":
+		return imageView(c, w)
+	case "audio":
+		info := widget.NewLabel(fmt.Sprintf("Audio · %s · %s", c.MIMEType, sizeText(len(c.Data))))
+		return container.NewHBox(widget.NewIcon(theme.MediaMusicIcon()), info, saveButton(w, "audio"+extFor(c.MIMEType), c.Data))
+	case "resource_link":
+		name := c.Name
+		if name == "" {
+			name = c.URI
+		}
+		open := widget.NewButtonWithIcon("Open "+name, theme.DocumentIcon(), func() { ss.openResource(c.URI) })
+		open.Importance = widget.LowImportance
+		l := widget.NewLabel(c.URI)
+		l.Truncation = fyne.TextTruncateEllipsis
+		return container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), open, l)
+	case "resource":
+		head := container.NewHBox(widget.NewIcon(theme.FileIcon()), widget.NewLabel("Embedded resource "+c.URI))
+		var body fyne.CanvasObject
+		if c.Data != nil {
+			body = binaryView(c, w)
+		} else {
+			body = textView(c.Text, c.MIMEType)
+		}
+		return container.NewVBox(head, body)
+	}
+	return wrapLabel(fmt.Sprintf("(%s content)", c.Type))
+}
+
+// openResource reads uri and shows its contents in a dialog.
+func (ss *serverScreens) openResource(uri string) {
+	run(ss, func(ctx context.Context, c Conn) (ReadResult, error) { return c.ReadResource(ctx, uri) },
+		func(r ReadResult, err error) {
+			if err != nil {
+				ss.s.w.toast("error", "Could not read "+uri+": "+err.Error())
+				return
+			}
+			box := container.NewVBox()
+			for _, c := range r.Contents {
+				box.Add(ss.contentView(c))
+			}
+			d := dialog.NewCustom(uri, "Close", container.NewVScroll(box), ss.s.w.win)
+			d.Resize(fyne.NewSize(640, 480))
+			d.Show()
+		})
+}
+
+func textView(text, mime string) fyne.CanvasObject {
+	if mime == "text/markdown" || looksLikeMarkdown(text) {
+		rt := widget.NewRichTextFromMarkdown(text)
+		rt.Wrapping = fyne.TextWrapWord
+		return rt
+	}
+	if mime == "application/json" || (strings.HasPrefix(strings.TrimSpace(text), "{") && len(text) < 200000) {
+		text = prettyJSON([]byte(text))
+	}
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	l.Selectable = true
+	return l
+}
+
+func looksLikeMarkdown(s string) bool {
+	return strings.HasPrefix(s, "#") || strings.Contains(s, "\n#") || strings.Contains(s, "**") || strings.Contains(s, "```") || strings.Contains(s, "\n- ")
+}
+
+func imageView(c Content, w *Window) fyne.CanvasObject {
+	img, _, err := image.Decode(bytes.NewReader(c.Data))
+	if err != nil {
+		return binaryView(c, w)
+	}
+	ci := canvas.NewImageFromImage(img)
+	ci.FillMode = canvas.ImageFillContain
+	b := img.Bounds()
+	wd, ht := float32(b.Dx()), float32(b.Dy())
+	if wd > 360 {
+		ht = ht * 360 / wd
+		wd = 360
+	}
+	if ht < 16 {
+		ht = 16
+	}
+	ci.SetMinSize(fyne.NewSize(wd, ht))
+	info := widget.NewLabel(fmt.Sprintf("%s · %d×%d · %s", c.MIMEType, b.Dx(), b.Dy(), sizeText(len(c.Data))))
+	info.SizeName = theme.SizeNameCaptionText
+	return container.NewVBox(container.NewHBox(ci), container.NewHBox(info, saveButton(w, "image"+extFor(c.MIMEType), c.Data)))
+}
+
+// binaryView shows bytes as hex with their size, and lets them be saved.
+func binaryView(c Content, w *Window) fyne.CanvasObject {
+	if strings.HasPrefix(c.MIMEType, "image/") {
+		if _, _, err := image.Decode(bytes.NewReader(c.Data)); err == nil {
+			return imageView(c, w)
+		}
+	}
+	n := len(c.Data)
+	show := c.Data
+	if len(show) > 256 {
+		show = show[:256]
+	}
+	var hex strings.Builder
+	for i, b := range show {
+		if i > 0 && i%16 == 0 {
+			hex.WriteByte('\n')
+		} else if i > 0 {
+			hex.WriteByte(' ')
+		}
+		fmt.Fprintf(&hex, "%02x", b)
+	}
+	if n > len(show) {
+		hex.WriteString("\n…")
+	}
+	grid := widget.NewTextGridFromString(hex.String())
+	info := widget.NewLabel(fmt.Sprintf("%s · %s", orDash(c.MIMEType), sizeText(n)))
+	return container.NewVBox(container.NewHBox(info, saveButton(w, "contents"+extFor(c.MIMEType), c.Data)), grid)
+}
+
+// saveButton saves data through the save dialog.
+func saveButton(w *Window, name string, data []byte) *widget.Button {
+	b := widget.NewButtonWithIcon("Save…", theme.DocumentSaveIcon(), func() {
+		w.saveFile(name, func(wr fyne.URIWriteCloser) error {
+			_, err := wr.Write(data)
+			return err
+		})
+	})
+	b.Importance = widget.LowImportance
+	return b
+}
+
+// saveFile asks where to save and writes through write.
+func (w *Window) saveFile(name string, write func(fyne.URIWriteCloser) error) {
+	done := func(wr fyne.URIWriteCloser, err error) {
+		if err != nil {
+			w.toast("error", "Could not save: "+err.Error())
+			return
+		}
+		if wr == nil {
+			return
+		}
+		err = write(wr)
+		if cerr := wr.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			w.toast("error", "Could not save "+wr.URI().Name()+": "+err.Error())
+			return
+		}
+		w.toast("ok", "Saved "+wr.URI().Path())
+	}
+	if w.opts.SaveDialog != nil {
+		w.opts.SaveDialog(name, done)
+		return
+	}
+	d := dialog.NewFileSave(done, w.win)
+	d.SetFileName(name)
+	d.Resize(fyne.NewSize(800, 560))
+	d.Show()
+}
+
+func extFor(mime string) string {
+	switch mime {
+	case "image/png":
+		return ".png"
+	case "image/jpeg":
+		return ".jpg"
+	case "image/gif":
+		return ".gif"
+	case "audio/wav", "audio/x-wav":
+		return ".wav"
+	case "audio/mpeg":
+		return ".mp3"
+	case "application/json":
+		return ".json"
+	case "text/plain":
+		return ".txt"
+	}
+	return ".bin"
+}
+
+func sizeText(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}

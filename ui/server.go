@@ -1,0 +1,265 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// server is one catalog server in the window: its connection, state and
+// screens. Only the UI thread touches it.
+type server struct {
+	w     *Window
+	cfg   ServerConfig
+	conn  Conn
+	state StateView
+	// attempt is the current connection attempt (1-based); retrying says
+	// another attempt is scheduled.
+	attempt  int
+	retrying bool
+	gen      int // bumped by every connect/disconnect; stale results are ignored
+	cancel   context.CancelFunc
+	retry    *time.Timer
+
+	screens *serverScreens
+	paneObj *fyne.Container
+}
+
+func newServer(w *Window, cfg ServerConfig) *server {
+	return &server{w: w, cfg: cfg, state: StateView{State: StateDisconnected}}
+}
+
+// pane is the middle area for this server.
+func (s *server) pane() fyne.CanvasObject {
+	if s.paneObj == nil {
+		s.paneObj = container.NewStack()
+		s.refreshPane()
+	}
+	return s.paneObj
+}
+
+func (s *server) refreshPane() {
+	if s.paneObj == nil {
+		return
+	}
+	var content fyne.CanvasObject
+	if s.state.State == StateConnected && s.screens != nil {
+		content = s.screens.obj
+	} else {
+		content = s.placeholder()
+	}
+	s.paneObj.Objects = []fyne.CanvasObject{content}
+	s.paneObj.Refresh()
+}
+
+func (s *server) placeholder() fyne.CanvasObject {
+	title := heading(s.cfg.Name)
+	title.SizeName = theme.SizeNameSubHeadingText
+	sum := wrapLabel(s.cfg.Transport + " · " + s.cfg.Summary())
+	sum.Importance = widget.LowImportance
+	var msg string
+	var btn *widget.Button
+	switch s.state.State {
+	case StateConnecting:
+		msg = "Connecting…"
+		btn = widget.NewButton("Cancel", s.onCancel)
+	case StateAuthorizing:
+		msg = "Waiting for you to sign in in your browser…"
+		btn = widget.NewButton("Cancel", s.onCancel)
+	case StateFailed:
+		msg = "The connection failed. See the server list for the error."
+		btn = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), s.onRetry)
+	default:
+		msg = "Not connected. Connect to see its tools, resources and prompts."
+		btn = widget.NewButtonWithIcon("Connect", theme.MediaPlayIcon(), s.onConnect)
+	}
+	btn.Importance = widget.HighImportance
+	return container.NewCenter(container.NewVBox(title, sum, widget.NewLabel(msg), container.NewCenter(btn)))
+}
+
+// onConnect starts connecting (the card's toggle, the Connect button).
+func (s *server) onConnect() {
+	if s.state.State == StateConnected || s.state.State == StateConnecting {
+		return
+	}
+	s.attempt = 0
+	s.connectAttempt()
+}
+
+// onRetry starts over after a failure.
+func (s *server) onRetry() {
+	s.stopRetry()
+	s.attempt = 0
+	s.connectAttempt()
+}
+
+func (s *server) connectAttempt() {
+	s.retrying = false
+	s.attempt++
+	s.gen++
+	gen := s.gen
+	if s.conn == nil {
+		c, err := s.w.be.Open(s.cfg.Name, func(st StateView) {
+			fyne.Do(func() { s.onEngineState(gen, st) })
+		})
+		if err != nil {
+			s.setState(StateView{State: StateFailed, Err: err})
+			return
+		}
+		s.conn = c
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	s.cancel = cancel
+	s.setState(StateView{State: StateConnecting})
+	conn := s.conn
+	go func() {
+		err := conn.Connect(ctx)
+		fyne.Do(func() { s.onConnected(gen, ctx, err) })
+	}()
+}
+
+func (s *server) onConnected(gen int, ctx context.Context, err error) {
+	if gen != s.gen {
+		return
+	}
+	if err == nil {
+		s.state = StateView{State: StateConnected}
+		s.screens = newServerScreens(s)
+		s.refreshUI()
+		s.screens.load()
+		s.w.toast("ok", "Connected to "+s.cfg.Name)
+		return
+	}
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) {
+		s.closeConn()
+		s.setState(StateView{State: StateDisconnected})
+		return
+	}
+	s.closeConn()
+	s.state = StateView{State: StateFailed, Err: err}
+	if s.attempt < s.w.opts.ConnectAttempts {
+		s.retrying = true
+		delay := s.w.opts.RetryDelay << (s.attempt - 1)
+		s.retry = time.AfterFunc(delay, func() {
+			fyne.Do(func() {
+				if gen == s.gen && s.retrying {
+					s.connectAttempt()
+				}
+			})
+		})
+	}
+	s.refreshUI()
+}
+
+// onEngineState follows state changes the engine reports by itself: the
+// server crashed, the OAuth flow started.
+func (s *server) onEngineState(gen int, st StateView) {
+	if gen != s.gen {
+		return
+	}
+	switch {
+	case st.State == StateAuthorizing && s.state.State == StateConnecting:
+		s.setState(st)
+	case s.state.State == StateAuthorizing && st.State == StateConnecting:
+		s.setState(st)
+	case s.state.State == StateConnected && (st.State == StateFailed || st.State == StateDisconnected):
+		s.state = st
+		if st.State == StateDisconnected && st.Err != nil {
+			s.state.State = StateFailed
+		}
+		s.attempt = s.w.opts.ConnectAttempts // no automatic retry of a drop
+		s.screens = nil
+		s.closeConn()
+		s.refreshUI()
+		if st.Err != nil {
+			s.w.toast("error", s.cfg.Name+" disconnected: "+st.Err.Error())
+		}
+	}
+}
+
+// onCancel stops connecting or retrying.
+func (s *server) onCancel() {
+	s.disconnect()
+}
+
+// onToggle is the card's connect toggle.
+func (s *server) onToggle(on bool) {
+	if on {
+		s.onConnect()
+	} else {
+		s.disconnect()
+	}
+}
+
+// disconnect closes the connection and cancels any attempt.
+func (s *server) disconnect() {
+	s.gen++
+	s.stopRetry()
+	if s.cancel != nil {
+		s.cancel()
+		s.cancel = nil
+	}
+	if s.screens != nil {
+		s.screens.stop()
+	}
+	s.screens = nil
+	s.closeConn()
+	s.attempt = 0
+	if s.state.State != StateDisconnected {
+		s.setState(StateView{State: StateDisconnected})
+	}
+}
+
+func (s *server) stopRetry() {
+	s.retrying = false
+	if s.retry != nil {
+		s.retry.Stop()
+		s.retry = nil
+	}
+}
+
+func (s *server) closeConn() {
+	if s.conn != nil {
+		c := s.conn
+		s.conn = nil
+		go c.Close()
+	}
+}
+
+func (s *server) setState(st StateView) {
+	s.state = st
+	s.refreshUI()
+}
+
+func (s *server) refreshUI() {
+	s.w.list.refresh()
+	s.refreshPane()
+}
+
+// retryText is "Retry attempt 3 of 5" while retrying, or what happened.
+func (s *server) retryText() string {
+	max := s.w.opts.ConnectAttempts
+	switch {
+	case s.state.State != StateFailed || max <= 1:
+		return ""
+	case s.retrying:
+		return fmt.Sprintf("Retry attempt %d of %d", s.attempt+1, max)
+	case s.attempt >= max:
+		return fmt.Sprintf("Gave up after %d attempts", s.attempt)
+	}
+	return ""
+}
+
+// errorText is the human wording of the failure.
+func (s *server) errorText() string {
+	if s.state.Err == nil {
+		return ""
+	}
+	return "Failed to connect: " + s.state.Err.Error()
+}

@@ -1,0 +1,348 @@
+package ui
+
+import (
+	"image/color"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// serverList is the left column: one card per catalog server, add and
+// import.
+type serverList struct {
+	w     *Window
+	box   *fyne.Container
+	cards map[*server]*serverCard
+	ro    *widget.Label
+	add   *widget.Button
+	imp   *widget.Button
+}
+
+func newServerList(w *Window) *serverList {
+	return &serverList{w: w, box: container.NewVBox(), cards: map[*server]*serverCard{}}
+}
+
+func (l *serverList) buildUI() fyne.CanvasObject {
+	l.add = widget.NewButtonWithIcon("", theme.ContentAddIcon(), l.onAdd)
+	l.imp = widget.NewButtonWithIcon("", theme.ContentPasteIcon(), l.onPasteImport)
+	title := heading("Servers")
+	l.ro = wrapLabel("")
+	l.ro.Importance = widget.LowImportance
+	l.ro.Hide()
+	if ro, why := l.w.be.ReadOnly(); ro {
+		l.add.Hide()
+		l.imp.Hide()
+		l.ro.SetText("Read-only: " + why)
+		l.ro.Show()
+	}
+	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(l.imp, l.add), title), l.ro)
+	hint := wrapLabel("Drop or paste a Claude, Cursor or VS Code config to import it.")
+	hint.Importance = widget.LowImportance
+	hint.SizeName = theme.SizeNameCaptionText
+	if ro, _ := l.w.be.ReadOnly(); ro {
+		hint.Hide()
+	}
+	return container.NewBorder(top, hint, nil, nil, container.NewVScroll(l.box))
+}
+
+// refresh rebuilds the cards from the window's servers.
+func (l *serverList) refresh() {
+	objs := make([]fyne.CanvasObject, 0, len(l.w.servers))
+	seen := map[*server]bool{}
+	for _, s := range l.w.servers {
+		c := l.cards[s]
+		if c == nil {
+			c = newServerCard(s)
+			l.cards[s] = c
+		}
+		seen[s] = true
+		c.update()
+		objs = append(objs, c)
+	}
+	for s := range l.cards {
+		if !seen[s] {
+			delete(l.cards, s)
+		}
+	}
+	l.box.Objects = objs
+	l.box.Refresh()
+}
+
+func (l *serverList) onAdd() {
+	showServerForm(l.w, "", ServerConfig{Transport: "stdio"})
+}
+
+// onPasteImport imports a config from the clipboard.
+func (l *serverList) onPasteImport() {
+	text := fyne.CurrentApp().Clipboard().Content()
+	if strings.TrimSpace(text) == "" {
+		l.w.toast("error", "The clipboard is empty: copy a Claude, Cursor or VS Code config first.")
+		return
+	}
+	l.w.importConfig([]byte(text), "clipboard")
+}
+
+// serverCard is one server in the list.
+type serverCard struct {
+	widget.BaseWidget
+	s        *server
+	bg       *canvas.Rectangle
+	dot      *statusDot
+	name     *widget.Label
+	trans    *badge
+	summary  *widget.Label
+	toggle   *widget.Check
+	stateTxt *widget.Label
+	cancel   *widget.Button
+	errBox   *errorBox
+	retryTxt *widget.Label
+	actions  *fyne.Container
+	oauth    *widget.Label
+	menu     *widget.Button
+	content  *fyne.Container
+	lastLvl  string
+	lastPul  bool
+}
+
+func newServerCard(s *server) *serverCard {
+	c := &serverCard{s: s}
+	c.bg = canvas.NewRectangle(color.Transparent)
+	c.bg.CornerRadius = 6
+	c.bg.StrokeWidth = 1
+	c.dot = newStatusDot()
+	c.name = heading(s.cfg.Name)
+	c.name.Truncation = fyne.TextTruncateEllipsis
+	c.trans = newBadge("", "")
+	c.summary = widget.NewLabel("")
+	c.summary.Truncation = fyne.TextTruncateEllipsis
+	c.summary.SizeName = theme.SizeNameCaptionText
+	c.summary.Importance = widget.LowImportance
+	c.toggle = widget.NewCheck("", nil)
+	c.stateTxt = widget.NewLabel("")
+	c.stateTxt.SizeName = theme.SizeNameCaptionText
+	c.cancel = widget.NewButton("Cancel", s.onCancel)
+	c.cancel.Importance = widget.LowImportance
+	c.errBox = newErrorBox()
+	c.retryTxt = widget.NewLabel("")
+	c.retryTxt.SizeName = theme.SizeNameCaptionText
+	full := widget.NewButton("Show full error", func() {
+		if s.state.Err != nil {
+			showTextDialog("Connection error · "+s.cfg.Name, s.errorText(), s.w.win)
+		}
+	})
+	retry := widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), s.onRetry)
+	edit := widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { c.onEdit() })
+	for _, b := range []*widget.Button{full, retry, edit} {
+		b.Importance = widget.LowImportance
+	}
+	c.actions = container.NewHBox(full, retry, edit)
+	c.oauth = widget.NewLabelWithStyle("↗ Complete sign-in in your browser", fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+	c.menu = widget.NewButtonWithIcon("", theme.MoreVerticalIcon(), c.onMenu)
+	c.menu.Importance = widget.LowImportance
+
+	head := container.NewBorder(nil, nil, c.dot, container.NewHBox(c.toggle, c.menu), container.NewHBox(c.name, container.NewCenter(c.trans)))
+	c.content = container.NewVBox(head, c.summary, container.NewHBox(c.stateTxt, c.cancel), c.errBox.box, c.retryTxt, c.actions, c.oauth)
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+func (c *serverCard) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(container.NewStack(c.bg, container.NewPadded(c.content)))
+}
+
+// Tapped selects the server.
+func (c *serverCard) Tapped(*fyne.PointEvent) {
+	c.s.w.selectServer(c.s)
+}
+
+// update shows the server's current state.
+func (c *serverCard) update() {
+	s := c.s
+	c.name.SetText(s.cfg.Name)
+	t := s.cfg.Transport
+	if t == "" {
+		t = "stdio"
+	}
+	c.trans.Set(t, "primary")
+	c.summary.SetText(s.cfg.Summary())
+	st := s.state.State
+	c.toggle.OnChanged = nil
+	c.toggle.SetChecked(st == StateConnected || st == StateConnecting || st == StateAuthorizing)
+	c.toggle.OnChanged = s.onToggle
+
+	level, pulse := "gray", false
+	txt := "Disconnected"
+	switch st {
+	case StateConnecting:
+		level, pulse, txt = "yellow", true, "Connecting…"
+		if s.attempt > 1 {
+			txt = "Connecting… (attempt " + itoa(s.attempt) + " of " + itoa(s.w.opts.ConnectAttempts) + ")"
+		}
+	case StateAuthorizing:
+		level, pulse, txt = "yellow", true, "Signing in…"
+	case StateConnected:
+		level, txt = "green", "Connected"
+	case StateFailed:
+		level, txt = "red", "Connection error"
+	}
+	if level != c.lastLvl || pulse != c.lastPul {
+		c.dot.Set(level, pulse)
+		c.lastLvl, c.lastPul = level, pulse
+	}
+	c.stateTxt.SetText(txt)
+	if st == StateFailed {
+		c.stateTxt.Importance = widget.DangerImportance
+	} else {
+		c.stateTxt.Importance = widget.MediumImportance
+	}
+	c.stateTxt.Refresh()
+	if st == StateConnecting || st == StateAuthorizing || s.retrying {
+		c.cancel.Show()
+	} else {
+		c.cancel.Hide()
+	}
+	if st == StateFailed {
+		if c.errBox.full != s.errorText() {
+			c.errBox.Set(s.errorText())
+		}
+		c.actions.Show()
+	} else {
+		c.errBox.Set("")
+		c.actions.Hide()
+	}
+	if rt := s.retryText(); rt != "" {
+		c.retryTxt.SetText(rt)
+		c.retryTxt.Show()
+	} else {
+		c.retryTxt.Hide()
+	}
+	if st == StateAuthorizing || (s.cfg.OAuth && st != StateConnected && st != StateFailed) {
+		if st == StateAuthorizing {
+			c.oauth.SetText("↗ Complete sign-in in your browser")
+		} else {
+			c.oauth.SetText("🔒 OAuth")
+		}
+		c.oauth.Show()
+	} else {
+		c.oauth.Hide()
+	}
+	if ro, _ := s.w.be.ReadOnly(); ro {
+		c.actions.Objects[2].Hide()
+	}
+	selected := s.w.selected == s
+	if selected {
+		c.bg.FillColor = theme.Color(theme.ColorNameSelection)
+		c.bg.StrokeColor = theme.Color(theme.ColorNamePrimary)
+	} else {
+		c.bg.FillColor = theme.Color(theme.ColorNameInputBackground)
+		c.bg.StrokeColor = theme.Color(theme.ColorNameSeparator)
+	}
+	c.bg.Refresh()
+}
+
+func (c *serverCard) onEdit() {
+	if ro, why := c.s.w.be.ReadOnly(); ro {
+		c.s.w.toast("error", "Editing is off: "+why)
+		return
+	}
+	showServerForm(c.s.w, c.s.cfg.Name, c.s.cfg)
+}
+
+func (c *serverCard) onMenu() {
+	w := c.s.w
+	ro, _ := w.be.ReadOnly()
+	items := []*fyne.MenuItem{
+		fyne.NewMenuItem("Edit…", c.onEdit),
+		fyne.NewMenuItem("Duplicate", c.onDuplicate),
+		fyne.NewMenuItem("Remove…", c.onRemove),
+	}
+	if ro {
+		for _, it := range items {
+			it.Disabled = true
+		}
+	}
+	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(c.menu)
+	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", items...), w.win.Canvas(), pos.Add(fyne.NewPos(0, c.menu.Size().Height)))
+}
+
+func (c *serverCard) onDuplicate() {
+	w := c.s.w
+	cfg := c.s.cfg
+	base := cfg.Name + " copy"
+	name := base
+	for i := 2; w.server(name) != nil; i++ {
+		name = base + " " + itoa(i)
+	}
+	cfg.Name = name
+	if err := w.be.SaveServer("", cfg); err != nil {
+		w.toast("error", "Could not duplicate "+c.s.cfg.Name+": "+err.Error())
+		return
+	}
+	w.reloadServers()
+	w.toast("ok", "Added "+name)
+}
+
+func (c *serverCard) onRemove() {
+	w := c.s.w
+	name := c.s.cfg.Name
+	dialog.ShowConfirm("Remove "+name+"?", "The server is removed from the catalog file.", func(ok bool) {
+		if ok {
+			w.removeServer(name)
+		}
+	}, w.win)
+}
+
+// removeServer deletes a server from the catalog.
+func (w *Window) removeServer(name string) {
+	if s := w.server(name); s != nil {
+		s.disconnect()
+	}
+	if err := w.be.RemoveServer(name); err != nil {
+		w.toast("error", "Could not remove "+name+": "+err.Error())
+		return
+	}
+	if w.selected != nil && w.selected.cfg.Name == name {
+		w.selected = nil
+	}
+	w.reloadServers()
+	w.toast("ok", "Removed "+name)
+}
+
+// onDropped imports dropped config files.
+func (w *Window) onDropped(_ fyne.Position, uris []fyne.URI) {
+	for _, u := range uris {
+		r, err := storageReader(u)
+		if err != nil {
+			w.toast("error", "Could not read "+u.Name()+": "+err.Error())
+			continue
+		}
+		w.importConfig(r, u.Path())
+	}
+}
+
+// importConfig merges another client's config into the catalog.
+func (w *Window) importConfig(data []byte, source string) {
+	if ro, why := w.be.ReadOnly(); ro {
+		w.toast("error", "Import is off: "+why)
+		return
+	}
+	added, skipped, err := w.be.Import(data, source)
+	if err != nil {
+		w.toast("error", "Could not import "+source+": "+err.Error())
+		return
+	}
+	w.reloadServers()
+	msg := "Imported " + itoa(len(added)) + " server(s)"
+	if len(added) > 0 {
+		msg += ": " + strings.Join(added, ", ")
+	}
+	if len(skipped) > 0 {
+		msg += ". Skipped (name exists): " + strings.Join(skipped, ", ")
+	}
+	w.toast("ok", msg)
+}

@@ -1,0 +1,157 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// tasksScreen lists the server's tasks with status; poll, result, cancel.
+type tasksScreen struct {
+	ss     *serverScreens
+	tasks  []Task
+	cur    *Task
+	list   *widget.List
+	status *widget.Label
+	detail *fyne.Container
+	result *fyne.Container
+}
+
+func (t *tasksScreen) buildUI() fyne.CanvasObject {
+	t.list = widget.NewList(
+		func() int { return len(t.tasks) },
+		func() fyne.CanvasObject {
+			id := widget.NewLabel("")
+			id.Truncation = fyne.TextTruncateEllipsis
+			return container.NewBorder(nil, nil, nil, newBadge("", ""), id)
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			if i >= len(t.tasks) {
+				return
+			}
+			c := o.(*fyne.Container)
+			c.Objects[0].(*widget.Label).SetText(t.tasks[i].ID)
+			c.Objects[1].(*badge).Set(t.tasks[i].Status, taskColor(t.tasks[i].Status))
+		})
+	t.list.OnSelected = func(i widget.ListItemID) {
+		if i < len(t.tasks) {
+			task := t.tasks[i]
+			t.onSelect(task)
+		}
+	}
+	t.status = widget.NewLabel("")
+	t.status.Importance = widget.LowImportance
+	refresh := widget.NewButtonWithIcon("Poll", theme.ViewRefreshIcon(), t.onRefresh)
+	refresh.Importance = widget.LowImportance
+	left := container.NewBorder(container.NewBorder(nil, nil, nil, refresh, t.status), nil, nil, nil, t.list)
+	t.result = container.NewVBox()
+	t.detail = container.NewStack(emptyState("Tasks started with \"Run as task\" on a task-capable tool appear here."))
+	split := container.NewHSplit(left, t.detail)
+	split.Offset = 0.34
+	return split
+}
+
+func taskColor(s string) string {
+	switch s {
+	case "completed":
+		return "ok"
+	case "failed", "cancelled":
+		return "error"
+	case "input_required":
+		return "warning"
+	}
+	return "primary"
+}
+
+func (t *tasksScreen) onRefresh() {
+	run(t.ss, func(ctx context.Context, c Conn) ([]Task, error) { return c.ListTasks(ctx) },
+		func(ts []Task, err error) {
+			if err != nil {
+				t.status.SetText("Tasks unavailable: " + firstLine(err.Error()))
+				return
+			}
+			t.tasks = ts
+			t.status.SetText(fmt.Sprintf("%d tasks", len(ts)))
+			t.list.Refresh()
+			if t.cur != nil {
+				for _, x := range ts {
+					if x.ID == t.cur.ID {
+						t.onSelect(x)
+					}
+				}
+			}
+		})
+}
+
+func (t *tasksScreen) onSelect(task Task) {
+	t.cur = &task
+	id := task.ID
+	poll := widget.NewButtonWithIcon("Poll", theme.ViewRefreshIcon(), func() { t.onPoll(id) })
+	res := widget.NewButtonWithIcon("Result", theme.DocumentIcon(), func() { t.onResult(id) })
+	cancel := widget.NewButtonWithIcon("Cancel task", theme.CancelIcon(), func() { t.onCancel(id) })
+	cancel.Importance = widget.DangerImportance
+	form := widget.NewForm(
+		widget.NewFormItem("Task", widget.NewLabel(task.ID)),
+		widget.NewFormItem("Status", container.NewHBox(newBadge(task.Status, taskColor(task.Status)))),
+		widget.NewFormItem("Message", wrapLabel(orDash(task.StatusMessage))),
+	)
+	if !task.Created.IsZero() {
+		form.Append("Created", widget.NewLabel(task.Created.Local().Format("15:04:05")))
+	}
+	t.result.Objects = nil
+	t.detail.Objects = []fyne.CanvasObject{container.NewVScroll(container.NewPadded(container.NewVBox(
+		form, container.NewHBox(poll, res, cancel), widget.NewSeparator(), t.result)))}
+	t.detail.Refresh()
+}
+
+func (t *tasksScreen) onPoll(id string) {
+	run(t.ss, func(ctx context.Context, c Conn) (Task, error) { return c.GetTask(ctx, id) },
+		func(task Task, err error) {
+			if err != nil {
+				t.ss.s.w.toast("error", "tasks/get failed: "+err.Error())
+				return
+			}
+			for i := range t.tasks {
+				if t.tasks[i].ID == id {
+					t.tasks[i] = task
+				}
+			}
+			t.list.Refresh()
+			t.onSelect(task)
+		})
+}
+
+func (t *tasksScreen) onResult(id string) {
+	run(t.ss, func(ctx context.Context, c Conn) (json.RawMessage, error) { return c.TaskResult(ctx, id) },
+		func(raw json.RawMessage, err error) {
+			if err != nil {
+				eb := newErrorBox()
+				eb.Set(err.Error())
+				t.result.Objects = []fyne.CanvasObject{eb.box}
+			} else {
+				tree := newJSONTree()
+				tree.SetJSON(raw)
+				sc := container.NewVScroll(tree.obj)
+				sc.SetMinSize(fyne.NewSize(200, 240))
+				t.result.Objects = []fyne.CanvasObject{heading("Result"), sc}
+			}
+			t.result.Refresh()
+		})
+}
+
+func (t *tasksScreen) onCancel(id string) {
+	run(t.ss, func(ctx context.Context, c Conn) (struct{}, error) { return struct{}{}, c.CancelTask(ctx, id) },
+		func(_ struct{}, err error) {
+			if err != nil {
+				t.ss.s.w.toast("error", "tasks/cancel failed: "+err.Error())
+				return
+			}
+			t.ss.s.w.toast("ok", "Cancelled task "+id)
+			t.onPoll(id)
+		})
+}

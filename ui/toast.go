@@ -1,0 +1,128 @@
+package ui
+
+import (
+	"image/color"
+	"io"
+	"strconv"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// toastLife is how long a toast stays before it closes by itself.
+const toastLife = 6 * time.Second
+
+// toaster shows transient messages at the bottom right of the window, each
+// with a close button.
+type toaster struct {
+	stack *fyne.Container
+	layer *fyne.Container
+	items []*toast
+}
+
+type toast struct {
+	level string
+	text  string
+	obj   fyne.CanvasObject
+}
+
+func newToaster() *toaster {
+	t := &toaster{stack: container.NewVBox()}
+	t.layer = container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), container.NewPadded(t.stack)), nil, nil)
+	return t
+}
+
+// show adds a toast; "error" toasts are red, others green.
+func (t *toaster) show(level, msg string) {
+	short, _ := truncate(firstLine(msg), errorCut)
+	icon := widget.NewIcon(theme.ConfirmIcon())
+	if level == "error" {
+		icon = widget.NewIcon(theme.ErrorIcon())
+	}
+	label := widget.NewLabel(short)
+	label.Truncation = fyne.TextTruncateEllipsis
+	item := &toast{level: level, text: msg}
+	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { t.remove(item) })
+	closeBtn.Importance = widget.LowImportance
+	right := container.NewHBox(closeBtn)
+	if short != msg {
+		more := widget.NewButton("Show more", func() {
+			if w := fyne.CurrentApp().Driver().AllWindows(); len(w) > 0 {
+				showTextDialog("Details", msg, w[0])
+			}
+		})
+		more.Importance = widget.LowImportance
+		right = container.NewHBox(more, closeBtn)
+	}
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground))
+	bg.CornerRadius = 6
+	bg.StrokeWidth = 2
+	bg.StrokeColor = colorFor(map[bool]string{true: "error", false: "ok"}[level == "error"])
+	row := container.NewBorder(nil, nil, icon, right, label)
+	sized := container.New(&minWidth{w: 380}, container.NewStack(bg, container.NewPadded(row)))
+	item.obj = sized
+	t.items = append(t.items, item)
+	if len(t.items) > 4 {
+		t.remove(t.items[0])
+	}
+	t.stack.Add(sized)
+	time.AfterFunc(toastLife, func() { fyne.Do(func() { t.remove(item) }) })
+}
+
+func (t *toaster) remove(item *toast) {
+	for i, it := range t.items {
+		if it == item {
+			t.items = append(t.items[:i], t.items[i+1:]...)
+			t.stack.Remove(item.obj)
+			return
+		}
+	}
+}
+
+// texts returns the toasts shown now (tests).
+func (t *toaster) texts() []string {
+	var out []string
+	for _, it := range t.items {
+		out = append(out, it.text)
+	}
+	return out
+}
+
+// minWidth is a layout that gives its single child at least w points of
+// width (and at most that, so toasts stay compact).
+type minWidth struct{ w float32 }
+
+func (m *minWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	s := fyne.NewSize(m.w, 0)
+	for _, o := range objs {
+		s.Height = fyne.Max(s.Height, o.MinSize().Height)
+	}
+	return s
+}
+
+func (m *minWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// storageReader reads the file behind a dropped URI.
+func storageReader(u fyne.URI) ([]byte, error) {
+	r, err := storage.Reader(u)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return io.ReadAll(io.LimitReader(r, 4<<20))
+}
+
+var _ color.Color = color.Black

@@ -1,0 +1,481 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+		"strings"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// toolsScreen lists a server's tools; selecting one shows its form, Run,
+// progress and the result.
+type toolsScreen struct {
+	ss       *serverScreens
+	all      []Tool
+	shown    []Tool
+	selected *Tool
+	lastArgs map[string]string // last arguments per tool, for this session
+
+	search  *widget.Entry
+	list    *widget.List
+	banner  *fyne.Container
+	status  *widget.Label
+	detail  *fyne.Container
+	name    *widget.Label
+	desc    *widget.Label
+	badges  *fyne.Container
+	args    argsEditor
+	argsBox *fyne.Container
+	asTask  *widget.Check
+	runBtn  *widget.Button
+	cancel  *widget.Button
+	prog    *widget.ProgressBar
+	progInf *widget.ProgressBarInfinite
+	progMsg *widget.Label
+	result  *fyne.Container
+	running context.CancelFunc
+	lastRes *ToolResult
+	started time.Time
+	formObj fyne.CanvasObject // the scrollable form, shown once a tool is selected
+}
+
+// argsEditor is the arguments editor of a tool or prompt: the schema form
+// (ui/form), or a JSON text field.
+type argsEditor interface {
+	Object() fyne.CanvasObject
+	// JSON returns the arguments object to send.
+	JSON() (json.RawMessage, error)
+}
+
+// jsonArgs is the JSON text field editor.
+type jsonArgs struct{ e *widget.Entry }
+
+func newJSONArgs(schema json.RawMessage, prev string) *jsonArgs {
+	e := widget.NewMultiLineEntry()
+	e.SetMinRowsVisible(6)
+	e.TextStyle = fyne.TextStyle{Monospace: true}
+	if prev != "" {
+		e.SetText(prev)
+	} else {
+		e.SetText(argsSkeleton(schema))
+	}
+	return &jsonArgs{e: e}
+}
+
+func (j *jsonArgs) Object() fyne.CanvasObject { return j.e }
+
+func (j *jsonArgs) JSON() (json.RawMessage, error) {
+	t := strings.TrimSpace(j.e.Text)
+	if t == "" {
+		return json.RawMessage("{}"), nil
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(t), &v); err != nil {
+		return nil, fmt.Errorf("the arguments are not a JSON object: %v", err)
+	}
+	return json.RawMessage(t), nil
+}
+
+// argsSkeleton is a starting JSON object for a schema: defaults, and a
+// placeholder of the right type for every required property.
+func argsSkeleton(schema json.RawMessage) string {
+	var s struct {
+		Properties map[string]struct {
+			Type    any `json:"type"`
+			Default any `json:"default"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	if json.Unmarshal(schema, &s) != nil || len(s.Properties) == 0 {
+		return "{}"
+	}
+	req := map[string]bool{}
+	for _, r := range s.Required {
+		req[r] = true
+	}
+	out := map[string]any{}
+	for k, p := range s.Properties {
+		switch {
+		case p.Default != nil:
+			out[k] = p.Default
+		case req[k]:
+			switch p.Type {
+			case "number", "integer":
+				out[k] = 0
+			case "boolean":
+				out[k] = false
+			case "array":
+				out[k] = []any{}
+			case "object":
+				out[k] = map[string]any{}
+			default:
+				out[k] = ""
+			}
+		}
+	}
+	b, _ := json.MarshalIndent(out, "", "  ")
+	return string(b)
+}
+
+func (t *toolsScreen) buildUI() fyne.CanvasObject {
+	t.lastArgs = map[string]string{}
+	t.search = widget.NewEntry()
+	t.search.SetPlaceHolder("Search tools")
+	t.search.OnChanged = func(string) { t.applyFilter() }
+	t.list = widget.NewList(
+		func() int { return len(t.shown) },
+		func() fyne.CanvasObject {
+			name := widget.NewLabel("tool")
+			name.TextStyle = fyne.TextStyle{Bold: true}
+			name.Truncation = fyne.TextTruncateEllipsis
+			desc := widget.NewLabel("")
+			desc.Truncation = fyne.TextTruncateEllipsis
+			desc.SizeName = theme.SizeNameCaptionText
+			desc.Importance = widget.LowImportance
+			return container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(), name), desc)
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			if i >= len(t.shown) {
+				return
+			}
+			tool := t.shown[i]
+			box := o.(*fyne.Container)
+			row := box.Objects[0].(*fyne.Container)
+			row.Objects[0].(*widget.Label).SetText(toolTitle(tool))
+			icons := row.Objects[1].(*fyne.Container)
+			icons.Objects = annotationIcons(tool)
+			icons.Refresh()
+			box.Objects[1].(*widget.Label).SetText(firstLine(tool.Description))
+		})
+	t.list.OnSelected = func(i widget.ListItemID) {
+		if i < len(t.shown) {
+			t.onSelect(t.shown[i])
+		}
+	}
+	t.banner = listChangedBanner(t.onRefresh)
+	t.status = widget.NewLabel("Loading tools…")
+	t.status.Importance = widget.LowImportance
+	left := container.NewBorder(container.NewVBox(t.banner, t.search, t.status), nil, nil, nil, t.list)
+
+	t.name = heading("")
+	t.name.SizeName = theme.SizeNameSubHeadingText
+	t.desc = wrapLabel("")
+	t.badges = container.NewHBox()
+	t.argsBox = container.NewStack()
+	t.asTask = widget.NewCheck("Run as task", nil)
+	t.asTask.Hide()
+	t.runBtn = widget.NewButtonWithIcon("Run", theme.MediaPlayIcon(), t.onRun)
+	t.runBtn.Importance = widget.HighImportance
+	t.cancel = widget.NewButtonWithIcon("Cancel", theme.MediaStopIcon(), t.onCancel)
+	t.cancel.Hide()
+	hint := widget.NewLabel("Ctrl+Enter")
+	hint.Importance = widget.LowImportance
+	hint.SizeName = theme.SizeNameCaptionText
+	t.prog = widget.NewProgressBar()
+	t.prog.Hide()
+	t.progInf = widget.NewProgressBarInfinite()
+	t.progInf.Hide()
+	t.progMsg = widget.NewLabel("")
+	t.progMsg.Hide()
+	t.result = container.NewVBox()
+	form := container.NewVBox(
+		t.name, t.badges, t.desc,
+		heading("Arguments"), t.argsBox,
+		container.NewHBox(t.runBtn, t.cancel, t.asTask, hint),
+		t.prog, t.progInf, t.progMsg,
+		widget.NewSeparator(),
+		t.result,
+	)
+	t.detail = container.NewStack(emptyState("Select a tool to see its arguments and run it."))
+	t.formObj = container.NewVScroll(container.NewPadded(form))
+	split := container.NewHSplit(left, t.detail)
+	split.Offset = 0.34
+	return split
+}
+
+func toolTitle(t Tool) string {
+	if t.Title != "" && t.Title != t.Name {
+		return t.Title + " (" + t.Name + ")"
+	}
+	return t.Name
+}
+
+// annotationIcons are the small icons of a tool's annotations in the list.
+func annotationIcons(t Tool) []fyne.CanvasObject {
+	var out []fyne.CanvasObject
+	if t.ReadOnly {
+		out = append(out, widget.NewIcon(theme.VisibilityIcon()))
+	}
+	if t.Destructive {
+		out = append(out, widget.NewIcon(theme.WarningIcon()))
+	}
+	if t.TaskSupport == "optional" || t.TaskSupport == "required" {
+		out = append(out, widget.NewIcon(theme.HistoryIcon()))
+	}
+	return out
+}
+
+// annotationBadges are a tool's annotations as badges.
+func annotationBadges(t Tool) []fyne.CanvasObject {
+	var out []fyne.CanvasObject
+	add := func(on bool, text, level string) {
+		if on {
+			out = append(out, newBadge(text, level))
+		}
+	}
+	add(t.ReadOnly, "read-only", "ok")
+	add(t.Destructive, "destructive", "error")
+	add(t.Idempotent, "idempotent", "primary")
+	add(t.OpenWorld, "open world", "warning")
+	add(t.TaskSupport == "optional" || t.TaskSupport == "required", "task: "+t.TaskSupport, "primary")
+	add(len(t.OutputSchema) > 0, "output schema", "")
+	return out
+}
+
+func (t *toolsScreen) onRefresh() {
+	t.banner.Hide()
+	run(t.ss, func(ctx context.Context, c Conn) ([]Tool, error) { return c.ListTools(ctx) },
+		func(tools []Tool, err error) {
+			if err != nil {
+				t.status.SetText("Could not list tools: " + err.Error())
+				t.status.Show()
+				return
+			}
+			t.all = tools
+			t.applyFilter()
+		})
+}
+
+func (t *toolsScreen) onListChanged() {
+	if t.ss.s.cfg.AutoRefreshOnListChanged {
+		t.onRefresh()
+		return
+	}
+	t.banner.Show()
+}
+
+func (t *toolsScreen) applyFilter() {
+	q := strings.ToLower(strings.TrimSpace(t.search.Text))
+	t.shown = t.shown[:0]
+	for _, tool := range t.all {
+		if q == "" || strings.Contains(strings.ToLower(tool.Name+" "+tool.Title+" "+tool.Description), q) {
+			t.shown = append(t.shown, tool)
+		}
+	}
+	switch {
+	case len(t.all) == 0:
+		t.status.SetText("This server offers no tools.")
+		t.status.Show()
+	case len(t.shown) == 0:
+		t.status.SetText("No tool matches \"" + t.search.Text + "\".")
+		t.status.Show()
+	default:
+		t.status.SetText(fmt.Sprintf("%d tools", len(t.all)))
+		t.status.Show()
+	}
+	t.list.UnselectAll()
+	t.list.Refresh()
+	if t.selected != nil {
+		for i, tool := range t.shown {
+			if tool.Name == t.selected.Name {
+				t.list.Select(i)
+			}
+		}
+	}
+}
+
+// onSelect shows tool's form.
+func (t *toolsScreen) onSelect(tool Tool) {
+	if t.selected != nil && t.selected.Name == tool.Name && t.detail.Objects[0] == t.formObj {
+		return
+	}
+	t.saveArgs()
+	t.selected = &tool
+	t.name.SetText(toolTitle(tool))
+	t.desc.SetText(tool.Description)
+	t.badges.Objects = annotationBadges(tool)
+	t.badges.Refresh()
+	t.args = t.ss.s.w.newArgsEditor(tool.InputSchema, t.lastArgs[tool.Name])
+	t.argsBox.Objects = []fyne.CanvasObject{t.args.Object()}
+	t.argsBox.Refresh()
+	t.asTask.SetChecked(tool.TaskSupport == "required")
+	if tool.TaskSupport == "optional" || tool.TaskSupport == "required" {
+		t.asTask.Show()
+	} else {
+		t.asTask.Hide()
+	}
+	t.result.Objects = nil
+	t.result.Refresh()
+	t.detail.Objects = []fyne.CanvasObject{t.formObj}
+	t.detail.Refresh()
+}
+
+func (t *toolsScreen) saveArgs() {
+	if t.selected == nil || t.args == nil {
+		return
+	}
+	if j, ok := t.args.(*jsonArgs); ok {
+		t.lastArgs[t.selected.Name] = j.e.Text
+	}
+}
+
+// onRun calls the selected tool (Run, Ctrl+Enter).
+func (t *toolsScreen) onRun() {
+	if t.selected == nil || t.running != nil {
+		return
+	}
+	args, err := t.args.JSON()
+	if err != nil {
+		t.showProtocolError("Arguments", err)
+		return
+	}
+	t.saveArgs()
+	c := t.ss.conn()
+	if c == nil {
+		return
+	}
+	name := t.selected.Name
+	req := ToolCall{Name: name, Arguments: args, AsTask: t.asTask.Visible() && t.asTask.Checked}
+	ctx, cancel := context.WithCancel(t.ss.ctx)
+	t.running = cancel
+	t.started = time.Now()
+	t.runBtn.Disable()
+	t.cancel.Show()
+	t.prog.Hide()
+	t.progInf.Show()
+	t.progInf.Start()
+	t.progMsg.SetText("Running " + name + "…")
+	t.progMsg.Show()
+	t.result.Objects = nil
+	t.result.Refresh()
+	go func() {
+		res, err := c.CallTool(ctx, req, func(p Progress) {
+			fyne.Do(func() { t.onProgress(p) })
+		})
+		fyne.Do(func() { t.onResult(name, ctx, res, err) })
+	}()
+}
+
+func (t *toolsScreen) onProgress(p Progress) {
+	if t.running == nil {
+		return
+	}
+	if p.Total > 0 {
+		t.progInf.Stop()
+		t.progInf.Hide()
+		t.prog.Max = p.Total
+		t.prog.SetValue(p.Progress)
+		t.prog.Show()
+	}
+	msg := p.Message
+	if msg == "" {
+		if p.Total > 0 {
+			msg = fmt.Sprintf("%g of %g", p.Progress, p.Total)
+		} else {
+			msg = fmt.Sprintf("%g", p.Progress)
+		}
+	}
+	t.progMsg.SetText(msg)
+}
+
+// onCancel cancels the running call (notifications/cancelled).
+func (t *toolsScreen) onCancel() {
+	if t.running != nil {
+		t.running()
+	}
+}
+
+func (t *toolsScreen) finish() {
+	if t.running != nil {
+		t.running()
+	}
+	t.running = nil
+	t.runBtn.Enable()
+	t.cancel.Hide()
+	t.prog.Hide()
+	t.progInf.Stop()
+	t.progInf.Hide()
+	t.progMsg.Hide()
+}
+
+func (t *toolsScreen) onResult(name string, ctx context.Context, res ToolResult, err error) {
+	cancelled := ctx.Err() != nil
+	t.finish()
+	elapsed := time.Since(t.started).Round(time.Millisecond)
+	if t.selected == nil || t.selected.Name != name {
+		return
+	}
+	if err != nil {
+		if cancelled {
+			t.result.Objects = []fyne.CanvasObject{newBadge("cancelled", "warning"), wrapLabel("You cancelled the call; the server was sent notifications/cancelled.")}
+			t.result.Refresh()
+			return
+		}
+		t.showProtocolError("Protocol error", err)
+		t.ss.s.w.toast("error", "Tool execution failed: "+err.Error())
+		return
+	}
+	t.lastRes = &res
+	t.showResult(res, elapsed)
+}
+
+func (t *toolsScreen) showProtocolError(title string, err error) {
+	eb := newErrorBox()
+	eb.Set(err.Error())
+	t.result.Objects = []fyne.CanvasObject{
+		container.NewHBox(widget.NewIcon(theme.ErrorIcon()), heading(title), newBadge("JSON-RPC error", "error")),
+		eb.box,
+	}
+	t.result.Refresh()
+}
+
+// showResult renders a tools/call result.
+func (t *toolsScreen) showResult(res ToolResult, elapsed time.Duration) {
+	var objs []fyne.CanvasObject
+	head := container.NewHBox(heading("Result"))
+	if res.IsError {
+		head.Add(newBadge("tool error (isError)", "error"))
+	} else {
+		head.Add(newBadge("ok · "+elapsed.String(), "ok"))
+	}
+	raw := widget.NewButtonWithIcon("Raw JSON", theme.FileTextIcon(), func() {
+		showTextDialog("tools/call result", prettyJSON(res.Raw), t.ss.s.w.win)
+	})
+	raw.Importance = widget.LowImportance
+	head.Add(raw)
+	objs = append(objs, head)
+	if res.IsError {
+		objs = append(objs, wrapLabel("The tool ran and reported an error:"))
+	}
+	if res.TaskID != "" {
+		objs = append(objs, wrapLabel("Started task "+res.TaskID+": see the Tasks tab."))
+		t.ss.tasks.onRefresh()
+	}
+	for _, c := range res.Content {
+		objs = append(objs, t.ss.contentView(c))
+	}
+	if len(res.StructuredContent) > 0 {
+		objs = append(objs, heading("structuredContent"))
+		if res.SchemaAdvisory != "" {
+			a := wrapLabel("⚠ Does not match the outputSchema: " + res.SchemaAdvisory)
+			a.Importance = widget.WarningImportance
+			objs = append(objs, a)
+		}
+		tree := newJSONTree()
+		tree.SetJSON(res.StructuredContent)
+		sc := container.NewVScroll(tree.obj)
+		sc.SetMinSize(fyne.NewSize(200, 180))
+		objs = append(objs, sc, container.NewHBox(copyButton("Copy", func() string { return prettyJSON(res.StructuredContent) })))
+	}
+	if len(res.Content) == 0 && len(res.StructuredContent) == 0 && res.TaskID == "" {
+		objs = append(objs, emptyState("The tool returned an empty result (no content)."))
+	}
+	t.result.Objects = objs
+	t.result.Refresh()
+}

@@ -1,0 +1,203 @@
+package ui
+
+import (
+	"runtime"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
+)
+
+// Options tune the window. The zero value is the app's defaults.
+type Options struct {
+	// Title of the window ("Spyglass").
+	Title string
+	// ConnectAttempts is how many times a failed connection is tried
+	// before giving up (default 5); RetryDelay the first pause between
+	// attempts, doubled each time (default 1s).
+	ConnectAttempts int
+	RetryDelay      time.Duration
+	// Select names the server selected at start ("" = the first).
+	Select string
+	// SaveDialog replaces the system save dialog (tests): it is called
+	// with the suggested file name and returns the writer, or nil.
+	SaveDialog func(name string, done func(w fyne.URIWriteCloser, err error))
+}
+
+// Window is Spyglass's main window: the server list, the selected
+// server's screens and the inspector.
+type Window struct {
+	app  fyne.App
+	win  fyne.Window
+	be   Backend
+	opts Options
+
+	servers  []*server
+	selected *server
+
+	list      *serverList
+	middle    *fyne.Container
+	inspector *inspector
+	body      *fyne.Container // middle, or middle + inspector split
+	split     *container.Split
+	inspOpen  bool
+	toasts    *toaster
+}
+
+// New builds the main window on app a (not shown yet).
+func New(a fyne.App, be Backend, opts *Options) *Window {
+	w := &Window{app: a, be: be}
+	if opts != nil {
+		w.opts = *opts
+	}
+	if w.opts.Title == "" {
+		w.opts.Title = "Spyglass"
+	}
+	if w.opts.ConnectAttempts <= 0 {
+		w.opts.ConnectAttempts = 5
+	}
+	if w.opts.RetryDelay <= 0 {
+		w.opts.RetryDelay = time.Second
+	}
+	w.win = a.NewWindow(w.opts.Title)
+	w.win.SetContent(w.buildUI())
+	w.win.Resize(fyne.NewSize(1280, 800))
+	w.win.SetOnDropped(w.onDropped)
+	w.addShortcuts()
+	w.win.SetCloseIntercept(func() {
+		w.Close()
+		w.win.Close()
+	})
+	return w
+}
+
+// Window is the underlying Fyne window.
+func (w *Window) Window() fyne.Window { return w.win }
+
+// ShowAndRun shows the window and runs the app until it closes.
+func (w *Window) ShowAndRun() { w.win.ShowAndRun() }
+
+// Close disconnects every server and stops the inspector's subscription.
+func (w *Window) Close() {
+	for _, s := range w.servers {
+		s.disconnect()
+	}
+	w.inspector.stop()
+}
+
+func (w *Window) buildUI() fyne.CanvasObject {
+	w.toasts = newToaster()
+	w.list = newServerList(w)
+	w.middle = container.NewStack()
+	w.inspector = newInspector(w, w.be.Events())
+	w.split = container.NewHSplit(w.middle, w.inspector.buildUI())
+	w.split.Offset = 0.58
+	w.body = container.NewStack(w.split)
+	w.inspOpen = true
+
+	w.reloadServers()
+	left := w.list.buildUI()
+	main := container.NewHSplit(left, w.body)
+	main.Offset = 0.2
+	return container.NewStack(main, w.toasts.layer)
+}
+
+// reloadServers re-reads the catalog, keeping live connections.
+func (w *Window) reloadServers() {
+	old := map[string]*server{}
+	for _, s := range w.servers {
+		old[s.cfg.Name] = s
+	}
+	w.servers = nil
+	for _, cfg := range w.be.Servers() {
+		s := old[cfg.Name]
+		if s == nil {
+			s = newServer(w, cfg)
+		} else {
+			s.cfg = cfg
+			delete(old, cfg.Name)
+		}
+		w.servers = append(w.servers, s)
+	}
+	for _, s := range old {
+		s.disconnect()
+		if w.selected == s {
+			w.selected = nil
+		}
+	}
+	w.list.refresh()
+	if w.selected == nil && len(w.servers) > 0 {
+		pick := w.servers[0]
+		for _, s := range w.servers {
+			if s.cfg.Name == w.opts.Select {
+				pick = s
+			}
+		}
+		w.selectServer(pick)
+	} else if w.selected == nil {
+		w.middle.Objects = []fyne.CanvasObject{emptyState("No servers yet. Add one with + or drop an mcp.json here.")}
+		w.middle.Refresh()
+	}
+}
+
+// server returns the named server, or nil.
+func (w *Window) server(name string) *server {
+	for _, s := range w.servers {
+		if s.cfg.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// selectServer shows s's screens in the middle and its events in the
+// inspector.
+func (w *Window) selectServer(s *server) {
+	w.selected = s
+	w.middle.Objects = []fyne.CanvasObject{s.pane()}
+	w.middle.Refresh()
+	w.list.refresh()
+	w.inspector.setConn(s.cfg.Name)
+}
+
+// ToggleInspector shows or hides the inspector panel (Ctrl+I).
+func (w *Window) ToggleInspector() {
+	w.inspOpen = !w.inspOpen
+	if w.inspOpen {
+		w.split.Leading = w.middle
+		w.body.Objects = []fyne.CanvasObject{w.split}
+	} else {
+		w.body.Objects = []fyne.CanvasObject{w.middle}
+	}
+	w.split.Refresh()
+	w.body.Refresh()
+}
+
+func (w *Window) addShortcuts() {
+	mod := fyne.KeyModifierControl
+	if runtime.GOOS == "darwin" {
+		mod = fyne.KeyModifierSuper
+	}
+	w.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyI, Modifier: mod}, func(fyne.Shortcut) {
+		w.ToggleInspector()
+	})
+	w.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: mod}, func(fyne.Shortcut) {
+		if w.selected != nil && w.selected.screens != nil {
+			w.selected.screens.tools.onRun()
+		}
+	})
+}
+
+// toast shows a transient message; level is "ok" or "error".
+func (w *Window) toast(level, msg string) { w.toasts.show(level, msg) }
+
+// statusBarText is a small helper for labels built from the selected
+// server (used by tests).
+func (w *Window) selectedName() string {
+	if w.selected == nil {
+		return ""
+	}
+	return w.selected.cfg.Name
+}
+
