@@ -1,0 +1,226 @@
+package catalog
+
+import (
+	"regexp"
+	"slices"
+)
+
+// ImportFormat names the shape of an imported file.
+type ImportFormat string
+
+// The import formats.
+const (
+	// FormatMCPServers: Claude Desktop, Cursor, Claude Code (.mcp.json) and
+	// our own catalog: servers under "mcpServers".
+	FormatMCPServers ImportFormat = "mcpServers"
+	// FormatVSCode: VS Code's .vscode/mcp.json (servers under "servers",
+	// prompts for values under "inputs"), or its settings.json with both
+	// inside "mcp".
+	FormatVSCode ImportFormat = "vscode"
+)
+
+// Imported is a parsed file of another client, ready to merge.
+type Imported struct {
+	File    string
+	Format  ImportFormat
+	entries []*entry
+	// InputIDs lists the ids declared in VS Code's "inputs", in order.
+	InputIDs []string
+}
+
+// Names returns the server names of the file, in order.
+func (im *Imported) Names() []string {
+	out := make([]string, len(im.entries))
+	for i, e := range im.entries {
+		out[i] = e.name
+	}
+	return out
+}
+
+// InputRef is one ${input:ID} reference found in an imported server. It is
+// kept verbatim in the catalog (Spyglass asks for the value when connecting,
+// not when importing).
+type InputRef struct {
+	Server   string
+	Field    string // "args", "env.API_KEY", "headers.Authorization", ...
+	ID       string
+	Declared bool // the file's "inputs" declares it
+}
+
+// ImportResult says what a merge did.
+type ImportResult struct {
+	Format ImportFormat
+	// Added lists the servers added, in file order.
+	Added []string
+	// Clashes lists the servers not added because the catalog already has
+	// one of that name (never overwritten).
+	Clashes []string
+	// Inputs lists the ${input:…} references of the added servers.
+	Inputs []InputRef
+	// SecretsNotWritten lists added servers whose oauth.clientSecret was read
+	// but is not written into the catalog (kept in memory only).
+	SecretsNotWritten []string
+}
+
+// ParseImport reads a Claude Desktop / Cursor / Claude Code file
+// ("mcpServers") or a VS Code file ("servers" and "inputs", at the top or
+// inside "mcp"). Malformed JSON is a *SyntaxError; a file with neither
+// member an *EntryError wrapping ErrShape; bad entries an *InvalidError
+// (nothing should be imported from such a file until it is fixed; the
+// returned *Imported holds the rest anyway).
+func ParseImport(file string, data []byte) (*Imported, error) {
+	if err := checkSyntax(file, data); err != nil {
+		return nil, err
+	}
+	start := skipSpace(data, 0)
+	if start >= len(data) || data[start] != '{' {
+		return nil, &EntryError{File: file, Value: "a JSON " + valueKind(data), Err: ErrShape}
+	}
+	top, err := scanObject(data, start)
+	if err != nil {
+		return nil, &EntryError{File: file, Err: ErrShape}
+	}
+	im := &Imported{File: file}
+	obj, key := top, ServersKey
+	if i := last(top, ServersKey); i >= 0 {
+		im.Format = FormatMCPServers
+	} else {
+		im.Format, key = FormatVSCode, "servers"
+		if j := last(top, "mcp"); j >= 0 && last(top, "servers") < 0 {
+			m := top.members[j]
+			if valueKind(data[m.valStart:m.valEnd]) == "object" {
+				if o, err := scanObject(data, m.valStart); err == nil {
+					obj = o
+				}
+			}
+		}
+		if last(obj, "servers") < 0 {
+			return nil, &EntryError{File: file, Err: ErrShape, Allowed: []string{`"mcpServers": {…}`, `"servers": {…}`}}
+		}
+	}
+	sm := obj.members[last(obj, key)]
+	if valueKind(data[sm.valStart:sm.valEnd]) != "object" {
+		return nil, &EntryError{File: file, Field: key, Value: shorten(string(data[sm.valStart:sm.valEnd])), Err: ErrShape}
+	}
+	servers, err := scanObject(data, sm.valStart)
+	if err != nil {
+		return nil, &EntryError{File: file, Field: key, Err: ErrShape}
+	}
+	if i := last(obj, "inputs"); i >= 0 && im.Format == FormatVSCode {
+		im.InputIDs = inputIDs(data[obj.members[i].valStart:obj.members[i].valEnd])
+	}
+	var problems []*EntryError
+	seen := map[string]bool{}
+	for _, m := range servers.members {
+		d := decodeEntry(file, data, m)
+		if m.key == "" {
+			problems = append(problems, &EntryError{File: file, Err: ErrInvalidName, Value: `""`})
+		}
+		if seen[m.key] {
+			problems = append(problems, &EntryError{File: file, Server: m.key, Err: ErrDuplicateName})
+		}
+		seen[m.key] = true
+		problems = append(problems, d.problems...)
+		e := &entry{name: m.key, cur: d.entry.cur}
+		if o := d.entry.orig.obj; o != nil {
+			for _, om := range o.members {
+				if lookup(serverFields, om.key) == nil {
+					e.extras = append(e.extras, extraMember{key: om.key, raw: compact(data[om.valStart:om.valEnd])})
+				}
+			}
+		}
+		im.entries = append(im.entries, e)
+	}
+	if len(problems) > 0 {
+		return im, &InvalidError{File: file, Problems: problems}
+	}
+	return im, nil
+}
+
+func last(o *object, key string) int {
+	idx := -1
+	for i := range o.members {
+		if o.members[i].key == key {
+			idx = i
+		}
+	}
+	return idx
+}
+
+func inputIDs(raw []byte) []string {
+	elems, err := scanArray(raw)
+	if err != nil {
+		return nil
+	}
+	var ids []string
+	for _, e := range elems {
+		if valueKind(e) != "object" {
+			continue
+		}
+		o, err := scanObject(e, 0)
+		if err != nil {
+			continue
+		}
+		if i := last(o, "id"); i >= 0 {
+			var id string
+			if jsonUnmarshalString(e[o.members[i].valStart:o.members[i].valEnd], &id) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids
+}
+
+var inputRef = regexp.MustCompile(`\$\{input:([^}]+)\}`)
+
+// Import merges im into c: servers whose name is free are added (with their
+// unknown fields), the others are reported as clashes and left alone. The
+// catalog is changed in memory only; Save it (or use Update).
+func (c *Catalog) Import(im *Imported) *ImportResult {
+	res := &ImportResult{Format: im.Format}
+	for _, e := range im.entries {
+		if c.find(e.name) >= 0 {
+			res.Clashes = append(res.Clashes, e.name)
+			continue
+		}
+		ne := &entry{name: e.name, cur: e.cur.Clone(), extras: slices.Clone(e.extras)}
+		c.entries = append(c.entries, ne)
+		res.Added = append(res.Added, e.name)
+		if secretOf(e.cur.OAuth) != "" {
+			res.SecretsNotWritten = append(res.SecretsNotWritten, e.name)
+		}
+		res.Inputs = append(res.Inputs, findInputs(e.name, &e.cur, im.InputIDs)...)
+	}
+	return res
+}
+
+func findInputs(name string, s *Server, declared []string) []InputRef {
+	var refs []InputRef
+	scan := func(field, v string) {
+		for _, m := range inputRef.FindAllStringSubmatch(v, -1) {
+			refs = append(refs, InputRef{Server: name, Field: field, ID: m[1], Declared: slices.Contains(declared, m[1])})
+		}
+	}
+	scan("command", s.Command)
+	for _, a := range s.Args {
+		scan("args", a)
+	}
+	scan("cwd", s.Cwd)
+	scan("url", s.URL)
+	for _, k := range sortedKeys(s.Env) {
+		scan("env."+k, s.Env[k])
+	}
+	for _, k := range sortedKeys(s.Headers) {
+		scan("headers."+k, s.Headers[k])
+	}
+	return refs
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
