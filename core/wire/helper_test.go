@@ -76,6 +76,8 @@ func helper(mode string) int {
 		out.Flush()
 		time.Sleep(time.Minute)
 		return 0
+	case "conformance":
+		return conformanceClient()
 	case "noread": // never reads stdin, never answers
 		time.Sleep(time.Minute)
 		return 0

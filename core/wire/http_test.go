@@ -204,7 +204,6 @@ func TestStreamableHTTPEverything(t *testing.T) {
 	}
 }
 
-
 func TestSSEEverything(t *testing.T) {
 	base := startEverythingHTTP(t, "sse")
 	rec := newMemRec()

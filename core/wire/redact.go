@@ -138,6 +138,8 @@ func (r *Redactor) Header(h http.Header) http.Header {
 			switch {
 			case secret:
 				masked[i] = maskCredential(v)
+			case strings.EqualFold(k, "WWW-Authenticate"):
+				masked[i] = r.secretsOnly(v) // a challenge: "Bearer realm=..." holds no token
 			default:
 				masked[i] = r.String(v)
 			}
@@ -159,7 +161,7 @@ func maskCredential(v string) string {
 }
 
 var (
-	bearerRE = regexp.MustCompile(`(?i)\b(bearer)(\s+)[A-Za-z0-9\-._~+/]+=*`)
+	bearerRE = regexp.MustCompile(`(?i)\b(bearer)(\s+)[A-Za-z0-9\-._~+/]{6,}=*`)
 	// OAuth fields in JSON text: "access_token": "..." and friends.
 	jsonFieldRE = regexp.MustCompile(`("(?:access_token|refresh_token|id_token|client_secret|code_verifier|password|api_key|apiKey|secret)"\s*:\s*")((?:[^"\\]|\\.)*)(")`)
 )
@@ -176,6 +178,11 @@ func (r *Redactor) String(s string) string {
 	if strings.Contains(s, `"`) && hasFieldHint(s) {
 		s = jsonFieldRE.ReplaceAllString(s, "${1}"+Mask+"${3}")
 	}
+	return r.secretsOnly(s)
+}
+
+// secretsOnly masks the registered secrets in s.
+func (r *Redactor) secretsOnly(s string) string {
 	for _, sec := range r.list() {
 		if strings.Contains(s, sec) {
 			s = strings.ReplaceAll(s, sec, Mask)
@@ -274,7 +281,7 @@ func (r *Redactor) URL(u string) string {
 	}
 	out := u
 	if changed {
-		out = p.String()
+		out = strings.ReplaceAll(p.String(), url.QueryEscape(Mask), Mask)
 	}
 	return r.String(out)
 }
