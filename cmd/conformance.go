@@ -1,0 +1,236 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/spyglass-mcp/spyglass/core/elicit"
+	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/session"
+	"github.com/spyglass-mcp/spyglass/core/wire"
+)
+
+// Environment variables set by the MCP conformance suite
+// (@modelcontextprotocol/conformance) for the client under test.
+const (
+	envConformanceScenario = "MCP_CONFORMANCE_SCENARIO"
+	envConformanceContext  = "MCP_CONFORMANCE_CONTEXT"
+)
+
+// conformanceTimeout bounds one scenario; the suite kills the client
+// after 30 s.
+const conformanceTimeout = 25 * time.Second
+
+// runConformanceClient is `spyglass --conformance-client URL` (hidden from
+// --help): the client the MCP conformance suite drives. It reads the
+// scenario from MCP_CONFORMANCE_SCENARIO (and MCP_CONFORMANCE_CONTEXT),
+// does the scenario's work through core/session and core/wire — the code
+// the app uses — and exits by itself: 0 when everything it did succeeded.
+// args are the arguments after --conformance-client; the URL is the last.
+func runConformanceClient(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || strings.HasPrefix(args[len(args)-1], "-") {
+		fmt.Fprintln(stderr, "usage: spyglass --conformance-client URL")
+		return 2
+	}
+	url := args[len(args)-1]
+	scenario := os.Getenv(envConformanceScenario)
+	cc := conformanceContext{}
+	if raw := os.Getenv(envConformanceContext); raw != "" {
+		if err := json.Unmarshal([]byte(raw), &cc); err != nil {
+			fmt.Fprintf(stderr, "conformance client: %s is not JSON: %v\n", envConformanceContext, err)
+			return 2
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), conformanceTimeout)
+	defer cancel()
+	log := events.New(nil)
+	err := runConformanceScenario(ctx, log, scenario, url, cc, stdout)
+	if err != nil {
+		fmt.Fprintf(stderr, "conformance client: scenario %q: %v\n", scenario, err)
+		dumpEvents(stderr, log)
+		return 1
+	}
+	fmt.Fprintf(stdout, "conformance client: scenario %q done\n", scenario)
+	return 0
+}
+
+// conformanceContext is MCP_CONFORMANCE_CONTEXT: the scenario name and, for
+// the auth scenarios, credentials. Unknown fields are ignored.
+type conformanceContext struct {
+	Name         string `json:"name"`
+	ClientID     string `json:"client_id"`
+	ClientSecret string `json:"client_secret"`
+}
+
+// defaultsElicitor accepts every form elicitation with the defaults its
+// schema declares (SEP-1034) and declines URL elicitations: nobody is there
+// to open a page.
+type defaultsElicitor struct{}
+
+// Elicit answers one elicitation/create request with the Defaults policy.
+func (defaultsElicitor) Elicit(_ context.Context, req *session.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	raw, err := elicit.Answer(elicit.Defaults, req.Params)
+	if err != nil {
+		return nil, err
+	}
+	var ans struct {
+		Action  mcp.ElicitationResponseAction `json:"action"`
+		Content json.RawMessage               `json:"content"`
+	}
+	if err := json.Unmarshal(raw, &ans); err != nil {
+		return nil, err
+	}
+	res := &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: ans.Action}}
+	if len(ans.Content) > 0 {
+		res.Content = ans.Content
+	}
+	return res, nil
+}
+
+// runConformanceScenario connects to url and does what scenario expects.
+// Unknown scenarios (including the auth ones) get the generic run: connect,
+// list the tools and call each of them.
+func runConformanceScenario(ctx context.Context, log *events.Log, scenario, url string, cc conformanceContext, out io.Writer) error {
+	const conn = "conformance"
+	s := session.New(func(context.Context) (wire.Conn, error) {
+		return wire.NewStreamableHTTP(wire.HTTPConfig{Conn: conn, URL: url}, log), nil
+	}, log, &session.Options{
+		Conn:        conn,
+		ClientInfo:  mcp.Implementation{Name: "spyglass-conformance", Title: "Spyglass conformance client", Version: "1.0.0"},
+		NoReconnect: true,
+		Handlers:    session.Handlers{Elicitation: defaultsElicitor{}},
+	})
+	defer s.Close()
+
+	if err := s.Connect(ctx); err != nil {
+		return fmt.Errorf("connect: %w", err)
+	}
+	// Servers (the TypeScript SDK among them) send requests that are not
+	// tied to one of ours on the standalone GET stream and drop them while
+	// it is not open yet: wait (briefly) until it is.
+	waitForStandaloneStream(ctx, log, 2*time.Second)
+	info := s.Info()
+	fmt.Fprintf(out, "connected to %s %s (protocol %s)\n", info.Name, info.Version, info.ProtocolVersion)
+	if scenario == "initialize" {
+		return nil
+	}
+	tools, err := s.ListTools(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("tools/list: %w", err)
+	}
+	for _, t := range tools.Tools {
+		args := conformanceArguments(t.Raw)
+		res, err := s.CallTool(ctx, session.ToolCall{Name: t.Name, Arguments: args}, nil)
+		if err != nil {
+			return fmt.Errorf("tools/call %s: %w", t.Name, err)
+		}
+		if res.Result == nil {
+			return fmt.Errorf("tools/call %s: no tool result", t.Name)
+		}
+		if res.Result.IsError {
+			return fmt.Errorf("tools/call %s: the tool reported an error: %s", t.Name, res.Raw)
+		}
+		fmt.Fprintf(out, "tools/call %s → %s\n", t.Name, res.Raw)
+	}
+	return nil
+}
+
+// conformanceArguments makes arguments for a tool from its input schema:
+// every required property gets a small value of its type (numbers count up
+// from 2), others are left out.
+func conformanceArguments(rawTool json.RawMessage) map[string]any {
+	var t struct {
+		InputSchema struct {
+			Properties map[string]struct {
+				Type    any             `json:"type"`
+				Default json.RawMessage `json:"default"`
+				Enum    []any           `json:"enum"`
+			} `json:"properties"`
+			Required []string `json:"required"`
+		} `json:"inputSchema"`
+	}
+	args := map[string]any{}
+	if json.Unmarshal(rawTool, &t) != nil {
+		return args
+	}
+	next := 2
+	for _, name := range t.InputSchema.Required {
+		p, ok := t.InputSchema.Properties[name]
+		if !ok {
+			args[name] = "test"
+			continue
+		}
+		if len(p.Default) > 0 {
+			args[name] = json.RawMessage(p.Default)
+			continue
+		}
+		if len(p.Enum) > 0 {
+			args[name] = p.Enum[0]
+			continue
+		}
+		typ, _ := p.Type.(string)
+		switch typ {
+		case "number", "integer":
+			args[name] = next
+			next++
+		case "boolean":
+			args[name] = true
+		case "array":
+			args[name] = []any{}
+		case "object":
+			args[name] = map[string]any{}
+		default:
+			args[name] = "test"
+		}
+	}
+	return args
+}
+
+// dumpEvents writes what the session recorded, for a failed scenario.
+func dumpEvents(w io.Writer, log *events.Log) {
+	evs, _ := log.After(0, 1000)
+	fmt.Fprintf(w, "recorded events (%d):\n", len(evs))
+	for _, e := range evs {
+		detail := e.Text
+		if len(e.Raw) > 0 {
+			detail = string(e.Raw)
+		}
+		if len(detail) > 300 {
+			detail = detail[:300] + "…"
+		}
+		fmt.Fprintf(w, "  #%d %s %s %s\n", e.Seq, e.Kind, e.Title(), detail)
+	}
+}
+
+// waitForStandaloneStream waits until the log holds the answer to the GET
+// that opens the Streamable HTTP standalone stream, or at most max.
+func waitForStandaloneStream(ctx context.Context, log *events.Log, max time.Duration) {
+	deadline := time.NewTimer(max)
+	defer deadline.Stop()
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	var seq uint64
+	for {
+		evs, _ := log.After(seq, 1000)
+		for _, e := range evs {
+			seq = e.Seq
+			if e.Kind == events.KindHTTP && e.HTTP != nil && e.HTTP.Method == "GET" {
+				return
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-deadline.C:
+			return
+		case <-tick.C:
+		}
+	}
+}
