@@ -19,7 +19,7 @@ type Notification struct {
 	Seq  uint64
 	Time time.Time
 	// Dropped counts the notifications this listener lost just before
-	// this one because it was too slow.
+	// this one because it was too slow to take them.
 	Dropped uint64
 }
 
@@ -42,8 +42,9 @@ const maxQueued = 4096
 
 // OnNotification registers fn to get every notification the server
 // sends, in order, on a goroutine of its own. A listener that falls more
-// than a few thousand notifications behind loses the newest ones and is
-// told how many in Notification.Dropped; it never slows the connection.
+// than a few thousand notifications behind loses the oldest waiting ones
+// and is told how many in Notification.Dropped; it never slows the
+// connection.
 // Calling cancel stops it.
 func (s *Session) OnNotification(fn func(Notification)) (cancel func()) {
 	sub := &subscriber{fn: fn, wake: make(chan struct{}, 1), stop: make(chan struct{})}
@@ -106,20 +107,18 @@ type subscriber struct {
 	wake chan struct{}
 	stop chan struct{}
 
-	mu      sync.Mutex
-	q       []Notification
-	dropped uint64
+	mu sync.Mutex
+	q  []Notification
 }
 
 func (sub *subscriber) push(n Notification) {
 	sub.mu.Lock()
 	if len(sub.q) >= maxQueued {
-		sub.dropped++
-		sub.mu.Unlock()
-		return
+		// Lose the oldest waiting notification; the next one says so.
+		lost := sub.q[0]
+		sub.q = sub.q[1:]
+		sub.q[0].Dropped += lost.Dropped + 1
 	}
-	n.Dropped = sub.dropped
-	sub.dropped = 0
 	sub.q = append(sub.q, n)
 	sub.mu.Unlock()
 	select {

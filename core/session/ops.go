@@ -72,9 +72,6 @@ func (s *Session) CallTool(ctx context.Context, tc ToolCall, opts *CallOptions) 
 	}
 	if json.Unmarshal(rep.Raw, &probe) == nil && probe.Task != nil && probe.Task.TaskId != "" {
 		out.Task = probe.Task
-		s.mu.Lock()
-		s.tasks[probe.Task.TaskId] = rep.Run
-		s.mu.Unlock()
 		return out, nil
 	}
 	var res mcp.CallToolResult

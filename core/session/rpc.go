@@ -481,6 +481,18 @@ func (s *Session) onOne(l *link, raw []byte) {
 			c.state = callAnswered
 			s.forgetLocked(c)
 			run = c.run
+			if c.method == "tools/call" && bytes.Contains(env.Result, []byte(`"taskId"`)) {
+				// Relate the task's later traffic to this run before
+				// anything else about it is read.
+				var tr struct {
+					Task *struct {
+						TaskID string `json:"taskId"`
+					} `json:"task"`
+				}
+				if json.Unmarshal(env.Result, &tr) == nil && tr.Task != nil && tr.Task.TaskID != "" {
+					s.tasks[tr.Task.TaskID] = run
+				}
+			}
 		} else {
 			c = nil
 			run = s.gaveUp[key]
