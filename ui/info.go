@@ -102,18 +102,18 @@ func capabilityView(raw json.RawMessage) fyne.CanvasObject {
 // logsScreen shows notifications/message with level and text filters, a
 // logging/setLevel selector, and stderr lines in their own view.
 type logsScreen struct {
-	ss      *serverScreens
-	all     []logLine
-	shown   []logLine
-	minLvl  int
-	filter  string
-	list    *widget.List
-	level   *widget.Select
-	show    *widget.Select
-	search  *widget.Entry
-	stderr  *widget.List
-	errs    []string
-	empty   *widget.Label
+	ss     *serverScreens
+	all    []logLine
+	shown  []logLine
+	minLvl int
+	filter string
+	list   *widget.List
+	level  *widget.Select
+	show   *widget.Select
+	search *widget.Entry
+	stderr *widget.List
+	errs   []string
+	empty  *widget.Label
 }
 
 type logLine struct {

@@ -105,7 +105,7 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	in.obj = container.NewBorder(header, nil, nil, nil, in.split)
 	in.styleTabs()
 	in.unsub = in.src.Subscribe(func(b EventBatch) {
-		fyne.Do(func() { in.onBatch(b) })
+		do(func() { in.onBatch(b) })
 	})
 	if evs, err := in.src.After(0, inspectorKeep); err == nil && len(evs) > 0 {
 		in.onBatch(EventBatch{Events: evs})
@@ -168,11 +168,13 @@ func dirArrow(e EventView) string {
 func (in *inspector) onBatch(b EventBatch) {
 	if in.paused {
 		in.pending = append(in.pending, b)
+		in.updateCounters()
 		return
 	}
 	in.apply(b)
 	in.updateCounters()
 	in.list.Refresh()
+	in.follow()
 	in.updateEmpty()
 	if in.selSeq != 0 {
 		for _, u := range b.Updated {
@@ -260,8 +262,16 @@ func (in *inspector) refilter() {
 	}
 	in.list.UnselectAll()
 	in.list.Refresh()
+	in.follow()
 	in.updateEmpty()
 	in.updateCounters()
+}
+
+// follow keeps the newest events in view while no event is open.
+func (in *inspector) follow() {
+	if in.selSeq == 0 && len(in.shown) > 0 {
+		in.list.ScrollToBottom()
+	}
 }
 
 func (in *inspector) updateEmpty() {

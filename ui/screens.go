@@ -61,7 +61,7 @@ func newServerScreens(s *server) *serverScreens {
 	ss.obj = container.NewBorder(container.NewBorder(nil, nil, nil, disc, title), nil, nil, nil, ss.tabs)
 	conn := s.conn
 	conn.OnNotification(func(n Notification) {
-		fyne.Do(func() { ss.onNotification(n) })
+		do(func() { ss.onNotification(n) })
 	})
 	return ss
 }
@@ -96,7 +96,7 @@ func run[T any](ss *serverScreens, op func(ctx context.Context, c Conn) (T, erro
 		ctx, cancel := context.WithTimeout(ss.ctx, opTimeout)
 		defer cancel()
 		v, err := op(ctx, c)
-		fyne.Do(func() {
+		do(func() {
 			if ss.ctx.Err() == nil {
 				done(v, err)
 			}

@@ -106,7 +106,7 @@ func (s *server) connectAttempt() {
 	gen := s.gen
 	if s.conn == nil {
 		c, err := s.w.be.Open(s.cfg.Name, func(st StateView) {
-			fyne.Do(func() { s.onEngineState(gen, st) })
+			do(func() { s.onEngineState(gen, st) })
 		})
 		if err != nil {
 			s.setState(StateView{State: StateFailed, Err: err})
@@ -120,7 +120,7 @@ func (s *server) connectAttempt() {
 	conn := s.conn
 	go func() {
 		err := conn.Connect(ctx)
-		fyne.Do(func() { s.onConnected(gen, ctx, err) })
+		do(func() { s.onConnected(gen, ctx, err) })
 	}()
 }
 
@@ -147,7 +147,7 @@ func (s *server) onConnected(gen int, ctx context.Context, err error) {
 		s.retrying = true
 		delay := s.w.opts.RetryDelay << (s.attempt - 1)
 		s.retry = time.AfterFunc(delay, func() {
-			fyne.Do(func() {
+			do(func() {
 				if gen == s.gen && s.retrying {
 					s.connectAttempt()
 				}

@@ -72,7 +72,7 @@ func (t *toaster) show(level, msg string) {
 		t.remove(t.items[0])
 	}
 	t.stack.Add(sized)
-	time.AfterFunc(toastLife, func() { fyne.Do(func() { t.remove(item) }) })
+	time.AfterFunc(toastLife, func() { do(func() { t.remove(item) }) })
 }
 
 func (t *toaster) remove(item *toast) {

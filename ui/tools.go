@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-		"strings"
+	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -356,9 +356,9 @@ func (t *toolsScreen) onRun() {
 	t.result.Refresh()
 	go func() {
 		res, err := c.CallTool(ctx, req, func(p Progress) {
-			fyne.Do(func() { t.onProgress(p) })
+			do(func() { t.onProgress(p) })
 		})
-		fyne.Do(func() { t.onResult(name, ctx, res, err) })
+		do(func() { t.onResult(name, ctx, res, err) })
 	}()
 }
 

@@ -172,10 +172,10 @@ func (d *statusDot) CreateRenderer() fyne.WidgetRenderer {
 
 type dotRenderer struct{ d *statusDot }
 
-func (r *dotRenderer) Destroy()                      {}
-func (r *dotRenderer) Objects() []fyne.CanvasObject  { return []fyne.CanvasObject{r.d.circle} }
-func (r *dotRenderer) MinSize() fyne.Size            { return fyne.NewSize(12, 12) }
-func (r *dotRenderer) Refresh()                      { r.d.circle.Refresh() }
+func (r *dotRenderer) Destroy()                     {}
+func (r *dotRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.d.circle} }
+func (r *dotRenderer) MinSize() fyne.Size           { return fyne.NewSize(12, 12) }
+func (r *dotRenderer) Refresh()                     { r.d.circle.Refresh() }
 func (r *dotRenderer) Layout(size fyne.Size) {
 	s := fyne.Min(size.Width, size.Height)
 	if s > 12 {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"runtime"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -201,3 +202,26 @@ func (w *Window) selectedName() string {
 	return w.selected.cfg.Name
 }
 
+// uiMu serialises the callbacks the window hands to the UI thread. With a
+// real driver they all run on the UI thread anyway; with the headless test
+// driver fyne.Do runs them on the calling goroutine, so the lock keeps
+// tests free of data races.
+var uiMu sync.Mutex
+
+// do runs fn on the UI thread (fyne.Do), never at the same time as another
+// callback of the window.
+func do(fn func()) {
+	fyne.Do(func() {
+		uiMu.Lock()
+		defer uiMu.Unlock()
+		fn()
+	})
+}
+
+// Sync runs fn while no callback of the window is touching widgets. Tests
+// and the screenshot script drive the window through it.
+func Sync(fn func()) {
+	uiMu.Lock()
+	defer uiMu.Unlock()
+	fn()
+}

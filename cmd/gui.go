@@ -1,0 +1,792 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/spyglass-mcp/spyglass/core/catalog"
+	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/session"
+	"github.com/spyglass-mcp/spyglass/core/wire"
+	"github.com/spyglass-mcp/spyglass/ui"
+)
+
+// guiBackend adapts core (catalog, sessions, event log) to ui.Backend.
+type guiBackend struct {
+	mu     sync.Mutex
+	cat    *catalog.Catalog
+	roWhy  string // why the catalog is read-only ("" when writable)
+	log    *events.Log
+	events *guiEvents
+	// dial overrides how a server is reached (tests); nil uses wire.
+	dial func(name string, s catalog.Server) func(ctx context.Context) (wire.Conn, error)
+	// session options every connection gets (handlers for the server's
+	// own requests).
+	handlers session.Handlers
+}
+
+// newGUIBackend wraps a loaded catalog. roWhy says why it is read-only
+// ("" when it may be edited).
+func newGUIBackend(cat *catalog.Catalog, roWhy string, log *events.Log) *guiBackend {
+	if log == nil {
+		log = events.New(&events.Options{Redact: wire.NewRedactor().Redact})
+	}
+	if roWhy == "" && cat.ReadOnly() {
+		roWhy = "this server list cannot be saved"
+	}
+	b := &guiBackend{cat: cat, roWhy: roWhy, log: log}
+	b.events = &guiEvents{log: log, b: b}
+	return b
+}
+
+// Servers implements ui.Backend.
+func (b *guiBackend) Servers() []ui.ServerConfig {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []ui.ServerConfig
+	for _, name := range b.cat.Names() {
+		s, _ := b.cat.Get(name)
+		out = append(out, toUIConfig(name, s))
+	}
+	return out
+}
+
+// ReadOnly implements ui.Backend.
+func (b *guiBackend) ReadOnly() (bool, string) { return b.roWhy != "", b.roWhy }
+
+// SaveServer implements ui.Backend.
+func (b *guiBackend) SaveServer(oldName string, cfg ui.ServerConfig) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.roWhy != "" {
+		return errors.New(b.roWhy)
+	}
+	var base catalog.Server
+	if oldName != "" {
+		base, _ = b.cat.Get(oldName)
+	}
+	s := fromUIConfig(base, cfg)
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	if oldName != "" && oldName != cfg.Name {
+		if err := b.cat.Rename(oldName, cfg.Name); err != nil {
+			return err
+		}
+	}
+	if oldName == "" {
+		if err := b.cat.Add(cfg.Name, s); err != nil {
+			return err
+		}
+	} else if err := b.cat.Put(cfg.Name, s); err != nil {
+		return err
+	}
+	return b.cat.Save(nil)
+}
+
+// RemoveServer implements ui.Backend.
+func (b *guiBackend) RemoveServer(name string) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.roWhy != "" {
+		return errors.New(b.roWhy)
+	}
+	b.cat.Delete(name)
+	return b.cat.Save(nil)
+}
+
+// Import implements ui.Backend: the servers of another client's config
+// (Claude, Cursor, Claude Code: "mcpServers"; VS Code: "servers") are
+// added; names that exist already are skipped, never overwritten.
+func (b *guiBackend) Import(data []byte, source string) (added, skipped []string, err error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.roWhy != "" {
+		return nil, nil, errors.New(b.roWhy)
+	}
+	data = vscodeToMCPServers(data)
+	other, err := catalog.Parse(data)
+	if other == nil {
+		return nil, nil, fmt.Errorf("%s is not a Claude, Cursor or VS Code config: %w", filepath.Base(source), err)
+	}
+	for _, name := range other.Names() {
+		s, _ := other.Get(name)
+		if _, exists := b.cat.Get(name); exists {
+			skipped = append(skipped, name)
+			continue
+		}
+		if other.Problem(name) != nil {
+			skipped = append(skipped, name)
+			continue
+		}
+		if err := b.cat.Add(name, s); err != nil {
+			skipped = append(skipped, name)
+			continue
+		}
+		added = append(added, name)
+	}
+	if len(added) > 0 {
+		if err := b.cat.Save(nil); err != nil {
+			return nil, nil, err
+		}
+	}
+	return added, skipped, nil
+}
+
+// vscodeToMCPServers renames VS Code's "servers" key to "mcpServers" so
+// the catalog parser reads it.
+func vscodeToMCPServers(data []byte) []byte {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(data, &top) != nil {
+		return data
+	}
+	if _, ok := top["mcpServers"]; ok {
+		return data
+	}
+	if s, ok := top["servers"]; ok {
+		out, err := json.Marshal(map[string]json.RawMessage{"mcpServers": s})
+		if err == nil {
+			return out
+		}
+	}
+	return data
+}
+
+// Events implements ui.Backend.
+func (b *guiBackend) Events() ui.EventSource { return b.events }
+
+// Open implements ui.Backend: a session for the named server.
+func (b *guiBackend) Open(name string, onState func(ui.StateView)) (ui.Conn, error) {
+	b.mu.Lock()
+	s, ok := b.cat.Get(name)
+	problem := b.cat.Problem(name)
+	b.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("no server named %q in the catalog", name)
+	}
+	if problem != nil {
+		return nil, fmt.Errorf("fix this server's entry first: %w", problem)
+	}
+	dial := b.dialer(name, s)
+	opts := &session.Options{
+		Conn:              name,
+		ProtocolVersion:   s.ProtocolVersion,
+		Era:               session.Era(s.EffectiveEra()),
+		ConnectionTimeout: s.ConnectionTimeoutDuration(),
+		RequestTimeout:    s.RequestTimeoutDuration(),
+		PaginatedLists:    s.PaginatedLists,
+		NoReconnect:       true,
+		Handlers:          b.handlers,
+	}
+	if len(s.Metadata) > 0 {
+		_ = json.Unmarshal(s.Metadata, &opts.Metadata)
+	}
+	for _, r := range s.Roots {
+		opts.Roots = append(opts.Roots, mcp.Root{URI: r.URI, Name: r.Name})
+	}
+	sess := session.New(dial, b.log, opts)
+	c := &guiConn{s: sess, ttl: s.TaskTTLOrDefault()}
+	c.cancelState = sess.OnState(func(ch session.StateChange) {
+		onState(ui.StateView{State: ui.ConnState(ch.To), Err: ch.Err})
+	})
+	return c, nil
+}
+
+// dialer makes the wire connection of a server.
+func (b *guiBackend) dialer(name string, s catalog.Server) func(ctx context.Context) (wire.Conn, error) {
+	if b.dial != nil {
+		return b.dial(name, s)
+	}
+	switch s.Type {
+	case catalog.TypeStdio, "":
+		command := selfCommand(s.Command, s.Args)
+		var env []string
+		for k, v := range s.Env {
+			env = append(env, k+"="+v)
+		}
+		sort.Strings(env)
+		cfg := wire.StdioConfig{Conn: name, Command: command, Args: s.Args, Env: env, Dir: s.Cwd}
+		return func(context.Context) (wire.Conn, error) { return wire.NewStdio(cfg, b.log), nil }
+	default:
+		h := http.Header{}
+		for k, v := range s.Headers {
+			h.Set(k, v)
+		}
+		cfg := wire.HTTPConfig{Conn: name, URL: s.URL, Header: h}
+		if s.Type == catalog.TypeSSE {
+			return func(context.Context) (wire.Conn, error) { return wire.NewSSE(cfg, b.log), nil }
+		}
+		return func(context.Context) (wire.Conn, error) { return wire.NewStreamableHTTP(cfg, b.log), nil }
+	}
+}
+
+// selfCommand resolves the seeded demo entry (`spyglass --demo-server`) to
+// this very executable, so it works wherever the binary lives.
+func selfCommand(command string, args []string) string {
+	if command != "spyglass" || len(args) == 0 || args[0] != "--demo-server" {
+		return command
+	}
+	if exe, err := os.Executable(); err == nil {
+		return exe
+	}
+	return command
+}
+
+func toUIConfig(name string, s catalog.Server) ui.ServerConfig {
+	c := ui.ServerConfig{
+		Name: name, Transport: string(s.Type), Command: s.Command, Args: s.Args, Env: s.Env,
+		Cwd: s.Cwd, URL: s.URL, Headers: s.Headers,
+		ProtocolVersion: s.ProtocolVersion, ProtocolEra: string(s.ProtocolEra),
+		ConnectionTimeout:        time.Duration(s.ConnectionTimeout) * time.Millisecond,
+		RequestTimeout:           time.Duration(s.RequestTimeout) * time.Millisecond,
+		TaskTTL:                  time.Duration(s.TaskTTL) * time.Millisecond,
+		AutoRefreshOnListChanged: s.AutoRefreshOnListChanged,
+		PaginatedLists:           s.PaginatedLists,
+		Metadata:                 s.Metadata,
+	}
+	if c.Transport == "" {
+		c.Transport = "stdio"
+	}
+	for _, r := range s.Roots {
+		c.Roots = append(c.Roots, r.URI)
+	}
+	if s.OAuth != nil {
+		c.OAuth = true
+		c.OAuthClientID = s.OAuth.ClientID
+		c.OAuthScopes = s.OAuth.Scopes
+	}
+	return c
+}
+
+func fromUIConfig(base catalog.Server, c ui.ServerConfig) catalog.Server {
+	s := base.Clone()
+	s.Type = catalog.Type(c.Transport)
+	s.Command, s.Args, s.Env, s.Cwd = c.Command, c.Args, c.Env, c.Cwd
+	s.URL, s.Headers = c.URL, c.Headers
+	s.ProtocolVersion = c.ProtocolVersion
+	s.ProtocolEra = catalog.Era(c.ProtocolEra)
+	s.ConnectionTimeout = c.ConnectionTimeout.Milliseconds()
+	s.RequestTimeout = c.RequestTimeout.Milliseconds()
+	s.TaskTTL = c.TaskTTL.Milliseconds()
+	s.AutoRefreshOnListChanged = c.AutoRefreshOnListChanged
+	s.PaginatedLists = c.PaginatedLists
+	s.Metadata = c.Metadata
+	keep := map[string]catalog.Root{}
+	for _, r := range base.Roots {
+		keep[r.URI] = r
+	}
+	s.Roots = nil
+	for _, u := range c.Roots {
+		r, ok := keep[u]
+		if !ok {
+			r = catalog.Root{URI: u}
+		}
+		s.Roots = append(s.Roots, r)
+	}
+	if c.OAuthClientID != "" || c.OAuthScopes != "" || s.OAuth != nil {
+		if s.OAuth == nil {
+			s.OAuth = &catalog.OAuth{}
+		}
+		s.OAuth.ClientID = c.OAuthClientID
+		s.OAuth.Scopes = c.OAuthScopes
+	}
+	return s
+}
+
+// guiConn adapts a session to ui.Conn.
+type guiConn struct {
+	s           *session.Session
+	ttl         int64
+	cancelState func()
+	mu          sync.Mutex
+	schemas     map[string]json.RawMessage // output schemas by tool name
+}
+
+func (c *guiConn) Connect(ctx context.Context) error { return c.s.Connect(ctx) }
+
+func (c *guiConn) Close() error {
+	err := c.s.Close()
+	if c.cancelState != nil {
+		c.cancelState()
+	}
+	return err
+}
+
+func (c *guiConn) Info() ui.ServerInfo {
+	in := c.s.Info()
+	if in == nil {
+		return ui.ServerInfo{ClientCapabilities: c.s.ClientCapabilities()}
+	}
+	out := ui.ServerInfo{
+		ProtocolVersion: in.ProtocolVersion, Name: in.Name, Title: in.Title, Version: in.Version,
+		Instructions: in.Instructions, ServerCapabilities: in.Capabilities, ClientCapabilities: in.ClientCapabilities,
+	}
+	if len(in.Icons) > 0 {
+		out.IconURL = in.Icons[0].Src
+	}
+	return out
+}
+
+// rawTool is the part of a tool object the window shows.
+type rawTool struct {
+	Name         string          `json:"name"`
+	Title        string          `json:"title"`
+	Description  string          `json:"description"`
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema"`
+	Annotations  struct {
+		Title           string `json:"title"`
+		ReadOnlyHint    *bool  `json:"readOnlyHint"`
+		DestructiveHint *bool  `json:"destructiveHint"`
+		IdempotentHint  *bool  `json:"idempotentHint"`
+		OpenWorldHint   *bool  `json:"openWorldHint"`
+	} `json:"annotations"`
+	Execution struct {
+		TaskSupport string `json:"taskSupport"`
+	} `json:"execution"`
+}
+
+func isTrue(b *bool) bool { return b != nil && *b }
+
+func (c *guiConn) ListTools(ctx context.Context) ([]ui.Tool, error) {
+	res, err := c.s.ListTools(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ui.Tool, 0, len(res.Tools))
+	schemas := map[string]json.RawMessage{}
+	for _, t := range res.Tools {
+		var r rawTool
+		_ = json.Unmarshal(t.Raw, &r)
+		title := r.Title
+		if title == "" {
+			title = r.Annotations.Title
+		}
+		out = append(out, ui.Tool{
+			Name: r.Name, Title: title, Description: r.Description,
+			InputSchema: r.InputSchema, OutputSchema: r.OutputSchema,
+			ReadOnly: isTrue(r.Annotations.ReadOnlyHint), Destructive: isTrue(r.Annotations.DestructiveHint),
+			Idempotent: isTrue(r.Annotations.IdempotentHint), OpenWorld: isTrue(r.Annotations.OpenWorldHint),
+			TaskSupport: r.Execution.TaskSupport, Raw: t.Raw,
+		})
+		if len(r.OutputSchema) > 0 {
+			schemas[r.Name] = r.OutputSchema
+		}
+	}
+	c.mu.Lock()
+	c.schemas = schemas
+	c.mu.Unlock()
+	return out, nil
+}
+
+func (c *guiConn) CallTool(ctx context.Context, req ui.ToolCall, progress func(ui.Progress)) (ui.ToolResult, error) {
+	tc := session.ToolCall{Name: req.Name, Arguments: req.Arguments}
+	if req.AsTask {
+		ttl := c.ttl
+		tc.Task = &mcp.TaskParams{TTL: &ttl}
+	}
+	opts := &session.CallOptions{}
+	if progress != nil {
+		opts.Progress = func(p session.Progress) {
+			progress(ui.Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
+		}
+	}
+	res, err := c.s.CallTool(ctx, tc, opts)
+	if err != nil {
+		return ui.ToolResult{}, err
+	}
+	out := ui.ToolResult{Raw: res.Raw}
+	if res.Task != nil {
+		out.TaskID = res.Task.TaskId
+		return out, nil
+	}
+	var r struct {
+		Content           []json.RawMessage `json:"content"`
+		StructuredContent json.RawMessage   `json:"structuredContent"`
+		IsError           bool              `json:"isError"`
+	}
+	_ = json.Unmarshal(res.Raw, &r)
+	for _, raw := range r.Content {
+		out.Content = append(out.Content, parseContent(raw))
+	}
+	out.IsError = r.IsError
+	if len(r.StructuredContent) > 0 && string(r.StructuredContent) != "null" {
+		out.StructuredContent = r.StructuredContent
+		c.mu.Lock()
+		schema := c.schemas[req.Name]
+		c.mu.Unlock()
+		out.SchemaAdvisory = validateOutput(schema, r.StructuredContent)
+	}
+	return out, nil
+}
+
+// validateOutput checks structuredContent against the tool's outputSchema
+// and says where it does not match ("" when it does, or there is none).
+func validateOutput(schema, value json.RawMessage) string {
+	if len(schema) == 0 {
+		return ""
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		return ""
+	}
+	comp := jsonschema.NewCompiler()
+	if err := comp.AddResource("output.json", doc); err != nil {
+		return ""
+	}
+	sch, err := comp.Compile("output.json")
+	if err != nil {
+		return "the outputSchema itself is invalid: " + err.Error()
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(value))
+	if err != nil {
+		return "structuredContent is not JSON"
+	}
+	if err := sch.Validate(v); err != nil {
+		var ve *jsonschema.ValidationError
+		if errors.As(err, &ve) {
+			var parts []string
+			for _, c := range leafErrors(ve) {
+				loc := "/" + strings.Join(c.InstanceLocation, "/")
+				parts = append(parts, loc+": "+c.ErrorKind.KeywordPath()[len(c.ErrorKind.KeywordPath())-1])
+			}
+			return strings.Join(parts, "; ")
+		}
+		return err.Error()
+	}
+	return ""
+}
+
+func leafErrors(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
+	if len(e.Causes) == 0 {
+		return []*jsonschema.ValidationError{e}
+	}
+	var out []*jsonschema.ValidationError
+	for _, c := range e.Causes {
+		out = append(out, leafErrors(c)...)
+	}
+	return out
+}
+
+// parseContent reads one content block exactly as sent.
+func parseContent(raw json.RawMessage) ui.Content {
+	var r struct {
+		Type     string `json:"type"`
+		Text     string `json:"text"`
+		Data     string `json:"data"`
+		MIMEType string `json:"mimeType"`
+		URI      string `json:"uri"`
+		Name     string `json:"name"`
+		Resource *struct {
+			URI      string  `json:"uri"`
+			MIMEType string  `json:"mimeType"`
+			Text     *string `json:"text"`
+			Blob     string  `json:"blob"`
+		} `json:"resource"`
+	}
+	_ = json.Unmarshal(raw, &r)
+	c := ui.Content{Type: r.Type, Text: r.Text, MIMEType: r.MIMEType, URI: r.URI, Name: r.Name}
+	if r.Data != "" {
+		c.Data, _ = base64.StdEncoding.DecodeString(r.Data)
+	}
+	if r.Resource != nil {
+		c.URI, c.MIMEType = r.Resource.URI, r.Resource.MIMEType
+		if r.Resource.Text != nil {
+			c.Text = *r.Resource.Text
+		} else {
+			c.Data, _ = base64.StdEncoding.DecodeString(r.Resource.Blob)
+			if c.Data == nil {
+				c.Data = []byte{}
+			}
+		}
+	}
+	return c
+}
+
+func (c *guiConn) ListResources(ctx context.Context) ([]ui.Resource, error) {
+	res, err := c.s.ListResources(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []ui.Resource
+	for _, r := range res.Resources {
+		var x ui.Resource
+		_ = json.Unmarshal(r.Raw, &struct {
+			URI         *string `json:"uri"`
+			Name        *string `json:"name"`
+			Title       *string `json:"title"`
+			Description *string `json:"description"`
+			MIMEType    *string `json:"mimeType"`
+		}{&x.URI, &x.Name, &x.Title, &x.Description, &x.MIMEType})
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+func (c *guiConn) ListResourceTemplates(ctx context.Context) ([]ui.ResourceTemplate, error) {
+	res, err := c.s.ListResourceTemplates(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []ui.ResourceTemplate
+	for _, r := range res.Templates {
+		var x ui.ResourceTemplate
+		_ = json.Unmarshal(r.Raw, &struct {
+			URI         *string `json:"uriTemplate"`
+			Name        *string `json:"name"`
+			Title       *string `json:"title"`
+			Description *string `json:"description"`
+			MIMEType    *string `json:"mimeType"`
+		}{&x.URITemplate, &x.Name, &x.Title, &x.Description, &x.MIMEType})
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+func (c *guiConn) ReadResource(ctx context.Context, uri string) (ui.ReadResult, error) {
+	res, err := c.s.ReadResource(ctx, uri, nil)
+	if err != nil {
+		return ui.ReadResult{}, err
+	}
+	var r struct {
+		Contents []struct {
+			URI      string  `json:"uri"`
+			MIMEType string  `json:"mimeType"`
+			Text     *string `json:"text"`
+			Blob     string  `json:"blob"`
+		} `json:"contents"`
+	}
+	_ = json.Unmarshal(res.Raw, &r)
+	out := ui.ReadResult{Raw: res.Raw}
+	for _, x := range r.Contents {
+		ct := ui.Content{Type: "text", URI: x.URI, MIMEType: x.MIMEType}
+		if x.Text != nil {
+			ct.Text = *x.Text
+		} else {
+			ct.Type = "resource"
+			ct.Data, _ = base64.StdEncoding.DecodeString(x.Blob)
+			if ct.Data == nil {
+				ct.Data = []byte{}
+			}
+		}
+		out.Contents = append(out.Contents, ct)
+	}
+	return out, nil
+}
+
+func (c *guiConn) Subscribe(ctx context.Context, uri string) error {
+	_, err := c.s.SubscribeResource(ctx, uri, nil)
+	return err
+}
+
+func (c *guiConn) Unsubscribe(ctx context.Context, uri string) error {
+	_, err := c.s.UnsubscribeResource(ctx, uri, nil)
+	return err
+}
+
+func (c *guiConn) Complete(ctx context.Context, ref, name, arg, value string) ([]string, error) {
+	r := session.CompletionRef{Type: ref, Name: name}
+	if ref == "ref/resource" {
+		r = session.CompletionRef{Type: ref, URI: name}
+	}
+	res, err := c.s.Complete(ctx, r, mcp.CompleteArgument{Name: arg, Value: value}, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	var v struct {
+		Completion struct {
+			Values []string `json:"values"`
+		} `json:"completion"`
+	}
+	_ = json.Unmarshal(res.Raw, &v)
+	return v.Completion.Values, nil
+}
+
+func (c *guiConn) ListPrompts(ctx context.Context) ([]ui.Prompt, error) {
+	res, err := c.s.ListPrompts(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []ui.Prompt
+	for _, p := range res.Prompts {
+		var x struct {
+			Name        string              `json:"name"`
+			Title       string              `json:"title"`
+			Description string              `json:"description"`
+			Arguments   []ui.PromptArgument `json:"arguments"`
+		}
+		_ = json.Unmarshal(p.Raw, &x)
+		out = append(out, ui.Prompt{Name: x.Name, Title: x.Title, Description: x.Description, Arguments: x.Arguments})
+	}
+	return out, nil
+}
+
+func (c *guiConn) GetPrompt(ctx context.Context, name string, args map[string]string) (ui.PromptResult, error) {
+	res, err := c.s.GetPrompt(ctx, name, args, nil)
+	if err != nil {
+		return ui.PromptResult{}, err
+	}
+	var r struct {
+		Description string `json:"description"`
+		Messages    []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	_ = json.Unmarshal(res.Raw, &r)
+	out := ui.PromptResult{Description: r.Description, Raw: res.Raw}
+	for _, m := range r.Messages {
+		out.Messages = append(out.Messages, ui.PromptMessage{Role: m.Role, Content: parseContent(m.Content)})
+	}
+	return out, nil
+}
+
+func (c *guiConn) SetLogLevel(ctx context.Context, level string) error {
+	_, err := c.s.SetLogLevel(ctx, mcp.LoggingLevel(level), nil)
+	return err
+}
+
+func toUITask(raw json.RawMessage) ui.Task {
+	var t struct {
+		TaskID        string    `json:"taskId"`
+		Status        string    `json:"status"`
+		StatusMessage string    `json:"statusMessage"`
+		CreatedAt     time.Time `json:"createdAt"`
+		LastUpdatedAt time.Time `json:"lastUpdatedAt"`
+	}
+	_ = json.Unmarshal(raw, &t)
+	return ui.Task{ID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage, Created: t.CreatedAt, Updated: t.LastUpdatedAt}
+}
+
+func (c *guiConn) ListTasks(ctx context.Context) ([]ui.Task, error) {
+	res, err := c.s.ListTasks(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []ui.Task
+	for _, t := range res.Tasks {
+		out = append(out, toUITask(t.Raw))
+	}
+	return out, nil
+}
+
+func (c *guiConn) GetTask(ctx context.Context, id string) (ui.Task, error) {
+	res, err := c.s.GetTask(ctx, id, nil)
+	if err != nil {
+		return ui.Task{}, err
+	}
+	return toUITask(res.Raw), nil
+}
+
+func (c *guiConn) TaskResult(ctx context.Context, id string) (json.RawMessage, error) {
+	res, err := c.s.TaskResult(ctx, id, nil)
+	if err != nil {
+		return nil, err
+	}
+	return res.Raw, nil
+}
+
+func (c *guiConn) CancelTask(ctx context.Context, id string) error {
+	_, err := c.s.CancelTask(ctx, id, nil)
+	return err
+}
+
+func (c *guiConn) OnNotification(fn func(ui.Notification)) {
+	c.s.OnNotification(func(n session.Notification) {
+		fn(ui.Notification{Method: n.Method, Params: n.Params, Time: n.Time})
+	})
+}
+
+// guiEvents adapts the event log to ui.EventSource.
+type guiEvents struct {
+	log *events.Log
+	b   *guiBackend
+}
+
+func (g *guiEvents) Subscribe(fn func(ui.EventBatch)) func() {
+	return g.log.Subscribe(func(b events.Batch) {
+		out := ui.EventBatch{Dropped: b.Dropped}
+		for _, e := range b.Events {
+			out.Events = append(out.Events, toEventView(e))
+		}
+		for _, e := range b.Updated {
+			out.Updated = append(out.Updated, toEventView(e))
+		}
+		fn(out)
+	})
+}
+
+func (g *guiEvents) After(seq uint64, max int) ([]ui.EventView, error) {
+	evs, err := g.log.After(seq, max)
+	out := make([]ui.EventView, 0, len(evs))
+	for _, e := range evs {
+		out = append(out, toEventView(e))
+	}
+	return out, err
+}
+
+func (g *guiEvents) Get(seq uint64) (ui.EventView, bool) {
+	e, ok := g.log.Get(seq)
+	if !ok {
+		return ui.EventView{}, false
+	}
+	return toEventView(e), true
+}
+
+// WriteTrace writes the trace file of one connection (every connection
+// when conn is "").
+func (g *guiEvents) WriteTrace(w io.Writer, conn string) error {
+	var evs []events.Event
+	for _, e := range g.log.Events() {
+		if conn == "" || e.Conn == conn {
+			evs = append(evs, e)
+		}
+	}
+	meta := events.TraceMeta{App: "spyglass", Created: time.Now()}
+	if conn != "" {
+		meta.Conns = []events.ConnInfo{{Conn: conn}}
+	}
+	return events.WriteTrace(w, meta, evs)
+}
+
+// toEventView converts an event for the inspector.
+func toEventView(e events.Event) ui.EventView {
+	v := ui.EventView{
+		Seq: e.Seq, Time: e.Time, Conn: e.Conn, Kind: string(e.Kind), Dir: string(e.Dir),
+		Type: string(e.Type), ID: e.ID, Method: e.Method, Title: e.Title(), Badge: e.Badge(),
+		Raw: e.Raw, Text: e.Text, Run: e.Run, Pair: e.Pair, Size: e.Size,
+	}
+	if e.Kind == events.KindHTTP && e.HTTP != nil && v.Text == "" {
+		v.Text = fmt.Sprintf("%s %s → %d %s", e.HTTP.Method, e.HTTP.URL, e.HTTP.Status, e.HTTP.Err)
+	}
+	for _, c := range e.Categories() {
+		v.Categories = append(v.Categories, string(c))
+	}
+	if o := e.Outcome; o != nil {
+		v.Latency = o.Latency
+		switch o.State {
+		case events.OK:
+			v.BadgeLevel = "ok"
+		case events.Failed, events.TimedOut, events.NoResponse:
+			v.BadgeLevel = "error"
+		case events.Cancelled, events.CancelledLate:
+			v.BadgeLevel = "warning"
+		}
+	}
+	return v
+}

@@ -1,0 +1,400 @@
+package cmd
+
+import (
+	"bytes"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/core/catalog"
+	"github.com/spyglass-mcp/spyglass/core/demo"
+	"github.com/spyglass-mcp/spyglass/ui"
+)
+
+// guiHarness is the real window (headless driver) on a catalog whose
+// "demo" server is the built-in demo server, in-process over Streamable
+// HTTP, and whose "broken" server is a command that does not exist.
+type guiHarness struct {
+	t    *testing.T
+	w    *ui.Window
+	win  fyne.Window
+	be   *guiBackend
+	dir  string
+	save func(name string) (fyne.URIWriteCloser, error)
+}
+
+func newGUIHarness(t *testing.T) *guiHarness {
+	t.Helper()
+	dir := t.TempDir()
+	srv := httptest.NewServer(demo.NewHTTPHandler(demo.New(&demo.Options{NotesDir: dir})))
+	t.Cleanup(srv.Close)
+	path := filepath.Join(dir, "mcp.json")
+	doc := `{"mcpServers": {
+  "demo": {"type": "http", "url": "` + srv.URL + demo.HTTPPath + `"},
+  "broken": {"command": "/nonexistent/spyglass-test-missing-server"}
+}}`
+	if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := catalog.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &guiHarness{t: t, dir: dir}
+	a := test.NewTempApp(t)
+	h.be = newGUIBackend(cat, "", nil)
+	h.w = ui.New(a, h.be, &ui.Options{ConnectAttempts: 2, RetryDelay: 10 * time.Millisecond,
+		SaveDialog: func(name string, done func(fyne.URIWriteCloser, error)) {
+			wr, err := storage.Writer(storage.NewFileURI(filepath.Join(dir, name)))
+			done(wr, err)
+		}})
+	h.win = h.w.Window()
+	t.Cleanup(func() { ui.Sync(h.w.Close) })
+	h.win.Resize(fyne.NewSize(1280, 800))
+	h.win.Show()
+	return h
+}
+
+// walk visits every visible object under o.
+func walk(o fyne.CanvasObject, fn func(fyne.CanvasObject)) {
+	if o == nil || !o.Visible() {
+		return
+	}
+	fn(o)
+	switch x := o.(type) {
+	case *fyne.Container:
+		for _, c := range x.Objects {
+			walk(c, fn)
+		}
+	case fyne.Widget:
+		for _, c := range test.WidgetRenderer(x).Objects() {
+			walk(c, fn)
+		}
+	}
+}
+
+func (h *guiHarness) find(match func(fyne.CanvasObject) bool) fyne.CanvasObject {
+	var found fyne.CanvasObject
+	walk(h.win.Content(), func(o fyne.CanvasObject) {
+		if found == nil && match(o) {
+			found = o
+		}
+	})
+	for _, o := range h.win.Canvas().Overlays().List() {
+		if found == nil {
+			walk(o, func(o fyne.CanvasObject) {
+				if found == nil && match(o) {
+					found = o
+				}
+			})
+		}
+	}
+	return found
+}
+
+func (h *guiHarness) button(text string) *widget.Button {
+	b, _ := h.find(func(o fyne.CanvasObject) bool {
+		b, ok := o.(*widget.Button)
+		return ok && b.Text == text
+	}).(*widget.Button)
+	return b
+}
+
+func (h *guiHarness) entry(placeholder string) *widget.Entry {
+	e, _ := h.find(func(o fyne.CanvasObject) bool {
+		e, ok := o.(*widget.Entry)
+		return ok && e.PlaceHolder == placeholder
+	}).(*widget.Entry)
+	return e
+}
+
+// hasText reports whether a visible label or rich text contains s.
+func (h *guiHarness) hasText(s string) bool {
+	return h.find(func(o fyne.CanvasObject) bool {
+		switch x := o.(type) {
+		case *widget.Label:
+			return strings.Contains(x.Text, s)
+		case *widget.RichText:
+			return strings.Contains(x.String(), s)
+		}
+		return false
+	}) != nil
+}
+
+// selectRow selects, in the first list that has one, the row that makes
+// s the heading of the detail view (every screen titles its selection).
+func (h *guiHarness) selectRow(s string) bool {
+	var lists []*widget.List
+	walk(h.win.Content(), func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.List); ok {
+			lists = append(lists, l)
+		}
+	})
+	for _, l := range lists {
+		for i := 0; i < l.Length(); i++ {
+			l.Select(i)
+			if h.find(func(o fyne.CanvasObject) bool {
+				lb, ok := o.(*widget.Label)
+				return ok && lb.SizeName == theme.SizeNameSubHeadingText && strings.Contains(lb.Text, s) && lb.Text != "demo"
+			}) != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (h *guiHarness) tap(text string) {
+	h.t.Helper()
+	var b *widget.Button
+	h.waitFor("button "+text, func() bool { b = h.button(text); return b != nil && !b.Disabled() })
+	ui.Sync(func() { test.Tap(b) })
+}
+
+// waitFor polls cond (under the window's lock) for up to 20 s.
+func (h *guiHarness) waitFor(what string, cond func() bool) {
+	h.t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		var ok bool
+		ui.Sync(func() { ok = cond() })
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			var texts []string
+			ui.Sync(func() {
+				walk(h.win.Content(), func(o fyne.CanvasObject) {
+					if l, ok := o.(*widget.Label); ok && l.Text != "" {
+						texts = append(texts, l.Text)
+					}
+				})
+			})
+			h.t.Fatalf("timed out waiting for %s; the window shows: %q", what, texts)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func (h *guiHarness) tabs() []*container.AppTabs {
+	var out []*container.AppTabs
+	walk(h.win.Content(), func(o fyne.CanvasObject) {
+		if t, ok := o.(*container.AppTabs); ok {
+			out = append(out, t)
+		}
+	})
+	return out
+}
+
+// openTab selects the server screen tab named name.
+func (h *guiHarness) openTab(name string) {
+	h.t.Helper()
+	ui.Sync(func() {
+		for _, t := range h.tabs() {
+			for i, it := range t.Items {
+				if it.Text == name {
+					t.SelectIndex(i)
+					return
+				}
+			}
+		}
+		h.t.Fatalf("no tab %q", name)
+	})
+}
+
+func TestGUIDemoServer(t *testing.T) {
+	h := newGUIHarness(t)
+	h.waitFor("the server cards", func() bool { return h.hasText("demo") && h.hasText("broken") })
+	h.waitFor("the disconnected state", func() bool { return h.hasText("Disconnected") })
+
+	// connect to the demo server (selected first) with one click
+	h.tap("Connect")
+	h.waitFor("connected", func() bool { return h.hasText("Connected") && h.hasText("tools") })
+
+	// Tools: search, select echo, fill and run
+	ui.Sync(func() { h.entry("Search tools").SetText("echo") })
+	h.waitFor("the echo tool", func() bool { return h.hasText("Echo (echo)") })
+	ui.Sync(func() {
+		if !h.selectRow("Echo (echo)") {
+			t.Fatal("could not select the echo tool")
+		}
+	})
+	h.waitFor("the Run button", func() bool { return h.button("Run") != nil })
+	ui.Sync(func() {
+		e := h.find(func(o fyne.CanvasObject) bool {
+			e, ok := o.(*widget.Entry)
+			return ok && e.MultiLine && e.TextStyle.Monospace
+		}).(*widget.Entry)
+		e.SetText(`{"message": "hello from the test"}`)
+	})
+	h.tap("Run")
+	h.waitFor("the result", func() bool { return h.hasText("Echo: hello from the test") })
+
+	// Inspector: the paired request/response with its badge
+	h.waitFor("the tools/call rows", func() bool {
+		return h.find(func(o fyne.CanvasObject) bool {
+			l, ok := o.(*widget.Label)
+			return ok && strings.HasPrefix(l.Text, "result #") && strings.HasSuffix(l.Text, "· tools/call")
+		}) != nil
+	})
+	var callTitle string
+	ui.Sync(func() {
+		l := h.find(func(o fyne.CanvasObject) bool {
+			l, ok := o.(*widget.Label)
+			return ok && strings.HasPrefix(l.Text, "tools/call #")
+		}).(*widget.Label)
+		callTitle = l.Text
+	})
+	// the counters count it
+	h.waitFor("the counters", func() bool { return h.hasText("1 tool calls") })
+
+	// search narrows the list to the matching payloads
+	ui.Sync(func() { h.entry("Search titles and payloads").SetText("hello from the test") })
+	h.waitFor("search results", func() bool { return h.hasText(callTitle) && !h.hasText("initialize #") })
+	ui.Sync(func() {
+		if !h.selectInspectorRow(callTitle) {
+			t.Fatal("could not open " + callTitle)
+		}
+	})
+	h.waitFor("request and response side by side", func() bool {
+		return h.hasText("Request · id ") && h.hasText("Response · id ")
+	})
+	ui.Sync(func() { h.entry("Search titles and payloads").SetText("") })
+
+	// pause: new events buffer, the list stays; resume shows them
+	h.tap("Pause")
+	h.tap("Run")
+	h.waitFor("buffered events", func() bool { return h.hasText("paused, ") && !h.hasText("paused, 0 buffered") })
+	h.waitFor("the counters frozen", func() bool { return h.hasText("1 tool calls") })
+	h.tap("Resume")
+	h.waitFor("the second call", func() bool { return h.hasText("2 tool calls") })
+
+	// clear
+	h.tap("Clear")
+	h.waitFor("cleared counters", func() bool { return h.hasText("0 tool calls · 0 errors · 0 events") })
+
+	// download a trace
+	h.tap("Run")
+	h.waitFor("a third call", func() bool { return h.hasText("1 tool calls") })
+	h.tap("Trace")
+	var trace []byte
+	h.waitFor("the trace file", func() bool {
+		m, _ := filepath.Glob(filepath.Join(h.dir, "spyglass-trace-demo-*.json"))
+		if len(m) == 0 {
+			return false
+		}
+		trace, _ = os.ReadFile(m[0])
+		return bytes.Contains(trace, []byte("hello from the test"))
+	})
+	if !bytes.Contains(trace, []byte(`"tools/call"`)) {
+		t.Errorf("the trace has no tools/call: %.300s", trace)
+	}
+
+	// Resources: read the readme
+	h.openTab("Resources")
+	h.waitFor("the readme resource", func() bool { return h.hasText(demo.ReadmeURI) })
+	ui.Sync(func() {
+		if !h.selectRow("About the demo server") {
+			t.Fatal("could not select the readme")
+		}
+	})
+	h.tap("Read")
+	h.waitFor("the readme contents", func() bool { return h.hasText("Raw JSON") && h.hasText(demo.ReadmeURI) })
+
+	// Prompts: get greet with an argument
+	h.openTab("Prompts")
+	h.waitFor("the greet prompt", func() bool { return h.hasText("Greet someone") })
+	ui.Sync(func() {
+		if !h.selectRow("Greet someone") {
+			t.Fatal("could not select greet")
+		}
+	})
+	ui.Sync(func() {
+		var ents []*widget.SelectEntry
+		walk(h.win.Content(), func(o fyne.CanvasObject) {
+			if e, ok := o.(*widget.SelectEntry); ok {
+				ents = append(ents, e)
+			}
+		})
+		for _, e := range ents {
+			e.SetText("Ada")
+		}
+	})
+	h.tap("Get prompt")
+	h.waitFor("the prompt messages", func() bool { return h.hasText("Messages") && h.hasText("Ada") })
+
+	// Server info
+	h.openTab("Server info")
+	h.waitFor("the negotiated version", func() bool { return h.hasText("2025-11-25") && h.hasText(demo.Name) })
+
+	// the broken server fails with the error inline and a retry count
+	h.selectCard("broken")
+	h.tap("Connect")
+	h.waitFor("the failure", func() bool {
+		return h.hasText("Connection error") && h.hasText("Failed to connect") && h.hasText("Gave up after 2 attempts")
+	})
+	// the demo server stays connected meanwhile
+	h.waitFor("demo still connected", func() bool { return h.hasText("Connected") })
+}
+
+// selectInspectorRow selects the inspector row titled title.
+func (h *guiHarness) selectInspectorRow(title string) bool {
+	var lists []*widget.List
+	walk(h.win.Content(), func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.List); ok {
+			lists = append(lists, l)
+		}
+	})
+	for _, l := range lists {
+		for i := 0; i < l.Length(); i++ {
+			l.Select(i)
+			if h.find(func(o fyne.CanvasObject) bool {
+				lb, ok := o.(*widget.Label)
+				return ok && lb.TextStyle.Bold && lb.Text == title && lb.Truncation == fyne.TextTruncateEllipsis
+			}) != nil {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// selectCard taps the server card named name.
+func (h *guiHarness) selectCard(name string) {
+	h.t.Helper()
+	ui.Sync(func() {
+		card := h.find(func(o fyne.CanvasObject) bool {
+			tp, ok := o.(fyne.Tappable)
+			if !ok {
+				return false
+			}
+			if _, isBtn := o.(*widget.Button); isBtn {
+				return false
+			}
+			found := false
+			if w, ok := o.(fyne.Widget); ok {
+				walk(w, func(x fyne.CanvasObject) {
+					if l, ok := x.(*widget.Label); ok && l.Text == name && l.TextStyle.Bold {
+						found = true
+					}
+				})
+			}
+			_ = tp
+			return found
+		})
+		if card == nil {
+			h.t.Fatalf("no card %q", name)
+		}
+		test.Tap(card.(fyne.Tappable))
+	})
+}
