@@ -29,7 +29,13 @@ const minSecret = 4
 // is safe for concurrent use.
 type Redactor struct {
 	mu      sync.RWMutex
-	secrets []string // longest first
+	secrets []secret // longest first
+}
+
+// secret is a registered secret and its forms as text and inside JSON.
+type secret struct {
+	plain, escaped string
+	plainB, escB   []byte
 }
 
 // NewRedactor returns a Redactor that also masks the given secrets.
@@ -51,19 +57,20 @@ func (r *Redactor) Add(secrets ...string) {
 		}
 		dup := false
 		for _, have := range r.secrets {
-			if have == s {
+			if have.plain == s {
 				dup = true
 				break
 			}
 		}
 		if !dup {
-			r.secrets = append(r.secrets, s)
+			esc := jsonEscaped(s)
+			r.secrets = append(r.secrets, secret{plain: s, escaped: esc, plainB: []byte(s), escB: []byte(esc)})
 		}
 	}
-	sort.Slice(r.secrets, func(i, j int) bool { return len(r.secrets[i]) > len(r.secrets[j]) })
+	sort.Slice(r.secrets, func(i, j int) bool { return len(r.secrets[i].plain) > len(r.secrets[j].plain) })
 }
 
-func (r *Redactor) list() []string {
+func (r *Redactor) list() []secret {
 	if r == nil {
 		return nil
 	}
@@ -184,11 +191,11 @@ func (r *Redactor) String(s string) string {
 // secretsOnly masks the registered secrets in s.
 func (r *Redactor) secretsOnly(s string) string {
 	for _, sec := range r.list() {
-		if strings.Contains(s, sec) {
-			s = strings.ReplaceAll(s, sec, Mask)
+		if strings.Contains(s, sec.plain) {
+			s = strings.ReplaceAll(s, sec.plain, Mask)
 		}
-		if esc := jsonEscaped(sec); esc != sec && strings.Contains(s, esc) {
-			s = strings.ReplaceAll(s, esc, Mask)
+		if sec.escaped != sec.plain && strings.Contains(s, sec.escaped) {
+			s = strings.ReplaceAll(s, sec.escaped, Mask)
 		}
 	}
 	return s
@@ -213,11 +220,13 @@ func (r *Redactor) JSON(raw json.RawMessage) json.RawMessage {
 // jsonMayHold is a cheap test that skips the regular expressions for the
 // common message without any secret.
 func (r *Redactor) jsonMayHold(raw []byte) bool {
-	if bytes.Contains(raw, []byte("earer")) || bytes.Contains(raw, []byte("EARER")) || hasFieldHintBytes(raw) {
-		return true
+	for _, h := range jsonHints {
+		if bytes.Contains(raw, h) {
+			return true
+		}
 	}
 	for _, sec := range r.list() {
-		if bytes.Contains(raw, []byte(sec)) || bytes.Contains(raw, []byte(jsonEscaped(sec))) {
+		if bytes.Contains(raw, sec.plainB) || bytes.Contains(raw, sec.escB) {
 			return true
 		}
 	}
@@ -229,10 +238,10 @@ func hasFieldHint(s string) bool {
 		strings.Contains(s, "password") || strings.Contains(s, "api_key") || strings.Contains(s, "apiKey")
 }
 
-func hasFieldHintBytes(b []byte) bool {
-	return bytes.Contains(b, []byte("_token")) || bytes.Contains(b, []byte("secret")) || bytes.Contains(b, []byte("code_verifier")) ||
-		bytes.Contains(b, []byte("password")) || bytes.Contains(b, []byte("api_key")) || bytes.Contains(b, []byte("apiKey"))
-}
+// jsonHints are the substrings without which a payload holds nothing the
+// patterns would mask.
+var jsonHints = [][]byte{[]byte("earer"), []byte("EARER"), []byte("_token"), []byte("secret"), []byte("code_verifier"),
+	[]byte("password"), []byte("api_key"), []byte("apiKey")}
 
 // jsonEscaped returns s as it appears inside a JSON string.
 func jsonEscaped(s string) string {

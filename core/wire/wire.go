@@ -76,12 +76,14 @@ var (
 // StartError is returned by Stdio.Start when the process cannot be
 // started. errors.Is(err, ErrCommandNotFound) tells a missing command.
 type StartError struct {
-	Command string
-	Err     error
+	Command string // the command as configured
+	Err     error  // the underlying error
 
 	notFound bool
 }
 
+// Error describes the failure.
+// Error describes the failure.
 func (e *StartError) Error() string { return "wire: start " + e.Command + ": " + e.Err.Error() }
 
 // Unwrap returns the underlying error.
@@ -104,6 +106,7 @@ type ExitError struct {
 	Signal syscall.Signal
 }
 
+// Error describes how the process ended.
 func (e *ExitError) Error() string {
 	if e.Signal != 0 {
 		return "wire: server killed by signal: " + e.Signal.String()
@@ -115,16 +118,17 @@ func (e *ExitError) Error() string {
 // match ErrUnauthorized (the WWW-Authenticate header is in Header), 404 on
 // a request carrying a session id matches ErrSessionExpired.
 type HTTPError struct {
-	Method string
-	URL    string
-	Status int
-	Header http.Header
+	Method string      // the request method (POST, GET, DELETE)
+	URL    string      // the request URL
+	Status int         // the response status code
+	Header http.Header // the response headers (WWW-Authenticate for 401)
 	// Body is the start of the response body (at most 64 KiB).
 	Body []byte
 	// SessionID is the Mcp-Session-Id the request carried, if any.
 	SessionID string
 }
 
+// Error names the request and the status.
 func (e *HTTPError) Error() string {
 	return fmt.Sprintf("wire: %s %s: HTTP %d %s", e.Method, e.URL, e.Status, http.StatusText(e.Status))
 }
