@@ -1,6 +1,7 @@
 package schemaform
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -166,7 +167,7 @@ const (
 // schema stands for an object with no properties. Only invalid JSON is an
 // error; whatever the form cannot express becomes a JSON field.
 func Build(schema []byte) (*Form, error) {
-	if len(strings.TrimSpace(string(schema))) == 0 {
+	if len(bytes.TrimSpace(schema)) == 0 {
 		schema = []byte(`{"type":"object"}`)
 	}
 	root, err := ParseValue(schema)

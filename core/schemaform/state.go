@@ -348,7 +348,7 @@ func (s *State) value(top bool) *Value {
 		}
 		return a
 	case KindBoolean:
-		if !s.Touched && !required && f.Default == nil {
+		if !s.Touched && !required {
 			return nil
 		}
 		return Bool(s.Bool)
@@ -418,7 +418,7 @@ func typed(text string) *Value {
 	}
 	var b bytes.Buffer
 	if json.Compact(&b, []byte(text)) == nil {
-		v.raw = b.Bytes()
+		v.ext = &valueExt{raw: b.Bytes()}
 	}
 	return v
 }

@@ -55,6 +55,10 @@ type Value struct {
 	Items   []*Value    // TypeArray
 	Members []Member    // TypeObject, in document order
 
+	ext *valueExt // rarely needed extras, kept out of line
+}
+
+type valueExt struct {
 	index map[string]int // lazy key index for large objects
 	raw   []byte         // compact text as typed; encodes verbatim when set
 }
@@ -91,13 +95,16 @@ func (v *Value) Get(key string) *Value {
 		return nil
 	}
 	if len(v.Members) > 16 {
-		if v.index == nil {
-			v.index = make(map[string]int, len(v.Members))
+		if v.ext == nil {
+			v.ext = &valueExt{}
+		}
+		if v.ext.index == nil {
+			v.ext.index = make(map[string]int, len(v.Members))
 			for i, m := range v.Members {
-				v.index[m.Key] = i
+				v.ext.index[m.Key] = i
 			}
 		}
-		if i, ok := v.index[key]; ok {
+		if i, ok := v.ext.index[key]; ok {
 			return v.Members[i].Value
 		}
 		return nil
@@ -126,7 +133,10 @@ func (v *Value) Clone() *Value {
 	if v == nil {
 		return nil
 	}
-	c := &Value{Type: v.Type, Bool: v.Bool, Num: v.Num, Str: v.Str, raw: v.raw}
+	c := &Value{Type: v.Type, Bool: v.Bool, Num: v.Num, Str: v.Str}
+	if v.ext != nil && v.ext.raw != nil {
+		c.ext = &valueExt{raw: v.ext.raw}
+	}
 	if v.Items != nil {
 		c.Items = make([]*Value, len(v.Items))
 		for i, it := range v.Items {
@@ -315,9 +325,23 @@ func ParseValue(data []byte) (*Value, error) {
 }
 
 type parser struct {
-	data []byte
-	pos  int
-	err  *SyntaxError
+	data   []byte
+	pos    int
+	err    *SyntaxError
+	slab   []Value  // values are carved from slabs: fewer allocations
+	mstack []Member // members of the objects being parsed
+	vstack []*Value // items of the arrays being parsed
+}
+
+// alloc returns a new zero Value from the current slab.
+func (p *parser) alloc(t Type) *Value {
+	if len(p.slab) == 0 {
+		p.slab = make([]Value, 64)
+	}
+	v := &p.slab[0]
+	p.slab = p.slab[1:]
+	v.Type = t
+	return v
 }
 
 func (p *parser) fail(msg string) {
@@ -367,13 +391,15 @@ func (p *parser) value(depth int) *Value {
 		if !ok {
 			return nil
 		}
-		return &Value{Type: TypeString, Str: s}
+		v := p.alloc(TypeString)
+		v.Str = s
+		return v
 	case c == 't':
-		return p.lit("true", &Value{Type: TypeBool, Bool: true})
+		return p.lit("true", TypeBool, true)
 	case c == 'f':
-		return p.lit("false", &Value{Type: TypeBool})
+		return p.lit("false", TypeBool, false)
 	case c == 'n':
-		return p.lit("null", &Value{Type: TypeNull})
+		return p.lit("null", TypeNull, false)
 	case c == '-' || (c >= '0' && c <= '9'):
 		start := p.pos
 		for p.pos < len(p.data) {
@@ -390,7 +416,9 @@ func (p *parser) value(depth int) *Value {
 			p.fail("invalid number " + strconv.Quote(lit))
 			return nil
 		}
-		return &Value{Type: TypeNumber, Num: json.Number(lit)}
+		v := p.alloc(TypeNumber)
+		v.Num = json.Number(lit)
+		return v
 	default:
 		r, _ := utf8.DecodeRune(p.data[p.pos:])
 		p.fail(fmt.Sprintf("unexpected character %q", r))
@@ -398,9 +426,11 @@ func (p *parser) value(depth int) *Value {
 	}
 }
 
-func (p *parser) lit(word string, v *Value) *Value {
+func (p *parser) lit(word string, t Type, b bool) *Value {
 	if bytes.HasPrefix(p.data[p.pos:], []byte(word)) {
 		p.pos += len(word)
+		v := p.alloc(t)
+		v.Bool = b
 		return v
 	}
 	p.fail("invalid literal (expected " + word + ")")
@@ -409,12 +439,15 @@ func (p *parser) lit(word string, v *Value) *Value {
 
 func (p *parser) object(depth int) *Value {
 	p.pos++ // {
-	v := &Value{Type: TypeObject, Members: []Member{}}
+	v := p.alloc(TypeObject)
+	v.Members = []Member{}
 	p.skip()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
 		p.pos++
 		return v
 	}
+	mark := len(p.mstack)
+	defer func() { p.mstack = p.mstack[:mark] }()
 	for {
 		p.skip()
 		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
@@ -436,7 +469,7 @@ func (p *parser) object(depth int) *Value {
 		if m == nil {
 			return nil
 		}
-		v.Members = append(v.Members, Member{key, m})
+		p.mstack = append(p.mstack, Member{key, m})
 		p.skip()
 		if p.pos >= len(p.data) {
 			p.fail("unexpected end of JSON: missing '}'")
@@ -447,6 +480,7 @@ func (p *parser) object(depth int) *Value {
 			p.pos++
 		case '}':
 			p.pos++
+			v.Members = append(make([]Member, 0, len(p.mstack)-mark), p.mstack[mark:]...)
 			return v
 		default:
 			p.fail("expected ',' or '}'")
@@ -457,19 +491,22 @@ func (p *parser) object(depth int) *Value {
 
 func (p *parser) array(depth int) *Value {
 	p.pos++ // [
-	v := &Value{Type: TypeArray, Items: []*Value{}}
+	v := p.alloc(TypeArray)
+	v.Items = []*Value{}
 	p.skip()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
 		p.pos++
 		return v
 	}
+	mark := len(p.vstack)
+	defer func() { p.vstack = p.vstack[:mark] }()
 	for {
 		p.skip()
 		it := p.value(depth + 1)
 		if it == nil {
 			return nil
 		}
-		v.Items = append(v.Items, it)
+		p.vstack = append(p.vstack, it)
 		p.skip()
 		if p.pos >= len(p.data) {
 			p.fail("unexpected end of JSON: missing ']'")
@@ -480,6 +517,7 @@ func (p *parser) array(depth int) *Value {
 			p.pos++
 		case ']':
 			p.pos++
+			v.Items = append(make([]*Value, 0, len(p.vstack)-mark), p.vstack[mark:]...)
 			return v
 		default:
 			p.fail("expected ',' or ']'")
@@ -621,9 +659,9 @@ func (v *Value) encode(b *bytes.Buffer, nl, ind string) {
 		b.WriteString("null")
 		return
 	}
-	if v.raw != nil {
-		if nl == "" || json.Indent(b, v.raw, strings.TrimPrefix(nl, "\n"), ind) != nil {
-			b.Write(v.raw)
+	if v.ext != nil && v.ext.raw != nil {
+		if nl == "" || json.Indent(b, v.ext.raw, strings.TrimPrefix(nl, "\n"), ind) != nil {
+			b.Write(v.ext.raw)
 		}
 		return
 	}

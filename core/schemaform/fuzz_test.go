@@ -1,0 +1,202 @@
+package schemaform
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzBuild feeds arbitrary schemas and values to the parser, the field
+// model builder, the value builder and both validators. None may panic or
+// hang; a document loaded into a form must come back out unchanged.
+func FuzzBuild(f *testing.F) {
+	files, _ := filepath.Glob("testdata/cases/*.json")
+	for _, file := range files {
+		data, _ := os.ReadFile(file)
+		c, err := ParseValue(data)
+		if err != nil {
+			continue
+		}
+		schema := c.Get("schema").JSON()
+		f.Add(schema, []byte(`{}`))
+		for _, r := range c.Get("runs").Items {
+			if set := r.Get("set"); set != nil {
+				f.Add(schema, set.JSON())
+			}
+		}
+	}
+	f.Add([]byte(`{"$ref":"#"}`), []byte(`{"a":[1,2,{"b":null}]}`))
+	f.Add([]byte(`{"type":"object","properties":{"a":{"type":"number","multipleOf":1e-300}}}`), []byte(`{"a":1e300}`))
+	f.Add([]byte(`{"anyOf":[{"$ref":"#/anyOf/0"}]}`), []byte(`"x"`))
+	f.Add([]byte(`[`), []byte(`"\ud800"`))
+	f.Fuzz(func(t *testing.T, schema, doc []byte) {
+		if len(schema) > 1<<16 || len(doc) > 1<<16 {
+			return
+		}
+		form, err := Build(schema)
+		if err != nil {
+			return
+		}
+		_ = form.CheckElicitation()
+		st := form.NewState()
+		_ = st.Value()
+		v, err := ParseValue(doc)
+		if err != nil {
+			if json.Valid(doc) {
+				t.Fatalf("ParseValue rejected valid JSON %q: %v", doc, err)
+			}
+			return
+		}
+		st.Set(v)
+		out := st.Value()
+		if out == nil {
+			out = Object()
+		}
+		if !json.Valid(out.JSON()) || !json.Valid(out.Indent()) {
+			t.Fatalf("invalid JSON produced: %s", out.JSON())
+		}
+		// Loading a document and sending it back loses and changes
+		// nothing (the form may add empty required values).
+		if v.Type == TypeObject && form.Root.Kind == KindObject && !subset(v, out) {
+			t.Fatalf("round trip changed the document:\n in %s\nout %s", v.JSON(), out.JSON())
+		}
+		again := form.NewState()
+		again.Set(out)
+		if got := again.Value(); got == nil || !bytes.Equal(got.JSON(), out.JSON()) {
+			t.Fatalf("second round trip changed the document:\n in %s\nout %s", out.JSON(), got.JSON())
+		}
+		_ = st.Issues()
+		_ = form.Check(st)
+		_ = form.Validate(doc)
+		_ = CheckElicitation(schema)
+	})
+}
+
+// subset reports whether everything in a is in b unchanged.
+func subset(a, b *Value) bool {
+	if a.Type == TypeObject && b.Type == TypeObject {
+		for _, m := range a.Members {
+			bm := b.Get(m.Key)
+			if bm == nil || !subset(m.Value, bm) {
+				return false
+			}
+		}
+		return true
+	}
+	if a.Type == TypeArray && b.Type == TypeArray {
+		if len(a.Items) != len(b.Items) {
+			return false
+		}
+		for i := range a.Items {
+			if !subset(a.Items[i], b.Items[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return bytes.Equal(a.JSON(), b.JSON())
+}
+
+// TestParseValueAgreesWithEncodingJSON checks the parser against
+// encoding/json on valid and invalid inputs.
+func TestParseValueAgreesWithEncodingJSON(t *testing.T) {
+	for _, in := range []string{
+		`{}`, `[]`, `null`, `true`, `0`, `-0.5e+10`, `"a\u00e9\ud83d\ude00\n"`, ` {"a" : [1, {"b": "c"}]} `,
+		`{"a":1,"a":2}`, `12345678901234567890123`,
+		``, `{`, `{"a"}`, `[1,]`, `01`, `1.`, `"\x"`, "\"\t\"", `tru`, `{} {}`, `"\ud800"`,
+	} {
+		v, err := ParseValue([]byte(in))
+		if (err == nil) != json.Valid([]byte(in)) {
+			t.Errorf("%q: ParseValue error %v, json.Valid %v", in, err, json.Valid([]byte(in)))
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		var a, b any
+		_ = json.Unmarshal([]byte(in), &a)
+		if err := json.Unmarshal(v.JSON(), &b); err != nil {
+			t.Errorf("%q: re-encoded %s is not JSON", in, v.JSON())
+		}
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if !bytes.Equal(ja, jb) {
+			t.Errorf("%q: re-encoded as %s", in, v.JSON())
+		}
+	}
+}
+
+// TestSyntaxErrorPosition checks line and column of JSON errors.
+func TestSyntaxErrorPosition(t *testing.T) {
+	_, err := ParseValue([]byte("{\n  \"é\": [1,\n   2 3]\n}"))
+	se, ok := err.(*SyntaxError)
+	if !ok {
+		t.Fatalf("got %v", err)
+	}
+	if se.Line != 3 || se.Col != 6 {
+		t.Errorf("position %d:%d, want 3:6 (%v)", se.Line, se.Col, se)
+	}
+}
+
+// TestJSONFieldKeepsTypedText checks that a JSON field sends the tokens
+// the user typed (escapes and number spellings included).
+func TestJSONFieldKeepsTypedText(t *testing.T) {
+	form, err := Build([]byte(`{"type":"object","properties":{"x":{}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := form.NewState()
+	x, _ := st.Find("/x")
+	x.SetText("{ \"k\" : \"\\u00e9\\/\", \"n\": 1.50E+2 }")
+	if got, want := string(st.Value().JSON()), `{"x":{"k":"\u00e9\/","n":1.50E+2}}`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+// TestMemory checks the per-tool memory.
+func TestMemory(t *testing.T) {
+	m := NewMemory()
+	if _, ok := m.Recall("srv/tool"); ok {
+		t.Fatal("empty memory recalled something")
+	}
+	args := json.RawMessage(`{"a":1}`)
+	m.Remember("srv/tool", args)
+	args[2] = 'b'
+	got, ok := m.Recall("srv/tool")
+	if !ok || string(got) != `{"a":1}` {
+		t.Fatalf("recalled %s %v", got, ok)
+	}
+	m.Forget("srv/tool")
+	if _, ok := m.Recall("srv/tool"); ok {
+		t.Fatal("forgotten args recalled")
+	}
+}
+
+// TestStringsSchema checks the schema made for prompt arguments.
+func TestStringsSchema(t *testing.T) {
+	s := StringsSchema([]StringParam{{Name: "name", Description: "Who", Required: true}, {Name: "style"}})
+	want := `{"type":"object","properties":{"name":{"type":"string","description":"Who"},"style":{"type":"string"}},"required":["name"]}`
+	if string(s) != want {
+		t.Fatalf("got %s", s)
+	}
+	form, _ := Build(s)
+	if len(form.CheckElicitation()) != 0 || form.Root.Properties[0].Kind != KindString || !form.Root.Properties[0].Required {
+		t.Fatal("prompt schema does not build a flat string form")
+	}
+}
+
+// TestReset checks reset to defaults after edits.
+func TestReset(t *testing.T) {
+	form, _ := Build([]byte(`{"type":"object","properties":{"a":{"type":"string","default":"x"},"b":{"type":"integer"}}}`))
+	st := form.NewState()
+	st.Set(&Value{Type: TypeObject, Members: []Member{{"b", Number("2")}, {"a", String("y")}, {"c", Null()}}})
+	if got := string(st.Value().JSON()); got != `{"b":2,"a":"y","c":null}` {
+		t.Fatalf("loaded: %s", got)
+	}
+	st.Reset()
+	if got := string(st.Value().JSON()); got != `{"a":"x"}` {
+		t.Fatalf("after reset: %s", got)
+	}
+}
