@@ -1,0 +1,590 @@
+//go:build wip
+
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/spyglass-mcp/spyglass/core/catalog"
+	"github.com/spyglass-mcp/spyglass/core/elicit"
+	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/sampling"
+	"github.com/spyglass-mcp/spyglass/core/session"
+	"github.com/spyglass-mcp/spyglass/core/wire"
+)
+
+// Exit codes of --cli, documented in README.md.
+const (
+	exitOK        = 0
+	exitInternal  = 1 // something Spyglass itself could not do (writing the trace, ...)
+	exitUsage     = 2 // bad flags, bad catalog, unknown server
+	exitConnect   = 3 // could not connect, or the connection broke
+	exitRPC       = 4 // the server answered with a JSON-RPC error
+	exitToolError = 5 // the tool ran and reported isError
+	exitTimeout   = 6 // a request timed out
+	exitAuth      = 7 // the server requires authorization
+)
+
+// cliRun is one --cli invocation: the flags, the outputs and the record.
+type cliRun struct {
+	inv            *Invocation
+	stdout, stderr io.Writer
+	log            *events.Log
+	red            *wire.Redactor
+	conn           *connection
+	sess           *session.Session
+
+	verboseMu   sync.Mutex
+	verboseLast uint64
+}
+
+// runCLI runs one --cli invocation and returns the exit code.
+func runCLI(inv *Invocation, stdout, stderr io.Writer) int {
+	switch inv.Method {
+	case "servers/list", "servers/show":
+		return runServers(inv, stdout, stderr)
+	}
+	r := &cliRun{inv: inv, stdout: stdout, stderr: stderr}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return r.run(ctx)
+}
+
+func (r *cliRun) run(ctx context.Context) int {
+	src, err := r.inv.Source()
+	if err != nil {
+		return r.usage(err)
+	}
+	cat, _, err := src.Open()
+	var invalid *catalog.InvalidError
+	if err != nil && (cat == nil || !errors.As(err, &invalid)) {
+		return r.usage(describeCatalogError(err))
+	}
+	name, server, err := src.Resolve(cat)
+	if err != nil {
+		return r.usage(describeCatalogError(err))
+	}
+	if p := cat.Problem(name); p != nil {
+		return r.usage(describeCatalogError(p))
+	}
+
+	r.red = wire.NewRedactor()
+	r.log = events.New(&events.Options{Redact: r.red.Redact})
+	if r.inv.Verbose {
+		cancel := r.log.Subscribe(func(b events.Batch) { r.writeVerbose(b.Events) })
+		defer func() {
+			cancel()
+			r.flushVerbose()
+		}()
+	}
+	if r.inv.Trace != "" {
+		defer r.writeTrace()
+	}
+
+	r.conn, err = newConnection(name, server, r.log, r.red)
+	if err != nil {
+		return r.usage(describeCatalogError(err))
+	}
+	for _, w := range r.conn.warnings {
+		fmt.Fprintf(r.stderr, "warning: %s\n", w)
+	}
+	opts := r.conn.opts
+	opts.NoReconnect = true
+	if err := r.applyFlags(opts); err != nil {
+		return r.usage(err)
+	}
+	r.sess = session.New(r.conn.dial, r.log, opts)
+	defer r.sess.Close()
+
+	if err := r.sess.Connect(ctx); err != nil {
+		return r.fail(err)
+	}
+	return r.call(ctx)
+}
+
+// applyFlags puts the --cli flags that shape the session into opts.
+func (r *cliRun) applyFlags(opts *session.Options) error {
+	if r.inv.Timeout > 0 {
+		opts.RequestTimeout = r.inv.Timeout
+	}
+	if r.inv.Metadata != "" {
+		var extra map[string]any
+		if err := json.Unmarshal([]byte(r.inv.Metadata), &extra); err != nil {
+			return fmt.Errorf("--metadata: %v", err)
+		}
+		if opts.Metadata == nil {
+			opts.Metadata = map[string]any{}
+		}
+		for k, v := range extra { // the per-run flag wins over the catalog
+			opts.Metadata[k] = v
+		}
+	}
+	for _, p := range r.inv.Roots {
+		root, err := rootFromFlag(p)
+		if err != nil {
+			return err
+		}
+		opts.Roots = append(opts.Roots, root)
+	}
+
+	switch {
+	case r.inv.Sampling == "mock":
+		p := sampling.BuiltinProfiles()[0]
+		opts.Handlers.Sampling = &profileSampler{profile: p}
+	case strings.HasPrefix(r.inv.Sampling, "mock:"):
+		p := sampling.BuiltinProfiles()[0]
+		p.Template = r.inv.SamplingText
+		if p.Template == "" {
+			p.Template = strings.TrimPrefix(r.inv.Sampling, "mock:")
+		}
+		opts.Handlers.Sampling = &profileSampler{profile: p}
+	default:
+		opts.Handlers.Sampling = declineSampler{}
+	}
+	policy := elicit.Decline
+	switch r.inv.Elicitation {
+	case "cancel":
+		policy = elicit.Cancel
+	case "accept":
+		policy = elicit.Defaults
+	}
+	opts.Handlers.Elicitation = policyElicitor{policy: policy}
+	return nil
+}
+
+// rootFromFlag turns a --root PATH (or file:// URI) into a root.
+func rootFromFlag(p string) (mcp.Root, error) {
+	if strings.HasPrefix(p, "file://") {
+		return mcp.Root{URI: p, Name: filepath.Base(strings.TrimPrefix(p, "file://"))}, nil
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return mcp.Root{}, fmt.Errorf("--root %s: %v", p, err)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		return mcp.Root{}, fmt.Errorf("--root %s: no such folder; give an existing folder", p)
+	}
+	return mcp.Root{URI: "file://" + filepath.ToSlash(abs), Name: filepath.Base(abs)}, nil
+}
+
+// call performs the --method and prints its result.
+func (r *cliRun) call(ctx context.Context) int {
+	inv := r.inv
+	if inv.ParamsJSON != "" {
+		reply, err := r.sess.Call(ctx, inv.Method, json.RawMessage(inv.ParamsJSON), nil)
+		if err != nil {
+			return r.fail(err)
+		}
+		return r.printResult(reply.Raw)
+	}
+	switch inv.Method {
+	case "initialize":
+		return r.printResult(r.sess.Info().Result)
+	case "ping":
+		return r.reply(r.sess.Ping(ctx, nil))
+	case "tools/list":
+		l, err := r.sess.ListTools(ctx, nil)
+		if err != nil {
+			return r.fail(err)
+		}
+		return r.printList("tools", l.List, rawItems(l.Tools, func(t session.Tool) json.RawMessage { return t.Raw }))
+	case "tools/call":
+		return r.callTool(ctx)
+	case "resources/list":
+		l, err := r.sess.ListResources(ctx, nil)
+		if err != nil {
+			return r.fail(err)
+		}
+		return r.printList("resources", l.List, rawItems(l.Resources, func(x session.Resource) json.RawMessage { return x.Raw }))
+	case "resources/templates/list":
+		l, err := r.sess.ListResourceTemplates(ctx, nil)
+		if err != nil {
+			return r.fail(err)
+		}
+		return r.printList("resourceTemplates", l.List, rawItems(l.Templates, func(x session.ResourceTemplate) json.RawMessage { return x.Raw }))
+	case "resources/read":
+		res, err := r.sess.ReadResource(ctx, inv.URI, nil)
+		if err != nil {
+			return r.fail(err)
+		}
+		return r.printResult(res.Raw)
+	case "resources/subscribe":
+		return r.subscribe(ctx)
+	case "resources/unsubscribe":
+		return r.reply(r.sess.UnsubscribeResource(ctx, inv.URI, nil))
+	case "prompts/list":
+		l, err := r.sess.ListPrompts(ctx, nil)
+		if err != nil {
+			return r.fail(err)
+		}
+		return r.printList("prompts", l.List, rawItems(l.Prompts, func(x session.Prompt) json.RawMessage { return x.Raw }))
+	case "prompts/get":
+		res, err := r.sess.GetPrompt(ctx, inv.PromptName, toMap(inv.PromptArgs), nil)
+		if err != nil {
+			return r.fail(err)
+		}
+		return r.printResult(res.Raw)
+	case "completion/complete":
+		ref := session.CompletionRef{Type: inv.Ref.Type, Name: inv.Ref.Name, URI: inv.Ref.URI}
+		arg := mcp.CompleteArgument{Name: inv.Argument.Key, Value: inv.Argument.Value}
+		res, err := r.sess.Complete(ctx, ref, arg, toMap(inv.ContextArgs), nil)
+		if err != nil {
+			return r.fail(err)
+		}
+		return r.printResult(res.Raw)
+	case "logging/setLevel":
+		rep, err := r.sess.SetLogLevel(ctx, mcp.LoggingLevel(inv.LogLevel), nil)
+		if err != nil {
+			return r.fail(err)
+		}
+		if rep == nil { // the modern protocol has no such request
+			return r.printResult(json.RawMessage(`{}`))
+		}
+		return r.printResult(rep.Raw)
+	case "tasks/list":
+		l, err := r.sess.ListTasks(ctx, nil)
+		if err != nil {
+			return r.fail(err)
+		}
+		return r.printList("tasks", l.List, rawItems(l.Tasks, func(x session.Task) json.RawMessage { return x.Raw }))
+	case "tasks/get", "tasks/result", "tasks/cancel":
+		return r.usage(fmt.Errorf("--method %s needs the task id: add --params-json '{\"taskId\":\"...\"}'", inv.Method))
+	}
+	// Any other method: sent with empty params.
+	return r.reply(r.sess.Call(ctx, inv.Method, nil, nil))
+}
+
+// callTool runs tools/call with --tool-args-json or --tool-arg values
+// parsed against the tool's input schema.
+func (r *cliRun) callTool(ctx context.Context) int {
+	inv := r.inv
+	var args json.RawMessage
+	switch {
+	case inv.ToolArgsJSON != "":
+		args = json.RawMessage(inv.ToolArgsJSON)
+	case len(inv.ToolArgs) > 0:
+		l, err := r.sess.ListTools(ctx, nil)
+		if err != nil {
+			return r.fail(err)
+		}
+		var schema json.RawMessage
+		found := false
+		for _, t := range l.Tools {
+			if t.Name == inv.ToolName {
+				schema, found = toolInputSchema(t.Raw), true
+				break
+			}
+		}
+		if !found {
+			return r.usage(fmt.Errorf("the server has no tool named %q (see --method tools/list)", inv.ToolName))
+		}
+		args, err = parseToolArgs(inv.ToolArgs, schema)
+		if err != nil {
+			return r.usage(err)
+		}
+	default:
+		args = json.RawMessage(`{}`)
+	}
+	res, err := r.sess.CallTool(ctx, session.ToolCall{Name: inv.ToolName, Arguments: args}, nil)
+	if err != nil {
+		return r.fail(err)
+	}
+	code := r.printResult(res.Raw)
+	if code == exitOK && res.Result != nil && res.Result.IsError {
+		return exitToolError
+	}
+	return code
+}
+
+// subscribe prints every update of a resource as a JSON line until the
+// user interrupts or --timeout passes.
+func (r *cliRun) subscribe(ctx context.Context) int {
+	updates := make(chan session.Notification, 64)
+	cancel := r.sess.OnNotification(func(n session.Notification) {
+		if n.Method == session.MethodResourceUpdated {
+			select {
+			case updates <- n:
+			default:
+			}
+		}
+	})
+	defer cancel()
+	if _, err := r.sess.SubscribeResource(ctx, r.inv.URI, nil); err != nil {
+		return r.fail(err)
+	}
+	fmt.Fprintf(r.stderr, "subscribed to %s; printing updates until interrupted\n", r.inv.URI)
+	var done <-chan time.Time
+	if r.inv.Timeout > 0 {
+		done = time.After(r.inv.Timeout)
+	}
+	for {
+		select {
+		case n := <-updates:
+			var buf bytes.Buffer
+			if json.Compact(&buf, n.Params) != nil {
+				buf.Reset()
+				buf.Write(n.Params)
+			}
+			fmt.Fprintf(r.stdout, "{\"method\":%q,\"params\":%s}\n", n.Method, buf.Bytes())
+		case <-done:
+			r.unsubscribe()
+			return exitOK
+		case <-ctx.Done():
+			r.unsubscribe()
+			return exitOK
+		}
+	}
+}
+
+func (r *cliRun) unsubscribe() {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	_, _ = r.sess.UnsubscribeResource(ctx, r.inv.URI, nil)
+}
+
+// rawItems collects the exact JSON of each listed item.
+func rawItems[T any](items []T, raw func(T) json.RawMessage) []json.RawMessage {
+	out := make([]json.RawMessage, len(items))
+	for i, it := range items {
+		out[i] = raw(it)
+	}
+	return out
+}
+
+// printList prints a list result: the page exactly as sent when there is
+// one page, else one object holding every item of every page.
+func (r *cliRun) printList(key string, l session.List, items []json.RawMessage) int {
+	if len(l.Pages) == 1 {
+		return r.printResult(l.Pages[0].Raw)
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "{%q:[", key)
+	for i, it := range items {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(it)
+	}
+	b.WriteString("]")
+	if l.NextCursor != "" {
+		fmt.Fprintf(&b, ",\"nextCursor\":%q", l.NextCursor)
+	}
+	b.WriteString("}")
+	return r.printResult(b.Bytes())
+}
+
+func (r *cliRun) reply(rep *session.Reply, err error) int {
+	if err != nil {
+		return r.fail(err)
+	}
+	return r.printResult(rep.Raw)
+}
+
+// printResult prints a result the way the official inspector's CLI does:
+// pretty-printed, or with --format json as {"result": ...} on one line.
+// Numbers and strings keep the exact form the server sent.
+func (r *cliRun) printResult(raw json.RawMessage) int {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		raw = json.RawMessage(`{}`)
+	}
+	var b bytes.Buffer
+	if r.inv.Format == "json" {
+		b.WriteString(`{"result":`)
+		if err := json.Compact(&b, raw); err != nil {
+			b.Write(raw)
+		}
+		b.WriteString("}\n")
+	} else {
+		if err := json.Indent(&b, raw, "", "  "); err != nil {
+			b.Reset()
+			b.Write(raw)
+		}
+		b.WriteByte('\n')
+	}
+	if _, err := r.stdout.Write(b.Bytes()); err != nil {
+		return exitInternal
+	}
+	return exitOK
+}
+
+// fail reports an error of the connection or of a request and returns
+// the exit code for it.
+func (r *cliRun) fail(err error) int {
+	var rpc *session.RPCError
+	if errors.As(err, &rpc) {
+		if r.inv.Format == "json" {
+			out := map[string]any{"code": rpc.Code, "message": rpc.Message}
+			if len(rpc.Data) > 0 {
+				out["data"] = rpc.Data
+			}
+			b, _ := json.Marshal(map[string]any{"error": out})
+			fmt.Fprintf(r.stdout, "%s\n", b)
+		} else {
+			fmt.Fprintf(r.stderr, "error: the server answered with JSON-RPC error %d: %s\n", rpc.Code, rpc.Message)
+			if len(rpc.Data) > 0 {
+				fmt.Fprintf(r.stderr, "data: %s\n", rpc.Data)
+			}
+		}
+		return exitRPC
+	}
+	code, msg := exitConnect, describeError(err)
+	switch {
+	case errors.Is(err, session.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
+		code = exitTimeout
+	case errors.Is(err, wire.ErrUnauthorized):
+		code = exitAuth
+	case errors.Is(err, context.Canceled):
+		code, msg = exitConnect, "interrupted"
+	}
+	if r.inv.Format == "json" {
+		b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": msg}})
+		fmt.Fprintf(r.stdout, "%s\n", b)
+	}
+	fmt.Fprintf(r.stderr, "error: %s\n", msg)
+	r.printStderrTail()
+	return code
+}
+
+// printStderrTail shows the last lines a stdio server wrote to stderr,
+// which usually say why it failed.
+func (r *cliRun) printStderrTail() {
+	if r.log == nil || r.inv.Verbose {
+		return
+	}
+	evs, _ := r.log.After(0, 0)
+	var lines []string
+	for _, e := range evs {
+		if e.Kind == events.KindStderr {
+			lines = append(lines, e.Text)
+		}
+	}
+	if len(lines) > 10 {
+		lines = lines[len(lines)-10:]
+	}
+	if len(lines) > 0 {
+		fmt.Fprintf(r.stderr, "the server's last stderr lines:\n  %s\n", strings.Join(lines, "\n  "))
+	}
+}
+
+func (r *cliRun) usage(err error) int {
+	if r.inv.Format == "json" {
+		b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": err.Error()}})
+		fmt.Fprintf(r.stdout, "%s\n", b)
+	}
+	fmt.Fprintf(r.stderr, "spyglass: %v\n", err)
+	return exitUsage
+}
+
+// writeVerbose streams events to stderr as JSON lines.
+func (r *cliRun) writeVerbose(evs []events.Event) {
+	r.verboseMu.Lock()
+	defer r.verboseMu.Unlock()
+	enc := json.NewEncoder(r.stderr)
+	for _, e := range evs {
+		if e.Seq <= r.verboseLast {
+			continue
+		}
+		_ = enc.Encode(e)
+		r.verboseLast = e.Seq
+	}
+}
+
+// flushVerbose writes the events the last batch did not carry yet.
+func (r *cliRun) flushVerbose() {
+	r.verboseMu.Lock()
+	last := r.verboseLast
+	r.verboseMu.Unlock()
+	evs, _ := r.log.After(last, 0)
+	r.writeVerbose(evs)
+}
+
+// writeTrace saves the whole record to --trace FILE, atomically.
+func (r *cliRun) writeTrace() {
+	if r.log == nil {
+		return
+	}
+	evs, err := r.log.After(0, 0)
+	meta := events.TraceMeta{App: "spyglass " + version, Created: time.Now()}
+	var dropped *events.DroppedError
+	if errors.As(err, &dropped) {
+		meta.Dropped = dropped.Count
+	}
+	if r.conn != nil {
+		info := events.ConnInfo{Conn: r.conn.name, Transport: string(r.conn.server.Type)}
+		if r.conn.server.URL != "" {
+			info.Target = r.red.URL(r.conn.server.URL)
+		} else {
+			info.Target = r.red.String(strings.Join(append([]string{r.conn.server.Command}, r.conn.server.Args...), " "))
+		}
+		if r.sess != nil {
+			if si := r.sess.Info(); si != nil {
+				info.ProtocolVersion = si.ProtocolVersion
+				info.ServerInfo = si.Implementation
+				info.ServerCapabilities = si.Capabilities
+				info.ClientCapabilities = si.ClientCapabilities
+				info.Instructions = si.Instructions
+			}
+		}
+		meta.Conns = []events.ConnInfo{info}
+	}
+	var b bytes.Buffer
+	if err := events.WriteTrace(&b, meta, evs); err != nil {
+		fmt.Fprintf(r.stderr, "error: writing the trace: %v\n", err)
+		return
+	}
+	if err := catalog.WriteAtomic(r.inv.Trace, b.Bytes(), nil); err != nil {
+		fmt.Fprintf(r.stderr, "error: writing the trace to %s: %v\n", r.inv.Trace, err)
+	}
+}
+
+// declineSampler answers every sampling request with "declined" (the
+// default --sampling policy), so a script never waits for a person.
+type declineSampler struct{}
+
+func (declineSampler) CreateMessage(context.Context, *session.SamplingRequest) (*mcp.CreateMessageResult, error) {
+	return nil, &session.RPCError{Code: session.CodeUserRejected, Message: "sampling declined by the --sampling policy (try --sampling mock)"}
+}
+
+// profileSampler answers sampling from a mock testing profile.
+type profileSampler struct{ profile sampling.Profile }
+
+func (p *profileSampler) CreateMessage(_ context.Context, req *session.SamplingRequest) (*mcp.CreateMessageResult, error) {
+	raw, err := p.profile.Respond(req.Params)
+	if err != nil {
+		return nil, err
+	}
+	var res mcp.CreateMessageResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}
+
+// policyElicitor answers elicitation by an automatic policy.
+type policyElicitor struct{ policy elicit.Policy }
+
+func (p policyElicitor) Elicit(_ context.Context, req *session.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	raw, err := elicit.Answer(p.policy, req.Params)
+	if err != nil {
+		return nil, err
+	}
+	var res mcp.ElicitationResult
+	if err := json.Unmarshal(raw, &res); err != nil {
+		return nil, err
+	}
+	return &res, nil
+}

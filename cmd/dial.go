@@ -1,0 +1,89 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"sort"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/spyglass-mcp/spyglass/core/catalog"
+	"github.com/spyglass-mcp/spyglass/core/session"
+	"github.com/spyglass-mcp/spyglass/core/wire"
+)
+
+// connection is everything every surface (window, --cli, conformance
+// client) needs to reach one catalog server: the dial function for
+// core/session and the session options derived from the entry.
+type connection struct {
+	name     string
+	server   catalog.Server
+	dial     func(ctx context.Context) (wire.Conn, error)
+	opts     *session.Options
+	warnings []catalog.Warning
+}
+
+// newConnection prepares the connection to one server. Secret values of
+// the entry (env values and headers whose names look secret) are added to
+// red so that they never reach the event log.
+func newConnection(name string, s catalog.Server, rec wire.Recorder, red *wire.Redactor) (*connection, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	c := &connection{name: name, server: s}
+	switch s.Type {
+	case catalog.TypeStdio, "":
+		command, err := catalog.ResolveCommand(s.Command, s.Args)
+		if err != nil {
+			return nil, err
+		}
+		env := make([]string, 0, len(s.Env))
+		for k, v := range s.Env {
+			env = append(env, k+"="+v)
+			if red != nil && wire.SecretHeader(k) && v != "" {
+				red.Add(v)
+			}
+		}
+		sort.Strings(env)
+		cfg := wire.StdioConfig{Conn: name, Command: command, Args: s.Args, Env: env, Dir: s.Cwd}
+		c.dial = func(context.Context) (wire.Conn, error) { return wire.NewStdio(cfg, rec), nil }
+	default: // http and sse; Validate rejected every other type
+
+		h := http.Header{}
+		for k, v := range s.Headers {
+			h.Set(k, v)
+			if red != nil && wire.SecretHeader(k) && v != "" {
+				red.Add(v)
+			}
+		}
+		cfg := wire.HTTPConfig{Conn: name, URL: s.URL, Header: h, Redactor: red}
+		if s.Type == catalog.TypeSSE {
+			c.dial = func(context.Context) (wire.Conn, error) { return wire.NewSSE(cfg, rec), nil }
+		} else {
+			c.dial = func(context.Context) (wire.Conn, error) { return wire.NewStreamableHTTP(cfg, rec), nil }
+		}
+	}
+	c.opts = &session.Options{
+		Conn:              name,
+		ProtocolVersion:   s.ProtocolVersion,
+		Era:               session.Era(s.EffectiveEra()),
+		ConnectionTimeout: s.ConnectionTimeoutDuration(),
+		RequestTimeout:    s.RequestTimeoutDuration(),
+		PaginatedLists:    s.PaginatedLists,
+	}
+	if len(s.Metadata) > 0 {
+		meta, warns := catalog.SanitizeMeta(s.Metadata)
+		for i := range warns {
+			warns[i].Server = name
+		}
+		c.warnings = append(c.warnings, warns...)
+		if len(meta) > 0 {
+			_ = json.Unmarshal(meta, &c.opts.Metadata)
+		}
+	}
+	for _, r := range s.Roots {
+		c.opts.Roots = append(c.opts.Roots, mcp.Root{URI: r.URI, Name: r.Name})
+	}
+	return c, nil
+}
