@@ -83,6 +83,7 @@ type demo struct {
 	subs     map[string]map[string]bool // session id → subscribed URIs
 	levels   map[string]bool            // sessions that called logging/setLevel
 	sessions map[string]server.ClientSession
+	tasks    taskTracker
 	counter  int
 	roots    []mcp.Root // the client's roots as last listed
 	rootsGen int        // how many times roots were (re)listed
@@ -135,6 +136,14 @@ func New(opts *Options) *server.MCPServer {
 		d.mu.Unlock()
 	})
 
+	hooks.AddBeforeCancelTask(func(_ context.Context, _ any, req *mcp.CancelTaskRequest) {
+		d.tasks.cancel(req.Params.TaskId)
+	})
+	taskHooks := &server.TaskHooks{}
+	taskHooks.AddOnTaskCreated(func(_ context.Context, m server.TaskMetrics) {
+		d.tasks.created(m.SessionID, m.ToolName, m.TaskID)
+	})
+
 	d.srv = server.NewMCPServer(Name, Version,
 		server.WithTitle("Spyglass demo server"),
 		server.WithDescription("A server that exercises every MCP feature Spyglass can show."),
@@ -148,6 +157,7 @@ func New(opts *Options) *server.MCPServer {
 		server.WithElicitation(),
 		server.WithRoots(),
 		server.WithTaskCapabilities(true, true, true),
+		server.WithTaskHooks(taskHooks),
 		server.WithExperimental(map[string]any{
 			ExperimentalCapability: map[string]any{"methods": []string{ExperimentalMethod}},
 		}),

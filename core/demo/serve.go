@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"log/slog"
 	"net"
 	"net/http"
+	"os"
 	"strconv"
 	"sync"
 	"time"
@@ -122,6 +124,7 @@ func NewHTTPHandler(srv *server.MCPServer) http.Handler {
 	h := server.NewStreamableHTTPServer(srv,
 		server.WithEndpointPath(HTTPPath),
 		server.WithStateful(true),
+		server.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
 	)
 	mux := http.NewServeMux()
 	mux.Handle(HTTPPath, experimentalHTTP{next: h})

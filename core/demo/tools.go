@@ -736,6 +736,11 @@ func (d *demo) toggleExtra(context.Context, mcp.CallToolRequest) (*mcp.CallToolR
 func (d *demo) countdown(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	n := req.GetInt("seconds", 3)
 	token := progressToken(req)
+	if req.Params.Task != nil {
+		tctx, done := d.tasks.claim(ctx, ToolCountdownTask)
+		defer done()
+		ctx = tctx
+	}
 	for i := n; i > 0; i-- {
 		if token != nil {
 			_ = d.notify(ctx, string(mcp.MethodNotificationProgress), map[string]any{
