@@ -24,6 +24,7 @@ type promptsScreen struct {
 	title   *widget.Label
 	desc    *widget.Label
 	form    *widget.Form
+	formBox *fyne.Container
 	ents    map[string]*widget.SelectEntry
 	getBtn  *widget.Button
 	msgs    *fyne.Container
@@ -64,11 +65,12 @@ func (p *promptsScreen) buildUI() fyne.CanvasObject {
 	p.title.SizeName = theme.SizeNameSubHeadingText
 	p.desc = wrapLabel("")
 	p.form = widget.NewForm()
+	p.formBox = container.NewStack(p.form)
 	p.getBtn = widget.NewButtonWithIcon("Get prompt", theme.MediaPlayIcon(), p.onGet)
 	p.getBtn.Importance = widget.HighImportance
 	p.msgs = container.NewVBox()
 	p.formObj = container.NewVScroll(container.NewPadded(container.NewVBox(
-		p.title, p.desc, p.form, container.NewHBox(p.getBtn), widget.NewSeparator(), p.msgs)))
+		p.title, p.desc, p.formBox, container.NewHBox(p.getBtn), widget.NewSeparator(), p.msgs)))
 	p.detail = container.NewStack(emptyState("Select a prompt to fill its arguments and get it."))
 	split := container.NewHSplit(left, p.detail)
 	split.Offset = 0.34
@@ -106,7 +108,7 @@ func (p *promptsScreen) onSelect(pr Prompt) {
 	p.title.SetText(firstNonEmpty(pr.Title, pr.Name))
 	p.desc.SetText(pr.Description)
 	p.ents = map[string]*widget.SelectEntry{}
-	p.form.Items = nil
+	p.form = widget.NewForm()
 	for _, a := range pr.Arguments {
 		name := a.Name
 		e := widget.NewSelectEntry(nil)
@@ -121,12 +123,13 @@ func (p *promptsScreen) onSelect(pr Prompt) {
 		item.HintText = a.Description
 		p.form.AppendItem(item)
 	}
-	p.form.Refresh()
+	p.formBox.Objects = []fyne.CanvasObject{p.form}
 	if len(pr.Arguments) == 0 {
-		p.form.Hide()
+		p.formBox.Hide()
 	} else {
-		p.form.Show()
+		p.formBox.Show()
 	}
+	p.formBox.Refresh()
 	p.msgs.Objects = nil
 	p.msgs.Refresh()
 	p.detail.Objects = []fyne.CanvasObject{p.formObj}
