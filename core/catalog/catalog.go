@@ -509,3 +509,6 @@ func (c *Catalog) renderEntry(e *entry, indent string) []byte {
 	}
 	return renderObject(serverFields, &e.cur, &orig, c.data, obj, force, e.extras, indent, st)
 }
+
+// Find returns the position of the named server in file order, or -1.
+func (c *Catalog) Find(name string) int { return c.find(name) }

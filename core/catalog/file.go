@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"time"
@@ -57,6 +58,11 @@ type WriteOptions struct {
 	// Perm is the mode of a new file (default 0600: a catalog may hold
 	// environment values). An existing file keeps its mode.
 	Perm fs.FileMode
+}
+
+// lockName is the lock file beside the catalog, used by Save.
+func lockName(path string) string {
+	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
 }
 
 // tempPattern names temporary files: hidden, next to the target.
@@ -264,13 +270,26 @@ func createExclusive(path string, data []byte) error {
 // Only changed entries are re-rendered; when nothing changed, nothing is
 // written. If the file changed on disk since it was read (or last saved),
 // Save writes nothing and returns a *ConflictError: reload and apply the
-// change again (Update does that).
+// change again (Update does that). Spyglass processes serialize their
+// saves with a lock file beside the catalog (".mcp.json.lock", left in
+// place), so two of them cannot both pass that check.
 func (c *Catalog) Save(opts *WriteOptions) error {
 	if c.readOnly || c.path == "" {
 		return fmt.Errorf("save %s: %w", c.path, ErrReadOnly)
 	}
 	data := c.Bytes()
-	onDisk, err := os.ReadFile(c.path)
+	path := c.path
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	// The lock makes "check that nobody wrote, then replace" one step for
+	// every Spyglass process; the check catches writers that do not lock.
+	unlock, err := lockFile(path)
+	if err != nil {
+		return fmt.Errorf("save %s: lock: %w", c.path, err)
+	}
+	defer unlock()
+	onDisk, err := os.ReadFile(path)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("save %s: %w", c.path, err)
@@ -281,7 +300,7 @@ func (c *Catalog) Save(opts *WriteOptions) error {
 	if exists && bytes.Equal(onDisk, data) {
 		return nil
 	}
-	if err := WriteAtomic(c.path, data, opts); err != nil {
+	if err := WriteAtomic(path, data, opts); err != nil {
 		return err
 	}
 	return c.reset(data)
@@ -320,7 +339,7 @@ func (c *Catalog) reset(data []byte) error {
 // fn may run more than once; it must only change the catalog it is given.
 // A fn error aborts without saving.
 func Update(path string, opts *WriteOptions, fn func(*Catalog) error) error {
-	const attempts = 5
+	const attempts = 20
 	var err error
 	for i := 0; i < attempts; i++ {
 		var c *Catalog
@@ -339,7 +358,7 @@ func Update(path string, opts *WriteOptions, fn func(*Catalog) error) error {
 		if !errors.Is(err, ErrConflict) {
 			return err
 		}
-		time.Sleep(time.Duration(i+1) * 5 * time.Millisecond)
+		time.Sleep(time.Duration(i+1) * time.Duration(1+rand.IntN(5)) * time.Millisecond)
 	}
 	return err
 }
