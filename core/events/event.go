@@ -98,7 +98,8 @@ type Event struct {
 	Pair uint64 `json:"pair,omitempty"`
 	// Outcome is set on request events (both directions). The log never
 	// changes an Outcome in place: an update stores a new pointer, so a
-	// copy handed out earlier keeps its value.
+	// copy handed out earlier keeps its value. Outcomes may be shared
+	// between events: never modify one, replace the pointer.
 	Outcome *Outcome `json:"outcome,omitempty"`
 
 	// Unpaired marks a response whose id matched no open request (an

@@ -102,6 +102,12 @@ type pendingReq struct {
 	state  OutcomeState
 }
 
+// waitingOutcome is shared by every new request: outcomes are never
+// modified in place.
+var waitingOutcome = &Outcome{State: Waiting}
+
+var eventPool = sync.Pool{New: func() any { return new(Event) }}
+
 // Log is the append-only, bounded record of events: a ring with sequence
 // numbers that pairs requests with responses and hands listeners batches.
 // It is safe for concurrent use. Create it with New.
@@ -202,13 +208,19 @@ func (l *Log) Append(e Event) uint64 {
 		}
 	}
 	if l.redact != nil {
-		l.redact(&e)
+		// Through a pooled pointer, so that e itself stays on the stack.
+		p := eventPool.Get().(*Event)
+		*p = e
+		l.redact(p)
+		e = *p
+		*p = Event{}
+		eventPool.Put(p)
 	}
 	e.Pair, e.Outcome, e.Unpaired, e.Late = 0, nil, false, false
 	// A cancellation names the request in its params.
 	var cancelID string
 	if e.Kind == KindMessage && e.Type == MsgNotification && e.Method == "notifications/cancelled" {
-		if rid := scanKey(scanKey(e.Raw, "params"), "requestId"); rid != nil {
+		if rid := scanKey(valueAt(e.Raw, "params"), "requestId"); rid != nil {
 			cancelID = normalizeID(rid)
 		}
 	}
@@ -222,7 +234,7 @@ func (l *Log) Append(e Event) uint64 {
 	if e.Kind == KindMessage && e.ID != "" && (e.Dir == DirIn || e.Dir == DirOut) {
 		switch e.Type {
 		case MsgRequest:
-			e.Outcome = &Outcome{State: Waiting}
+			e.Outcome = waitingOutcome
 			l.pending[pairKey{e.Conn, e.Dir, e.ID}] = pendingReq{seq: seq, method: e.Method, time: e.Time, state: Waiting}
 		case MsgResult, MsgError:
 			updated = l.pairLocked(&e, journal)
@@ -249,7 +261,7 @@ func (l *Log) Append(e Event) uint64 {
 		case MsgError:
 			l.nErrors.Add(1)
 		case MsgResult:
-			if e.Method == "tools/call" && bytes.Equal(scanKey(scanKey(e.Raw, "result"), "isError"), []byte("true")) {
+			if e.Method == "tools/call" && bytes.Equal(scanKey(valueAt(e.Raw, "result"), "isError"), []byte("true")) {
 				l.nErrors.Add(1)
 			}
 		}

@@ -174,7 +174,7 @@ func (e Event) Subject() string {
 	default:
 		return ""
 	}
-	v := scanKey(scanKey(e.Raw, "params"), key)
+	v := scanKey(valueAt(e.Raw, "params"), key)
 	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
 		return ""
 	}

@@ -64,12 +64,21 @@ func scanHeader(raw []byte) (header, bool) {
 		if ke < 0 {
 			return h, false
 		}
-		key := raw[ks+1 : ke-1] // keys with escapes never match a plain name
+		key := keyText(raw[ks:ke])
 		i = skipWS(raw, ke)
 		if i >= len(raw) || raw[i] != ':' {
 			return h, false
 		}
 		i = skipWS(raw, i+1)
+		if hasID && !hasMethod && (string(key) == "result" || string(key) == "error") {
+			// The type is certain: do not read the (maybe huge) value.
+			if string(key) == "result" {
+				hasResult = true
+			} else {
+				hasError = true
+			}
+			break
+		}
 		vs := i
 		ve := skipValue(raw, i)
 		if ve < 0 {
@@ -216,12 +225,16 @@ func normalizeNumber(v []byte) string {
 		}
 	}
 	if integer {
-		if len(v) <= 4 && v[0] != '-' {
+		if len(v) <= 4 && (len(v) == 1 || v[0] != '0') {
 			n := 0
 			for _, b := range v {
+				if b < '0' || b > '9' {
+					n = -1
+					break
+				}
 				n = n*10 + int(b-'0')
 			}
-			if n < len(smallIDs) && (len(v) == 1 || v[0] != '0') {
+			if n >= 0 && n < len(smallIDs) {
 				return smallIDs[n]
 			}
 		}
@@ -305,6 +318,18 @@ func idCanonical(id string) bool {
 	return true
 }
 
+// keyText returns the text of an object key token; keys are short, and
+// only those with escapes are decoded.
+func keyText(tok []byte) []byte {
+	inner := tok[1 : len(tok)-1]
+	for _, c := range inner {
+		if c == '\\' {
+			return []byte(decodeString(tok))
+		}
+	}
+	return inner
+}
+
 func isWS(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 func skipWS(b []byte, i int) int {
@@ -386,45 +411,74 @@ func skipValue(b []byte, i int) int {
 	}
 }
 
+// valueAt returns raw from the start of the value of the top-level key
+// name to the end of raw (not just the value), or nil. Nested lookups use
+// it to avoid skipping over the whole value first.
+func valueAt(raw []byte, name string) []byte {
+	_, start := findKey(raw, name, false)
+	if start < 0 {
+		return nil
+	}
+	return raw[start:]
+}
+
 // scanKey finds the value of a top-level key in the JSON object raw and
 // returns it (trimmed), or nil. It is used for occasional lookups such as
 // params.requestId of a cancellation or result.isError of a tool result.
 func scanKey(raw []byte, name string) []byte {
+	end, start := findKey(raw, name, true)
+	if start < 0 || end < 0 {
+		return nil
+	}
+	return raw[start:end]
+}
+
+// findKey locates the value of the top-level key name in the object raw:
+// start is its first byte (-1 if absent), end is just past it (-1 when
+// the value is malformed or needEnd is false, in which case the value
+// itself is not read).
+func findKey(raw []byte, name string, needEnd bool) (end, start int) {
 	i := skipWS(raw, 0)
 	if i >= len(raw) || raw[i] != '{' {
-		return nil
+		return -1, -1
 	}
 	i++
 	for first := true; ; first = false {
 		i = skipWS(raw, i)
 		if i >= len(raw) || raw[i] == '}' {
-			return nil
+			return -1, -1
 		}
 		if !first {
 			if raw[i] != ',' {
-				return nil
+				return -1, -1
 			}
 			i = skipWS(raw, i+1)
 		}
 		if i >= len(raw) || raw[i] != '"' {
-			return nil
+			return -1, -1
 		}
 		ke := skipString(raw, i)
 		if ke < 0 {
-			return nil
+			return -1, -1
 		}
-		key := raw[i+1 : ke-1]
+		key := keyText(raw[i:ke])
 		i = skipWS(raw, ke)
 		if i >= len(raw) || raw[i] != ':' {
-			return nil
+			return -1, -1
 		}
 		i = skipWS(raw, i+1)
-		ve := skipValue(raw, i)
-		if ve < 0 {
-			return nil
+		if i >= len(raw) {
+			return -1, -1
 		}
 		if string(key) == name {
-			return raw[i:ve]
+			if !needEnd {
+				return -1, i
+			}
+			return skipValue(raw, i), i
+		}
+		ve := skipValue(raw, i)
+		if ve < 0 {
+			return -1, -1
 		}
 		i = ve
 	}
