@@ -101,6 +101,71 @@ func rawVerbatim(raw []byte) bool {
 		utf8.Valid(raw) && json.Valid(raw)
 }
 
+// toTrace converts e to its file form; verbatim says Raw must be spliced
+// in as is under "raw".
+func toTrace(e *Event) (te traceEvent, verbatim bool) {
+	te = traceEvent{
+		Seq: e.Seq, Time: e.Time, Conn: e.Conn, Kind: e.Kind, Dir: e.Dir, Type: e.Type,
+		ID: e.ID, Method: e.Method, Size: e.Size, Text: e.Text, HTTP: e.HTTP, Run: e.Run,
+		Pair: e.Pair, Outcome: e.Outcome, Unpaired: e.Unpaired, Late: e.Late,
+	}
+	switch {
+	case len(e.Raw) == 0:
+	case rawVerbatim(e.Raw):
+		verbatim = true
+	case utf8.Valid(e.Raw):
+		s := string(e.Raw)
+		te.RawText = &s
+	default:
+		te.RawBase64 = e.Raw
+	}
+	return te, verbatim
+}
+
+// fromTrace converts the file form back to an Event.
+func fromTrace(te *traceEvent) Event {
+	e := Event{
+		Seq: te.Seq, Time: te.Time, Conn: te.Conn, Kind: te.Kind, Dir: te.Dir, Type: te.Type,
+		ID: te.ID, Method: te.Method, Size: te.Size, Text: te.Text, HTTP: te.HTTP, Run: te.Run,
+		Pair: te.Pair, Outcome: te.Outcome, Unpaired: te.Unpaired, Late: te.Late,
+	}
+	switch {
+	case len(te.Raw) > 0:
+		e.Raw = te.Raw
+	case te.RawText != nil:
+		e.Raw = json.RawMessage(*te.RawText)
+	case te.RawBase64 != nil:
+		e.Raw = te.RawBase64
+	}
+	return e
+}
+
+// MarshalJSON encodes the event as one element of a trace file's
+// "events" (TRACE.md): Raw that is not valid JSON is written as "rawText"
+// or "rawBase64", so every event marshals (for JSON-lines output, too).
+func (e Event) MarshalJSON() ([]byte, error) {
+	te, verbatim := toTrace(&e)
+	b, err := json.Marshal(&te)
+	if err != nil || !verbatim {
+		return b, err
+	}
+	out := make([]byte, 0, len(b)+len(e.Raw)+8)
+	out = append(out, b[:len(b)-1]...)
+	out = append(out, `,"raw":`...)
+	out = append(out, e.Raw...)
+	return append(out, '}'), nil
+}
+
+// UnmarshalJSON decodes what MarshalJSON wrote.
+func (e *Event) UnmarshalJSON(b []byte) error {
+	var te traceEvent
+	if err := json.Unmarshal(b, &te); err != nil {
+		return err
+	}
+	*e = fromTrace(&te)
+	return nil
+}
+
 // WriteTrace writes meta and events as a trace file (TRACE.md): one JSON
 // object, one event per line. Each message's bytes are written verbatim.
 // Events should come from a Log, so Options.Redact has already masked
@@ -121,22 +186,7 @@ func WriteTrace(w io.Writer, meta TraceMeta, events []Event) error {
 	bw.WriteString(",\n\"events\":[")
 	for i := range events {
 		e := &events[i]
-		te := traceEvent{
-			Seq: e.Seq, Time: e.Time, Conn: e.Conn, Kind: e.Kind, Dir: e.Dir, Type: e.Type,
-			ID: e.ID, Method: e.Method, Size: e.Size, Text: e.Text, HTTP: e.HTTP, Run: e.Run,
-			Pair: e.Pair, Outcome: e.Outcome, Unpaired: e.Unpaired, Late: e.Late,
-		}
-		verbatim := false
-		switch {
-		case len(e.Raw) == 0:
-		case rawVerbatim(e.Raw):
-			verbatim = true
-		case utf8.Valid(e.Raw):
-			s := string(e.Raw)
-			te.RawText = &s
-		default:
-			te.RawBase64 = e.Raw
-		}
+		te, verbatim := toTrace(e)
 		buf.Reset()
 		if err := enc.Encode(&te); err != nil {
 			return fmt.Errorf("write trace: event %d: %w", e.Seq, err)
@@ -190,20 +240,7 @@ func ReadTrace(r io.Reader) (TraceMeta, []Event, error) {
 	}
 	evs := make([]Event, len(f.Events))
 	for i := range f.Events {
-		te := &f.Events[i]
-		e := Event{
-			Seq: te.Seq, Time: te.Time, Conn: te.Conn, Kind: te.Kind, Dir: te.Dir, Type: te.Type,
-			ID: te.ID, Method: te.Method, Size: te.Size, Text: te.Text, HTTP: te.HTTP, Run: te.Run,
-			Pair: te.Pair, Outcome: te.Outcome, Unpaired: te.Unpaired, Late: te.Late,
-		}
-		switch {
-		case len(te.Raw) > 0:
-			e.Raw = te.Raw
-		case te.RawText != nil:
-			e.Raw = json.RawMessage(*te.RawText)
-		case te.RawBase64 != nil:
-			e.Raw = te.RawBase64
-		}
+		e := fromTrace(&f.Events[i])
 		evs[i] = e
 	}
 	return f.Meta, evs, nil

@@ -163,3 +163,26 @@ func TestRedactedBeforeRecording(t *testing.T) {
 		t.Error("masked values missing")
 	}
 }
+
+func TestEventJSON(t *testing.T) {
+	evs := []Event{
+		{Seq: 1, Kind: KindInvalid, Raw: []byte("oops \xff"), Time: time.Unix(1, 0).UTC()},
+		{Seq: 2, Kind: KindInvalid, Raw: []byte("text line"), Time: time.Unix(2, 0).UTC()},
+		{Seq: 3, Kind: KindMessage, Dir: DirIn, Type: MsgResult, ID: "1", Method: "ping", Raw: []byte(`{"jsonrpc":"2.0","id":1,"result":{}}`),
+			Pair: 2, Time: time.Unix(3, 0).UTC()},
+		{Seq: 4, Kind: KindMessage, Type: MsgRequest, ID: "1", Outcome: &Outcome{State: OK, Latency: time.Millisecond}, Time: time.Unix(4, 0).UTC()},
+	}
+	for _, e := range evs {
+		b, err := json.Marshal(e)
+		if err != nil {
+			t.Fatalf("marshal %d: %v", e.Seq, err)
+		}
+		var got Event
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatalf("unmarshal %s: %v", b, err)
+		}
+		if !reflect.DeepEqual(got, e) {
+			t.Errorf("round trip of %s\n got %+v\nwant %+v", b, got, e)
+		}
+	}
+}
