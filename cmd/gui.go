@@ -8,10 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -24,6 +22,7 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/session"
 	"github.com/spyglass-mcp/spyglass/core/wire"
 	"github.com/spyglass-mcp/spyglass/ui"
+	"github.com/spyglass-mcp/spyglass/ui/desktop"
 )
 
 // guiBackend adapts core (catalog, sessions, event log) to ui.Backend.
@@ -38,18 +37,23 @@ type guiBackend struct {
 	// session options every connection gets (handlers for the server's
 	// own requests).
 	handlers session.Handlers
+	// red masks secrets in recorded events; override holds servers with
+	// the command line's overrides applied (--server NAME -e ...).
+	red      *wire.Redactor
+	override map[string]catalog.Server
 }
 
 // newGUIBackend wraps a loaded catalog. roWhy says why it is read-only
 // ("" when it may be edited).
 func newGUIBackend(cat *catalog.Catalog, roWhy string, log *events.Log) *guiBackend {
+	red := wire.NewRedactor()
 	if log == nil {
-		log = events.New(&events.Options{Redact: wire.NewRedactor().Redact})
+		log = events.New(&events.Options{Redact: red.Redact})
 	}
 	if roWhy == "" && cat.ReadOnly() {
 		roWhy = "this server list cannot be saved"
 	}
-	b := &guiBackend{cat: cat, roWhy: roWhy, log: log}
+	b := &guiBackend{cat: cat, roWhy: roWhy, log: log, red: red, override: map[string]catalog.Server{}}
 	b.events = &guiEvents{log: log, b: b}
 	return b
 }
@@ -182,69 +186,25 @@ func (b *guiBackend) Open(name string, onState func(ui.StateView)) (ui.Conn, err
 	if problem != nil {
 		return nil, fmt.Errorf("fix this server's entry first: %w", problem)
 	}
-	dial := b.dialer(name, s)
-	opts := &session.Options{
-		Conn:              name,
-		ProtocolVersion:   s.ProtocolVersion,
-		Era:               session.Era(s.EffectiveEra()),
-		ConnectionTimeout: s.ConnectionTimeoutDuration(),
-		RequestTimeout:    s.RequestTimeoutDuration(),
-		PaginatedLists:    s.PaginatedLists,
-		NoReconnect:       true,
-		Handlers:          b.handlers,
+	if o, ok := b.override[name]; ok {
+		s = o
 	}
-	if len(s.Metadata) > 0 {
-		_ = json.Unmarshal(s.Metadata, &opts.Metadata)
+	conn, err := newConnection(name, s, b.log, b.red)
+	if err != nil {
+		return nil, err
 	}
-	for _, r := range s.Roots {
-		opts.Roots = append(opts.Roots, mcp.Root{URI: r.URI, Name: r.Name})
+	dial, opts := conn.dial, conn.opts
+	if b.dial != nil {
+		dial = b.dial(name, s)
 	}
+	opts.NoReconnect = true
+	opts.Handlers = b.handlers
 	sess := session.New(dial, b.log, opts)
 	c := &guiConn{s: sess, ttl: s.TaskTTLOrDefault()}
 	c.cancelState = sess.OnState(func(ch session.StateChange) {
 		onState(ui.StateView{State: ui.ConnState(ch.To), Err: ch.Err})
 	})
 	return c, nil
-}
-
-// dialer makes the wire connection of a server.
-func (b *guiBackend) dialer(name string, s catalog.Server) func(ctx context.Context) (wire.Conn, error) {
-	if b.dial != nil {
-		return b.dial(name, s)
-	}
-	switch s.Type {
-	case catalog.TypeStdio, "":
-		command := selfCommand(s.Command, s.Args)
-		var env []string
-		for k, v := range s.Env {
-			env = append(env, k+"="+v)
-		}
-		sort.Strings(env)
-		cfg := wire.StdioConfig{Conn: name, Command: command, Args: s.Args, Env: env, Dir: s.Cwd}
-		return func(context.Context) (wire.Conn, error) { return wire.NewStdio(cfg, b.log), nil }
-	default:
-		h := http.Header{}
-		for k, v := range s.Headers {
-			h.Set(k, v)
-		}
-		cfg := wire.HTTPConfig{Conn: name, URL: s.URL, Header: h}
-		if s.Type == catalog.TypeSSE {
-			return func(context.Context) (wire.Conn, error) { return wire.NewSSE(cfg, b.log), nil }
-		}
-		return func(context.Context) (wire.Conn, error) { return wire.NewStreamableHTTP(cfg, b.log), nil }
-	}
-}
-
-// selfCommand resolves the seeded demo entry (`spyglass --demo-server`) to
-// this very executable, so it works wherever the binary lives.
-func selfCommand(command string, args []string) string {
-	if command != "spyglass" || len(args) == 0 || args[0] != "--demo-server" {
-		return command
-	}
-	if exe, err := os.Executable(); err == nil {
-		return exe
-	}
-	return command
 }
 
 func toUIConfig(name string, s catalog.Server) ui.ServerConfig {
@@ -789,4 +749,113 @@ func toEventView(e events.Event) ui.EventView {
 		}
 	}
 	return v
+}
+
+// runGUI opens the desktop window on the servers inv names and returns the
+// exit code once it is closed.
+func runGUI(inv *Invocation, stderr io.Writer) int {
+	src, err := inv.Source()
+	if err != nil {
+		fmt.Fprintf(stderr, "spyglass: %v\n", err)
+		return 2
+	}
+	cat, _, err := src.Open()
+	if cat == nil {
+		fmt.Fprintf(stderr, "spyglass: %v\n", err)
+		return 1
+	}
+	if err != nil {
+		// a usable catalog with entries that cannot be connected to: the
+		// window shows each entry's problem when it is connected
+		fmt.Fprintf(stderr, "spyglass: %v\n", err)
+	}
+	roWhy := ""
+	switch src.Kind {
+	case catalog.SourceConfig:
+		roWhy = "opened with --config " + src.Path + ", which Spyglass never changes"
+	case catalog.SourceAdHoc:
+		roWhy = "one server given on the command line; run without it to edit your catalog"
+	}
+	be := newGUIBackend(cat, roWhy, nil)
+	opts := &ui.Options{}
+	if src.Kind == catalog.SourceAdHoc || src.Server != "" {
+		name, s, err := src.Resolve(cat)
+		if err != nil {
+			fmt.Fprintf(stderr, "spyglass: %v\n", err)
+			return 2
+		}
+		be.override[name] = s
+		opts.Select = name
+		opts.AutoConnect = true
+	}
+	var ready func(*ui.Window)
+	if script := os.Getenv("SPYGLASS_SCREENSHOT_SCRIPT"); script != "" {
+		ready = func(w *ui.Window) { go runScreenshotScript(w, script, os.Stdout, stderr) }
+	}
+	desktop.Run(be, opts, ready)
+	return 0
+}
+
+// runScreenshotScript drives the window into the states the README's
+// screenshots show (SPYGLASS_SCREENSHOT_SCRIPT=DIR, used by
+// .ci/screenshots.sh). Before each shot it prints "SHOT name" on out and
+// waits until DIR/name.done exists (the script has taken the picture).
+// Servers: the first of the catalog is connected and its tools run; the
+// second is expected to fail.
+func runScreenshotScript(w *ui.Window, dir string, out, stderr io.Writer) {
+	fail := func(err error) {
+		fmt.Fprintf(stderr, "spyglass: screenshot script: %v\n", err)
+		fmt.Fprintln(out, "FAILED")
+		w.Quit()
+	}
+	shot := func(name string) bool {
+		time.Sleep(800 * time.Millisecond) // let animations and layout settle
+		fmt.Fprintln(out, "SHOT "+name)
+		done := filepath.Join(dir, name+".done")
+		for i := 0; i < 600; i++ {
+			if _, err := os.Stat(done); err == nil {
+				return true
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		fail(fmt.Errorf("nobody took shot %s", name))
+		return false
+	}
+	time.Sleep(1500 * time.Millisecond) // the window maps
+	names := os.Getenv("SPYGLASS_SCREENSHOT_SERVERS")
+	if names == "" {
+		names = "demo,unreachable"
+	}
+	list := strings.Split(names, ",")
+	good, bad := list[0], list[len(list)-1]
+	if st, err := w.ConnectServer(bad, 60*time.Second); err != nil {
+		fail(err)
+		return
+	} else if st != ui.StateFailed {
+		fail(fmt.Errorf("%s should fail, it is %s", bad, st))
+		return
+	}
+	if st, err := w.ConnectServer(good, 60*time.Second); err != nil || st != ui.StateConnected {
+		fail(fmt.Errorf("%s did not connect (%s): %v", good, st, err))
+		return
+	}
+	if !shot("1-servers") {
+		return
+	}
+	if err := w.RunTool("get_weather", json.RawMessage(`{"city": "Lisbon"}`), 60*time.Second); err != nil {
+		fail(err)
+		return
+	}
+	if !shot("2-tools") {
+		return
+	}
+	if err := w.OpenEvent("tools/call #", 10*time.Second); err != nil {
+		fail(err)
+		return
+	}
+	if !shot("3-inspector") {
+		return
+	}
+	fmt.Fprintln(out, "DONE")
+	w.Quit()
 }

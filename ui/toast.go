@@ -126,3 +126,5 @@ func storageReader(u fyne.URI) ([]byte, error) {
 }
 
 var _ color.Color = color.Black
+
+func fyneSize(w, h float32) fyne.Size { return fyne.NewSize(w, h) }

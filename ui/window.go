@@ -19,8 +19,10 @@ type Options struct {
 	// attempts, doubled each time (default 1s).
 	ConnectAttempts int
 	RetryDelay      time.Duration
-	// Select names the server selected at start ("" = the first).
-	Select string
+	// Select names the server selected at start ("" = the first);
+	// AutoConnect connects to it at once.
+	Select      string
+	AutoConnect bool
 	// SaveDialog replaces the system save dialog (tests): it is called
 	// with the suggested file name and returns the writer, or nil.
 	SaveDialog func(name string, done func(w fyne.URIWriteCloser, err error))
@@ -97,8 +99,11 @@ func (w *Window) buildUI() fyne.CanvasObject {
 	w.body = container.NewStack(w.split)
 	w.inspOpen = true
 
-	w.reloadServers()
 	left := w.list.buildUI()
+	w.reloadServers()
+	if w.opts.AutoConnect && w.selected != nil {
+		w.selected.onConnect()
+	}
 	main := container.NewHSplit(left, w.body)
 	main.Offset = 0.2
 	return container.NewStack(main, w.toasts.layer)

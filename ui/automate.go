@@ -1,0 +1,150 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// The methods in this file drive the window the way a user would, from any
+// goroutine except the UI thread. The screenshot script uses them; each
+// waits (up to timeout) for the window to reach the state it asks for.
+
+// poll runs cond under the window's lock until it holds or timeout passes.
+func poll(timeout time.Duration, what string, cond func() bool) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		var ok bool
+		Sync(func() { ok = cond() })
+		if ok {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("timed out after %s waiting for %s", timeout, what)
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+}
+
+// ConnectServer selects the named server and connects to it; it waits
+// until the connection is up or has failed for good.
+func (w *Window) ConnectServer(name string, timeout time.Duration) (ConnState, error) {
+	var s *server
+	Sync(func() {
+		s = w.server(name)
+		if s != nil {
+			w.selectServer(s)
+			s.onConnect()
+		}
+	})
+	if s == nil {
+		return "", fmt.Errorf("no server %q", name)
+	}
+	var st ConnState
+	err := poll(timeout, name+" to connect", func() bool {
+		st = s.state.State
+		return (st == StateConnected && s.screens != nil && len(s.screens.tools.all) > 0) ||
+			(st == StateFailed && !s.retrying) || st == StateDisconnected
+	})
+	return st, err
+}
+
+// SelectServer shows the named server's screens and events.
+func (w *Window) SelectServer(name string) error {
+	var err error
+	Sync(func() {
+		s := w.server(name)
+		if s == nil {
+			err = fmt.Errorf("no server %q", name)
+			return
+		}
+		w.selectServer(s)
+	})
+	return err
+}
+
+// ShowScreen opens a screen tab of the selected server ("Tools", ...).
+func (w *Window) ShowScreen(tab string) error {
+	var err error
+	Sync(func() {
+		if w.selected == nil || w.selected.screens == nil {
+			err = fmt.Errorf("no connected server selected")
+			return
+		}
+		for i, it := range w.selected.screens.tabs.Items {
+			if it.Text == tab {
+				w.selected.screens.tabs.SelectIndex(i)
+				return
+			}
+		}
+		err = fmt.Errorf("no screen %q", tab)
+	})
+	return err
+}
+
+// RunTool selects a tool of the selected server, fills its arguments (a
+// JSON object) and runs it; it waits for the result.
+func (w *Window) RunTool(tool string, args json.RawMessage, timeout time.Duration) error {
+	var t *toolsScreen
+	Sync(func() {
+		if w.selected != nil && w.selected.screens != nil {
+			t = w.selected.screens.tools
+		}
+	})
+	if t == nil {
+		return fmt.Errorf("no connected server selected")
+	}
+	if err := w.ShowScreen("Tools"); err != nil {
+		return err
+	}
+	var found bool
+	Sync(func() {
+		for i, x := range t.shown {
+			if x.Name == tool {
+				t.list.Select(i)
+				found = true
+			}
+		}
+		if found {
+			if j, ok := t.args.(*jsonArgs); ok && args != nil {
+				j.e.SetText(string(args))
+			}
+			t.onRun()
+		}
+	})
+	if !found {
+		return fmt.Errorf("no tool %q", tool)
+	}
+	return poll(timeout, tool+" to finish", func() bool { return t.running == nil && len(t.result.Objects) > 0 })
+}
+
+// OpenEvent opens, in the inspector, the newest event of the selected
+// server whose title starts with prefix.
+func (w *Window) OpenEvent(prefix string, timeout time.Duration) error {
+	in := w.inspector
+	return poll(timeout, "an event "+prefix, func() bool {
+		for i := len(in.shown) - 1; i >= 0; i-- {
+			e := in.events[in.shown[i]]
+			if strings.HasPrefix(e.Title, prefix) {
+				in.list.Select(i)
+				in.list.ScrollTo(i)
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// Resize sets the window's size.
+func (w *Window) Resize(width, height float32) {
+	Sync(func() { w.win.Resize(fyneSize(width, height)) })
+}
+
+// Quit disconnects every server and ends the app.
+func (w *Window) Quit() {
+	do(func() {
+		w.Close()
+		w.app.Quit()
+	})
+}

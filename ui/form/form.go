@@ -1,0 +1,722 @@
+package form
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/core/schemaform"
+)
+
+// Options configure a Form. The zero value (or nil) is a form holding the
+// schema defaults, in form mode.
+type Options struct {
+	// Values are loaded instead of the defaults (for example the last
+	// arguments of the tool, from a schemaform.Memory).
+	Values json.RawMessage
+	// JSON starts in the JSON editor.
+	JSON bool
+	// Elicitation shows the warnings of schemaform.CheckElicitation above
+	// the fields (a schema outside the restriction still gets a form).
+	Elicitation bool
+	// NoToggle hides the form/JSON toggle and the reset button.
+	NoToggle bool
+}
+
+// ErrNotSent is wrapped by the error of Values when the JSON editor holds
+// text that is not JSON: such arguments are never sent.
+var ErrNotSent = errors.New("form: the arguments are not valid JSON")
+
+// Form is a Fyne widget that edits the argument object of a JSON Schema,
+// either as generated controls or as JSON text. Create it with New and
+// use it from the UI goroutine only. It does not scroll by itself: put it
+// in a container.NewVScroll.
+type Form struct {
+	widget.BaseWidget
+
+	// OnChanged is called after every edit (form or JSON).
+	OnChanged func()
+
+	model *schemaform.Form
+	state *schemaform.State
+	opts  Options
+
+	mode      *widget.RadioGroup
+	resetBtn  *widget.Button
+	notes     *widget.Label // elicitation warnings, validator notes
+	fields    *fyne.Container
+	jsonEntry *widget.Entry
+	jsonErr   *widget.Label
+	jsonBox   *fyne.Container
+	body      *fyne.Container
+
+	jsonMode bool
+	// typed and typedValue remember the JSON text the user typed and the
+	// form value it became, so that switching back without edits shows
+	// the text exactly as typed.
+	typed      string
+	typedValue *schemaform.Value
+
+	rows     map[*schemaform.State]*row
+	controls map[*schemaform.State]fyne.CanvasObject // for tests
+	building bool
+}
+
+// row is the box of one field: label, control, helper text, errors.
+type row struct {
+	box *fyne.Container
+	err *widget.Label
+}
+
+// New returns a form for model.
+func New(model *schemaform.Form, opts *Options) *Form {
+	f := &Form{model: model}
+	if opts != nil {
+		f.opts = *opts
+	}
+	f.ExtendBaseWidget(f)
+	f.state = model.NewState()
+	f.buildUI()
+	if len(f.opts.Values) > 0 {
+		if err := f.SetValues(f.opts.Values); err != nil {
+			f.setJSONText(string(f.opts.Values))
+			f.showJSON(true)
+		}
+	}
+	if f.opts.JSON {
+		f.setMode(true)
+	}
+	return f
+}
+
+// CreateRenderer implements fyne.Widget.
+func (f *Form) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(f.body)
+}
+
+func (f *Form) buildUI() {
+	f.mode = widget.NewRadioGroup([]string{"Form", "JSON"}, f.onMode)
+	f.mode.Horizontal = true
+	f.mode.Required = true
+	f.mode.SetSelected("Form")
+	f.resetBtn = widget.NewButtonWithIcon("Reset", theme.HistoryIcon(), f.onReset)
+	f.resetBtn.Importance = widget.LowImportance
+	f.notes = widget.NewLabel("")
+	f.notes.Wrapping = fyne.TextWrapWord
+	f.notes.Importance = widget.WarningImportance
+	f.notes.Hide()
+	if f.opts.Elicitation {
+		if issues := f.model.CheckElicitation(); len(issues) > 0 {
+			msgs := make([]string, len(issues))
+			for i, is := range issues {
+				msgs[i] = is.Message
+			}
+			f.notes.SetText("This request is outside what elicitation allows (a flat object of primitive values); you may decline it.\n" +
+				strings.Join(msgs, "\n"))
+			f.notes.Show()
+		}
+	}
+	f.fields = container.NewVBox()
+	f.jsonEntry = widget.NewMultiLineEntry()
+	f.jsonEntry.TextStyle = fyne.TextStyle{Monospace: true}
+	f.jsonEntry.Wrapping = fyne.TextWrapOff
+	f.jsonEntry.SetMinRowsVisible(12)
+	f.jsonEntry.OnChanged = f.onJSONChanged
+	f.jsonErr = widget.NewLabel("")
+	f.jsonErr.Importance = widget.DangerImportance
+	f.jsonErr.Wrapping = fyne.TextWrapWord
+	f.jsonErr.Hide()
+	f.jsonBox = container.NewBorder(nil, f.jsonErr, nil, nil, f.jsonEntry)
+	f.jsonBox.Hide()
+	top := container.NewBorder(nil, nil, nil, f.resetBtn, f.mode)
+	if f.opts.NoToggle {
+		top.Hide()
+	}
+	f.body = container.NewBorder(container.NewVBox(top, f.notes), nil, nil, nil,
+		container.NewStack(f.fields, f.jsonBox))
+	f.rebuild()
+}
+
+// rebuild recreates every control from the state.
+func (f *Form) rebuild() {
+	f.rows = map[*schemaform.State]*row{}
+	f.controls = map[*schemaform.State]fyne.CanvasObject{}
+	f.building = true
+	defer func() { f.building = false }()
+	root := f.state
+	var objs []fyne.CanvasObject
+	if root.Field.Kind == schemaform.KindObject && !root.Raw {
+		for _, p := range root.Props {
+			objs = append(objs, f.fieldRow(p, "").box)
+		}
+		if len(root.Props) == 0 {
+			l := widget.NewLabel("No arguments.")
+			l.Importance = widget.LowImportance
+			objs = append(objs, l)
+		}
+		if len(root.Extra) > 0 {
+			objs = append(objs, f.extraNote(root))
+		}
+	} else {
+		objs = append(objs, f.fieldRow(root, "").box)
+	}
+	f.fields.Objects = objs
+	f.fields.Refresh()
+}
+
+// extraNote tells that members without a control are kept.
+func (f *Form) extraNote(st *schemaform.State) fyne.CanvasObject {
+	names := make([]string, len(st.Extra))
+	for i, m := range st.Extra {
+		names[i] = m.Key
+	}
+	l := widget.NewLabel("Also sent, edit in JSON: " + strings.Join(names, ", "))
+	l.Importance = widget.LowImportance
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}
+
+// label is the label of a field, with * when required.
+func label(st *schemaform.State, fallback string) string {
+	l := st.Field.Label()
+	if l == "" {
+		l = fallback
+	}
+	if st.Field.Required && fallback == "" {
+		l += " *"
+	}
+	return l
+}
+
+// fieldRow builds the row of st: label, control, description, errors.
+// item is the label of an array item ("#1"), "" for properties.
+func (f *Form) fieldRow(st *schemaform.State, item string) *row {
+	r := &row{box: container.NewVBox()}
+	r.err = widget.NewLabel("")
+	r.err.Importance = widget.DangerImportance
+	r.err.Wrapping = fyne.TextWrapWord
+	r.err.Hide()
+	f.rows[st] = r
+	f.fillRow(st, r, item)
+	return r
+}
+
+func (f *Form) fillRow(st *schemaform.State, r *row, item string) {
+	ctl := f.control(st, item)
+	f.controls[st] = ctl
+	var objs []fyne.CanvasObject
+	k := st.Field.Kind
+	// Booleans carry their label; objects and arrays show it as a header.
+	if st.Raw || (k != schemaform.KindBoolean && k != schemaform.KindObject) {
+		l := widget.NewLabel(label(st, item))
+		l.TextStyle = fyne.TextStyle{Bold: true}
+		l.Truncation = fyne.TextTruncateEllipsis
+		objs = append(objs, l)
+	}
+	objs = append(objs, ctl)
+	if d := st.Field.Description; d != "" && k != schemaform.KindObject {
+		objs = append(objs, helper(d))
+	}
+	if st.Raw {
+		objs = append(objs, helper("This value does not fit the form control; it is kept and edited as JSON."))
+	} else if k == schemaform.KindJSON && st.Field.Reason != "" {
+		objs = append(objs, helper("Edited as JSON ("+st.Field.Reason+")."))
+	}
+	objs = append(objs, r.err)
+	r.box.Objects = objs
+	r.box.Refresh()
+	f.showIssues(st, st.Check(), false)
+}
+
+// helper is description text under a control.
+func helper(text string) *widget.Label {
+	l := widget.NewLabel(text)
+	l.Wrapping = fyne.TextWrapWord
+	l.SizeName = theme.SizeNameCaptionText
+	l.Importance = widget.LowImportance
+	return l
+}
+
+// control builds the control of st: the one place where field kinds
+// become widgets.
+func (f *Form) control(st *schemaform.State, item string) fyne.CanvasObject {
+	fld := st.Field
+	kind := fld.Kind
+	if st.Raw {
+		kind = schemaform.KindJSON
+	}
+	switch kind {
+	case schemaform.KindString, schemaform.KindText:
+		return f.textControl(st, kind == schemaform.KindText)
+	case schemaform.KindFormat:
+		e := widget.NewEntry()
+		e.SetPlaceHolder(placeholders[fld.Format])
+		e.SetText(st.Text)
+		e.OnChanged = func(s string) { st.SetText(s); f.changed(st) }
+		return e
+	case schemaform.KindNumber, schemaform.KindInteger:
+		e := newNumberEntry(kind == schemaform.KindInteger)
+		e.SetPlaceHolder(numberHint(fld))
+		e.SetText(st.Text)
+		e.OnChanged = func(s string) { st.SetText(s); f.changed(st) }
+		return e
+	case schemaform.KindEnum, schemaform.KindTitledEnum:
+		titles := make([]string, 0, len(fld.Options)+1)
+		offset := 0
+		if !fld.Required {
+			titles = append(titles, notSet)
+			offset = 1
+		}
+		for _, o := range fld.Options {
+			titles = append(titles, o.Title)
+		}
+		s := widget.NewSelect(titles, nil)
+		s.PlaceHolder = "(choose)"
+		if st.Index >= 0 {
+			s.SetSelectedIndex(st.Index + offset)
+		}
+		s.OnChanged = func(string) { st.Select(s.SelectedIndex() - offset); f.changed(st) }
+		return s
+	case schemaform.KindMultiSelect:
+		box := container.NewVBox()
+		for i, o := range fld.Options {
+			c := widget.NewCheck(o.Title, nil)
+			c.SetChecked(st.IsChecked(i))
+			c.OnChanged = func(on bool) { st.SetChecked(i, on); f.changed(st) }
+			box.Add(c)
+		}
+		return box
+	case schemaform.KindBoolean:
+		c := widget.NewCheck(label(st, item), nil)
+		c.SetChecked(st.Bool)
+		c.OnChanged = func(on bool) { st.SetBool(on); f.changed(st) }
+		return c
+	case schemaform.KindArray:
+		return f.arrayControl(st)
+	case schemaform.KindObject:
+		box := container.NewVBox()
+		if d := fld.Description; d != "" {
+			box.Add(helper(d))
+		}
+		for _, p := range st.Props {
+			box.Add(f.fieldRow(p, "").box)
+		}
+		if len(st.Extra) > 0 {
+			box.Add(f.extraNote(st))
+		}
+		ai := widget.NewAccordionItem(label(st, item), box)
+		ai.Open = true
+		return widget.NewAccordion(ai)
+	case schemaform.KindNullable:
+		inner := f.control(st.Inner, item)
+		f.controls[st.Inner] = inner
+		nullLabel := widget.NewLabel("null")
+		nullLabel.Importance = widget.LowImportance
+		c := widget.NewCheck("null", nil)
+		c.SetChecked(st.Null)
+		show := func() {
+			if st.Null {
+				inner.Hide()
+				nullLabel.Show()
+			} else {
+				inner.Show()
+				nullLabel.Hide()
+			}
+		}
+		show()
+		c.OnChanged = func(on bool) { st.SetNull(on); show(); f.changed(st) }
+		return container.NewBorder(nil, nil, nil, c, container.NewStack(inner, nullLabel))
+	default: // KindJSON and values that do not fit their control
+		e := widget.NewMultiLineEntry()
+		e.TextStyle = fyne.TextStyle{Monospace: true}
+		e.Wrapping = fyne.TextWrapOff
+		e.SetMinRowsVisible(min(max(strings.Count(st.Text, "\n")+1, 3), 10))
+		e.SetPlaceHolder("JSON value")
+		e.SetText(st.Text)
+		e.OnChanged = func(s string) { st.SetText(s); f.changed(st) }
+		return e
+	}
+}
+
+const notSet = "(not set)"
+
+var placeholders = map[string]string{
+	"uri": "https://…", "iri": "https://…", "url": "https://…", "uri-reference": "https://… or /path",
+	"date": "YYYY-MM-DD", "date-time": "YYYY-MM-DDThh:mm:ssZ", "time": "hh:mm:ssZ",
+	"email": "name@example.com", "uuid": "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx",
+	"ipv4": "127.0.0.1", "ipv6": "::1",
+}
+
+// numberHint describes the accepted range in a placeholder.
+func numberHint(f *schemaform.Field) string {
+	what := "number"
+	if f.Kind == schemaform.KindInteger {
+		what = "integer"
+	}
+	var parts []string
+	if f.Min != nil {
+		op := "≥ "
+		if f.Min.Exclusive {
+			op = "> "
+		}
+		parts = append(parts, op+string(f.Min.Value))
+	}
+	if f.Max != nil {
+		op := "≤ "
+		if f.Max.Exclusive {
+			op = "< "
+		}
+		parts = append(parts, op+string(f.Max.Value))
+	}
+	if f.MultipleOf != "" {
+		parts = append(parts, "× "+string(f.MultipleOf))
+	}
+	if len(parts) == 0 {
+		return what
+	}
+	return what + ", " + strings.Join(parts, ", ")
+}
+
+// textControl is a text entry with a button that switches between one
+// line and several.
+func (f *Form) textControl(st *schemaform.State, multi bool) fyne.CanvasObject {
+	slot := container.NewStack()
+	var build func(multi bool)
+	build = func(multi bool) {
+		var e *widget.Entry
+		if multi {
+			e = widget.NewMultiLineEntry()
+			e.Wrapping = fyne.TextWrapWord
+			e.SetMinRowsVisible(4)
+		} else {
+			e = widget.NewEntry()
+		}
+		if st.Field.MaxLength >= 0 {
+			e.SetPlaceHolder(fmt.Sprintf("up to %d characters", st.Field.MaxLength))
+		}
+		e.SetText(st.Text)
+		e.OnChanged = func(s string) { st.SetText(s); f.changed(st) }
+		icon := theme.MenuExpandIcon()
+		if multi {
+			icon = theme.MenuDropUpIcon()
+		}
+		toggle := widget.NewButtonWithIcon("", icon, func() { build(!multi) })
+		toggle.Importance = widget.LowImportance
+		e.ActionItem = toggle
+		slot.Objects = []fyne.CanvasObject{e}
+		slot.Refresh()
+		f.controls[st] = slot
+	}
+	build(multi || strings.Contains(st.Text, "\n"))
+	return slot
+}
+
+// arrayControl is a list of item rows with add, remove and reorder.
+func (f *Form) arrayControl(st *schemaform.State) fyne.CanvasObject {
+	items := container.NewVBox()
+	var refresh func()
+	refresh = func() {
+		items.Objects = nil
+		for i, it := range st.Items {
+			r := f.fieldRow(it, fmt.Sprintf("#%d", i+1))
+			up := widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { st.Move(i, i-1); refresh(); f.changed(st) })
+			down := widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { st.Move(i, i+1); refresh(); f.changed(st) })
+			del := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() { st.Remove(i); refresh(); f.changed(st) })
+			up.Importance, down.Importance, del.Importance = widget.LowImportance, widget.LowImportance, widget.LowImportance
+			if i == 0 {
+				up.Disable()
+			}
+			if i == len(st.Items)-1 {
+				down.Disable()
+			}
+			items.Add(container.NewBorder(nil, nil, nil, container.NewHBox(up, down, del), r.box))
+		}
+		items.Refresh()
+	}
+	refresh()
+	add := widget.NewButtonWithIcon("Add item", theme.ContentAddIcon(), func() {
+		st.Add()
+		refresh()
+		f.changed(st)
+	})
+	add.Importance = widget.LowImportance
+	return container.NewVBox(items, container.NewHBox(add))
+}
+
+// changed runs after an edit of st: it shows st's own problems and tells
+// the owner.
+func (f *Form) changed(st *schemaform.State) {
+	if f.building {
+		return
+	}
+	f.showIssues(st, st.Check(), false)
+	f.typedValue = nil
+	if f.OnChanged != nil {
+		f.OnChanged()
+	}
+}
+
+// showIssues puts messages under the field of st.
+func (f *Form) showIssues(st *schemaform.State, issues []schemaform.Issue, withPath bool) {
+	r := f.rows[st]
+	if r == nil {
+		return
+	}
+	if len(issues) == 0 {
+		r.err.SetText("")
+		r.err.Hide()
+		return
+	}
+	msgs := make([]string, len(issues))
+	for i, is := range issues {
+		msgs[i] = is.Message
+		if withPath && is.Path != "" {
+			msgs[i] = is.Path + ": " + is.Message
+		}
+	}
+	r.err.SetText(strings.Join(msgs, "\n"))
+	r.err.Show()
+}
+
+// onMode switches between the form and the JSON editor.
+func (f *Form) onMode(sel string) {
+	want := sel == "JSON"
+	if want == f.jsonMode {
+		return
+	}
+	if err := f.setMode(want); err != nil {
+		f.mode.SetSelected("JSON") // stay until the JSON is fixed
+	}
+}
+
+// setMode switches modes. Leaving the JSON editor fails (and stays) while
+// its text is not valid JSON.
+func (f *Form) setMode(jsonMode bool) error {
+	if jsonMode {
+		v := f.value()
+		text := string(v.Indent())
+		if f.typedValue != nil && schemaform.Equal(v, f.typedValue) {
+			text = f.typed // unchanged since it was typed: show it as typed
+		}
+		f.setJSONText(text)
+		f.showJSON(true)
+		return nil
+	}
+	v, err := f.parseJSON()
+	if err != nil {
+		f.showJSONError(err)
+		return err
+	}
+	f.state.Set(v)
+	f.typed = f.jsonEntry.Text
+	f.typedValue = f.value()
+	f.rebuild()
+	f.showJSON(false)
+	return nil
+}
+
+// JSONMode reports whether the JSON editor is shown.
+func (f *Form) JSONMode() bool { return f.jsonMode }
+
+// SetJSONMode shows the JSON editor (true) or the form (false). Going
+// back to the form fails while the JSON text is invalid; the editor then
+// stays, with the error shown.
+func (f *Form) SetJSONMode(on bool) error {
+	if on == f.jsonMode {
+		return nil
+	}
+	if err := f.setMode(on); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (f *Form) showJSON(on bool) {
+	f.jsonMode = on
+	if on {
+		f.fields.Hide()
+		f.jsonBox.Show()
+		f.mode.SetSelected("JSON")
+	} else {
+		f.jsonBox.Hide()
+		f.fields.Show()
+		f.mode.SetSelected("Form")
+	}
+	f.body.Refresh()
+}
+
+func (f *Form) setJSONText(s string) {
+	old := f.jsonEntry.OnChanged
+	f.jsonEntry.OnChanged = nil
+	f.jsonEntry.SetText(s)
+	f.jsonEntry.OnChanged = old
+	f.onJSONText()
+}
+
+func (f *Form) onJSONChanged(string) {
+	f.onJSONText()
+	if f.OnChanged != nil {
+		f.OnChanged()
+	}
+}
+
+// onJSONText marks invalid JSON with its position; the text itself is
+// never touched.
+func (f *Form) onJSONText() {
+	if _, err := f.parseJSON(); err != nil {
+		f.showJSONError(err)
+		return
+	}
+	f.jsonErr.SetText("")
+	f.jsonErr.Hide()
+}
+
+func (f *Form) showJSONError(err error) {
+	f.jsonErr.SetText(err.Error())
+	f.jsonErr.Show()
+}
+
+// parseJSON parses the JSON editor ("" stands for {}).
+func (f *Form) parseJSON() (*schemaform.Value, error) {
+	text := f.jsonEntry.Text
+	if strings.TrimSpace(text) == "" {
+		return schemaform.Object(), nil
+	}
+	v, err := schemaform.ParseValue([]byte(text))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNotSent, err)
+	}
+	return v, nil
+}
+
+// value is the form's value ({} when everything is left out).
+func (f *Form) value() *schemaform.Value {
+	if v := f.state.Value(); v != nil {
+		return v
+	}
+	return schemaform.Object()
+}
+
+// Values returns the arguments that would be sent. In the JSON editor they
+// are the typed text with only insignificant white space removed (never
+// re-escaped or reformatted); invalid JSON is an error wrapping
+// ErrNotSent and *schemaform.SyntaxError (with line and column).
+func (f *Form) Values() (json.RawMessage, error) {
+	if f.jsonMode {
+		if _, err := f.parseJSON(); err != nil {
+			return nil, err
+		}
+		if strings.TrimSpace(f.jsonEntry.Text) == "" {
+			return json.RawMessage(`{}`), nil
+		}
+		var b bytes.Buffer
+		if err := json.Compact(&b, []byte(f.jsonEntry.Text)); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrNotSent, err)
+		}
+		return b.Bytes(), nil
+	}
+	return f.value().JSON(), nil
+}
+
+// SetValues loads arguments into the form (and the JSON editor, if
+// shown, gets them as text exactly). Members without a control are kept
+// and sent back unchanged.
+func (f *Form) SetValues(raw json.RawMessage) error {
+	v, err := schemaform.ParseValue(raw)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrNotSent, err)
+	}
+	f.state.Set(v)
+	f.typed, f.typedValue = string(raw), f.value()
+	f.rebuild()
+	if f.jsonMode {
+		f.setJSONText(string(raw))
+	}
+	return nil
+}
+
+// Reset puts the schema defaults back (in both views).
+func (f *Form) Reset() {
+	f.state.Reset()
+	f.typedValue = nil
+	f.rebuild()
+	if f.jsonMode {
+		f.setJSONText(string(f.value().Indent()))
+	}
+	if f.OnChanged != nil {
+		f.OnChanged()
+	}
+}
+
+func (f *Form) onReset() { f.Reset() }
+
+// Validate checks the arguments (per field, then the whole document
+// against the schema), shows each problem next to its field (in the JSON
+// editor: under it, with paths) and returns them all. It never blocks
+// sending: the caller decides, for example after asking the user.
+// Invalid JSON in the editor is one issue with code schemaform.CodeJSON.
+func (f *Form) Validate() []schemaform.Issue {
+	if f.jsonMode {
+		raw, err := f.Values()
+		if err != nil {
+			f.showJSONError(err)
+			return []schemaform.Issue{{Code: schemaform.CodeJSON, Message: err.Error()}}
+		}
+		issues := f.model.Validate(raw)
+		if len(issues) == 0 {
+			f.jsonErr.SetText("")
+			f.jsonErr.Hide()
+			return nil
+		}
+		msgs := make([]string, len(issues))
+		for i, is := range issues {
+			msgs[i] = is.String()
+		}
+		f.jsonErr.SetText(strings.Join(msgs, "\n"))
+		f.jsonErr.Show()
+		return issues
+	}
+	issues := f.model.Check(f.state)
+	byState := map[*schemaform.State][]schemaform.Issue{}
+	for _, is := range issues {
+		st, exact := f.state.Find(is.Path)
+		for st != nil && f.rows[st] == nil && st.Field.Kind == schemaform.KindNullable {
+			st = st.Inner
+		}
+		if f.rows[st] == nil {
+			st = f.state
+		}
+		if !exact {
+			is.Message = is.Path + ": " + is.Message
+		}
+		byState[st] = append(byState[st], is)
+	}
+	for st := range f.rows {
+		f.showIssues(st, byState[st], false)
+	}
+	var top []string
+	if is := byState[f.state]; len(is) > 0 && f.rows[f.state] == nil {
+		for _, x := range is {
+			top = append(top, x.String())
+		}
+	}
+	if err := f.model.Validator(); err != nil {
+		top = append(top, "The whole-document check is off: the schema cannot be compiled.")
+	}
+	if len(top) > 0 {
+		f.notes.SetText(strings.Join(top, "\n"))
+		f.notes.Show()
+	}
+	return issues
+}
+
+// State returns the state behind the form (for callers that inspect
+// fields); edits through it show after SetValues or Reset.
+func (f *Form) State() *schemaform.State { return f.state }
