@@ -281,8 +281,10 @@ func (l *Log) storeLocked(e Event) {
 	}
 	if e.Seq-l.first >= l.capacity { // full: evict l.first, which sits at idx
 		old := &l.buf[idx]
-		if old.Type == MsgRequest && old.Outcome != nil && old.Outcome.State != Waiting {
-			// Keep waiting requests pairable; forget finished ones.
+		if old.Type == MsgRequest && old.Outcome != nil &&
+			(old.Outcome.State != Waiting || len(l.pending) > int(l.capacity)) {
+			// Keep waiting requests pairable (unless there are more of
+			// them than the ring holds); forget finished ones.
 			k := pairKey{old.Conn, old.Dir, old.ID}
 			if p, ok := l.pending[k]; ok && p.seq == old.Seq {
 				delete(l.pending, k)
@@ -325,7 +327,7 @@ func (l *Log) pairLocked(e *Event, journal bool) bool {
 	case Cancelled:
 		e.Late = true
 		out = &Outcome{State: CancelledLate, Latency: lat}
-	default: // timed out: keep the badge, mark the reply late
+	default: // timed out (or given up): keep the badge, mark the reply late
 		e.Late = true
 	}
 	if !l.retained(p.seq) {
@@ -387,6 +389,13 @@ func (l *Log) MarkCancelled(conn string, dir Direction, id string) {
 // sent. A reply that still arrives is paired and marked Late.
 func (l *Log) MarkTimedOut(conn string, dir Direction, id string) {
 	l.mark(conn, dir, id, TimedOut)
+}
+
+// MarkNoResponse records that the request will never be answered although
+// its connection stays open (for example, it could not be sent): a
+// waiting request becomes NoResponse.
+func (l *Log) MarkNoResponse(conn string, dir Direction, id string) {
+	l.mark(conn, dir, id, NoResponse)
 }
 
 // CloseConn records that conn closed: every request on it still waiting

@@ -107,6 +107,7 @@ func TestOutcomes(t *testing.T) {
 		{"cancelled then timed out", []step{cancel, timeout}, Cancelled, "cancelled", false, false, ""},
 		{"answered then cancelled", []step{reply(3*time.Millisecond, result), cancel, timeout, closeConn}, OK, "3ms", true, false, "result #5 · tools/call"},
 		{"no response", []step{wait(2 * time.Second), closeConn}, NoResponse, "no response", false, false, ""},
+		{"marked no response", []step{wait(time.Second), func(l *Log, clk *fakeClock) uint64 { l.MarkNoResponse(c, DirOut, "5"); return 0 }}, NoResponse, "no response", false, false, ""},
 		{"no response then reply", []step{closeConn, reply(time.Millisecond, result)}, NoResponse, "no response", false, false, "result #5 · unknown id"},
 	}
 	for _, tt := range tests {
