@@ -473,12 +473,21 @@ func renderObject[T any](fields []fieldDef[T], cur, orig *T, data []byte, obj *o
 	}
 	done := map[string]bool{}
 	if obj != nil {
+		// A known key written twice was decoded from its last occurrence
+		// (as encoding/json does); only that one is kept.
+		lastOf := map[string]int{}
+		for i := range obj.members {
+			lastOf[obj.members[i].key] = i
+		}
 		for i := range obj.members {
 			m := &obj.members[i]
 			key, sep, raw := data[m.keyStart:m.keyEnd], data[m.keyEnd:m.valStart], data[m.valStart:m.valEnd]
 			f := lookup(fields, m.key)
-			if f == nil || done[m.key] {
+			if f == nil {
 				outs = append(outs, out{key, sep, raw})
+				continue
+			}
+			if lastOf[m.key] != i {
 				continue
 			}
 			done[m.key] = true
