@@ -67,7 +67,9 @@ type HTTPInfo struct {
 // Event is one thing that happened on a connection. Events are values:
 // the log hands out copies.
 type Event struct {
-	Seq  uint64    `json:"seq"`
+	// Seq is the sequence number the log gave the event (1, 2, 3, ...).
+	Seq uint64 `json:"seq"`
+	// Time is when it happened (set by the log on Append when zero).
 	Time time.Time `json:"time"`
 	// Conn names the connection (the catalog server name, or "ad-hoc").
 	Conn string    `json:"conn"`

@@ -188,7 +188,7 @@ func TestCancelStopsDeliveries(t *testing.T) {
 }
 
 func TestConcurrentUse(t *testing.T) {
-	l := New(&Options{Capacity: 500, BatchInterval: time.Millisecond})
+	l := New(&Options{Capacity: 500, BatchInterval: time.Millisecond, Redact: func(e *Event) { e.Text += "." }})
 	c := newCollector()
 	cancel := l.Subscribe(c.add)
 	defer cancel()
@@ -231,5 +231,29 @@ func TestConcurrentUse(t *testing.T) {
 	})
 	if s := l.Stats(); s.Events != writers*per*2 || s.ToolCalls != writers*per {
 		t.Errorf("stats %+v", s)
+	}
+}
+
+func TestBatchesAreBounded(t *testing.T) {
+	l := New(&Options{BatchInterval: time.Millisecond})
+	const n = 2*MaxBatch + 5
+	for i := 0; i < n; i++ {
+		l.Append(Event{Kind: KindStderr})
+	}
+	var mu sync.Mutex
+	largest := 0
+	c := newCollector()
+	cancel := l.SubscribeAfter(0, func(b Batch) {
+		mu.Lock()
+		largest = max(largest, len(b.Events))
+		mu.Unlock()
+		c.add(b)
+	})
+	defer cancel()
+	c.waitFor(t, "every event", func(c *collector) bool { return len(c.events) == n })
+	mu.Lock()
+	defer mu.Unlock()
+	if largest > MaxBatch || c.dropped != 0 {
+		t.Errorf("largest batch %d, dropped %d", largest, c.dropped)
 	}
 }
