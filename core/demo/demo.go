@@ -136,7 +136,9 @@ func New(opts *Options) *server.MCPServer {
 		d.mu.Unlock()
 	})
 
-	hooks.AddBeforeCancelTask(func(_ context.Context, _ any, req *mcp.CancelTaskRequest) {
+	// After, not before: mcp-go must mark the task cancelled before the
+	// handler stops, or it refuses the tasks/cancel as "terminal".
+	hooks.AddAfterCancelTask(func(_ context.Context, _ any, req *mcp.CancelTaskRequest, _ *mcp.CancelTaskResult) {
 		d.tasks.cancel(req.Params.TaskId)
 	})
 	taskHooks := &server.TaskHooks{}
