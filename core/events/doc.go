@@ -3,15 +3,22 @@
 // both directions with their exact bytes, stderr lines, HTTP exchanges,
 // state changes, invalid input, warnings and errors) with sequence numbers.
 //
-// The Log pairs every request with its response by id in both directions
-// and keeps each request's Outcome (waiting, ok with latency, error, timed
-// out, cancelled, cancelled with a late reply, no response). Listeners get
-// batches on their own goroutine; a slow listener never slows the writer,
-// and a late reader catches up with After, which says when history was
-// dropped (ErrDropped). Events carry their inspector Categories, a Title,
-// and a search (Match). WriteTrace and ReadTrace save and load a session
-// as a JSON trace file, described in TRACE.md.
+// The Log pairs every request with its response by (Conn, ID) in both
+// directions and keeps each request's Outcome: waiting, ok with latency,
+// error, timed out, cancelled, cancelled with a late reply, no response.
+// Type, ID and Method are derived from a message's Raw bytes by scanning
+// only its top-level keys, so big payloads cost no decoding. Append takes
+// ownership of Raw (it is not copied) and never blocks on a listener.
 //
+// Readers: Get and After (which reports evicted history with ErrDropped)
+// for random access and catching up; Subscribe for batches delivered on a
+// goroutine of the listener's own about every BatchInterval; Run and
+// Waterfall for the "This run" view; Stats for the header counters since
+// Clear. Events carry their inspector Categories, a Title, a Badge, and
+// can be searched with Match.
+//
+// WriteTrace and ReadTrace save and load a session as a JSON trace file,
+// described in TRACE.md; an Event marshals to JSON in the same form.
 // Secrets are masked by Options.Redact before an event is stored, so no
 // reader or trace can see them.
 package events
