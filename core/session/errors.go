@@ -72,11 +72,7 @@ type ClosedError struct {
 }
 
 func (e *ClosedError) Error() string {
-	m := "session: "
-	if e.Method != "" {
-		m += e.Method + ": "
-	}
-	m += "no response: connection closed"
+	m := "no response: connection closed"
 	if e.Err != nil {
 		m += ": " + e.Err.Error()
 	}
@@ -100,7 +96,7 @@ type TimeoutError struct {
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("session: %s: timed out after %s", e.Method, e.After.Round(time.Millisecond))
+	return fmt.Sprintf("timed out after %s", e.After.Round(time.Millisecond))
 }
 
 // Is matches ErrTimeout.

@@ -22,6 +22,8 @@ type link struct {
 	ctx    context.Context // cancelled when the link ends: server request handlers
 	cancel context.CancelFunc
 
+	ready bool // the handshake is done; guarded by Session.mu
+
 	mu     sync.Mutex
 	closed bool
 	err    error
@@ -177,6 +179,14 @@ func (s *Session) request(ctx context.Context, method string, params json.RawMes
 		return nil, fmt.Errorf("session: %s: %w", method, err)
 	}
 	rep, err := s.roundTrip(ctx, l, method, params, opts, true)
+	if errors.Is(err, wire.ErrSessionExpired) {
+		// The server forgot the HTTP session before reading the request:
+		// initialize again and send it once more.
+		s.dropLink(l)
+		if l, err = s.ensureLink(ctx, false); err == nil {
+			rep, err = s.roundTrip(ctx, l, method, params, opts, true)
+		}
+	}
 	if err != nil {
 		return rep, fmt.Errorf("session: %s: %w", method, err)
 	}
@@ -235,25 +245,14 @@ func (s *Session) roundTrip(ctx context.Context, l *link, method string, params 
 	s.mu.Unlock()
 
 	rep := &Reply{Method: method, ID: id, Run: run}
-	seq, err := s.send(ctx, l, raw, run, opts.Header)
-	rep.Seq = seq
-	if err != nil {
-		s.mu.Lock()
-		answered := c.state == callAnswered
-		if c.state == callWaiting {
-			c.state = callAbandoned
-			s.forgetLocked(c)
-		}
-		s.mu.Unlock()
-		if !answered {
-			s.markUnsent(id)
-			if l.isClosed() {
-				return rep, &ClosedError{Method: method, Err: l.closeErr()}
-			}
-			return rep, err
-		}
-	}
-
+	// The write runs on its own goroutine: an HTTP POST answered with a
+	// plain JSON body only returns with the answer, and the timeout,
+	// progress and cancellation must keep working meanwhile.
+	rep.Seq = s.record(raw, run)
+	sendCtx, stopSend := context.WithCancel(ctx)
+	defer stopSend()
+	sent := make(chan error, 1)
+	go func() { sent <- s.write(sendCtx, l, raw, opts.Header) }()
 	var timerC <-chan time.Time
 	if c.timer != nil {
 		timerC = c.timer.C
@@ -262,6 +261,19 @@ func (s *Session) roundTrip(ctx context.Context, l *link, method string, params 
 		select {
 		case r := <-c.resp:
 			return s.finish(rep, c, r)
+		case err := <-sent:
+			sent = nil
+			if err == nil || ctx.Err() != nil {
+				continue // sent, or cancelled: the ctx case handles it
+			}
+			if !s.abandon(c) {
+				return s.finish(rep, c, <-c.resp)
+			}
+			s.markUnsent(id)
+			if l.isClosed() {
+				return rep, &ClosedError{Method: method, Err: l.closeErr()}
+			}
+			return rep, err
 		case <-timerC:
 			if !s.abandon(c) {
 				return s.finish(rep, c, <-c.resp)
@@ -362,15 +374,22 @@ func (s *Session) sendCancelled(l *link, c *call, reason string) {
 
 // send records raw as an outgoing message and writes it.
 func (s *Session) send(ctx context.Context, l *link, raw []byte, run string, header http.Header) (uint64, error) {
-	seq := s.log.Append(events.Event{Conn: s.conn, Kind: events.KindMessage, Dir: events.DirOut, Raw: raw, Run: run})
+	seq := s.record(raw, run)
+	return seq, s.write(ctx, l, raw, header)
+}
+
+// record appends raw to the log as an outgoing message.
+func (s *Session) record(raw []byte, run string) uint64 {
+	return s.log.Append(events.Event{Conn: s.conn, Kind: events.KindMessage, Dir: events.DirOut, Raw: raw, Run: run})
+}
+
+// write hands raw to the wire.
+func (s *Session) write(ctx context.Context, l *link, raw []byte, header http.Header) error {
 	var so *wire.SendOptions
 	if header != nil {
 		so = &wire.SendOptions{Header: header}
 	}
-	if err := l.conn.Send(ctx, raw, so); err != nil {
-		return seq, err
-	}
-	return seq, nil
+	return l.conn.Send(ctx, raw, so)
 }
 
 // notify sends a notification on l.

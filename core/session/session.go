@@ -364,7 +364,7 @@ func (s *Session) Close() error {
 // none. explicit is true for Connect (which ignores NoReconnect).
 func (s *Session) ensureLink(ctx context.Context, explicit bool) (*link, error) {
 	s.mu.Lock()
-	if l := s.link; l != nil && !l.isClosed() {
+	if l := s.link; l != nil && l.ready && !l.isClosed() {
 		s.mu.Unlock()
 		return l, nil
 	}
@@ -387,7 +387,7 @@ func (s *Session) ensureLink(ctx context.Context, explicit bool) (*link, error) 
 	defer func() { <-s.connSem }()
 	// Another caller may have connected while we waited.
 	s.mu.Lock()
-	if l := s.link; l != nil && !l.isClosed() {
+	if l := s.link; l != nil && l.ready && !l.isClosed() {
 		s.mu.Unlock()
 		return l, nil
 	}
@@ -415,6 +415,7 @@ func (s *Session) ensureLink(ctx context.Context, explicit bool) (*link, error) 
 		s.mu.Unlock()
 		return nil, err
 	}
+	l.ready = true
 	s.setStateLocked(StateConnected, nil, run)
 	s.mu.Unlock()
 	s.fireStates()

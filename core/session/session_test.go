@@ -194,17 +194,17 @@ func TestTimeoutResetsOnProgress(t *testing.T) {
 			return true // never answer
 		}
 		go func() {
-			// 12 × 60 ms is well past the 300 ms timeout, but each
+			// 12 × 150 ms is well past the 1 s timeout, but each
 			// progress notification restarts it.
 			for i := range 12 {
-				time.Sleep(60 * time.Millisecond)
+				time.Sleep(150 * time.Millisecond)
 				c.emit(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":%s,"progress":%d,"total":12,"message":"step"}}`, p.Meta.ProgressToken, i+1))
 			}
 			c.defaults(m)
 		}()
 		return true
 	}
-	s, log := newTestSession(t, fs, &Options{RequestTimeout: 300 * time.Millisecond})
+	s, log := newTestSession(t, fs, &Options{RequestTimeout: time.Second})
 	ctx := testCtx(t)
 	var mu sync.Mutex
 	var got []Progress

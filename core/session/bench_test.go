@@ -1,0 +1,146 @@
+package session
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"sync"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/wire"
+)
+
+// echoServer is an in-process mcp-go server with an echo tool, spoken to
+// over a pair of pipes exactly as a stdio server would be.
+type echoServer struct {
+	c2sR *io.PipeReader
+	c2sW *io.PipeWriter
+	s2cR *io.PipeReader
+	s2cW *io.PipeWriter
+	stop context.CancelFunc
+}
+
+func newEchoServer() *echoServer {
+	srv := server.NewMCPServer("echo", "1.0.0", server.WithToolCapabilities(false))
+	srv.AddTool(mcp.NewTool("echo", mcp.WithString("text", mcp.Required())),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText(req.GetString("text", "")), nil
+		})
+	e := &echoServer{}
+	e.c2sR, e.c2sW = io.Pipe()
+	e.s2cR, e.s2cW = io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	e.stop = cancel
+	go func() {
+		_ = server.NewStdioServer(srv).Listen(ctx, e.c2sR, e.s2cW)
+		e.s2cW.Close()
+	}()
+	return e
+}
+
+func (e *echoServer) close() {
+	e.stop()
+	e.c2sW.Close()
+	e.s2cR.Close()
+}
+
+// pipeConn is a wire.Conn over an echoServer's pipes.
+type pipeConn struct {
+	e    *echoServer
+	wmu  sync.Mutex
+	once sync.Once
+}
+
+func (p *pipeConn) Start(ctx context.Context, h wire.Handler) error {
+	go func() {
+		r := bufio.NewReaderSize(p.e.s2cR, 64<<10)
+		for {
+			line, err := r.ReadBytes('\n')
+			if len(line) > 1 {
+				h.OnMessage(line[:len(line)-1])
+			}
+			if err != nil {
+				if errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) {
+					err = nil
+				}
+				h.OnClose(err)
+				return
+			}
+		}
+	}()
+	return nil
+}
+
+func (p *pipeConn) Send(ctx context.Context, msg []byte, _ *wire.SendOptions) error {
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	b := make([]byte, 0, len(msg)+1)
+	b = append(append(b, msg...), '\n')
+	_, err := p.e.c2sW.Write(b)
+	return err
+}
+
+func (p *pipeConn) Close() error {
+	p.once.Do(p.e.close)
+	return nil
+}
+
+// BenchmarkCallTool measures a recorded tools/call round trip through a
+// Session (JSON-RPC, pairing, recording into an events.Log) against an
+// in-process mcp-go echo server over pipes. Compare with
+// BenchmarkCallToolBareMCPGo for the recording overhead.
+func BenchmarkCallTool(b *testing.B) {
+	log := events.New(nil)
+	s := New(func(context.Context) (wire.Conn, error) { return &pipeConn{e: newEchoServer()}, nil }, log, &Options{Conn: "bench"})
+	defer s.Close()
+	ctx := context.Background()
+	if err := s.Connect(ctx); err != nil {
+		b.Fatal(err)
+	}
+	args := json.RawMessage(`{"text":"hello"}`)
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		res, err := s.CallTool(ctx, ToolCall{Name: "echo", Arguments: args}, nil)
+		if err != nil || res.Result == nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCallToolBareMCPGo is the baseline: mcp-go's own client over
+// the same pipes, recording nothing.
+func BenchmarkCallToolBareMCPGo(b *testing.B) {
+	e := newEchoServer()
+	defer e.close()
+	c := client.NewClient(transport.NewIO(e.s2cR, e.c2sW, nil))
+	ctx := context.Background()
+	if err := c.Start(ctx); err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	init := mcp.InitializeRequest{}
+	init.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	init.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "0"}
+	if _, err := c.Initialize(ctx, init); err != nil {
+		b.Fatal(err)
+	}
+	req := mcp.CallToolRequest{}
+	req.Params.Name = "echo"
+	req.Params.Arguments = map[string]any{"text": "hello"}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := c.CallTool(ctx, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
