@@ -568,3 +568,21 @@ func TestAddToFileWithoutServers(t *testing.T) {
 		}
 	}
 }
+
+func TestServerJSON(t *testing.T) {
+	s := Server{Type: TypeStdio, Command: "x", Args: []string{"a"}, ProtocolEra: EraLegacy, OAuth: &OAuth{ClientID: "c", ClientSecret: "no"}}
+	b, err := json.Marshal(s)
+	if err != nil || string(b) != `{"type":"stdio","command":"x","args":["a"],"oauth":{"clientId":"c"}}` {
+		t.Fatalf("%s %v", b, err)
+	}
+	var back Server
+	if err := json.Unmarshal(b, &back); err != nil || back.Command != "x" || back.OAuth.ClientID != "c" {
+		t.Fatalf("%+v %v", back, err)
+	}
+	if err := json.Unmarshal([]byte(`{"type":"ws"}`), &back); !errors.Is(err, ErrUnknownType) {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal([]byte(`{"url":"https://h.example/mcp"}`), &back); err != nil || back.Type != TypeHTTP {
+		t.Fatal(err)
+	}
+}
