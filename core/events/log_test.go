@@ -344,3 +344,18 @@ func TestDerivedFields(t *testing.T) {
 		t.Errorf("caller fields %+v", e)
 	}
 }
+
+func TestHugeMessage(t *testing.T) {
+	l, _ := newTestLog(nil)
+	l.Append(request("a", DirOut, "1", "resources/read"))
+	text := make([]byte, 10<<20)
+	for i := range text {
+		text[i] = 'a' + byte(i%26)
+	}
+	// The id comes after the 10 MB result: the scanner has to skip it.
+	raw := []byte(`{"jsonrpc":"2.0","result":{"contents":[{"uri":"x","text":"` + string(text) + `"}]},"id":1}`)
+	e := mustGet(t, l, l.Append(Event{Conn: "a", Kind: KindMessage, Dir: DirIn, Raw: raw}))
+	if e.Type != MsgResult || e.ID != "1" || e.Pair != 1 || e.Size != len(raw) || e.Title() != "result #1 · resources/read" {
+		t.Errorf("10 MB response: type %s id %s pair %d size %d title %q", e.Type, e.ID, e.Pair, e.Size, e.Title())
+	}
+}
