@@ -297,6 +297,16 @@ func TestInProcessProgressLogsFlood(t *testing.T) {
 		t.Errorf("flood = %q", resultText(r))
 	}
 	p.notes.waitFor(t, "500 flood messages", func() bool { return p.notes.count("notifications/message")-before >= 500 })
+
+	pbefore := p.notes.count("notifications/progress")
+	if _, err := p.c.CallTool(ctx, mcp.CallToolRequest{Params: mcp.CallToolParams{Name: ToolFlood,
+		Arguments: map[string]any{"count": 200, "kind": "progress"}, Meta: &mcp.Meta{ProgressToken: "f"}}}); err != nil {
+		t.Fatal(err)
+	}
+	p.notes.waitFor(t, "200 progress notifications", func() bool { return p.notes.count("notifications/progress")-pbefore >= 200 })
+	if r := p.call(t, ToolFlood, map[string]any{"kind": "progress"}); !r.IsError {
+		t.Error("flood kind progress without a token did not fail")
+	}
 }
 
 func TestInProcessSlowTaskCancel(t *testing.T) {
