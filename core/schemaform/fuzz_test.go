@@ -76,6 +76,9 @@ func FuzzBuild(f *testing.F) {
 
 // subset reports whether everything in a is in b unchanged.
 func subset(a, b *Value) bool {
+	if bytes.Equal(a.JSON(), b.JSON()) {
+		return true
+	}
 	if a.Type == TypeObject && b.Type == TypeObject {
 		for _, m := range a.Members {
 			bm := b.Get(m.Key)

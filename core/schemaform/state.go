@@ -42,6 +42,9 @@ type State struct {
 	keep bool
 	// order: member order of the loaded object.
 	order []string
+	// orig: the loaded string, sent as loaded while Text is unchanged
+	// (so its escapes survive).
+	orig *Value
 }
 
 // NewState returns the state of f holding its defaults.
@@ -113,7 +116,7 @@ func (s *State) Reset() {
 func (s *State) Set(v *Value) {
 	f := s.Field
 	s.Text, s.Index, s.Checked, s.Bool, s.Touched, s.Null = "", -1, nil, false, false, false
-	s.Items, s.Extra, s.Raw, s.keep, s.order = nil, nil, false, false, nil
+	s.Items, s.Extra, s.Raw, s.keep, s.order, s.orig = nil, nil, false, false, nil, nil
 	if v == nil {
 		for _, p := range s.Props {
 			p.Set(nil)
@@ -141,6 +144,7 @@ func (s *State) Set(v *Value) {
 		}
 		s.Text = v.Str
 		s.keep = v.Str == ""
+		s.orig = v
 	case KindNumber, KindInteger:
 		if v.Type != TypeNumber || (f.Kind == KindInteger && !IsInteger(string(v.Num))) {
 			raw()
@@ -325,6 +329,9 @@ func (s *State) value(top bool) *Value {
 	case KindString, KindText, KindFormat:
 		if s.Text == "" && !s.keep && !top {
 			return nil // empty: left out (Issues reports a required one)
+		}
+		if s.orig != nil && s.orig.Str == s.Text {
+			return s.orig
 		}
 		return String(s.Text)
 	case KindNumber, KindInteger:

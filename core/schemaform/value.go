@@ -387,12 +387,18 @@ func (p *parser) value(depth int) *Value {
 	case c == '[':
 		return p.array(depth)
 	case c == '"':
+		start := p.pos
 		s, ok := p.str()
 		if !ok {
 			return nil
 		}
 		v := p.alloc(TypeString)
 		v.Str = s
+		if p.pos-start != len(s)+2 {
+			// Escapes were used: keep the literal so that encoding
+			// writes it as typed.
+			v.ext = &valueExt{raw: append([]byte(nil), p.data[start:p.pos]...)}
+		}
 		return v
 	case c == 't':
 		return p.lit("true", TypeBool, true)

@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -63,6 +64,9 @@ type Form struct {
 	// the text exactly as typed.
 	typed      string
 	typedValue *schemaform.Value
+	// generated is the text the form put into the JSON editor; coming
+	// back with it unchanged keeps the form as it was.
+	generated string
 
 	rows     map[*schemaform.State]*row
 	controls map[*schemaform.State]fyne.CanvasObject // for tests
@@ -139,8 +143,10 @@ func (f *Form) buildUI() {
 	if f.opts.NoToggle {
 		top.Hide()
 	}
+	// The right inset keeps an overlaid scroll bar off the controls.
+	inset := layout.NewCustomPaddedLayout(0, 0, 0, theme.Padding()*2)
 	f.body = container.NewBorder(container.NewVBox(top, f.notes), nil, nil, nil,
-		container.NewStack(f.fields, f.jsonBox))
+		container.New(inset, container.NewStack(f.fields, f.jsonBox)))
 	f.rebuild()
 }
 
@@ -213,8 +219,9 @@ func (f *Form) fillRow(st *schemaform.State, r *row, item string) {
 	f.controls[st] = ctl
 	var objs []fyne.CanvasObject
 	k := st.Field.Kind
-	// Booleans carry their label; objects and arrays show it as a header.
-	if st.Raw || (k != schemaform.KindBoolean && k != schemaform.KindObject) {
+	// Booleans carry their label, objects show it as their header, and
+	// list items of other kinds go without one.
+	if st.Raw || (k != schemaform.KindBoolean && k != schemaform.KindObject && item == "") {
 		l := widget.NewLabel(label(st, item))
 		l.TextStyle = fyne.TextStyle{Bold: true}
 		l.Truncation = fyne.TextTruncateEllipsis
@@ -232,7 +239,15 @@ func (f *Form) fillRow(st *schemaform.State, r *row, item string) {
 	objs = append(objs, r.err)
 	r.box.Objects = objs
 	r.box.Refresh()
-	f.showIssues(st, st.Check(), false)
+	// A fresh form shows what is wrong with its values, but does not
+	// call empty fields "required" before the user did anything.
+	var issues []schemaform.Issue
+	for _, is := range st.Check() {
+		if is.Code != schemaform.CodeRequired {
+			issues = append(issues, is)
+		}
+	}
+	f.showIssues(st, issues, false)
 }
 
 // helper is description text under a control.
@@ -311,7 +326,8 @@ func (f *Form) control(st *schemaform.State, item string) fyne.CanvasObject {
 		if len(st.Extra) > 0 {
 			box.Add(f.extraNote(st))
 		}
-		ai := widget.NewAccordionItem(label(st, item), box)
+		indent := layout.NewCustomPaddedLayout(0, 0, theme.Padding()*3, 0)
+		ai := widget.NewAccordionItem(label(st, item), container.New(indent, box))
 		ai.Open = true
 		return widget.NewAccordion(ai)
 	case schemaform.KindNullable:
@@ -470,8 +486,11 @@ func (f *Form) showIssues(st *schemaform.State, issues []schemaform.Issue, withP
 		return
 	}
 	if len(issues) == 0 {
-		r.err.SetText("")
-		r.err.Hide()
+		if r.err.Visible() {
+			r.err.SetText("")
+			r.err.Hide()
+			r.box.Refresh()
+		}
 		return
 	}
 	msgs := make([]string, len(issues))
@@ -482,7 +501,10 @@ func (f *Form) showIssues(st *schemaform.State, issues []schemaform.Issue, withP
 		}
 	}
 	r.err.SetText(strings.Join(msgs, "\n"))
-	r.err.Show()
+	if !r.err.Visible() {
+		r.err.Show()
+		r.box.Refresh()
+	}
 }
 
 // onMode switches between the form and the JSON editor.
@@ -506,7 +528,12 @@ func (f *Form) setMode(jsonMode bool) error {
 			text = f.typed // unchanged since it was typed: show it as typed
 		}
 		f.setJSONText(text)
+		f.generated = text
 		f.showJSON(true)
+		return nil
+	}
+	if f.jsonEntry.Text == f.generated {
+		f.showJSON(false) // nothing typed: the form is still right
 		return nil
 	}
 	v, err := f.parseJSON()
@@ -638,6 +665,7 @@ func (f *Form) SetValues(raw json.RawMessage) error {
 	f.rebuild()
 	if f.jsonMode {
 		f.setJSONText(string(raw))
+		f.generated = string(raw)
 	}
 	return nil
 }
@@ -648,7 +676,8 @@ func (f *Form) Reset() {
 	f.typedValue = nil
 	f.rebuild()
 	if f.jsonMode {
-		f.setJSONText(string(f.value().Indent()))
+		f.generated = string(f.value().Indent())
+		f.setJSONText(f.generated)
 	}
 	if f.OnChanged != nil {
 		f.OnChanged()

@@ -1,0 +1,380 @@
+package form
+
+import (
+	"errors"
+	"image/png"
+	"os"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/core/schemaform"
+)
+
+const everyKind = `{
+  "type": "object",
+  "properties": {
+    "name":    {"type": "string", "title": "Name", "description": "Who you are", "minLength": 2},
+    "bio":     {"type": "string", "format": "textarea"},
+    "color":   {"type": "string", "enum": ["red", "green", "blue"]},
+    "size":    {"type": "string", "oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}]},
+    "perms":   {"type": "array", "items": {"anyOf": [{"const": "read", "title": "Read"}, {"const": "write", "title": "Write"}]}},
+    "home":    {"type": "string", "format": "uri"},
+    "ratio":   {"type": "number", "minimum": 0, "maximum": 1},
+    "count":   {"type": "integer", "minimum": 1},
+    "big":     {"type": "integer"},
+    "force":   {"type": "boolean", "title": "Force"},
+    "tags":    {"type": "array", "items": {"type": "string"}},
+    "server":  {"type": "object", "properties": {"host": {"type": "string"}, "port": {"type": "integer"}}},
+    "limit":   {"type": ["integer", "null"]},
+    "extra":   {"anyOf": [{"type": "string"}, {"type": "object"}]}
+  },
+  "required": ["name", "count"]
+}`
+
+func newForm(t *testing.T, schema string, opts *Options) (*Form, fyne.Window) {
+	t.Helper()
+	test.NewTempApp(t)
+	model, err := schemaform.Build([]byte(schema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := New(model, opts)
+	w := test.NewTempWindow(t, container.NewVScroll(f))
+	w.Resize(fyne.NewSize(600, 900))
+	return f, w
+}
+
+// ctl returns the control of the field at path.
+func ctl(t *testing.T, f *Form, path string) fyne.CanvasObject {
+	t.Helper()
+	st, ok := f.state.Find(path)
+	if !ok {
+		t.Fatalf("no field at %s", path)
+	}
+	c := f.controls[st]
+	if c == nil {
+		t.Fatalf("no control for %s", path)
+	}
+	return c
+}
+
+// find returns the first object of type T inside o (depth first).
+func find[T any](o fyne.CanvasObject) (T, bool) {
+	if x, ok := o.(T); ok {
+		return x, true
+	}
+	var objs []fyne.CanvasObject
+	switch c := o.(type) {
+	case *fyne.Container:
+		objs = c.Objects
+	case *widget.Accordion:
+		for _, it := range c.Items {
+			objs = append(objs, it.Detail)
+		}
+	case fyne.Widget:
+		objs = test.WidgetRenderer(c).Objects()
+	}
+	for _, ch := range objs {
+		if x, ok := find[T](ch); ok {
+			return x, true
+		}
+	}
+	var zero T
+	return zero, false
+}
+
+func entry(t *testing.T, o fyne.CanvasObject) *widget.Entry {
+	t.Helper()
+	e, ok := find[*widget.Entry](o)
+	if !ok {
+		t.Fatalf("no entry in %T", o)
+	}
+	return e
+}
+
+func values(t *testing.T, f *Form) string {
+	t.Helper()
+	v, err := f.Values()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(v)
+}
+
+// TestTypeIntoEveryControl types into each kind of control and checks the
+// exact JSON that would be sent.
+func TestTypeIntoEveryControl(t *testing.T) {
+	f, w := newForm(t, everyKind, nil)
+	if got := values(t, f); got != `{}` {
+		t.Fatalf("empty form sends %s", got)
+	}
+	test.Type(entry(t, ctl(t, f, "/name")), "Ada")
+	test.Type(entry(t, ctl(t, f, "/bio")), "line one")
+	bio := entry(t, ctl(t, f, "/bio"))
+	bio.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	test.Type(bio, "line \"two\"")
+	ctl(t, f, "/color").(*widget.Select).SetSelectedIndex(3) // after "(not set)"
+	ctl(t, f, "/size").(*widget.Select).SetSelectedIndex(1)  // "Small"
+	perms := ctl(t, f, "/perms").(*fyne.Container)
+	test.Tap(perms.Objects[1].(*widget.Check)) // Write
+	test.Tap(perms.Objects[0].(*widget.Check)) // Read
+	test.Type(entry(t, ctl(t, f, "/home")), "https://example.com/a b")
+	ratio := ctl(t, f, "/ratio").(*numberEntry)
+	test.Type(ratio, "0x.2,5") // x and , are refused
+	count := ctl(t, f, "/count").(*numberEntry)
+	test.Type(count, "1.5e") // . and e refused in an integer
+	test.Type(ctl(t, f, "/big").(*numberEntry), "123456789012345678901234567890")
+	test.Tap(ctl(t, f, "/force").(*widget.Check))
+	add, ok := find[*widget.Button](ctl(t, f, "/tags"))
+	if !ok || add.Text != "Add item" {
+		t.Fatal("no add button")
+	}
+	test.Tap(add)
+	test.Type(entry(t, ctl(t, f, "/tags/0")), "x")
+	test.Type(entry(t, ctl(t, f, "/server/host")), "localhost")
+	test.Type(ctl(t, f, "/server/port").(*numberEntry), "5432")
+	limit := ctl(t, f, "/limit")
+	nullCheck, _ := find[*widget.Check](limit)
+	test.Tap(nullCheck)
+	test.Type(entry(t, ctl(t, f, "/extra")), `{"k": "\u00e9", "n": 1.50}`)
+
+	want := `{"name":"Ada","bio":"line one\nline \"two\"","color":"blue","size":"s","perms":["write","read"],` +
+		`"home":"https://example.com/a b","ratio":0.25,"count":15,"big":123456789012345678901234567890,"force":true,` +
+		`"tags":["x"],"server":{"host":"localhost","port":5432},"limit":null,"extra":{"k":"\u00e9","n":1.50}}`
+	if got := values(t, f); got != want {
+		t.Errorf("sent\n%s\nwant\n%s", got, want)
+	}
+	if issues := f.Validate(); len(issues) != 0 {
+		t.Errorf("unexpected issues: %v", issues)
+	}
+	w.Resize(fyne.NewSize(600, 1700))
+	capture(t, w, "/tmp/spyglass-form.png")
+	if err := f.SetJSONMode(true); err != nil {
+		t.Fatal(err)
+	}
+	w.Resize(fyne.NewSize(600, 700))
+	capture(t, w, "/tmp/spyglass-form-json.png")
+	if err := f.SetJSONMode(false); err != nil {
+		t.Fatal(err)
+	}
+
+	// Unchecking, clearing and un-nulling leave fields out again.
+	test.Tap(perms.Objects[0].(*widget.Check))
+	test.Tap(perms.Objects[1].(*widget.Check))
+	test.Tap(nullCheck)
+	entry(t, ctl(t, f, "/server/host")).SetText("")
+	ctl(t, f, "/server/port").(*numberEntry).SetText("")
+	want = `{"name":"Ada","bio":"line one\nline \"two\"","color":"blue","size":"s",` +
+		`"home":"https://example.com/a b","ratio":0.25,"count":15,"big":123456789012345678901234567890,"force":true,` +
+		`"tags":["x"],"extra":{"k":"\u00e9","n":1.50}}`
+	if got := values(t, f); got != want {
+		t.Errorf("after clearing, sent\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestArrayAddRemoveReorder drives the list buttons.
+func TestArrayAddRemoveReorder(t *testing.T) {
+	f, _ := newForm(t, `{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"}}}}`, nil)
+	list := ctl(t, f, "/tags").(*fyne.Container)
+	add := list.Objects[1].(*fyne.Container).Objects[0].(*widget.Button)
+	for _, s := range []string{"a", "b", "c"} {
+		test.Tap(add)
+		st, _ := f.state.Find("/tags")
+		test.Type(entry(t, f.controls[st.Items[len(st.Items)-1]]), s)
+	}
+	buttons := func(i int) []fyne.CanvasObject {
+		item := list.Objects[0].(*fyne.Container).Objects[i].(*fyne.Container)
+		for _, o := range item.Objects {
+			if c, ok := o.(*fyne.Container); ok && len(c.Objects) == 3 {
+				if _, ok := c.Objects[0].(*widget.Button); ok {
+					return c.Objects
+				}
+			}
+		}
+		t.Fatal("no item buttons")
+		return nil
+	}
+	test.Tap(buttons(2)[0].(*widget.Button)) // c up → a c b
+	test.Tap(buttons(0)[1].(*widget.Button)) // a down → c a b
+	test.Tap(buttons(2)[2].(*widget.Button)) // remove b → c a
+	if got := values(t, f); got != `{"tags":["c","a"]}` {
+		t.Errorf("sent %s", got)
+	}
+}
+
+// TestJSONToggleLosesNothing switches form → JSON → form → JSON.
+func TestJSONToggleLosesNothing(t *testing.T) {
+	f, _ := newForm(t, everyKind, nil)
+	test.Type(entry(t, ctl(t, f, "/name")), "Ada")
+	if err := f.SetJSONMode(true); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.jsonEntry.Text; got != "{\n  \"name\": \"Ada\"\n}" {
+		t.Fatalf("JSON editor shows %q", got)
+	}
+	typed := "{\n  \"name\": \"Ad\\u00e9\",  \"count\": 1e0,\n  \"unknown\": {\"kept\": [1, 2.0]}, \"big\": 98765432109876543210\n}"
+	f.jsonEntry.SetText("")
+	test.Type(f.jsonEntry, typed)
+	if f.jsonEntry.Text != typed {
+		t.Fatalf("the editor changed the typed text: %q", f.jsonEntry.Text)
+	}
+	if got, want := values(t, f), `{"name":"Ad\u00e9","count":1e0,"unknown":{"kept":[1,2.0]},"big":98765432109876543210}`; got != want {
+		t.Fatalf("JSON mode sends %s, want %s", got, want)
+	}
+	if err := f.SetJSONMode(false); err != nil {
+		t.Fatal(err)
+	}
+	// count 1e0 does not fit an integer entry: it is kept as JSON.
+	if _, ok := ctl(t, f, "/count").(*widget.Entry); !ok {
+		t.Errorf("count is shown as %T, want a JSON entry", ctl(t, f, "/count"))
+	}
+	if got, want := values(t, f), `{"name":"Ad\u00e9","count":1e0,"unknown":{"kept":[1,2.0]},"big":98765432109876543210}`; got != want {
+		t.Fatalf("form sends %s, want %s", got, want)
+	}
+	// Back to JSON without edits: exactly the typed text.
+	if err := f.SetJSONMode(true); err != nil {
+		t.Fatal(err)
+	}
+	if f.jsonEntry.Text != typed {
+		t.Fatalf("JSON editor shows %q, want the typed text", f.jsonEntry.Text)
+	}
+	// After an edit in the form, the JSON is regenerated with every value.
+	_ = f.SetJSONMode(false)
+	name := entry(t, ctl(t, f, "/name"))
+	name.CursorColumn = len([]rune(name.Text))
+	test.Type(name, "!")
+	_ = f.SetJSONMode(true)
+	want := "{\n  \"name\": \"Adé!\",\n  \"count\": 1e0,\n  \"unknown\": {\n    \"kept\": [\n      1,\n      2.0\n    ]\n  },\n  \"big\": 98765432109876543210\n}"
+	if f.jsonEntry.Text != want {
+		t.Fatalf("JSON editor shows\n%s\nwant\n%s", f.jsonEntry.Text, want)
+	}
+}
+
+// TestInvalidJSONIsNotSent checks the position shown and that the form
+// refuses to take invalid JSON.
+func TestInvalidJSONIsNotSent(t *testing.T) {
+	f, _ := newForm(t, everyKind, &Options{JSON: true})
+	f.jsonEntry.SetText("")
+	test.Type(f.jsonEntry, "{\"name\": \"x\",\n  \"count\" 3}")
+	_, err := f.Values()
+	var se *schemaform.SyntaxError
+	if !errors.Is(err, ErrNotSent) || !errors.As(err, &se) || se.Line != 2 || se.Col != 11 {
+		t.Fatalf("Values error %v, want ErrNotSent at 2:11", err)
+	}
+	if !f.jsonErr.Visible() || !strings.Contains(f.jsonErr.Text, "line 2, column 11") {
+		t.Errorf("error label %q (visible %v)", f.jsonErr.Text, f.jsonErr.Visible())
+	}
+	f.mode.SetSelected("Form")
+	if !f.JSONMode() || f.mode.Selected != "JSON" {
+		t.Error("switched to the form with invalid JSON")
+	}
+	if f.jsonEntry.Text != "{\"name\": \"x\",\n  \"count\" 3}" {
+		t.Error("the invalid text was changed")
+	}
+	issues := f.Validate()
+	if len(issues) != 1 || issues[0].Code != schemaform.CodeJSON {
+		t.Errorf("Validate: %v", issues)
+	}
+}
+
+// TestErrorsNextToFields checks live and on-send problems under fields.
+func TestErrorsNextToFields(t *testing.T) {
+	f, _ := newForm(t, everyKind, nil)
+	count := ctl(t, f, "/count").(*numberEntry)
+	test.Type(count, "0")
+	st, _ := f.state.Find("/count")
+	if r := f.rows[st]; !r.err.Visible() || r.err.Text != "must be at least 1" {
+		t.Errorf("count error %q visible %v", r.err.Text, r.err.Visible())
+	}
+	test.Type(entry(t, ctl(t, f, "/home")), "not a uri")
+	issues := f.Validate()
+	name, _ := f.state.Find("/name")
+	if r := f.rows[name]; !r.err.Visible() || r.err.Text != "required" {
+		t.Errorf("name error %q visible %v", r.err.Text, r.err.Visible())
+	}
+	home, _ := f.state.Find("/home")
+	if r := f.rows[home]; !strings.Contains(r.err.Text, "absolute URI") {
+		t.Errorf("home error %q", r.err.Text)
+	}
+	if len(issues) != 3 {
+		t.Errorf("issues: %v", issues)
+	}
+	// Sending anyway is the caller's choice: Values still works.
+	if got := values(t, f); got != `{"home":"not a uri","count":0}` {
+		t.Errorf("sent %s", got)
+	}
+}
+
+// TestSetValuesResetAndDefaults checks loading remembered values and
+// resetting to defaults.
+func TestSetValuesResetAndDefaults(t *testing.T) {
+	schema := `{"type":"object","properties":{"a":{"type":"string","default":"x"},"b":{"type":"boolean","default":true},"n":{"type":"number"}}}`
+	f, _ := newForm(t, schema, &Options{Values: []byte(`{"n": 2.50, "zz": [1]}`)})
+	if got := values(t, f); got != `{"n":2.50,"zz":[1]}` {
+		t.Fatalf("loaded %s", got)
+	}
+	if e := ctl(t, f, "/n").(*numberEntry); e.Text != "2.50" {
+		t.Errorf("n shows %q", e.Text)
+	}
+	changed := 0
+	f.OnChanged = func() { changed++ }
+	test.Tap(f.resetBtn)
+	if got := values(t, f); got != `{"a":"x","b":true}` {
+		t.Errorf("after reset %s", got)
+	}
+	if changed == 0 {
+		t.Error("OnChanged not called")
+	}
+}
+
+// TestElicitationWarning shows the restriction warning.
+func TestElicitationWarning(t *testing.T) {
+	f, _ := newForm(t, `{"type":"object","properties":{"o":{"type":"object","properties":{"a":{"type":"string"}}}}}`, &Options{Elicitation: true})
+	if !f.notes.Visible() || !strings.Contains(f.notes.Text, "nested objects") {
+		t.Errorf("notes %q visible %v", f.notes.Text, f.notes.Visible())
+	}
+}
+
+// TestMultiLineToggle switches a string entry to several lines.
+func TestMultiLineToggle(t *testing.T) {
+	f, _ := newForm(t, `{"type":"object","properties":{"s":{"type":"string"}}}`, nil)
+	e := entry(t, ctl(t, f, "/s"))
+	if e.MultiLine {
+		t.Fatal("starts multi-line")
+	}
+	test.Type(e, "a")
+	test.Tap(e.ActionItem.(*widget.Button))
+	e2 := entry(t, ctl(t, f, "/s"))
+	if !e2.MultiLine || e2.Text != "a" {
+		t.Fatalf("after toggle: multi %v text %q", e2.MultiLine, e2.Text)
+	}
+	e2.CursorColumn = 1
+	e2.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	test.Type(e2, "b")
+	if got := values(t, f); got != `{"s":"a\nb"}` {
+		t.Errorf("sent %s", got)
+	}
+}
+
+// capture renders the window with the software painter into a PNG.
+func capture(t *testing.T, w fyne.Window, path string) {
+	t.Helper()
+	sz := w.Canvas().Size()
+	w.Resize(sz.Add(fyne.NewSize(1, 1)))
+	w.Resize(sz)
+	img := w.Canvas().Capture()
+	out, err := os.Create(path)
+	if err != nil {
+		t.Logf("capture: %v", err)
+		return
+	}
+	defer out.Close()
+	if err := png.Encode(out, img); err != nil {
+		t.Logf("capture: %v", err)
+	}
+}
