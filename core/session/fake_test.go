@@ -33,6 +33,10 @@ type fakeServer struct {
 	// the connection's server goroutine, one message at a time.
 	handle func(c *fakeConn, m msg) bool // true when handled
 
+	// sendHook runs inside Send (on the caller's goroutine); it may block
+	// or fail the write.
+	sendHook func(ctx context.Context, c *fakeConn, b []byte, opts *wire.SendOptions) error
+
 	mu    sync.Mutex
 	conns []*fakeConn
 	got   []msg // every message the client sent, over all connections
@@ -112,7 +116,12 @@ func (c *fakeConn) SetProtocolVersion(v string) {
 	c.mu.Unlock()
 }
 
-func (c *fakeConn) Send(ctx context.Context, b []byte, _ *wire.SendOptions) error {
+func (c *fakeConn) Send(ctx context.Context, b []byte, opts *wire.SendOptions) error {
+	if h := c.srv.sendHook; h != nil {
+		if err := h(ctx, c, b, opts); err != nil {
+			return err
+		}
+	}
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()

@@ -70,7 +70,7 @@ func (s *Session) CallTool(ctx context.Context, tc ToolCall, opts *CallOptions) 
 	var probe struct {
 		Task *mcp.Task `json:"task"`
 	}
-	if json.Unmarshal(rep.Raw, &probe) == nil && probe.Task != nil && probe.Task.TaskId != "" {
+	if bytes.Contains(rep.Raw, []byte(`"task"`)) && json.Unmarshal(rep.Raw, &probe) == nil && probe.Task != nil && probe.Task.TaskId != "" {
 		out.Task = probe.Task
 		return out, nil
 	}

@@ -643,22 +643,23 @@ func (c *call) deliverProgress(p Progress) {
 }
 
 // holdRun pauses the timeouts of the requests in run while a server
-// request of that run is being answered; the returned func resumes them
-// (with a full timeout).
+// request of that run is being answered (of every operation in flight when
+// the server request belongs to no run: any of them may be waiting for
+// it); the returned func resumes them with a full timeout.
 func (s *Session) holdRun(run string) func() {
-	if run == "" {
-		return func() {}
-	}
 	s.mu.Lock()
 	var held []*call
 	for _, c := range s.pending {
-		if c.run == run && c.timer != nil {
+		if c.timer != nil && c.user && (run == "" || c.run == run) {
 			c.holds++
 			c.timer.Stop()
 			held = append(held, c)
 		}
 	}
 	s.mu.Unlock()
+	if len(held) == 0 {
+		return func() {}
+	}
 	return func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()

@@ -972,3 +972,176 @@ func TestOperationsShapes(t *testing.T) {
 	}
 	fs.waitFor("notifications/roots/list_changed")
 }
+
+func TestBlockingSendStillTimesOutAndCancels(t *testing.T) {
+	fs := newFakeServer(t)
+	// Like a POST answered with a plain JSON body: Send returns only
+	// when the server answers, which it never does for x/hang.
+	fs.sendHook = func(ctx context.Context, c *fakeConn, b []byte, _ *wire.SendOptions) error {
+		if strings.Contains(string(b), `"x/hang"`) {
+			<-ctx.Done()
+			return ctx.Err()
+		}
+		return nil
+	}
+	s, log := newTestSession(t, fs, &Options{RequestTimeout: 200 * time.Millisecond})
+	rep, err := s.Call(testCtx(t), "x/hang", nil, nil)
+	if !errors.Is(err, ErrTimeout) {
+		t.Fatalf("err %v, want timeout", err)
+	}
+	fs.waitFor("notifications/cancelled")
+	if ev, _ := log.Get(rep.Seq); ev.Outcome == nil || ev.Outcome.State != events.TimedOut {
+		t.Errorf("outcome %+v", ev)
+	}
+	ctx, cancel := context.WithCancel(testCtx(t))
+	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+	rep, err = s.Call(ctx, "x/hang", nil, &CallOptions{Timeout: -1})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want cancelled", err)
+	}
+	if ev, _ := log.Get(rep.Seq); ev.Outcome == nil || ev.Outcome.State != events.Cancelled {
+		t.Errorf("outcome %+v", ev.Outcome)
+	}
+}
+
+func TestSendFailureAndHeaders(t *testing.T) {
+	fs := newFakeServer(t)
+	boom := &wire.HTTPError{Method: "POST", Status: 500}
+	var gotHeader atomic.Value
+	expired := atomic.Bool{}
+	fs.sendHook = func(ctx context.Context, c *fakeConn, b []byte, opts *wire.SendOptions) error {
+		switch {
+		case strings.Contains(string(b), `"x/fail"`):
+			return boom
+		case strings.Contains(string(b), `"x/expired"`) && !expired.Swap(true):
+			return &wire.HTTPError{Method: "POST", Status: 404, SessionID: "abc"}
+		case strings.Contains(string(b), `"ping"`) && opts != nil:
+			gotHeader.Store(opts.Header.Get("X-Trace"))
+		}
+		return nil
+	}
+	fs.handle = func(c *fakeConn, m msg) bool {
+		if m.Method == "x/expired" {
+			c.reply(m.ID, `{"ok":true}`)
+			return true
+		}
+		return false
+	}
+	s, _ := newTestSession(t, fs, nil)
+	ctx := testCtx(t)
+	if _, err := s.Call(ctx, "x/fail", nil, nil); !errors.Is(err, boom) {
+		t.Fatalf("err %v", err)
+	}
+	if _, err := s.Ping(ctx, &CallOptions{Header: map[string][]string{"X-Trace": {"t1"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if gotHeader.Load() != "t1" {
+		t.Errorf("header %v", gotHeader.Load())
+	}
+	// An expired HTTP session: initialize again and resend once.
+	rep, err := s.Call(ctx, "x/expired", nil, nil)
+	if err != nil || string(rep.Raw) != `{"ok":true}` {
+		t.Fatalf("after session expiry: %v", err)
+	}
+	if fs.dials.Load() != 2 || len(fs.received("initialize")) != 2 {
+		t.Errorf("dials %d", fs.dials.Load())
+	}
+}
+
+type failingHandlers struct{}
+
+func (failingHandlers) CreateMessage(context.Context, *SamplingRequest) (*mcp.CreateMessageResult, error) {
+	return nil, &RPCError{Code: CodeUserRejected, Message: "User rejected sampling request"}
+}
+
+func (failingHandlers) Elicit(context.Context, *ElicitationRequest) (*mcp.ElicitationResult, error) {
+	return nil, errors.New("form broke")
+}
+
+func (failingHandlers) ListRoots(context.Context, *ServerRequest) ([]mcp.Root, error) {
+	return []mcp.Root{{URI: "file:///from/provider"}}, nil
+}
+
+func TestHandlerErrorsBecomeRPCErrors(t *testing.T) {
+	fs := newFakeServer(t)
+	answers := make(chan msg, 8)
+	fs.handle = func(c *fakeConn, m msg) bool {
+		if m.Method == "" && len(m.ID) > 0 {
+			answers <- m
+			return true
+		}
+		return false
+	}
+	h := failingHandlers{}
+	s, _ := newTestSession(t, fs, &Options{Handlers: Handlers{Sampling: h, Elicitation: h, Roots: h},
+		Capabilities: &Capabilities{Roots: true, Sampling: true, ElicitationForm: true, Tasks: true}})
+	if err := s.Connect(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	c := fs.conn()
+	for _, tc := range []struct{ req, want string }{
+		{`{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}}`, `"error":{"code":-1,"message":"User rejected sampling request"}`},
+		{`{"jsonrpc":"2.0","id":2,"method":"sampling/createMessage","params":{"messages":[],"maxTokens":1,"tools":[{"name":"x","inputSchema":{"type":"object"}}]}}`, `"code":-32602`},
+		{`{"jsonrpc":"2.0","id":3,"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object"}}}`, `"error":{"code":-32603,"message":"form broke"}`},
+		{`{"jsonrpc":"2.0","id":4,"method":"elicitation/create","params":{"mode":"url","message":"m","url":"https://x","elicitationId":"e"}}`, `"code":-32602`},
+		{`{"jsonrpc":"2.0","id":5,"method":"roots/list"}`, `"file:///from/provider"`},
+		{`{"jsonrpc":"2.0","id":6,"method":"tasks/get","params":{"taskId":"nope"}}`, `"code":-32602`},
+	} {
+		c.emit(tc.req)
+		select {
+		case a := <-answers:
+			if !strings.Contains(string(a.raw), tc.want) {
+				t.Errorf("%s\nanswered %s\nwant %s", tc.req, a.raw, tc.want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("no answer to %s", tc.req)
+		}
+	}
+}
+
+func TestUnrelatedServerRequestPausesTimeouts(t *testing.T) {
+	fs := newFakeServer(t)
+	answered := make(chan struct{})
+	fs.handle = func(c *fakeConn, m msg) bool {
+		switch {
+		case m.Method == "tools/call":
+			go func() {
+				<-answered
+				c.defaults(m)
+			}()
+			return true
+		case m.Method == "" && len(m.ID) > 0:
+			close(answered)
+			return true
+		}
+		return false
+	}
+	sampler := &blockingSampler{delay: 600 * time.Millisecond, got: make(chan *SamplingRequest, 1)}
+	s, _ := newTestSession(t, fs, &Options{RequestTimeout: 200 * time.Millisecond, Handlers: Handlers{Sampling: sampler}})
+	ctx := testCtx(t)
+	if err := s.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 2)
+	for range 2 {
+		go func() {
+			_, err := s.CallTool(ctx, ToolCall{Name: "wait"}, nil)
+			errs <- err
+		}()
+	}
+	for len(fs.received("tools/call")) < 2 {
+		time.Sleep(5 * time.Millisecond)
+	}
+	// Two calls in flight: the request belongs to no run, and still
+	// pauses both.
+	fs.conn().emit(`{"jsonrpc":"2.0","id":"q","method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}}`)
+	req := <-sampler.got
+	if req.Run != "" {
+		t.Errorf("run %q with two operations in flight", req.Run)
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Errorf("call timed out while a person answered: %v", err)
+		}
+	}
+}
