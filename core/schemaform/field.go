@@ -400,7 +400,8 @@ func (b *builder) field(s *Value, f *Field, depth int, root bool) {
 		return
 	}
 
-	types := typeNames(s)
+	var one [1]string
+	types := typeNames(s, one[:0])
 	if len(types) > 1 {
 		var rest []string
 		for _, t := range types {
@@ -586,14 +587,14 @@ func display(v *Value) string {
 }
 
 // typeNames returns the names in "type" (string or array of strings).
-func typeNames(s *Value) []string {
+func typeNames(s *Value, buf []string) []string {
 	t := s.Get("type")
 	if t == nil {
 		return nil
 	}
 	switch t.Type {
 	case TypeString:
-		return []string{t.Str}
+		return append(buf, t.Str)
 	case TypeArray:
 		out := make([]string, 0, len(t.Items))
 		for _, it := range t.Items {
@@ -740,7 +741,12 @@ func (b *builder) objectField(s *Value, f *Field, depth int, root bool) {
 		}
 	}
 	f.Properties = make([]*Field, 0, len(props.Members))
-	seen := make(map[string]int, len(props.Members))
+	// Duplicate names are possible (the last one wins, as in JSON
+	// decoding); the parser's index tells when there are none.
+	var seen map[string]int
+	if props.ext == nil || props.ext.index == nil || len(props.ext.index) != len(props.Members) {
+		seen = make(map[string]int, len(props.Members))
+	}
 	fields := make([]Field, len(props.Members))
 	for i, m := range props.Members {
 		p := &fields[i]
@@ -748,11 +754,13 @@ func (b *builder) objectField(s *Value, f *Field, depth int, root bool) {
 		p.Path = f.Path + "/" + escapeToken(m.Key)
 		p.Required = req[m.Key]
 		b.field(m.Value, p, depth+1, false)
-		if j, dup := seen[m.Key]; dup {
-			f.Properties[j] = p // the last duplicate wins, as in JSON decoding
-			continue
+		if seen != nil {
+			if j, dup := seen[m.Key]; dup {
+				f.Properties[j] = p
+				continue
+			}
+			seen[m.Key] = len(f.Properties)
 		}
-		seen[m.Key] = len(f.Properties)
 		f.Properties = append(f.Properties, p)
 	}
 }

@@ -59,7 +59,8 @@ type Value struct {
 }
 
 type valueExt struct {
-	index map[string]int // lazy key index for large objects
+	index map[string]int // key index of large parsed objects
+	n     int            // len(Members) when index was built
 	raw   []byte         // compact text as typed; encodes verbatim when set
 }
 
@@ -89,22 +90,14 @@ func Array(items ...*Value) *Value { return &Value{Type: TypeArray, Items: items
 func Object(members ...Member) *Value { return &Value{Type: TypeObject, Members: members} }
 
 // Get returns the value of the last member named key of an object, or nil
-// when v is not an object or has no such member.
+// when v is not an object or has no such member. It never modifies v, so
+// parsed values may be read from several goroutines.
 func (v *Value) Get(key string) *Value {
 	if v == nil || v.Type != TypeObject {
 		return nil
 	}
-	if len(v.Members) > 16 {
-		if v.ext == nil {
-			v.ext = &valueExt{}
-		}
-		if v.ext.index == nil {
-			v.ext.index = make(map[string]int, len(v.Members))
-			for i, m := range v.Members {
-				v.ext.index[m.Key] = i
-			}
-		}
-		if i, ok := v.ext.index[key]; ok {
+	if v.ext != nil && v.ext.index != nil && v.ext.n == len(v.Members) {
+		if i, ok := v.ext.index[key]; ok && v.Members[i].Key == key {
 			return v.Members[i].Value
 		}
 		return nil
@@ -115,6 +108,18 @@ func (v *Value) Get(key string) *Value {
 		}
 	}
 	return nil
+}
+
+// indexMembers builds the key index of a large parsed object.
+func (v *Value) indexMembers() {
+	idx := make(map[string]int, len(v.Members))
+	for i, m := range v.Members {
+		idx[m.Key] = i
+	}
+	if v.ext == nil {
+		v.ext = &valueExt{}
+	}
+	v.ext.index, v.ext.n = idx, len(v.Members)
 }
 
 // Has reports whether an object has a member named key.
@@ -487,6 +492,9 @@ func (p *parser) object(depth int) *Value {
 		case '}':
 			p.pos++
 			v.Members = append(make([]Member, 0, len(p.mstack)-mark), p.mstack[mark:]...)
+			if len(v.Members) > 16 {
+				v.indexMembers()
+			}
 			return v
 		default:
 			p.fail("expected ',' or '}'")
