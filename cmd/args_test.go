@@ -47,7 +47,9 @@ func TestParseArgs(t *testing.T) {
 				return reflect.DeepEqual(i.Env, []KeyValue{{"B", "2"}, {"A", "1=x"}, {"EMPTY", ""}})
 			}},
 		{"header value trimmed", []string{"--header", "X-Tenant:acme ", "--header", "X-B:  b c", "--server-url", "http://h/mcp"},
-			func(i *Invocation) bool { return reflect.DeepEqual(i.Headers, []KeyValue{{"X-Tenant", "acme"}, {"X-B", "b c"}}) }},
+			func(i *Invocation) bool {
+				return reflect.DeepEqual(i.Headers, []KeyValue{{"X-Tenant", "acme"}, {"X-B", "b c"}})
+			}},
 		{"all cli flags", []string{"--cli", "--method", "tools/call", "--tool-name", "echo", "--tool-arg", "a=1", "--tool-arg", "b={\"x\":1}",
 			"--format", "json", "--trace", "t.json", "--verbose", "--root", "/r1", "--root", "file:///r2", "--timeout", "1m30s",
 			"--sampling", "mock:hello there", "--elicitation", "accept", "--metadata", `{"tenant":"acme"}`, "node", "s.js"},
@@ -57,12 +59,16 @@ func TestParseArgs(t *testing.T) {
 					i.Sampling == "mock" && i.SamplingText == "hello there" && i.Elicitation == "accept" && i.Metadata == `{"tenant":"acme"}`
 			}},
 		{"cli defaults", split("--cli --method ping x"),
-			func(i *Invocation) bool { return i.Format == "text" && i.Sampling == "decline" && i.Elicitation == "decline" }},
+			func(i *Invocation) bool {
+				return i.Format == "text" && i.Sampling == "decline" && i.Elicitation == "decline"
+			}},
 		{"tools/call with args json", []string{"--cli", "--method", "tools/call", "--tool-name", "t", "--tool-args-json", `{"a": [1]}`, "x"},
 			func(i *Invocation) bool { return i.ToolArgsJSON == `{"a": [1]}` }},
 		{"resources/read", split("--cli --method resources/read --uri demo://notes x"), func(i *Invocation) bool { return i.URI == "demo://notes" }},
 		{"prompts/get", split("--cli --method prompts/get --prompt-name p --prompt-arg a=b x"),
-			func(i *Invocation) bool { return i.PromptName == "p" && reflect.DeepEqual(i.PromptArgs, []KeyValue{{"a", "b"}}) }},
+			func(i *Invocation) bool {
+				return i.PromptName == "p" && reflect.DeepEqual(i.PromptArgs, []KeyValue{{"a", "b"}})
+			}},
 		{"logging/setLevel", split("--cli --method logging/setLevel --log-level warning x"), func(i *Invocation) bool { return i.LogLevel == "warning" }},
 		{"completion prompt", split("--cli --method completion/complete --ref prompt:greet --argument name=Al --context-arg lang=en x"),
 			func(i *Invocation) bool {
@@ -78,7 +84,9 @@ func TestParseArgs(t *testing.T) {
 		{"servers/list", split("--cli --method servers/list"), func(i *Invocation) bool { return i.Method == "servers/list" }},
 		{"servers/show", split("--cli --method servers/show --server a --format json"), func(i *Invocation) bool { return i.Server == "a" }},
 		{"import", split("--import claude.json --catalog /c.json"),
-			func(i *Invocation) bool { return i.Mode == ModeImport && i.ImportFile == "claude.json" && i.Catalog == "/c.json" }},
+			func(i *Invocation) bool {
+				return i.Mode == ModeImport && i.ImportFile == "claude.json" && i.Catalog == "/c.json"
+			}},
 		{"demo server", split("--demo-server"), func(i *Invocation) bool { return i.Mode == ModeDemoServer }},
 		{"demo server http", split("--demo-server --transport http --port 8123 --notes-dir /tmp/n"),
 			func(i *Invocation) bool { return i.Transport == "http" && i.Port == 8123 && i.NotesDir == "/tmp/n" }},
