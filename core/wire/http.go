@@ -273,7 +273,15 @@ func (c *StreamableHTTP) Send(ctx context.Context, msg []byte, opts *SendOptions
 
 	if isEventStream(resp.Header) {
 		stop()
+		c.mu.Lock()
+		if c.closed {
+			c.mu.Unlock()
+			resp.Body.Close()
+			reqCancel()
+			return fmt.Errorf("wire: POST %s: %w", c.cfg.URL, ErrClosed)
+		}
 		c.streams.Add(1)
+		c.mu.Unlock()
 		go func() {
 			defer c.streams.Done()
 			defer reqCancel()
@@ -291,10 +299,24 @@ func (c *StreamableHTTP) Send(ctx context.Context, msg []byte, opts *SendOptions
 	}
 
 	if o.method == "notifications/initialized" {
-		c.openGET()
+		// Wait (briefly) until the server has the GET stream, so that
+		// what it sends after initialized has a stream to go to.
+		if ready := c.openGET(); ready != nil {
+			t := time.NewTimer(getReadyWait)
+			select {
+			case <-ready:
+			case <-t.C:
+			case <-ctx.Done():
+			}
+			t.Stop()
+		}
 	}
 	return nil
 }
+
+// getReadyWait bounds how long Send of notifications/initialized waits for
+// the GET stream's response headers.
+const getReadyWait = time.Second
 
 // body delivers a JSON response body or records it as invalid.
 func (c *StreamableHTTP) body(body []byte, ctype string) {
@@ -334,21 +356,25 @@ func wrapTransportError(method, u string, err error, ctx, connCtx context.Contex
 	return fmt.Errorf("wire: %s %s: %w", method, u, err)
 }
 
-// openGET opens the standalone GET stream once per session.
-func (c *StreamableHTTP) openGET() {
+// openGET opens the standalone GET stream once per session. The channel
+// it returns is closed when the server has answered the GET (or it
+// failed); nil when no stream was opened.
+func (c *StreamableHTTP) openGET() <-chan struct{} {
 	c.mu.Lock()
 	if c.closed || c.getCancel != nil {
 		c.mu.Unlock()
-		return
+		return nil
 	}
 	ctx, cancel := context.WithCancel(c.ctx)
 	c.getCancel = cancel
 	c.streams.Add(1)
 	c.mu.Unlock()
+	ready := make(chan struct{})
 	go func() {
 		defer c.streams.Done()
 		defer cancel()
 		resp, err := c.get(ctx, "")
+		close(ready)
 		if err != nil {
 			var herr *HTTPError
 			if errors.As(err, &herr) && herr.Status == http.StatusMethodNotAllowed {
@@ -361,6 +387,7 @@ func (c *StreamableHTTP) openGET() {
 		}
 		c.readStream(ctx, resp, "", true)
 	}()
+	return ready
 }
 
 // get opens a GET event stream, resuming after lastID when given.

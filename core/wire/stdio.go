@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -51,6 +52,9 @@ type Stdio struct {
 	done    chan struct{} // closed after OnClose returned
 	exitErr *ExitError
 	inClose bool // OnClose is being called
+
+	tailMu sync.Mutex
+	tail   []string // last stderr lines
 
 	wmu  sync.Mutex // serialises writes to stdin
 	wbuf []byte
@@ -155,7 +159,6 @@ func (s *Stdio) wait(cmd *exec.Cmd, readers *sync.WaitGroup, pipes []*os.File, o
 	werr := cmd.Wait()
 	ee := exitStatus(cmd.ProcessState, werr)
 	s.mu.Lock()
-	s.exitErr = ee
 	closing := s.closing
 	s.mu.Unlock()
 	close(s.exited)
@@ -169,6 +172,10 @@ func (s *Stdio) wait(cmd *exec.Cmd, readers *sync.WaitGroup, pipes []*os.File, o
 		<-drained
 	}
 	closeAll(pipes...)
+	ee.Stderr = s.stderrTail()
+	s.mu.Lock()
+	s.exitErr = ee
+	s.mu.Unlock()
 
 	if closing {
 		s.rec.add(events.Event{Kind: events.KindState, Text: "process stopped: " + describeExit(ee)})
@@ -260,12 +267,43 @@ func (s *Stdio) readStderr(r io.Reader) {
 		line, err := br.ReadBytes('\n')
 		if len(line) > 0 {
 			text := string(bytes.TrimRight(line, "\r\n"))
-			s.rec.add(events.Event{Kind: events.KindStderr, Text: text, Size: len(line)})
+			s.rec.add(events.Event{Kind: events.KindStderr, Text: text})
+			s.keepTail(text)
 		}
 		if err != nil {
 			return
 		}
 	}
+}
+
+// Stderr tail bounds.
+const (
+	tailLines = 20
+	tailBytes = 4 << 10
+)
+
+func (s *Stdio) keepTail(line string) {
+	if len(line) > tailBytes {
+		line = line[len(line)-tailBytes:]
+	}
+	s.tailMu.Lock()
+	s.tail = append(s.tail, line)
+	if len(s.tail) > tailLines {
+		s.tail = s.tail[len(s.tail)-tailLines:]
+	}
+	s.tailMu.Unlock()
+}
+
+func (s *Stdio) stderrTail() string {
+	s.tailMu.Lock()
+	defer s.tailMu.Unlock()
+	n := 0
+	i := len(s.tail)
+	for i > 0 && n+len(s.tail[i-1])+1 <= tailBytes {
+		i--
+		n += len(s.tail[i]) + 1
+	}
+	return strings.Join(s.tail[i:], "\n")
 }
 
 // Send writes msg and a newline to the server's stdin. A message holding

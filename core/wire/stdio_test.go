@@ -1,3 +1,5 @@
+//go:build unix
+
 package wire
 
 import (
@@ -89,8 +91,8 @@ func TestStdioExitsAtOnce(t *testing.T) {
 	c, s := startStdio(t, helperConfig(t, "exit3"), rec)
 	err := s.waitClosed(t)
 	var ee *ExitError
-	if !errors.As(err, &ee) || ee.Code != 3 {
-		t.Fatalf("OnClose got %v, want *ExitError with code 3", err)
+	if !errors.As(err, &ee) || ee.Code != 3 || ee.Stderr != "fatal: no config" {
+		t.Fatalf("OnClose got %#v, want *ExitError with code 3 and the stderr tail", err)
 	}
 	if got := c.ExitStatus(); got == nil || got.Code != 3 {
 		t.Fatalf("ExitStatus = %v", got)

@@ -104,6 +104,9 @@ type ExitError struct {
 	Code int
 	// Signal is the signal that killed the process, 0 if none.
 	Signal syscall.Signal
+	// Stderr holds the last lines the process wrote to stderr (at most
+	// 20 lines, 4 KiB), which usually say why it stopped.
+	Stderr string
 }
 
 // Error describes how the process ended.
