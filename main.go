@@ -7,8 +7,10 @@ import (
 	"os"
 
 	"github.com/spyglass-mcp/spyglass/cmd"
+	"github.com/spyglass-mcp/spyglass/cmd/locale"
 )
 
 func main() {
+	locale.Restore()
 	os.Exit(cmd.Main(os.Args[1:]))
 }

@@ -1,18 +1,49 @@
-//go:build !wip
-
 package cmd
 
 import (
 	"fmt"
+	"io"
 	"os"
-
-	"github.com/spyglass-mcp/spyglass/ui"
 )
 
 // Main runs Spyglass with the given arguments (without the program name)
 // and returns the process exit code.
 func Main(args []string) int {
-	ui.Run("Spyglass", nil)
-	fmt.Fprintln(os.Stderr, "bye")
-	return 0
+	return run(args, os.Stdin, os.Stdout, os.Stderr)
+}
+
+// run picks the mode and runs it.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	// The two server-like modes take their own small flag sets.
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		switch a {
+		case "--demo-server":
+			rest := append(append([]string{}, args[:i]...), args[i+1:]...)
+			return runDemoServer(rest, stdin, stdout, stderr)
+		case "--conformance-client":
+			rest := append(append([]string{}, args[:i]...), args[i+1:]...)
+			return runConformanceClient(rest, stdout, stderr)
+		}
+	}
+	inv, err := ParseArgs(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "spyglass: %v\n(run spyglass --help for the flags)\n", err)
+		return exitUsage
+	}
+	switch inv.Mode {
+	case ModeHelp:
+		fmt.Fprint(stdout, Usage())
+		return exitOK
+	case ModeVersion:
+		fmt.Fprintln(stdout, "spyglass", version)
+		return exitOK
+	case ModeCLI:
+		return runCLI(inv, stdout, stderr)
+	case ModeImport:
+		return runImport(inv, stdout, stderr)
+	}
+	return runGUI(inv, stderr)
 }
