@@ -5,17 +5,40 @@
 //
 // A [Conn] delivers the exact bytes of every incoming JSON-RPC message to
 // its [Handler], as they arrived, never re-marshalled; it does not look at
-// ids or methods. Pairing, timeouts and the recording of the messages
-// themselves belong to core/session.
+// ids or methods beyond what the transport needs. Pairing, timeouts and
+// the recording of the messages themselves belong to core/session.
 //
 // What only the wire can see is recorded here, through a [Recorder] (an
 // *events.Log): every stderr line of a stdio server (events.KindStderr),
 // every HTTP exchange with secrets masked (events.KindHTTP, written by the
-// [Tap] round tripper), bytes that are not a JSON object or array
-// (events.KindInvalid) and the exit of a stdio process (events.KindState
-// or events.KindError).
+// [Tap] round tripper when the response headers arrive), bytes that are
+// not a JSON object or array (events.KindInvalid; Raw is kept only when
+// the bytes are valid JSON, Text always holds them), the exit of a stdio
+// process (events.KindError when it exited by itself, events.KindState
+// after Close) and streams that could not be resumed (events.KindWarning).
+//
+// Stdio: the process runs in its own process group; messages are
+// newline-delimited and may be of any size. Close closes stdin, waits
+// StopWait (500 ms), sends SIGTERM to the group, waits again, then
+// SIGKILL. A process that exits by itself ends the connection at once with
+// an [*ExitError] carrying its status and the tail of its stderr.
+//
+// Streamable HTTP: Send POSTs one message and returns once the server
+// accepted it; the answer (a JSON body or an SSE stream, possibly with
+// server→client requests before the response) is delivered through
+// OnMessage. The Mcp-Session-Id of the initialize response is sent
+// afterwards, SetProtocolVersion sets MCP-Protocol-Version, the GET stream
+// is opened after notifications/initialized (405 or 404: none), dropped
+// streams are resumed with Last-Event-ID after the server's retry delay,
+// and Close deletes the session.
+//
+// Errors: [*StartError] ([ErrCommandNotFound]), [*ExitError],
+// [*HTTPError] (matching [ErrUnauthorized] for 401/403 and
+// [ErrSessionExpired] for 404 with a session), [ErrUnreachable],
+// [ErrClosed], [ErrNotStarted], [ErrNoEndpoint], [ErrStreamEnded].
 //
 // [Redactor] masks secrets (Authorization headers, bearer tokens, cookies,
-// API keys and explicitly registered secret strings) in an event before it
-// is stored; pass its Redact method as the log's redaction hook.
+// API keys, OAuth token fields and explicitly registered secret strings)
+// in an event before it is stored; pass its Redact method as the log's
+// redaction hook.
 package wire

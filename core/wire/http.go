@@ -377,8 +377,8 @@ func (c *StreamableHTTP) openGET() <-chan struct{} {
 		close(ready)
 		if err != nil {
 			var herr *HTTPError
-			if errors.As(err, &herr) && herr.Status == http.StatusMethodNotAllowed {
-				return // the server offers no GET stream
+			if errors.As(err, &herr) && (herr.Status == http.StatusMethodNotAllowed || herr.Status == http.StatusNotFound) {
+				return // the server offers no GET stream (405, or 404 from a POST-only route)
 			}
 			if ctx.Err() == nil {
 				c.warn("GET stream not opened: " + err.Error())

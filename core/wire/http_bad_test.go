@@ -321,3 +321,34 @@ func TestSSEBadStarts(t *testing.T) {
 		t.Fatalf("Send after the stream ended: %v", err)
 	}
 }
+
+// BenchmarkStreamableHTTPRoundTrip measures one POST with a JSON answer
+// through the tap against an in-process echo endpoint.
+func BenchmarkStreamableHTTPRoundTrip(b *testing.B) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(body)
+	}))
+	defer srv.Close()
+	c := NewStreamableHTTP(HTTPConfig{URL: srv.URL}, &discardRec{})
+	got := make(chan []byte, 1)
+	if err := c.Start(context.Background(), Handler{OnMessage: func(m []byte) { got <- m }}); err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	msg := []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"hello"}]}}`)
+	ctx := context.Background()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if err := c.Send(ctx, msg, nil); err != nil {
+			b.Fatal(err)
+		}
+		<-got
+	}
+}
+
+type discardRec struct{}
+
+func (*discardRec) Append(events.Event) uint64 { return 0 }
