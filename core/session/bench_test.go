@@ -144,3 +144,46 @@ func BenchmarkCallToolBareMCPGo(b *testing.B) {
 		}
 	}
 }
+
+// TestErasAgainstMCPGo talks to mcp-go's own server (which speaks both
+// protocol generations) with each era.
+func TestErasAgainstMCPGo(t *testing.T) {
+	for _, tc := range []struct {
+		opts       Options
+		modern     bool
+		wantMethod string
+	}{
+		{Options{}, false, "initialize"},
+		{Options{Era: EraModern}, true, "server/discover"},
+		{Options{Era: EraAuto}, true, "server/discover"},
+		{Options{ProtocolVersion: "2025-03-26"}, false, "initialize"},
+	} {
+		name := string(tc.opts.Era) + tc.opts.ProtocolVersion
+		if name == "" {
+			name = "default"
+		}
+		t.Run(name, func(t *testing.T) {
+			log := events.New(nil)
+			s := New(func(context.Context) (wire.Conn, error) { return &pipeConn{e: newEchoServer()}, nil }, log, &tc.opts)
+			defer s.Close()
+			ctx := testCtx(t)
+			res, err := s.CallTool(ctx, ToolCall{Name: "echo", Arguments: map[string]string{"text": "hi"}}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.Result.Content[0].(mcp.TextContent).Text; got != "hi" {
+				t.Errorf("echo %q", got)
+			}
+			info := s.Info()
+			if info.Modern != tc.modern || info.Name != "echo" {
+				t.Errorf("info %+v", info)
+			}
+			if tc.opts.ProtocolVersion != "" && info.ProtocolVersion != tc.opts.ProtocolVersion {
+				t.Errorf("negotiated %s", info.ProtocolVersion)
+			}
+			if ms := messages(log); ms[0].Method != tc.wantMethod {
+				t.Errorf("first message %s", ms[0].Method)
+			}
+		})
+	}
+}

@@ -55,6 +55,7 @@ const (
 	CodeUserRejected = -1
 )
 
+// Error describes the JSON-RPC error.
 func (e *RPCError) Error() string {
 	return fmt.Sprintf("session: JSON-RPC error %d: %s", e.Code, e.Message)
 }
@@ -71,6 +72,7 @@ type ClosedError struct {
 	Err    error
 }
 
+// Error says that no answer will come, and why.
 func (e *ClosedError) Error() string {
 	m := "no response: connection closed"
 	if e.Err != nil {
@@ -95,6 +97,7 @@ type TimeoutError struct {
 	After time.Duration
 }
 
+// Error says how long the request waited.
 func (e *TimeoutError) Error() string {
 	return fmt.Sprintf("timed out after %s", e.After.Round(time.Millisecond))
 }

@@ -511,3 +511,25 @@ func TestStdioCrashRestart(t *testing.T) {
 	}
 	mu.Unlock()
 }
+
+// TestEverythingEraAuto: server-everything speaks only the legacy
+// protocol, so auto tries server/discover and falls back to initialize.
+func TestEverythingEraAuto(t *testing.T) {
+	node := peers.Node(t)
+	file := peers.File(t, everythingPkg)
+	log := events.New(nil)
+	s := New(stdioDial(log, wire.StdioConfig{Conn: "auto", Command: node, Args: []string{file}}), log, &Options{Conn: "auto", Era: EraAuto})
+	t.Cleanup(func() { _ = s.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := s.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if info := s.Info(); info.Modern || info.ProtocolVersion != VersionLegacy {
+		t.Errorf("info %+v", info)
+	}
+	tools, err := s.ListTools(ctx, nil)
+	if err != nil || len(tools.Tools) != 13 {
+		t.Errorf("%d tools without client capabilities (want 13): %v", len(tools.Tools), err)
+	}
+}

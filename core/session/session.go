@@ -550,6 +550,17 @@ func (s *Session) initialize(ctx context.Context, l *link, run, version string) 
 		Result:             rep.Raw,
 	}
 	info.fill()
+	if info.ProtocolVersion != version {
+		known := false
+		for _, v := range Versions {
+			known = known || v == info.ProtocolVersion
+		}
+		text := "the server answered protocol version " + strconv.Quote(info.ProtocolVersion) + " to a request for " + strconv.Quote(version)
+		if !known {
+			text += " (a version this client does not know)"
+		}
+		s.log.Append(events.Event{Conn: s.conn, Kind: events.KindWarning, Text: text, Run: run})
+	}
 	return info, nil
 }
 
