@@ -52,6 +52,7 @@ type Form struct {
 	mode      *widget.RadioGroup
 	resetBtn  *widget.Button
 	notes     *widget.Label // elicitation warnings, validator notes
+	elicit    string        // the elicitation warning, when there is one
 	fields    *fyne.Container
 	jsonEntry *widget.Entry
 	jsonErr   *widget.Label
@@ -122,8 +123,9 @@ func (f *Form) buildUI() {
 			for i, is := range issues {
 				msgs[i] = is.Message
 			}
-			f.notes.SetText("This request is outside what elicitation allows (a flat object of primitive values); you may decline it.\n" +
-				strings.Join(msgs, "\n"))
+			f.elicit = "This request is outside what elicitation allows (a flat object of primitive values); you may decline it.\n" +
+				strings.Join(msgs, "\n")
+			f.notes.SetText(f.elicit)
 			f.notes.Show()
 		}
 	}
@@ -233,6 +235,13 @@ func (f *Form) fillRow(st *schemaform.State, r *row, item string) {
 	}
 	if st.Raw {
 		objs = append(objs, helper("This value does not fit the form control; it is kept and edited as JSON."))
+		back := widget.NewButton("Clear it and use the form control", func() {
+			st.Set(nil)
+			f.fillRow(st, r, item)
+			f.changed(st)
+		})
+		back.Importance = widget.LowImportance
+		objs = append(objs, container.NewHBox(back))
 	} else if k == schemaform.KindJSON && st.Field.Reason != "" {
 		objs = append(objs, helper("Edited as JSON ("+st.Field.Reason+")."))
 	}
@@ -733,17 +742,32 @@ func (f *Form) Validate() []schemaform.Issue {
 	var top []string
 	if is := byState[f.state]; len(is) > 0 && f.rows[f.state] == nil {
 		for _, x := range is {
-			top = append(top, x.String())
+			if x.Path == "" {
+				top = append(top, x.Message)
+			} else {
+				top = append(top, x.String())
+			}
 		}
 	}
 	if err := f.model.Validator(); err != nil {
 		top = append(top, "The whole-document check is off: the schema cannot be compiled.")
 	}
-	if len(top) > 0 {
-		f.notes.SetText(strings.Join(top, "\n"))
-		f.notes.Show()
-	}
+	f.setNotes(top)
 	return issues
+}
+
+// setNotes shows the elicitation warning and whole-document notes above
+// the fields.
+func (f *Form) setNotes(lines []string) {
+	if f.elicit != "" {
+		lines = append([]string{f.elicit}, lines...)
+	}
+	f.notes.SetText(strings.Join(lines, "\n"))
+	if len(lines) > 0 {
+		f.notes.Show()
+	} else {
+		f.notes.Hide()
+	}
 }
 
 // State returns the state behind the form (for callers that inspect

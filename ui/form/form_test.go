@@ -4,6 +4,7 @@ import (
 	"errors"
 	"image/png"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -376,5 +377,76 @@ func capture(t *testing.T, w fyne.Window, path string) {
 	defer out.Close()
 	if err := png.Encode(out, img); err != nil {
 		t.Logf("capture: %v", err)
+	}
+}
+
+// TestValueThatDoesNotFit shows a loaded value that no control can hold
+// as JSON, keeps it, and can go back to the control.
+func TestValueThatDoesNotFit(t *testing.T) {
+	f, _ := newForm(t, `{"type":"object","properties":{"n":{"type":"integer"},"c":{"enum":["a","b"]}}}`,
+		&Options{Values: []byte(`{"n":"twelve","c":"z"}`)})
+	if got := values(t, f); got != `{"n":"twelve","c":"z"}` {
+		t.Fatalf("sent %s", got)
+	}
+	n := ctl(t, f, "/n").(*widget.Entry)
+	if n.Text != `"twelve"` || !n.MultiLine {
+		t.Fatalf("n shown as %q", n.Text)
+	}
+	st, _ := f.state.Find("/n")
+	var back *widget.Button
+	for _, o := range f.rows[st].box.Objects {
+		if b, ok := find[*widget.Button](o); ok && strings.HasPrefix(b.Text, "Clear it") {
+			back = b
+		}
+	}
+	if back == nil {
+		t.Fatal("no button back to the control")
+	}
+	test.Tap(back)
+	test.Type(ctl(t, f, "/n").(*numberEntry), "12")
+	if got := values(t, f); got != `{"c":"z","n":12}` && got != `{"n":12,"c":"z"}` {
+		t.Fatalf("sent %s", got)
+	}
+}
+
+// TestWholeDocumentIssues shows an issue that belongs to no field above
+// the fields, and renders the form with errors.
+func TestWholeDocumentIssues(t *testing.T) {
+	schema := `{"type":"object","additionalProperties":false,"properties":{
+	  "host":{"type":"string","title":"Host","description":"The database server.","default":"localhost"},
+	  "port":{"type":"integer","title":"Port","minimum":1,"maximum":65535,"default":5432},
+	  "database":{"type":"string","title":"Database","minLength":1},
+	  "ssl":{"type":"string","title":"SSL Mode","oneOf":[{"const":"disable","title":"Disable"},{"const":"require","title":"Require"}]}},
+	  "required":["host","port","database"]}`
+	f, w := newForm(t, schema, &Options{Values: []byte(`{"host":"db","port":99999,"other":1}`)})
+	issues := f.Validate()
+	if len(issues) != 3 {
+		t.Fatalf("issues %v", issues)
+	}
+	if !f.notes.Visible() || !strings.Contains(f.notes.Text, "additional properties 'other' not allowed") {
+		t.Errorf("notes %q", f.notes.Text)
+	}
+	port, _ := f.state.Find("/port")
+	if f.rows[port].err.Text != "must be at most 65535" {
+		t.Errorf("port error %q", f.rows[port].err.Text)
+	}
+	w.Resize(fyne.NewSize(520, 640))
+	capture(t, w, "/tmp/spyglass-form-errors.png")
+}
+
+// TestWideForm builds a form of 500 fields.
+func TestWideForm(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	for i := 0; i < 500; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"f` + strings.Repeat("x", i%7) + string(rune('a'+i%26)) + `_` + strconv.Itoa(i) + `":{"type":"string","description":"Field."}`)
+	}
+	b.WriteString(`}}`)
+	f, _ := newForm(t, b.String(), nil)
+	if len(f.fields.Objects) != 500 {
+		t.Fatalf("%d rows", len(f.fields.Objects))
 	}
 }
