@@ -333,10 +333,15 @@ func (c *Catalog) Select(name string) (string, Server, error) {
 	return name, s, nil
 }
 
-// changed reports whether the entry must be re-rendered.
+// changed reports whether the entry's name or value differs from the file.
 func (e *entry) changed() bool {
+	return e.orig == nil || e.name != e.orig.name || e.valueChanged()
+}
+
+// valueChanged reports whether the entry's value must be re-rendered.
+func (e *entry) valueChanged() bool {
 	o := e.orig
-	if o == nil || e.name != o.name {
+	if o == nil {
 		return true
 	}
 	if o.legacyMeta && !jsonEqual(e.cur.Metadata, o.srv.Metadata) {
@@ -409,7 +414,7 @@ func (c *Catalog) Bytes() []byte {
 	}
 	var member bytes.Buffer
 	if c.st.multiline {
-		member.WriteString("\n" + memberIndent)
+		member.WriteString(c.st.nl + memberIndent)
 	}
 	member.WriteString(`"` + ServersKey + `"` + c.st.colon)
 	c.renderServersAt(&member, memberIndent)
@@ -417,7 +422,7 @@ func (c *Catalog) Bytes() []byte {
 		out.Write(c.data[:top.start+1])
 		out.Write(member.Bytes())
 		if c.st.multiline {
-			out.WriteString("\n" + indentOfLine(c.data, top.start))
+			out.WriteString(c.st.nl + indentOfLine(c.data, top.start))
 		}
 		out.Write(c.data[top.end-1:])
 		return out.Bytes()
@@ -448,7 +453,7 @@ func (c *Catalog) renderServersAt(out *bytes.Buffer, indent string) {
 	}
 	newPre := ""
 	if st.multiline {
-		newPre = "\n" + entryIndent
+		newPre = st.nl + entryIndent
 	} else if len(c.entries) > 0 && strings.HasSuffix(st.comma, " ") {
 		newPre = ""
 	}
@@ -468,6 +473,9 @@ func (c *Catalog) renderServersAt(out *bytes.Buffer, indent string) {
 		switch {
 		case e.orig != nil && !e.changed():
 			out.Write(data[e.orig.m.keyStart:e.orig.m.valEnd])
+		case e.orig != nil && !e.valueChanged(): // renamed only
+			out.Write(mustJSON(e.name))
+			out.Write(data[e.orig.m.keyEnd:e.orig.m.valEnd])
 		default:
 			ind := entryIndent
 			if e.orig != nil {
@@ -487,7 +495,7 @@ func (c *Catalog) renderServersAt(out *bytes.Buffer, indent string) {
 	case so != nil && (len(so.members) > 0 || len(c.entries) == 0):
 		out.Write(data[so.closeStart : so.end-1])
 	case st.multiline && len(c.entries) > 0:
-		out.WriteString("\n" + indent)
+		out.WriteString(st.nl + indent)
 	}
 	out.WriteByte('}')
 }

@@ -189,7 +189,7 @@ func TestMinimalDiff(t *testing.T) {
       "args": [ "a.js" ],
       "x-custom": {"keep": "me"}
     },
-    "deux": {"type": "http", "url": "http://127.0.0.1:1/mcp"},
+    "deux": {"type": "http",   "url": "http://127.0.0.1:1/mcp"},
     "three": {
       "type": "stdio",
       "command": "python3"
@@ -584,5 +584,24 @@ func TestServerJSON(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(`{"url":"https://h.example/mcp"}`), &back); err != nil || back.Type != TypeHTTP {
 		t.Fatal(err)
+	}
+}
+
+func TestLayoutImitated(t *testing.T) {
+	tests := []struct{ name, doc, want string }{
+		{"crlf", "{\r\n  \"mcpServers\": {\r\n    \"a\": {\r\n      \"command\": \"x\"\r\n    }\r\n  }\r\n}\r\n",
+			"{\r\n  \"mcpServers\": {\r\n    \"a\": {\r\n      \"command\": \"x\"\r\n    },\r\n    \"b\": {\r\n      \"type\": \"stdio\",\r\n      \"command\": \"y\",\r\n      \"env\": {\r\n        \"K\": \"V\"\r\n      }\r\n    }\r\n  }\r\n}\r\n"},
+		{"tabs", "{\n\t\"mcpServers\": {\n\t\t\"a\": {\"command\": \"x\"}\n\t}\n}",
+			"{\n\t\"mcpServers\": {\n\t\t\"a\": {\"command\": \"x\"},\n\t\t\"b\": {\n\t\t\t\"type\": \"stdio\",\n\t\t\t\"command\": \"y\",\n\t\t\t\"env\": {\n\t\t\t\t\"K\": \"V\"\n\t\t\t}\n\t\t}\n\t}\n}"},
+		{"one line", `{"mcpServers":{"a":{"command":"x"}}}`, `{"mcpServers":{"a":{"command":"x"},"b":{"type":"stdio","command":"y","env":{"K":"V"}}}}`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := mustParse(t, tc.doc)
+			c.Put("b", Server{Type: TypeStdio, Command: "y", Env: map[string]string{"K": "V"}})
+			if got := string(c.Bytes()); got != tc.want {
+				t.Fatalf("got  %q\nwant %q", got, tc.want)
+			}
+		})
 	}
 }

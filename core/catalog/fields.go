@@ -527,7 +527,7 @@ func renderObject[T any](fields []fieldDef[T], cur, orig *T, data []byte, obj *o
 			}
 		}
 		if st.multiline {
-			b.WriteByte('\n')
+			b.WriteString(st.nl)
 			b.WriteString(memberIndent)
 		}
 		b.Write(o.key)
@@ -535,7 +535,7 @@ func renderObject[T any](fields []fieldDef[T], cur, orig *T, data []byte, obj *o
 		b.Write(o.val)
 	}
 	if st.multiline {
-		b.WriteByte('\n')
+		b.WriteString(st.nl)
 		b.WriteString(indent)
 	}
 	b.WriteByte('}')

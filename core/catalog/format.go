@@ -15,9 +15,10 @@ type style struct {
 	unit      string // one level of indentation
 	colon     string // ": " or ":"
 	comma     string // separator on one line: ", " or ","
+	nl        string // line break: "\n" or "\r\n"
 }
 
-var defaultStyle = style{multiline: true, unit: "  ", colon: ": ", comma: ", "}
+var defaultStyle = style{multiline: true, unit: "  ", colon: ": ", comma: ", ", nl: "\n"}
 
 // detectStyle guesses the layout of a document.
 func detectStyle(data []byte, top *object) style {
@@ -27,6 +28,9 @@ func detectStyle(data []byte, top *object) style {
 	}
 	if !bytes.Contains(data, []byte("\n")) && len(data) > 0 {
 		st.multiline = false
+	}
+	if bytes.Contains(data, []byte("\r\n")) {
+		st.nl = "\r\n"
 	}
 	if !bytes.Contains(data, []byte(": ")) && bytes.Contains(data, []byte(":")) {
 		st.colon = ":"
@@ -102,7 +106,7 @@ func formatTo(b *bytes.Buffer, raw []byte, indent string, st style) error {
 				}
 			}
 			if st.multiline {
-				b.WriteByte('\n')
+				b.WriteString(st.nl)
 				b.WriteString(inner)
 			}
 			b.Write(raw[m.keyStart:m.keyEnd])
@@ -112,7 +116,7 @@ func formatTo(b *bytes.Buffer, raw []byte, indent string, st style) error {
 			}
 		}
 		if st.multiline {
-			b.WriteByte('\n')
+			b.WriteString(st.nl)
 			b.WriteString(indent)
 		}
 		b.WriteByte('}')
@@ -150,7 +154,7 @@ func formatTo(b *bytes.Buffer, raw []byte, indent string, st style) error {
 				}
 			}
 			if !inline {
-				b.WriteByte('\n')
+				b.WriteString(st.nl)
 				b.WriteString(inner)
 			}
 			if err := formatTo(b, e, inner, st); err != nil {
@@ -158,7 +162,7 @@ func formatTo(b *bytes.Buffer, raw []byte, indent string, st style) error {
 			}
 		}
 		if !inline {
-			b.WriteByte('\n')
+			b.WriteString(st.nl)
 			b.WriteString(indent)
 		}
 		b.WriteByte(']')

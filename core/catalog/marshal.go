@@ -4,7 +4,7 @@ import (
 	"fmt"
 )
 
-var compactStyle = style{multiline: false, unit: "", colon: ":", comma: ","}
+var compactStyle = style{multiline: false, unit: "", colon: ":", comma: ",", nl: "\n"}
 
 // MarshalJSON renders the server as a catalog entry: fields equal to their
 // defaults are left out and OAuth.ClientSecret is never written.
