@@ -352,3 +352,26 @@ func BenchmarkStreamableHTTPRoundTrip(b *testing.B) {
 type discardRec struct{}
 
 func (*discardRec) Append(events.Event) uint64 { return 0 }
+
+func TestHTTPHugeMessages(t *testing.T) {
+	pad := strings.Repeat("z", 10<<20)
+	url := fakeMCP(t, func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if bytes.Contains(body, []byte(`"json"`)) {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":1,"result":{"pad":"%s"}}`, pad)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprintf(w, "id: 1\ndata: {\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"pad\":\"%s\"}}\n\n", pad)
+	})
+	c, s := startHTTP(t, url, nil)
+	for i, m := range []string{"json", "sse"} {
+		if err := c.Send(ctxT(t), []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":%q}`, i+1, m)), nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := s.next(t); len(got) < 10<<20 || !IsMessage(got) {
+			t.Fatalf("%s: a 10 MB message arrived as %d bytes", m, len(got))
+		}
+	}
+}
