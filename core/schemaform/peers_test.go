@@ -2,8 +2,11 @@ package schemaform
 
 import (
 	"context"
+	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/spyglass-mcp/spyglass/core/internal/peers"
@@ -82,4 +85,76 @@ func TestPeerSchemas(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPeerElicitation calls server-everything's trigger-elicitation-request
+// tool, builds a form from the elicitation/create request it receives,
+// fills every field like a user and accepts; the server must take the
+// answer. The requested schema is kept under
+// testdata/peers/everything-elicitation (golden files render it).
+func TestPeerElicitation(t *testing.T) {
+	node := peers.Node(t)
+	file := peers.File(t, peers.Everything)
+	var sent []byte
+	var problems []Issue
+	var restriction []Issue
+	var schemas []json.RawMessage
+	var result json.RawMessage
+	err := capture.Run(context.Background(), node, []string{file}, nil, func(ctx context.Context, r io.Reader, w io.Writer) error {
+		var err error
+		schemas, result, err = capture.Elicitations(ctx, r, w, "trigger-elicitation-request", nil, func(schema json.RawMessage) string {
+			form, err := Build(schema)
+			if err != nil {
+				t.Errorf("requested schema: %v", err)
+				return `{"action":"decline"}`
+			}
+			restriction = form.CheckElicitation()
+			st := form.NewState()
+			fill(st)
+			problems = form.Check(st)
+			sent = st.Value().JSON()
+			return `{"action":"accept","content":` + string(sent) + `}`
+		})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		IsError bool `json:"isError"`
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	if err := json.Unmarshal(result, &res); err != nil || res.IsError || len(res.Content) == 0 {
+		t.Fatalf("tool result %s (%v)", result, err)
+	}
+	all := ""
+	for _, c := range res.Content {
+		all += c.Text
+	}
+	if !strings.Contains(all, "accept") || !strings.Contains(all, "a@example.com") || !strings.Contains(all, "fish-1") {
+		t.Errorf("the server did not take the answer: %s", all)
+	}
+	if len(schemas) != 1 {
+		t.Fatalf("%d elicitation requests, want 1", len(schemas))
+	}
+	if len(restriction) > 0 {
+		t.Errorf("a real elicitation schema fails the restriction check: %v", restriction)
+	}
+	if len(problems) > 0 {
+		t.Errorf("the filled form has problems: %v", problems)
+	}
+	v, _ := ParseValue(schemas[0])
+	got := append(v.Indent(), '\n')
+	path := filepath.Join("testdata", "peers", "everything-elicitation", "trigger-elicitation-request.json")
+	if *update {
+		_ = os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else if want, err := os.ReadFile(path); err != nil || string(want) != string(got) {
+		t.Errorf("the requested schema changed (run go test -update and review): %v\n%s", err, got)
+	}
+	t.Logf("accepted with %s", sent)
 }
