@@ -41,7 +41,29 @@ type HTTPConfig struct {
 	// MaxReconnects bounds consecutive failed reconnection attempts of
 	// one stream. Zero means 5.
 	MaxReconnects int
+	// Prepare, when set, is called with every request just before it is
+	// sent (after the transport's own headers are set), for example to set
+	// a fresh OAuth access token. An error aborts the request and is
+	// returned wrapped.
+	Prepare func(req *http.Request) error
 }
+
+// do runs Prepare and sends req.
+func do(client *http.Client, prepare func(*http.Request) error, req *http.Request) (*http.Response, error) {
+	if prepare != nil {
+		if err := prepare(req); err != nil {
+			return nil, &prepareError{err}
+		}
+	}
+	return client.Do(req)
+}
+
+// prepareError marks a failure of HTTPConfig.Prepare (not a transport
+// failure).
+type prepareError struct{ err error }
+
+func (e *prepareError) Error() string { return "prepare request: " + e.err.Error() }
+func (e *prepareError) Unwrap() error { return e.err }
 
 func (c *HTTPConfig) defaults() {
 	if c.DefaultRetry <= 0 {
@@ -243,7 +265,7 @@ func (c *StreamableHTTP) Send(ctx context.Context, msg []byte, opts *SendOptions
 	req.Header.Set("Accept", "application/json, text/event-stream")
 
 	stop := context.AfterFunc(ctx, reqCancel)
-	resp, err := c.client.Do(req)
+	resp, err := do(c.client, c.cfg.Prepare, req)
 	if err != nil {
 		stop()
 		reqCancel()
@@ -348,6 +370,10 @@ func wrapTransportError(method, u string, err error, ctx, connCtx context.Contex
 	case connCtx != nil && connCtx.Err() != nil:
 		return fmt.Errorf("wire: %s %s: %w", method, u, ErrClosed)
 	}
+	var pe *prepareError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("wire: %s %s: %w", method, u, pe.err)
+	}
 	var op *net.OpError
 	var dns *net.DNSError
 	if (errors.As(err, &op) && op.Op == "dial") || errors.As(err, &dns) {
@@ -404,7 +430,7 @@ func (c *StreamableHTTP) get(ctx context.Context, lastID string) (*http.Response
 	if lastID != "" {
 		req.Header.Set(HeaderLastEventID, lastID)
 	}
-	resp, err := c.client.Do(req)
+	resp, err := do(c.client, c.cfg.Prepare, req)
 	if err != nil {
 		return nil, wrapTransportError("GET", c.cfg.URL, err, nil, ctx)
 	}
@@ -531,7 +557,7 @@ func (c *StreamableHTTP) Close() error {
 		req, rerr := http.NewRequestWithContext(ctx, http.MethodDelete, c.cfg.URL, nil)
 		if rerr == nil {
 			c.setHeaders(req, sid, version, nil)
-			resp, derr := c.client.Do(req)
+			resp, derr := do(c.client, c.cfg.Prepare, req)
 			if derr == nil {
 				io.Copy(io.Discard, io.LimitReader(resp.Body, maxErrorBody))
 				resp.Body.Close()

@@ -375,3 +375,48 @@ func TestHTTPHugeMessages(t *testing.T) {
 		}
 	}
 }
+
+func TestHTTPPrepare(t *testing.T) {
+	var mu sync.Mutex
+	var auths []string
+	url := fakeMCP(t, func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		auths = append(auths, r.Method+" "+r.Header.Get("Authorization"))
+		mu.Unlock()
+		if r.Method == http.MethodPost {
+			w.Header().Set("Mcp-Session-Id", "s")
+		}
+		w.WriteHeader(202)
+	})
+	token := "t1"
+	refuse := errors.New("no token")
+	c := NewStreamableHTTP(HTTPConfig{URL: url, Prepare: func(r *http.Request) error {
+		if token == "" {
+			return refuse
+		}
+		r.Header.Set("Authorization", "Bearer "+token)
+		return nil
+	}}, nil)
+	if err := c.Start(ctxT(t), Handler{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Send(ctxT(t), []byte(`{"jsonrpc":"2.0","method":"notifications/x"}`), nil); err != nil {
+		t.Fatal(err)
+	}
+	token = "t2"
+	if err := c.Send(ctxT(t), []byte(`{"jsonrpc":"2.0","method":"notifications/y"}`), nil); err != nil {
+		t.Fatal(err)
+	}
+	token = ""
+	if err := c.Send(ctxT(t), []byte(`{"jsonrpc":"2.0","method":"notifications/z"}`), nil); !errors.Is(err, refuse) || errors.Is(err, ErrUnreachable) {
+		t.Fatalf("a failing Prepare: %v", err)
+	}
+	token = "t3"
+	c.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	want := []string{"POST Bearer t1", "POST Bearer t2", "DELETE Bearer t3"}
+	if strings.Join(auths, ",") != strings.Join(want, ",") {
+		t.Fatalf("requests %v, want %v", auths, want)
+	}
+}

@@ -85,7 +85,7 @@ func (s *SSE) Start(ctx context.Context, h Handler) error {
 	req.Header.Set("Accept", "text/event-stream")
 	stop := context.AfterFunc(ctx, cancel)
 	defer stop()
-	resp, err := s.client.Do(req)
+	resp, err := do(s.client, s.cfg.Prepare, req)
 	if err != nil {
 		cancel()
 		return wrapTransportError("GET", s.cfg.URL, err, ctx, nil)
@@ -236,7 +236,7 @@ func (s *SSE) Send(ctx context.Context, msg []byte, opts *SendOptions) error {
 		req.Header.Set(HeaderProtocolVersion, version)
 	}
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := s.client.Do(req)
+	resp, err := do(s.client, s.cfg.Prepare, req)
 	if err != nil {
 		return wrapTransportError("POST", ep, err, ctx, nil)
 	}

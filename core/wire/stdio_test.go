@@ -278,3 +278,27 @@ func groupGone(t *testing.T, pid int) {
 	out, _ := exec.Command("ps", "-o", "pid,pgid,stat,cmd", "-g", strconv.Itoa(pid)).CombinedOutput()
 	t.Fatalf("process group %d still exists:\n%s", pid, out)
 }
+
+func TestStdioCloseUnblocksSend(t *testing.T) {
+	cfg := helperConfig(t, "noread")
+	cfg.StopWait = 100 * time.Millisecond
+	c, s := startStdio(t, cfg, nil)
+	big := append(append([]byte(`{"pad":"`), bytes.Repeat([]byte("x"), 4<<20)...), `"}`...)
+	sent := make(chan error, 1)
+	go func() { sent <- c.Send(context.Background(), big, nil) }()
+	time.Sleep(100 * time.Millisecond) // let the write block on the full pipe
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-sent:
+		if !errors.Is(err, ErrClosed) {
+			t.Fatalf("blocked Send ended with %v, want ErrClosed", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close left a blocked Send hanging")
+	}
+	if err := s.waitClosed(t); err != nil {
+		t.Fatal(err)
+	}
+}
