@@ -34,6 +34,18 @@ func newEchoServer() *echoServer {
 		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 			return mcp.NewToolResultText(req.GetString("text", "")), nil
 		})
+	srv.AddTool(mcp.NewTool("confirm"),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			answer := server.ElicitationResponse(req.Params.InputResponses, "ok")
+			if answer == nil {
+				return server.NewInputRequestBuilder("state-1").Elicit("ok", mcp.ElicitationParams{
+					Message:         "Sure?",
+					RequestedSchema: map[string]any{"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}},
+				}).ToolResult(), nil
+			}
+			b, _ := json.Marshal(answer.Content)
+			return mcp.NewToolResultText(string(answer.Action) + " " + string(b)), nil
+		})
 	e := &echoServer{}
 	e.c2sR, e.c2sW = io.Pipe()
 	e.s2cR, e.s2cW = io.Pipe()
@@ -183,6 +195,39 @@ func TestErasAgainstMCPGo(t *testing.T) {
 			}
 			if ms := messages(log); ms[0].Method != tc.wantMethod {
 				t.Errorf("first message %s", ms[0].Method)
+			}
+		})
+	}
+}
+
+// TestInputRequests: a tool of mcp-go's server that needs the user's
+// input gets it through the elicitation handler in both eras: as a
+// multi round-trip request (modern) and as elicitation/create (legacy).
+func TestInputRequests(t *testing.T) {
+	for _, era := range []Era{EraModern, EraLegacy} {
+		t.Run(string(era), func(t *testing.T) {
+			log := events.New(nil)
+			s := New(func(context.Context) (wire.Conn, error) { return &pipeConn{e: newEchoServer()}, nil }, log,
+				&Options{Era: era, Handlers: Handlers{Elicitation: elicitor{}}})
+			defer s.Close()
+			res, err := s.CallTool(testCtx(t), ToolCall{Name: "confirm"}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.Result.Content[0].(mcp.TextContent).Text; got != `accept {"name":"Ada"}` {
+				t.Errorf("tool saw %q", got)
+			}
+			calls := 0
+			for _, e := range messages(log) {
+				if e.Method == "tools/call" && e.Type == events.MsgRequest {
+					calls++
+					if e.Run != res.Run {
+						t.Errorf("retry in run %q, want %q", e.Run, res.Run)
+					}
+				}
+			}
+			if want := map[Era]int{EraModern: 2, EraLegacy: 1}[era]; calls != want {
+				t.Errorf("%d tools/call requests, want %d", calls, want)
 			}
 		})
 	}

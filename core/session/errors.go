@@ -28,6 +28,9 @@ var (
 	ErrUnsupportedVersion = errors.New("session: protocol version not supported by the server")
 	// ErrCursorLoop is wrapped when a server repeats a pagination cursor.
 	ErrCursorLoop = errors.New("session: pagination cursor repeated")
+	// ErrInputLoop is returned when a server keeps asking for input
+	// (multi round-trip requests) more than a few times.
+	ErrInputLoop = errors.New("session: the server keeps asking for input")
 	// ErrNoHandler is wrapped by the JSON-RPC error answered to a server
 	// request nobody can answer.
 	ErrNoHandler = errors.New("session: no handler")

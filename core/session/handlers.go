@@ -37,6 +37,9 @@ type ServerRequest struct {
 	Seq uint64
 	// Params is the request's params exactly as sent.
 	Params json.RawMessage
+	// InputKey is set (and ID, Seq are empty) for an input request of the
+	// modern protocol: the key under which a result asked for this input.
+	InputKey string
 }
 
 // SamplingRequest is a sampling/createMessage request.

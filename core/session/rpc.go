@@ -187,6 +187,27 @@ func (s *Session) request(ctx context.Context, method string, params json.RawMes
 			rep, err = s.roundTrip(ctx, l, method, params, opts, true)
 		}
 	}
+	// The modern protocol's multi round-trip requests: the server answers
+	// "input required" with requests for the handlers, and the request is
+	// sent again with their answers.
+	for round := 0; err == nil && needsInput(rep.Raw); round++ {
+		if round == maxInputRounds {
+			err = ErrInputLoop
+			break
+		}
+		if params, err = s.fulfilInput(ctx, rep, params); err != nil {
+			break
+		}
+		o := CallOptions{}
+		if opts != nil {
+			o = *opts
+		}
+		o.Run = rep.Run
+		if l, err = s.ensureLink(ctx, false); err != nil {
+			break
+		}
+		rep, err = s.roundTrip(ctx, l, method, params, &o, true)
+	}
 	if err != nil {
 		return rep, fmt.Errorf("session: %s: %w", method, err)
 	}
