@@ -450,3 +450,36 @@ func TestWideForm(t *testing.T) {
 		t.Fatalf("%d rows", len(f.fields.Objects))
 	}
 }
+
+// TestRealElicitationForm renders the elicitation request that
+// server-everything really sends (captured by core/schemaform's tests) and
+// answers it through the controls.
+func TestRealElicitationForm(t *testing.T) {
+	schema, err := os.ReadFile("../../core/schemaform/testdata/peers/everything-elicitation/trigger-elicitation-request.json")
+	if err != nil {
+		t.Skip("no captured elicitation schema")
+	}
+	f, w := newForm(t, string(schema), &Options{Elicitation: true, NoToggle: true})
+	if f.notes.Visible() {
+		t.Errorf("warning shown for a schema within the restriction: %s", f.notes.Text)
+	}
+	test.Type(entry(t, ctl(t, f, "/name")), "Ada Lovelace")
+	test.Tap(ctl(t, f, "/check").(*widget.Check))
+	ctl(t, f, "/titledSingleSelectEnum").(*widget.Select).SetSelectedIndex(3) // "(not set)", Superman, Green Lantern, Wonder Woman
+	fish := ctl(t, f, "/titledMultipleSelectEnum").(*fyne.Container)
+	test.Tap(fish.Objects[2].(*widget.Check)) // Trout
+	num := ctl(t, f, "/number").(*numberEntry)
+	num.SetText("")
+	test.Type(num, "2.5e2")
+	want := `{"name":"Ada Lovelace","check":true,"firstLine":"It was a dark and stormy night.","integer":42,"number":2.5e2,` +
+		`"untitledSingleSelectEnum":"Monica","untitledMultipleSelectEnum":["Guitar"],"titledSingleSelectEnum":"hero-3",` +
+		`"titledMultipleSelectEnum":["fish-1","fish-3"],"legacyTitledEnum":"pet-1"}`
+	if got := values(t, f); got != want {
+		t.Errorf("sent\n%s\nwant\n%s", got, want)
+	}
+	if issues := f.Validate(); len(issues) != 0 {
+		t.Errorf("issues %v", issues)
+	}
+	w.Resize(fyne.NewSize(560, 1500))
+	capture(t, w, "/tmp/spyglass-elicitation.png")
+}
