@@ -105,11 +105,26 @@ func (r *cliRun) run(ctx context.Context) int {
 	if err := r.applyFlags(opts); err != nil {
 		return r.usage(err)
 	}
+	var asked chan struct{}
+	if len(opts.Roots) > 0 {
+		asked = make(chan struct{})
+		opts.Handlers.Roots = &rootsOnce{roots: opts.Roots, asked: asked}
+	}
 	r.sess = session.New(r.conn.dial, r.log, opts)
 	defer r.sess.Close()
 
 	if err := r.sess.Connect(ctx); err != nil {
 		return r.fail(err)
+	}
+	if asked != nil {
+		// Servers that use roots ask for them right after the handshake and
+		// act on them asynchronously; a request sent before the answer
+		// would run without them. Give the server a moment to ask.
+		select {
+		case <-asked:
+		case <-time.After(rootsGrace):
+		case <-ctx.Done():
+		}
 	}
 	return r.call(ctx)
 }
@@ -547,6 +562,29 @@ func (r *cliRun) writeTrace() {
 	if err := catalog.WriteAtomic(r.inv.Trace, b.Bytes(), nil); err != nil {
 		fmt.Fprintf(r.stderr, "error: writing the trace to %s: %v\n", r.inv.Trace, err)
 	}
+}
+
+// rootsGrace is how long --cli waits after the handshake for a server to
+// ask for the roots it was given.
+const rootsGrace = time.Second
+
+// rootsOnce answers roots/list with fixed roots and closes asked the
+// first time the server asks.
+type rootsOnce struct {
+	roots []mcp.Root
+	once  sync.Once
+	asked chan struct{}
+}
+
+func (r *rootsOnce) ListRoots(context.Context, *session.ServerRequest) ([]mcp.Root, error) {
+	// Closing after the answer is built; the session sends it right away.
+	defer r.once.Do(func() {
+		go func() {
+			time.Sleep(50 * time.Millisecond) // let the answer reach the server first
+			close(r.asked)
+		}()
+	})
+	return r.roots, nil
 }
 
 // declineSampler answers every sampling request with "declined" (the

@@ -179,9 +179,10 @@ func describeError(err error) string {
 	var exit *wire.ExitError
 	var httpErr *wire.HTTPError
 	var timeout *session.TimeoutError
+	var start *wire.StartError
 	switch {
-	case errors.Is(err, wire.ErrCommandNotFound):
-		return fmt.Sprintf("%v — check the command, or give its full path", err)
+	case errors.As(err, &start) && errors.Is(err, wire.ErrCommandNotFound):
+		return fmt.Sprintf("command not found: %s — check the command, or give its full path", start.Command)
 	case errors.As(err, &httpErr) && errors.Is(err, wire.ErrUnauthorized):
 		return fmt.Sprintf("the server requires authorization (HTTP %d from %s)", httpErr.Status, httpErr.URL)
 	case errors.As(err, &httpErr):

@@ -1,0 +1,331 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/spyglass-mcp/spyglass/core/events"
+	peers "github.com/spyglass-mcp/spyglass/core/testpeers"
+)
+
+// cli runs spyglass in-process with the given arguments, in an isolated
+// XDG environment, and returns the exit code and both outputs.
+func cli(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// isolateCLI points the XDG folders at a fresh temporary directory.
+func isolateCLI(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(dir, "config"))
+	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
+	t.Setenv("SPYGLASS_CATALOG", "")
+	t.Setenv(demoNotesEnvForTest, filepath.Join(dir, "notes"))
+	return dir
+}
+
+const demoNotesEnvForTest = "SPYGLASS_DEMO_NOTES_DIR"
+
+// result decodes a --format json success line.
+func result(t *testing.T, stdout string) map[string]any {
+	t.Helper()
+	var m struct {
+		Result map[string]any `json:"result"`
+	}
+	if strings.Count(strings.TrimSpace(stdout), "\n") != 0 {
+		t.Fatalf("--format json must print exactly one line, got:\n%s", stdout)
+	}
+	if err := json.Unmarshal([]byte(stdout), &m); err != nil || m.Result == nil {
+		t.Fatalf("not a {\"result\":...} object: %v\n%s", err, stdout)
+	}
+	return m.Result
+}
+
+func toolText(t *testing.T, res map[string]any) string {
+	t.Helper()
+	var parts []string
+	content, _ := res["content"].([]any)
+	for _, c := range content {
+		if m, ok := c.(map[string]any); ok && m["type"] == "text" {
+			parts = append(parts, fmt.Sprint(m["text"]))
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// startEverything runs server-everything in an HTTP mode ("streamableHttp"
+// or "sse") on a free loopback port and returns its base URL.
+func startEverything(t *testing.T, mode string) string {
+	t.Helper()
+	node, file := peers.Node(t), peers.File(t, peers.Everything)
+	port := freePort(t)
+	c := exec.Command(node, file, mode)
+	c.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
+		_ = c.Wait()
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		if conn, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 200*time.Millisecond); err == nil {
+			conn.Close()
+			return fmt.Sprintf("http://127.0.0.1:%d", port)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	t.Fatalf("server-everything (%s) did not listen on %d", mode, port)
+	return ""
+}
+
+func TestCLIEverythingStdio(t *testing.T) {
+	isolateCLI(t)
+	node, file := peers.Node(t), peers.File(t, peers.Everything)
+	target := []string{"--", node, file}
+
+	code, out, errs := cli(t, append([]string{"--cli", "--method", "tools/list", "--format", "json"}, target...)...)
+	if code != exitOK {
+		t.Fatalf("tools/list exit %d: %s", code, errs)
+	}
+	names := map[string]bool{}
+	for _, tl := range result(t, out)["tools"].([]any) {
+		names[tl.(map[string]any)["name"].(string)] = true
+	}
+	for _, want := range []string{"echo", "get-sum", "get-env", "trigger-long-running-operation"} {
+		if !names[want] {
+			t.Errorf("tools/list lacks %s: %v", want, names)
+		}
+	}
+
+	// --tool-arg values are read against the schema: a and b are numbers.
+	code, out, errs = cli(t, append([]string{"--cli", "--method", "tools/call", "--tool-name", "get-sum",
+		"--tool-arg", "a=2", "--tool-arg", "b=40", "--format", "json"}, target...)...)
+	if code != exitOK || !strings.Contains(toolText(t, result(t, out)), "42") {
+		t.Fatalf("get-sum: exit %d, %s %s", code, out, errs)
+	}
+	code, _, errs = cli(t, append([]string{"--cli", "--method", "tools/call", "--tool-name", "get-sum",
+		"--tool-arg", "a=two", "--tool-arg", "b=1"}, target...)...)
+	if code != exitUsage || !strings.Contains(errs, "expects a JSON number") {
+		t.Errorf("a non-number for a number argument: exit %d, %s", code, errs)
+	}
+
+	// The default output is the result pretty-printed.
+	code, out, _ = cli(t, append([]string{"--cli", "--method", "resources/read", "--uri", "demo://resource/static/document/architecture.md"}, target...)...)
+	if code != exitOK || !strings.Contains(out, "\n  \"contents\": [") {
+		t.Errorf("resources/read: exit %d\n%s", code, out)
+	}
+	code, out, _ = cli(t, append([]string{"--cli", "--method", "prompts/get", "--prompt-name", "args-prompt",
+		"--prompt-arg", "city=Paris", "--format", "json"}, target...)...)
+	if code != exitOK || !strings.Contains(out, "Paris") {
+		t.Errorf("prompts/get: exit %d\n%s", code, out)
+	}
+}
+
+func TestCLIEverythingHTTPAndSSE(t *testing.T) {
+	isolateCLI(t)
+	for _, tc := range []struct{ mode, transport, path string }{
+		{"streamableHttp", "http", "/mcp"},
+		{"sse", "sse", "/sse"},
+	} {
+		t.Run(tc.transport, func(t *testing.T) {
+			url := startEverything(t, tc.mode) + tc.path
+			code, out, errs := cli(t, "--cli", "--server-url", url, "--transport", tc.transport,
+				"--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=over "+tc.transport, "--format", "json")
+			if code != exitOK || toolText(t, result(t, out)) != "Echo: over "+tc.transport {
+				t.Fatalf("echo over %s: exit %d %s %s", tc.transport, code, out, errs)
+			}
+		})
+	}
+}
+
+func TestCLIServerRequests(t *testing.T) {
+	isolateCLI(t)
+	node, file := peers.Node(t), peers.File(t, peers.Everything)
+	target := []string{"--", node, file}
+
+	// Sampling is declined by default, answered from the mock profile on request.
+	code, out, _ := cli(t, append([]string{"--cli", "--method", "tools/call", "--tool-name", "trigger-sampling-request",
+		"--tool-arg", "prompt=hello", "--format", "json"}, target...)...)
+	if code == exitOK && strings.Contains(out, "mock LLM response") {
+		t.Errorf("sampling answered without --sampling mock: %s", out)
+	}
+	code, out, errs := cli(t, append([]string{"--cli", "--method", "tools/call", "--tool-name", "trigger-sampling-request",
+		"--tool-arg", "prompt=hello", "--sampling", "mock", "--format", "json"}, target...)...)
+	if code != exitOK || !strings.Contains(out, "mock LLM response") {
+		t.Errorf("sampling with --sampling mock: exit %d %s %s", code, out, errs)
+	}
+
+	// Elicitation accepted with the schema's defaults.
+	code, out, errs = cli(t, append([]string{"--cli", "--method", "tools/call", "--tool-name", "trigger-elicitation-request",
+		"--elicitation", "accept", "--format", "json"}, target...)...)
+	if code != exitOK || !strings.Contains(strings.ToLower(out), "accept") {
+		t.Errorf("elicitation accept: exit %d %s %s", code, out, errs)
+	}
+
+	// Roots from --root reach the server.
+	root := t.TempDir()
+	code, out, errs = cli(t, append([]string{"--cli", "--method", "tools/call", "--tool-name", "get-roots-list",
+		"--root", root, "--format", "json"}, target...)...)
+	if code != exitOK || !strings.Contains(out, filepath.Base(root)) {
+		t.Errorf("roots: exit %d %s %s", code, out, errs)
+	}
+}
+
+func TestCLIFilesystemRootsOnly(t *testing.T) {
+	isolateCLI(t)
+	node, file := peers.Node(t), peers.File(t, peers.Filesystem)
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "hello.txt"), []byte("hi from a root"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := cli(t, "--cli", "--method", "tools/call", "--tool-name", "read_text_file",
+		"--tool-arg", "path="+filepath.Join(root, "hello.txt"), "--root", root, "--format", "json", "--", node, file)
+	if code != exitOK || !strings.Contains(out, "hi from a root") {
+		t.Fatalf("server-filesystem with roots only: exit %d %s %s", code, out, errs)
+	}
+}
+
+func TestCLIMemoryGraph(t *testing.T) {
+	dir := isolateCLI(t)
+	node, file := peers.Node(t), peers.File(t, peers.Memory)
+	mem := filepath.Join(dir, "memory.jsonl")
+	target := []string{"-e", "MEMORY_FILE_PATH=" + mem, "--", node, file}
+	code, _, errs := cli(t, append([]string{"--cli", "--method", "tools/call", "--tool-name", "create_entities",
+		"--tool-args-json", `{"entities":[{"name":"Spyglass","entityType":"tool","observations":["inspects MCP servers"]}]}`}, target...)...)
+	if code != exitOK {
+		t.Fatalf("create_entities: exit %d %s", code, errs)
+	}
+	code, out, errs := cli(t, append([]string{"--cli", "--method", "tools/call", "--tool-name", "read_graph", "--format", "json"}, target...)...)
+	if code != exitOK || !strings.Contains(out, "inspects MCP servers") {
+		t.Fatalf("read_graph: exit %d %s %s", code, out, errs)
+	}
+}
+
+func TestCLIDemoFromSeededCatalog(t *testing.T) {
+	isolateCLI(t)
+	code, out, errs := cli(t, "--cli", "--server", "spyglass-demo", "--method", "tools/call", "--tool-name", "echo",
+		"--tool-arg", "message=hi", "--format", "json")
+	if code != exitOK || !strings.Contains(out, "hi") {
+		t.Fatalf("demo echo through the seeded catalog: exit %d %s %s", code, out, errs)
+	}
+}
+
+// TestCLIExitCodes checks each documented exit code against a real cause.
+func TestCLIExitCodes(t *testing.T) {
+	isolateCLI(t)
+	unauthorized := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource"`)
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	defer unauthorized.Close()
+	notFound := httptest.NewServer(http.NotFoundHandler())
+	defer notFound.Close()
+
+	tests := []struct {
+		name string
+		args []string
+		code int
+		// wantOut is a substring of stdout (with --format json) or stderr.
+		wantOut string
+	}{
+		{"usage: no method", []string{"--cli", "--server", "spyglass-demo"}, exitUsage, "--method"},
+		{"usage: catalog with ad-hoc", []string{"--cli", "--method", "ping", "--catalog", "x.json", "--", "node", "x.js"}, exitUsage, "--catalog"},
+		{"command not found", []string{"--cli", "--method", "ping", "--", "/nonexistent/spyglass-no-such-server"}, exitConnect, "not found"},
+		{"server exits at once", []string{"--cli", "--method", "ping", "--", "sh", "-c", "echo boom >&2; exit 7"}, exitConnect, "boom"},
+		{"http 404", []string{"--cli", "--method", "ping", "--server-url", notFound.URL + "/mcp", "--transport", "http"}, exitConnect, "404"},
+		{"authorization required", []string{"--cli", "--method", "ping", "--server-url", unauthorized.URL + "/mcp", "--transport", "http"}, exitAuth, "authorization"},
+		{"json-rpc error", []string{"--cli", "--server", "spyglass-demo", "--method", "no/such-method", "--format", "json"}, exitRPC, `"code":-32601`},
+		{"tool isError", []string{"--cli", "--server", "spyglass-demo", "--method", "tools/call", "--tool-name", "fail", "--format", "json"}, exitToolError, `"isError":true`},
+		{"timeout", []string{"--cli", "--server", "spyglass-demo", "--method", "tools/call", "--tool-name", "slow_task",
+			"--tool-args-json", `{"steps":50,"step_ms":1000}`, "--timeout", "300ms"}, exitTimeout, "timed out"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := cli(t, tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tc.code, out, errs)
+			}
+			if !strings.Contains(out+errs, tc.wantOut) {
+				t.Errorf("output lacks %q\nstdout: %s\nstderr: %s", tc.wantOut, out, errs)
+			}
+		})
+	}
+}
+
+func TestCLITraceAndVerbose(t *testing.T) {
+	dir := isolateCLI(t)
+	trace := filepath.Join(dir, "run.trace.json")
+	secret := "sk-test-secret-value-123"
+	node, file := peers.Node(t), peers.File(t, peers.Everything)
+	var out, errb bytes.Buffer
+	// get-env answers with the server's whole environment, secret included.
+	code := run([]string{"--cli", "--method", "tools/call", "--tool-name", "get-env",
+		"--trace", trace, "--verbose", "-e", "API_TOKEN=" + secret, "--", node, file}, strings.NewReader(""), &out, &errb)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	// --verbose: every line of stderr is one JSON event.
+	lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
+	if len(lines) < 6 {
+		t.Fatalf("--verbose printed %d lines, want the whole exchange", len(lines))
+	}
+	for _, l := range lines {
+		var e map[string]any
+		if err := json.Unmarshal([]byte(l), &e); err != nil {
+			t.Fatalf("--verbose line is not JSON: %q", l)
+		}
+	}
+	f, err := os.Open(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	meta, evs, err := events.ReadTrace(f)
+	if err != nil {
+		t.Fatalf("ReadTrace: %v", err)
+	}
+	if len(meta.Conns) != 1 || meta.Conns[0].ProtocolVersion == "" || len(meta.Conns[0].ServerCapabilities) == 0 {
+		t.Errorf("trace meta lacks the negotiated connection: %+v", meta.Conns)
+	}
+	var call *events.Event
+	for i := range evs {
+		if evs[i].Method == "tools/call" && evs[i].Type == events.MsgRequest {
+			call = &evs[i]
+		}
+	}
+	if call == nil || call.Outcome == nil || call.Outcome.State != events.OK || call.Pair == 0 {
+		t.Fatalf("the tools/call request is not paired with an ok outcome: %+v", call)
+	}
+	raw, _ := os.ReadFile(trace)
+	if bytes.Contains(raw, []byte(secret)) || strings.Contains(errb.String(), secret) {
+		t.Errorf("a secret env value leaked into the trace or the verbose stream")
+	}
+}
