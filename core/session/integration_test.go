@@ -533,3 +533,37 @@ func TestEverythingEraAuto(t *testing.T) {
 		t.Errorf("%d tools without client capabilities (want 13): %v", len(tools.Tools), err)
 	}
 }
+
+func TestStdioStartFailures(t *testing.T) {
+	node := peers.Node(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	t.Run("command not found", func(t *testing.T) {
+		log := events.New(nil)
+		s := New(stdioDial(log, wire.StdioConfig{Conn: "nf", Command: "spyglass-no-such-server"}), log, &Options{Conn: "nf"})
+		err := s.Connect(ctx)
+		if !errors.Is(err, wire.ErrCommandNotFound) {
+			t.Fatalf("err %v", err)
+		}
+		if st, _ := s.State(); st != StateFailed {
+			t.Errorf("state %s", st)
+		}
+	})
+	t.Run("exits at once", func(t *testing.T) {
+		log := events.New(nil)
+		s := New(stdioDial(log, wire.StdioConfig{Conn: "ex", Command: node, Args: []string{"-e", "process.exit(3)"}}), log, &Options{Conn: "ex"})
+		err := s.Connect(ctx)
+		var exit *wire.ExitError
+		if !errors.Is(err, ErrNoResponse) || !errors.As(err, &exit) || exit.Code != 3 {
+			t.Fatalf("err %v", err)
+		}
+		if st, why := s.State(); st != StateFailed || why == nil {
+			t.Errorf("state %s %v", st, why)
+		}
+		for _, e := range messages(log) {
+			if e.Method == "initialize" && (e.Outcome == nil || e.Outcome.State != events.NoResponse) {
+				t.Errorf("initialize outcome %+v", e.Outcome)
+			}
+		}
+	})
+}

@@ -274,7 +274,9 @@ func (s *Session) ClientCapabilities() json.RawMessage {
 }
 
 // OnState registers fn to be told of every state change, in order, outside
-// any lock of the session. Calling cancel stops it.
+// any lock of the session, on the goroutine that caused the change (which
+// may be the connection's reader): fn must return quickly. Calling cancel
+// stops it.
 func (s *Session) OnState(fn func(StateChange)) (cancel func()) {
 	return s.stateLsn.add(fn)
 }
@@ -404,7 +406,12 @@ func (s *Session) ensureLink(ctx context.Context, explicit bool) (*link, error) 
 	s.mu.Lock()
 	if err != nil {
 		if s.state == StateConnecting {
-			s.setStateLocked(StateFailed, err, run)
+			if s.userClosed {
+				// Close was called while connecting.
+				s.setStateLocked(StateDisconnected, nil, run)
+			} else {
+				s.setStateLocked(StateFailed, err, run)
+			}
 		}
 		s.mu.Unlock()
 		s.fireStates()
