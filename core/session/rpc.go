@@ -219,6 +219,9 @@ func (s *Session) roundTrip(ctx context.Context, l *link, method string, params 
 	if opts == nil {
 		opts = &CallOptions{}
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	s.mu.Lock()
 	s.nextID++
 	id := strconv.FormatInt(s.nextID, 10)

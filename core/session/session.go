@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -504,12 +505,14 @@ func (s *Session) handshake(ctx context.Context, l *link, run string) (*ServerIn
 	}
 	s.setVersion(version, modern)
 	if modern {
-		info, err := s.discover(ctx, l, run, version)
+		info, err := s.discover(ctx, l, run, version, auto)
 		if err == nil || !auto {
 			return info, err
 		}
+		// A legacy server answers server/discover with an error, or not
+		// at all (then the shorter discover timeout ends the wait).
 		var rpcErr *RPCError
-		if !isRPCError(err, &rpcErr) {
+		if !isRPCError(err, &rpcErr) && !errors.Is(err, ErrTimeout) && !errors.Is(err, ErrUnsupportedVersion) {
 			return nil, err
 		}
 		version = VersionLegacy
@@ -571,8 +574,19 @@ func (s *Session) initialize(ctx context.Context, l *link, run, version string) 
 	return info, nil
 }
 
-func (s *Session) discover(ctx context.Context, l *link, run, version string) (*ServerInfo, error) {
-	rep, err := s.roundTrip(ctx, l, "server/discover", json.RawMessage(`{}`), &CallOptions{Run: run, Timeout: -1}, false)
+// autoDiscoverTimeout bounds server/discover in the auto era, where a
+// legacy server may never answer it.
+const autoDiscoverTimeout = 5 * time.Second
+
+func (s *Session) discover(ctx context.Context, l *link, run, version string, auto bool) (*ServerInfo, error) {
+	opts := &CallOptions{Run: run, Timeout: -1}
+	if auto {
+		opts.Timeout = autoDiscoverTimeout
+		if c := s.opts.ConnectionTimeout; c > 0 && c/2 < opts.Timeout {
+			opts.Timeout = c / 2
+		}
+	}
+	rep, err := s.roundTrip(ctx, l, "server/discover", json.RawMessage(`{}`), opts, false)
 	if err != nil {
 		return nil, fmt.Errorf("session: server/discover: %w", err)
 	}

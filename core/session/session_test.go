@@ -1145,3 +1145,16 @@ func TestUnrelatedServerRequestPausesTimeouts(t *testing.T) {
 		}
 	}
 }
+
+func TestAutoEraSilentLegacyServer(t *testing.T) {
+	fs := newFakeServer(t)
+	// Never answers server/discover.
+	fs.handle = func(c *fakeConn, m msg) bool { return m.Method == "server/discover" }
+	s, _ := newTestSession(t, fs, &Options{Era: EraAuto, ConnectionTimeout: 600 * time.Millisecond})
+	if err := s.Connect(testCtx(t)); err != nil {
+		t.Fatalf("auto era against a server that ignores server/discover: %v", err)
+	}
+	if info := s.Info(); info.Modern {
+		t.Errorf("info %+v", info)
+	}
+}
