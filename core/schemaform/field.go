@@ -161,6 +161,9 @@ const (
 	maxExpansions   = 5000
 	maxFieldDepth   = 64
 	maxMultiOptions = 1000
+	// maxFields bounds the fields of one form: $ref expansion can
+	// multiply a small schema; past this, fields become JSON editors.
+	maxFields = 20000
 )
 
 // Build parses a JSON Schema, as the server sent it, into a Form. An empty
@@ -184,6 +187,7 @@ type builder struct {
 	root       *Value
 	refs       []string
 	expansions int
+	fields     int
 }
 
 // resolve follows $ref chains from s. It returns the schema to build
@@ -343,6 +347,11 @@ func jsonField(f *Field, reason string) {
 func (b *builder) field(s *Value, f *Field, depth int, root bool) {
 	f.MinLength, f.MaxLength, f.MinItems, f.MaxItems = -1, -1, -1, -1
 	f.Schema = s
+	b.fields++
+	if b.fields > maxFields {
+		jsonField(f, "the schema is too large for a form")
+		return
+	}
 	rs, pushed, reason := b.resolve(s)
 	defer func() { b.refs = b.refs[:len(b.refs)-pushed] }()
 	if rs != nil && rs.Type == TypeObject {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -201,5 +203,132 @@ func TestReset(t *testing.T) {
 	st.Reset()
 	if got := string(st.Value().JSON()); got != `{"a":"x"}` {
 		t.Fatalf("after reset: %s", got)
+	}
+}
+
+// TestCheckFormat checks the format checks on valid and invalid text.
+func TestCheckFormat(t *testing.T) {
+	for _, c := range []struct {
+		format, s string
+		ok        bool
+	}{
+		{"uri", "https://example.com/a?b#c", true}, {"uri", "example.com", false}, {"uri", "mailto:a@b.c", true},
+		{"uri-reference", "/a/b", true},
+		{"date", "2024-02-29", true}, {"date", "2023-02-29", false}, {"date", "2024-1-1", false},
+		{"date-time", "2024-01-01T10:00:00Z", true}, {"date-time", "2024-01-01t10:00:00.5+02:00", true}, {"date-time", "2024-01-01 10:00", false},
+		{"time", "10:00:00Z", true}, {"time", "25:00:00Z", false},
+		{"email", "a@example.com", true}, {"email", "A <a@example.com>", false}, {"email", "a@", false},
+		{"uuid", "123e4567-e89b-12d3-a456-426614174000", true}, {"uuid", "123", false},
+		{"ipv4", "10.0.0.1", true}, {"ipv4", "::1", false}, {"ipv6", "::1", true}, {"ipv6", "10.0.0.1", false},
+		{"unknown-format", "anything", true},
+	} {
+		if got := CheckFormat(c.format, c.s) == ""; got != c.ok {
+			t.Errorf("CheckFormat(%q, %q) ok=%v, want %v", c.format, c.s, got, c.ok)
+		}
+	}
+}
+
+// TestEqualNumbers checks number equality by value and the guard against
+// huge exponents.
+func TestEqualNumbers(t *testing.T) {
+	if !Equal(Number("1"), Number("1.0")) || !Equal(Number("1e2"), Number("100")) || Equal(Number("1"), Number("2")) {
+		t.Error("number equality")
+	}
+	if Equal(Number("1e999999999"), Number("1e999999998")) {
+		t.Error("huge numbers compared equal")
+	}
+	if _, ok := ratOf("1e999999"); ok {
+		t.Error("ratOf accepted a huge exponent")
+	}
+}
+
+// TestLoadedEscapesSurvive checks that strings loaded from JSON are sent
+// with their original escapes while unchanged.
+func TestLoadedEscapesSurvive(t *testing.T) {
+	form, _ := Build([]byte(`{"type":"object","properties":{"s":{"type":"string"},"t":{"type":"string"}}}`))
+	st := form.NewState()
+	v, err := ParseValue([]byte(`{"s":"caf\u00e9 \/ \"q\"","t":"x\u0041"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Set(v)
+	tst, _ := st.Find("/t")
+	tst.SetText(tst.Text + "!")
+	if got, want := string(st.Value().JSON()), `{"s":"caf\u00e9 \/ \"q\"","t":"xA!"}`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+// TestFind checks instance paths to states.
+func TestFind(t *testing.T) {
+	form, _ := Build([]byte(`{"type":"object","properties":{"a/b":{"type":"array","items":{"type":"object","properties":{"c":{"type":["string","null"]}}}}}}`))
+	st := form.NewState()
+	v, _ := ParseValue([]byte(`{"a/b":[{"c":"x"},{"c":null}]}`))
+	st.Set(v)
+	if s, ok := st.Find("/a~1b/1/c"); !ok || s.Field.Kind != KindNullable || !s.Null {
+		t.Errorf("Find /a~1b/1/c: %v %v", s.Field.Kind, ok)
+	}
+	if s, ok := st.Find("/a~1b/5/c"); ok || s.Field.Kind != KindArray {
+		t.Errorf("Find of a missing item: %v %v", s.Field.Kind, ok)
+	}
+	var paths []string
+	st.Walk(func(p string, _ *State) { paths = append(paths, p) })
+	if got := strings.Join(paths, " "); got != " /a~1b /a~1b/0 /a~1b/0/c /a~1b/0/c /a~1b/1 /a~1b/1/c /a~1b/1/c" {
+		t.Errorf("walk: %s", got)
+	}
+}
+
+// TestAdversarialSchemas builds schemas meant to blow up: exponential
+// $ref fan-out, deep nesting, self references. Each must finish and stay
+// bounded.
+func TestAdversarialSchemas(t *testing.T) {
+	var fan strings.Builder
+	fan.WriteString(`{"$defs":{`)
+	for i := 0; i < 30; i++ {
+		if i > 0 {
+			fan.WriteByte(',')
+		}
+		fan.WriteString(`"d` + strconv.Itoa(i) + `":{"type":"object","properties":{`)
+		for j := 0; j < 40; j++ {
+			if j > 0 {
+				fan.WriteByte(',')
+			}
+			fan.WriteString(`"p` + strconv.Itoa(j) + `":{"$ref":"#/$defs/d` + strconv.Itoa(i+1) + `"}`)
+		}
+		fan.WriteString(`}}`)
+	}
+	fan.WriteString(`,"d30":{"type":"string"}},"$ref":"#/$defs/d0"}`)
+	deep := strings.Repeat(`{"type":"object","properties":{"a":`, 500) + `{}` + strings.Repeat(`}}`, 500)
+	for name, schema := range map[string]string{
+		"fan-out": fan.String(),
+		"deep":    deep,
+		"self":    `{"$ref":"#","properties":{"x":{"$ref":"#"}}}`,
+		"nested":  strings.Repeat(`[`, 1001) + strings.Repeat(`]`, 1001),
+	} {
+		form, err := Build([]byte(schema))
+		if err != nil {
+			continue // too deeply nested JSON is an error, as it should be
+		}
+		n := 0
+		var count func(f *Field)
+		count = func(f *Field) {
+			n++
+			for _, p := range f.Properties {
+				count(p)
+			}
+			if f.Items != nil {
+				count(f.Items)
+			}
+			if f.Inner != nil {
+				count(f.Inner)
+			}
+		}
+		count(form.Root)
+		if n > maxFields+1 {
+			t.Errorf("%s: %d fields", name, n)
+		}
+		st := form.NewState()
+		_ = st.Value()
+		_ = form.Check(st)
 	}
 }
