@@ -27,6 +27,7 @@ const schemaURL = "urn:spyglass:input-schema"
 
 type noLoader struct{}
 
+// Load refuses every URL: schemas never reach out of the document.
 func (noLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("external reference %s is not loaded", url)
 }

@@ -18,6 +18,24 @@
 // and never sent. Validate returns the problems and leaves the decision to
 // send anyway to the caller.
 //
+// Typical use (tool arguments):
+//
+//	model, err := schemaform.Build(tool.RawInputSchema) // bytes as the server sent them
+//	prev, _ := memory.Recall(server + "/" + tool.Name)  // a *schemaform.Memory per session
+//	f := form.New(model, &form.Options{Values: prev})
+//	f.OnChanged = func() { ... }
+//	f.OnSubmit = run                                    // Enter in a single-line field
+//	content := container.NewVScroll(f)
+//	...
+//	if issues := f.Validate(); len(issues) > 0 { /* ask: send anyway? */ }
+//	args, err := f.Values() // error only for invalid JSON in the JSON editor
+//	memory.Remember(server+"/"+tool.Name, args)
+//
+// Prompt arguments and resource template variables go through
+// schemaform.StringsSchema first; elicitation requests use
+// Options{Elicitation: true}, which warns when the requested schema is
+// outside the restriction of the specification.
+//
 // The package uses only Fyne's widget packages, so its tests run with
 // fyne.io/fyne/v2/test and no graphics driver.
 package form

@@ -44,6 +44,9 @@ type Form struct {
 
 	// OnChanged is called after every edit (form or JSON).
 	OnChanged func()
+	// OnSubmit is called when the user presses Enter in a single-line
+	// field (for example to run the tool).
+	OnSubmit func()
 
 	model *schemaform.Form
 	state *schemaform.State
@@ -284,12 +287,14 @@ func (f *Form) control(st *schemaform.State, item string) fyne.CanvasObject {
 		e.SetPlaceHolder(placeholders[fld.Format])
 		e.SetText(st.Text)
 		e.OnChanged = func(s string) { st.SetText(s); f.changed(st) }
+		e.OnSubmitted = f.onSubmitted
 		return e
 	case schemaform.KindNumber, schemaform.KindInteger:
 		e := newNumberEntry(kind == schemaform.KindInteger)
 		e.SetPlaceHolder(numberHint(fld))
 		e.SetText(st.Text)
 		e.OnChanged = func(s string) { st.SetText(s); f.changed(st) }
+		e.OnSubmitted = f.onSubmitted
 		return e
 	case schemaform.KindEnum, schemaform.KindTitledEnum:
 		titles := make([]string, 0, len(fld.Options)+1)
@@ -428,6 +433,9 @@ func (f *Form) textControl(st *schemaform.State, multi bool) fyne.CanvasObject {
 		}
 		e.SetText(st.Text)
 		e.OnChanged = func(s string) { st.SetText(s); f.changed(st) }
+		if !multi {
+			e.OnSubmitted = f.onSubmitted
+		}
 		icon := theme.MenuExpandIcon()
 		if multi {
 			icon = theme.MenuDropUpIcon()
@@ -694,6 +702,12 @@ func (f *Form) Reset() {
 }
 
 func (f *Form) onReset() { f.Reset() }
+
+func (f *Form) onSubmitted(string) {
+	if f.OnSubmit != nil {
+		f.OnSubmit()
+	}
+}
 
 // Validate checks the arguments (per field, then the whole document
 // against the schema), shows each problem next to its field (in the JSON

@@ -483,3 +483,16 @@ func TestRealElicitationForm(t *testing.T) {
 	w.Resize(fyne.NewSize(560, 1500))
 	capture(t, w, "/tmp/spyglass-elicitation.png")
 }
+
+// TestEnterSubmits checks OnSubmit from a single-line field.
+func TestEnterSubmits(t *testing.T) {
+	f, _ := newForm(t, `{"type":"object","properties":{"n":{"type":"integer"}}}`, nil)
+	submitted := 0
+	f.OnSubmit = func() { submitted++ }
+	n := ctl(t, f, "/n").(*numberEntry)
+	test.Type(n, "7")
+	n.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
+	if submitted != 1 || values(t, f) != `{"n":7}` {
+		t.Errorf("submitted %d times, values %s", submitted, values(t, f))
+	}
+}
