@@ -168,7 +168,11 @@ func (f *Form) rebuild() {
 			objs = append(objs, f.fieldRow(p, "").box)
 		}
 		if len(root.Props) == 0 {
-			l := widget.NewLabel("No arguments.")
+			text := "No arguments."
+			if ap := f.model.Schema.Get("additionalProperties"); ap != nil && !(ap.Type == schemaform.TypeBool && !ap.Bool) {
+				text = "Free-form arguments: edit them as JSON."
+			}
+			l := widget.NewLabel(text)
 			l.Importance = widget.LowImportance
 			objs = append(objs, l)
 		}

@@ -496,3 +496,19 @@ func TestEnterSubmits(t *testing.T) {
 		t.Errorf("submitted %d times, values %s", submitted, values(t, f))
 	}
 }
+
+// TestSelectByTapping opens a select's menu and taps an option, as a user
+// does: the title is shown, the value is sent.
+func TestSelectByTapping(t *testing.T) {
+	f, w := newForm(t, `{"type":"object","properties":{"size":{"type":"string","oneOf":[{"const":"s","title":"Small"},{"const":"l","title":"Large"}]}},"required":["size"]}`, nil)
+	sel := ctl(t, f, "/size").(*widget.Select)
+	test.Tap(sel)
+	menu, ok := find[*widget.PopUpMenu](w.Canvas().Overlays().Top())
+	if !ok || len(menu.Items) != 2 {
+		t.Fatalf("no menu with two options: %T", w.Canvas().Overlays().Top())
+	}
+	test.Tap(menu.Items[1].(fyne.Tappable))
+	if sel.Selected != "Large" || values(t, f) != `{"size":"l"}` {
+		t.Errorf("shows %q, sends %s", sel.Selected, values(t, f))
+	}
+}
