@@ -276,6 +276,30 @@ func runEverything(t *testing.T, log *events.Log, dial func(context.Context) (wi
 	}
 	pmu.Unlock()
 
+	// Cancellation: notifications/cancelled goes out on every transport.
+	cctx, ccancel := context.WithCancel(ctx)
+	first := make(chan struct{})
+	var once sync.Once
+	cr, err := s.CallTool(cctx, ToolCall{Name: "trigger-long-running-operation", Arguments: map[string]any{"duration": 20, "steps": 40}},
+		&CallOptions{Progress: func(Progress) { once.Do(func() { close(first); ccancel() }) }})
+	ccancel()
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled call: %v", err)
+	}
+	<-first
+	if ev, _ := log.Get(cr.Seq); ev.Outcome == nil || (ev.Outcome.State != events.Cancelled && ev.Outcome.State != events.CancelledLate) {
+		t.Errorf("cancelled call outcome %+v", ev.Outcome)
+	}
+	sentCancel := false
+	for _, e := range log.Events() {
+		if e.Kind == events.KindMessage && e.Dir == events.DirOut && e.Method == MethodCancelled && strings.Contains(string(e.Raw), `"requestId":`+cr.ID) {
+			sentCancel = e.Run == cr.Run
+		}
+	}
+	if !sentCancel {
+		t.Errorf("no notifications/cancelled for request %s in its run", cr.ID)
+	}
+
 	// Logging.
 	logs := make(chan Notification, 16)
 	stop := s.OnNotification(func(n Notification) {
@@ -343,7 +367,7 @@ func runEverything(t *testing.T, log *events.Log, dial func(context.Context) (wi
 		if e.Conn != conn {
 			t.Errorf("event on conn %q", e.Conn)
 		}
-		if e.Type == events.MsgRequest && e.Dir == events.DirOut && e.Method != "tools/call" {
+		if e.Type == events.MsgRequest && e.Dir == events.DirOut && e.Method != "tools/call" && e.Seq != cr.Seq {
 			if e.Outcome == nil || e.Outcome.State != events.OK {
 				t.Errorf("%s outcome %+v", e.Method, e.Outcome)
 			}

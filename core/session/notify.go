@@ -36,8 +36,8 @@ const (
 	MethodElicitationComplete  = "notifications/elicitation/complete"
 )
 
-// maxQueued is how many notifications wait for a slow listener before
-// new ones are dropped (and counted).
+// maxQueued is how many notifications wait for a slow listener (besides
+// the batch being delivered) before the oldest are dropped and counted.
 const maxQueued = 4096
 
 // OnNotification registers fn to get every notification the server
@@ -47,14 +47,16 @@ const maxQueued = 4096
 // connection.
 // Calling cancel stops it.
 func (s *Session) OnNotification(fn func(Notification)) (cancel func()) {
-	sub := &subscriber{fn: fn, wake: make(chan struct{}, 1), stop: make(chan struct{})}
+	sub := &subscriber{fn: fn}
 	remove := s.subs.add(sub)
-	go sub.run()
 	var once sync.Once
 	return func() {
 		once.Do(func() {
 			remove()
-			close(sub.stop)
+			sub.mu.Lock()
+			sub.stopped = true
+			sub.q = nil
+			sub.mu.Unlock()
 		})
 	}
 }
@@ -64,7 +66,7 @@ type subscribers struct {
 	mu   sync.Mutex
 	next int
 	subs map[int]*subscriber
-	list []*subscriber // copy-on-write snapshot for the read loop
+	list []*subscriber // snapshot for the read loop
 }
 
 func (ss *subscribers) add(sub *subscriber) func() {
@@ -102,17 +104,23 @@ func (ss *subscribers) publish(n Notification) {
 	}
 }
 
+// subscriber is one listener with its queue. A goroutine drains the queue
+// while it is not empty; none runs while the listener is idle.
 type subscriber struct {
-	fn   func(Notification)
-	wake chan struct{}
-	stop chan struct{}
+	fn func(Notification)
 
-	mu sync.Mutex
-	q  []Notification
+	mu       sync.Mutex
+	q        []Notification
+	draining bool
+	stopped  bool
 }
 
 func (sub *subscriber) push(n Notification) {
 	sub.mu.Lock()
+	defer sub.mu.Unlock()
+	if sub.stopped {
+		return
+	}
 	if len(sub.q) >= maxQueued {
 		// Lose the oldest waiting notification; the next one says so.
 		lost := sub.q[0]
@@ -120,29 +128,29 @@ func (sub *subscriber) push(n Notification) {
 		sub.q[0].Dropped += lost.Dropped + 1
 	}
 	sub.q = append(sub.q, n)
-	sub.mu.Unlock()
-	select {
-	case sub.wake <- struct{}{}:
-	default:
+	if !sub.draining {
+		sub.draining = true
+		go sub.drain()
 	}
 }
 
-func (sub *subscriber) run() {
+func (sub *subscriber) drain() {
 	for {
-		select {
-		case <-sub.stop:
-			return
-		case <-sub.wake:
-		}
 		sub.mu.Lock()
+		if len(sub.q) == 0 || sub.stopped {
+			sub.draining = false
+			sub.mu.Unlock()
+			return
+		}
 		q := sub.q
 		sub.q = nil
 		sub.mu.Unlock()
 		for _, n := range q {
-			select {
-			case <-sub.stop:
+			sub.mu.Lock()
+			stopped := sub.stopped
+			sub.mu.Unlock()
+			if stopped {
 				return
-			default:
 			}
 			sub.fn(n)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -1157,4 +1158,35 @@ func TestAutoEraSilentLegacyServer(t *testing.T) {
 	if info := s.Info(); info.Modern {
 		t.Errorf("info %+v", info)
 	}
+}
+
+func TestNoGoroutinesLeftBehind(t *testing.T) {
+	before := runtime.NumGoroutine()
+	fs := newFakeServer(t)
+	fs.handle = func(c *fakeConn, m msg) bool {
+		if m.Method == "tools/call" {
+			c.emit(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}`)
+		}
+		return false
+	}
+	log := events.New(nil)
+	s := New(fs.dial, log, &Options{Handlers: Handlers{Sampling: &blockingSampler{}}})
+	got := make(chan struct{}, 1)
+	s.OnNotification(func(Notification) {
+		select {
+		case got <- struct{}{}:
+		default:
+		}
+	})
+	ctx := testCtx(t)
+	for range 3 {
+		if _, err := s.CallTool(ctx, ToolCall{Name: "x"}, &CallOptions{Progress: func(Progress) {}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-got
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
 }
