@@ -156,9 +156,9 @@ func (f *Field) checkCount(n int, sent bool) []Issue {
 	}
 	switch {
 	case f.MinItems >= 0 && n < f.MinItems:
-		return []Issue{{Code: CodeMinItems, Message: fmt.Sprintf("at least %d items", f.MinItems)}}
+		return []Issue{{Code: CodeMinItems, Message: "at least " + count(f.MinItems, "item")}}
 	case f.MaxItems >= 0 && n > f.MaxItems:
-		return []Issue{{Code: CodeMaxItems, Message: fmt.Sprintf("at most %d items", f.MaxItems)}}
+		return []Issue{{Code: CodeMaxItems, Message: "at most " + count(f.MaxItems, "item")}}
 	}
 	return nil
 }
@@ -169,10 +169,10 @@ func (f *Field) checkString(s string) []Issue {
 	var out []Issue
 	n := utf8.RuneCountInString(s)
 	if f.MinLength >= 0 && n < f.MinLength {
-		out = append(out, Issue{Code: CodeMinLength, Message: fmt.Sprintf("at least %d characters", f.MinLength)})
+		out = append(out, Issue{Code: CodeMinLength, Message: "at least " + count(f.MinLength, "character")})
 	}
 	if f.MaxLength >= 0 && n > f.MaxLength {
-		out = append(out, Issue{Code: CodeMaxLength, Message: fmt.Sprintf("at most %d characters", f.MaxLength)})
+		out = append(out, Issue{Code: CodeMaxLength, Message: "at most " + count(f.MaxLength, "character")})
 	}
 	if re := f.regexp(); re != nil && !re.MatchString(s) {
 		out = append(out, Issue{Code: CodePattern, Message: "does not match " + f.Pattern})
@@ -183,6 +183,14 @@ func (f *Field) checkString(s string) []Issue {
 		}
 	}
 	return out
+}
+
+// count words a number of things: "1 item", "3 items".
+func count(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
 }
 
 var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)

@@ -459,7 +459,12 @@ func (f *Form) textControl(st *schemaform.State, multi bool) fyne.CanvasObject {
 func (f *Form) arrayControl(st *schemaform.State) fyne.CanvasObject {
 	items := container.NewVBox()
 	var refresh func()
+	var shown []*schemaform.State
 	refresh = func() {
+		for _, o := range shown {
+			f.forget(o)
+		}
+		shown = append(shown[:0], st.Items...)
 		items.Objects = nil
 		for i, it := range st.Items {
 			r := f.fieldRow(it, fmt.Sprintf("#%d", i+1))
@@ -485,6 +490,15 @@ func (f *Form) arrayControl(st *schemaform.State) fyne.CanvasObject {
 	})
 	add.Importance = widget.LowImportance
 	return container.NewVBox(items, container.NewHBox(add))
+}
+
+// forget drops the rows and controls of st and everything below it (the
+// list rebuilds them).
+func (f *Form) forget(st *schemaform.State) {
+	st.Walk(func(_ string, x *schemaform.State) {
+		delete(f.rows, x)
+		delete(f.controls, x)
+	})
 }
 
 // changed runs after an edit of st: it shows st's own problems and tells
