@@ -50,4 +50,25 @@
 // [Session.OnNotification], each on its own goroutine through a bounded
 // queue: a slow listener loses notifications (counted in
 // [Notification.Dropped]) and never slows the connection.
+//
+// # Protocol generations
+//
+// The legacy era (the default, 2025-11-25, or any pinned older version)
+// performs initialize, waits for its result and only then sends
+// notifications/initialized. The modern era (2026-07-28) calls
+// server/discover and puts the protocol version, client info and
+// capabilities in every request's _meta; its multi round-trip "input
+// required" results are answered by the same handlers and the request is
+// sent again. The auto era tries server/discover and falls back to
+// initialize.
+//
+// # Extending
+//
+// The dial function is the seam for what wraps a connection: fault
+// injection wraps the wire.Conn it returns; OAuth makes it add a token
+// (a dial or Send error matching wire.ErrUnauthorized fails the connect
+// with that error, and StateAuthorizing is reserved for the flow that
+// then runs). Retry lineage builds on [CallOptions.Run] (attempts can
+// share a run) and on the id, run and event sequence number every
+// [Reply] carries.
 package session
