@@ -28,6 +28,7 @@ const (
 	ModeVersion                 // --version
 )
 
+// String names the mode ("gui", "cli", ...).
 func (m Mode) String() string {
 	return [...]string{"gui", "cli", "import", "demo-server", "conformance-client", "help", "version"}[m]
 }

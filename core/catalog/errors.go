@@ -61,6 +61,7 @@ type SyntaxError struct {
 	Msg    string // what the JSON decoder said
 }
 
+// Error returns "file:line:column: malformed JSON: message".
 func (e *SyntaxError) Error() string {
 	name := e.File
 	if name == "" {
@@ -82,6 +83,7 @@ type EntryError struct {
 	Err     error    // one of the sentinels above
 }
 
+// Error describes the problem with its file, server and field.
 func (e *EntryError) Error() string {
 	var b strings.Builder
 	if e.File != "" {
@@ -115,6 +117,7 @@ type InvalidError struct {
 	Problems []*EntryError
 }
 
+// Error lists the problems, one per line.
 func (e *InvalidError) Error() string {
 	if len(e.Problems) == 1 {
 		return e.Problems[0].Error()
@@ -146,6 +149,7 @@ type ConflictError struct {
 	Path string
 }
 
+// Error names the file that changed.
 func (e *ConflictError) Error() string {
 	return fmt.Sprintf("save %s: %s", e.Path, ErrConflict)
 }
@@ -161,6 +165,7 @@ type OverrideError struct {
 	What   string // "env", "headers" or "cwd"
 }
 
+// Error names the server, its transport and the override.
 func (e *OverrideError) Error() string {
 	return fmt.Sprintf("server %q (%s): %s: %s", e.Server, e.Type, e.What, ErrOverride)
 }
@@ -177,6 +182,7 @@ type Warning struct {
 	Msg    string // what is wrong, in a few words
 }
 
+// String formats the warning for a log line or a status bar.
 func (w Warning) String() string {
 	s := ""
 	if w.Server != "" {

@@ -29,6 +29,7 @@ const (
 // Steps lists every step, for tests that crash at each one.
 var Steps = []Step{StepCreateTemp, StepWrite, StepWritePartial, StepSyncTemp, StepCloseTemp, StepRename, StepSyncDir}
 
+// String names the step ("create-temp", "rename", ...).
 func (s Step) String() string {
 	switch s {
 	case StepCreateTemp:

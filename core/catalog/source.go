@@ -21,6 +21,7 @@ const (
 	SourceAdHoc
 )
 
+// String returns "catalog", "config" or "ad-hoc".
 func (k SourceKind) String() string {
 	switch k {
 	case SourceCatalog:
