@@ -467,20 +467,18 @@ func TestEngineFlakyWrite(t *testing.T) {
 			if tr.name != "stdio" {
 				return
 			}
-			// The recorded tools/call says "no response".
-			evs, _ := e.log.After(0, 10000)
-			found := false
-			for _, ev := range evs {
-				if ev.Kind == events.KindMessage && ev.Method == "tools/call" && ev.Dir == events.DirOut &&
-					strings.Contains(string(ev.Raw), ToolFlakyWrite) {
-					if o := ev.Outcome; o != nil && o.State == events.NoResponse {
-						found = true
+			// The recorded tools/call says "no response" (the log may learn
+			// it a moment after the call returned).
+			waitFor(t, `the flaky_write request marked "no response"`, func() bool {
+				evs, _ := e.log.After(0, 10000)
+				for _, ev := range evs {
+					if ev.Kind == events.KindMessage && ev.Method == "tools/call" && ev.Dir == events.DirOut &&
+						strings.Contains(string(ev.Raw), ToolFlakyWrite) {
+						return ev.Outcome != nil && ev.Outcome.State == events.NoResponse
 					}
 				}
-			}
-			if !found {
-				t.Error("the flaky_write request is not marked no response")
-			}
+				return false
+			})
 			// The next call starts the server again and read_notes shows the write.
 			if got := resultText(e.call(t, ToolReadNotes, nil, nil)); !strings.Contains(got, "remember the milk") {
 				t.Errorf("read_notes = %q", got)
