@@ -90,11 +90,12 @@ func Parse(data []byte) (*Catalog, error) {
 }
 
 func parse(file string, data []byte) (*Catalog, error) {
-	if err := checkSyntax(file, data); err != nil {
+	bom := bomLen(data) // Windows editors may write one; it is kept
+	if err := checkSyntax(file, data[bom:]); err != nil {
 		return nil, err
 	}
 	data = slices.Clone(data)
-	start := skipSpace(data, 0)
+	start := skipSpace(data, bom)
 	if start >= len(data) || data[start] != '{' {
 		return nil, &EntryError{File: file, Value: "a JSON " + valueKind(data), Err: ErrShape}
 	}

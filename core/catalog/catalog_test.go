@@ -605,3 +605,16 @@ func TestLayoutImitated(t *testing.T) {
 		})
 	}
 }
+
+func TestBOM(t *testing.T) {
+	c := mustParse(t, "\ufeff{\n  \"mcpServers\": {}\n}\n")
+	c.Put("a", Server{Type: TypeStdio, Command: "x"})
+	if got := string(c.Bytes()); !strings.HasPrefix(got, "\ufeff{\n  \"mcpServers\": {\n    \"a\"") {
+		t.Fatalf("%q", got)
+	}
+	_, err := Parse([]byte("\ufeff{\n  x"))
+	var se *SyntaxError
+	if !errors.As(err, &se) || se.Line != 2 || se.Column != 3 {
+		t.Fatal(err)
+	}
+}

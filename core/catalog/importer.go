@@ -69,10 +69,11 @@ type ImportResult struct {
 // (nothing should be imported from such a file until it is fixed; the
 // returned *Imported holds the rest anyway).
 func ParseImport(file string, data []byte) (*Imported, error) {
-	if err := checkSyntax(file, data); err != nil {
+	bom := bomLen(data)
+	if err := checkSyntax(file, data[bom:]); err != nil {
 		return nil, err
 	}
-	start := skipSpace(data, 0)
+	start := skipSpace(data, bom)
 	if start >= len(data) || data[start] != '{' {
 		return nil, &EntryError{File: file, Value: "a JSON " + valueKind(data), Err: ErrShape}
 	}

@@ -257,3 +257,11 @@ func errorf(format string, a ...any) error { return fmt.Errorf(format, a...) }
 func jsonUnmarshalString(raw []byte, s *string) bool {
 	return json.Unmarshal(raw, s) == nil
 }
+
+// bomLen returns 3 when data starts with a UTF-8 byte order mark, else 0.
+func bomLen(data []byte) int {
+	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
+		return 3
+	}
+	return 0
+}
