@@ -809,6 +809,7 @@ Servers come from a writable catalog (--catalog, $` + catalog.EnvCatalog + `, or
 $XDG_CONFIG_HOME/spyglass/mcp.json), a read-only file (--config), or one ad-hoc server:
 a command (stdio) or a URL (--server-url, or a positional http(s) URL). Flags and the
 command may come in any order; everything after -- belongs to the command.
+With a file, -e, --header and --cwd need --server NAME and apply to that server for this run.
 `)
 	sections := []struct {
 		title string
