@@ -42,9 +42,10 @@ func newLink(c wire.Conn) *link {
 	return &link{conn: c, done: make(chan struct{}), ctx: ctx, cancel: cancel, sreqs: make(map[string]*serverReq)}
 }
 
-// markClosed records the end of the link; it reports whether this call
-// was the first.
-func (l *link) markClosed(err error) bool {
+// markClosed records the end of the link and runs then (under the link's
+// lock, so that no message is recorded on the link after it); it reports
+// whether this call was the first.
+func (l *link) markClosed(err error, then func()) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
@@ -53,6 +54,9 @@ func (l *link) markClosed(err error) bool {
 	l.closed = true
 	l.err = err
 	close(l.done)
+	if then != nil {
+		then()
+	}
 	return true
 }
 
@@ -272,7 +276,11 @@ func (s *Session) roundTrip(ctx context.Context, l *link, method string, params 
 	// The write runs on its own goroutine: an HTTP POST answered with a
 	// plain JSON body only returns with the answer, and the timeout,
 	// progress and cancellation must keep working meanwhile.
-	rep.Seq = s.record(raw, run)
+	var ok bool
+	if rep.Seq, ok = s.recordOn(l, raw, run); !ok {
+		s.abandon(c)
+		return rep, &ClosedError{Method: method, Err: l.closeErr()}
+	}
 	sendCtx, stopSend := context.WithCancel(ctx)
 	defer stopSend()
 	sent := make(chan error, 1)
@@ -398,13 +406,23 @@ func (s *Session) sendCancelled(l *link, c *call, reason string) {
 
 // send records raw as an outgoing message and writes it.
 func (s *Session) send(ctx context.Context, l *link, raw []byte, run string, header http.Header) (uint64, error) {
-	seq := s.record(raw, run)
+	seq, ok := s.recordOn(l, raw, run)
+	if !ok {
+		return 0, &ClosedError{Err: l.closeErr()}
+	}
 	return seq, s.write(ctx, l, raw, header)
 }
 
-// record appends raw to the log as an outgoing message.
-func (s *Session) record(raw []byte, run string) uint64 {
-	return s.log.Append(events.Event{Conn: s.conn, Kind: events.KindMessage, Dir: events.DirOut, Raw: raw, Run: run})
+// recordOn appends raw to the log as an outgoing message on l, unless l
+// has ended: a request recorded after the log was told the connection
+// closed would wait forever.
+func (s *Session) recordOn(l *link, raw []byte, run string) (uint64, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return 0, false
+	}
+	return s.log.Append(events.Event{Conn: s.conn, Kind: events.KindMessage, Dir: events.DirOut, Raw: raw, Run: run}), true
 }
 
 // write hands raw to the wire.

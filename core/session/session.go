@@ -456,7 +456,7 @@ func (s *Session) connect(ctx context.Context, run string) (*link, error) {
 			s.link = nil
 		}
 		s.mu.Unlock()
-		l.markClosed(err)
+		l.markClosed(err, nil)
 		_ = c.Close()
 		return nil, fmt.Errorf("session: start: %w", err)
 	}
@@ -645,10 +645,9 @@ func (i *ServerInfo) fill() {
 // linkClosed handles the end of a link: every waiter is failed, the log
 // marks the open requests as unanswered and the state changes.
 func (s *Session) linkClosed(l *link, err error) {
-	if !l.markClosed(err) {
+	if !l.markClosed(err, func() { s.log.CloseConn(s.conn) }) {
 		return
 	}
-	s.log.CloseConn(s.conn)
 	s.mu.Lock()
 	// Calls of this link are woken by l.done; forget them here.
 	for id, c := range s.pending {
