@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 )
 
@@ -362,4 +363,67 @@ func Update(path string, opts *WriteOptions, fn func(*Catalog) error) error {
 		time.Sleep(time.Duration(i+1) * time.Duration(1+rand.IntN(5)) * time.Millisecond)
 	}
 	return err
+}
+
+// Rebase re-reads the file and re-applies on top of it the changes made in
+// memory since the catalog was read or last saved — added, changed,
+// renamed and removed entries — so that after a *ConflictError a Save
+// keeps both writers' work. Where both sides changed the same entry, the
+// in-memory version wins. A file that became malformed is an error and
+// leaves the catalog as it was.
+func (c *Catalog) Rebase() error {
+	if c.path == "" {
+		return fmt.Errorf("rebase: %w", ErrReadOnly)
+	}
+	data, err := os.ReadFile(c.path)
+	exists := err == nil
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("rebase %s: %w", c.path, err)
+	}
+	var fresh *Catalog
+	if exists {
+		fresh, err = parse(c.path, data)
+		if fresh == nil {
+			return err
+		}
+	} else {
+		fresh = New()
+		fresh.path = c.path
+	}
+	fresh.readOnly = c.readOnly
+	fresh.disk = stateOf(data, exists)
+
+	kept := map[string]bool{}
+	for _, e := range c.entries {
+		if e.orig != nil {
+			kept[e.orig.name] = true
+		}
+	}
+	if c.servers != nil {
+		for _, m := range c.servers.members {
+			if !kept[m.key] {
+				fresh.Delete(m.key) // removed here
+			}
+		}
+	}
+	for _, e := range c.entries {
+		if e.orig != nil && e.name != e.orig.name && fresh.find(e.orig.name) >= 0 && fresh.find(e.name) < 0 {
+			fresh.Rename(e.orig.name, e.name)
+		}
+	}
+	for _, e := range c.entries {
+		if e.orig != nil && !e.changed() && secretOf(e.cur.OAuth) == secretOf(e.orig.srv.OAuth) {
+			continue // untouched here: the file's version stands
+		}
+		if i := fresh.find(e.name); i >= 0 {
+			fresh.entries[i].cur = e.cur.Clone()
+			if e.orig == nil {
+				fresh.entries[i].extras = slices.Clone(e.extras)
+			}
+			continue
+		}
+		fresh.entries = append(fresh.entries, &entry{name: e.name, cur: e.cur.Clone(), extras: slices.Clone(e.extras)})
+	}
+	*c = *fresh
+	return nil
 }

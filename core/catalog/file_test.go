@@ -478,3 +478,44 @@ func TestSourceOpenAndOverrides(t *testing.T) {
 		}
 	}
 }
+
+func TestRebaseAfterConflict(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mcp.json")
+	writeFile(t, path, Seed)
+	a, _ := Load(path)
+	b, _ := Load(path)
+	// writer a: adds one, edits one, deletes one
+	a.Put("from-a", Server{Type: TypeStdio, Command: "a"})
+	fsrv, _ := a.Get("filesystem-server-default")
+	fsrv.Cwd = "/a"
+	a.Put("filesystem-server-default", fsrv)
+	a.Delete("everything-server-default")
+	if err := a.Save(nil); err != nil {
+		t.Fatal(err)
+	}
+	// writer b: adds one, renames the demo, edits the one a edited
+	b.Put("from-b", Server{Type: TypeHTTP, URL: "https://b.example/mcp"})
+	b.Rename(DemoServerName, "demo")
+	fsrv, _ = b.Get("filesystem-server-default")
+	fsrv.Env = map[string]string{"B": "1"}
+	b.Put("filesystem-server-default", fsrv)
+	if err := b.Save(nil); !errors.Is(err, ErrConflict) {
+		t.Fatal(err)
+	}
+	if err := b.Rebase(); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Save(nil); err != nil {
+		t.Fatal(err)
+	}
+	c, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(c.Names(), ","); got != "demo,filesystem-server-default,from-a,from-b" {
+		t.Fatalf("names %s\n%s", got, readFile(t, path))
+	}
+	if s, _ := c.Get("filesystem-server-default"); s.Env["B"] != "1" {
+		t.Fatal("b's edit lost")
+	}
+}
