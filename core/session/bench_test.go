@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"strings"
 	"sync"
 	"testing"
 
@@ -231,4 +232,44 @@ func TestInputRequests(t *testing.T) {
 			}
 		})
 	}
+}
+
+func TestModernLogLevelTravelsInMeta(t *testing.T) {
+	var mu sync.Mutex
+	var sent []string
+	dial := func(context.Context) (wire.Conn, error) {
+		return &recordingConn{Conn: &pipeConn{e: newEchoServer()}, sent: func(b []byte) { mu.Lock(); sent = append(sent, string(b)); mu.Unlock() }}, nil
+	}
+	s := New(dial, events.New(nil), &Options{Era: EraModern})
+	defer s.Close()
+	ctx := testCtx(t)
+	rep, err := s.SetLogLevel(ctx, mcp.LoggingLevelWarning, nil)
+	if err != nil || rep != nil {
+		t.Fatalf("modern SetLogLevel: %v %v", rep, err)
+	}
+	if _, err := s.CallTool(ctx, ToolCall{Name: "echo", Arguments: map[string]string{"text": "x"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	last := sent[len(sent)-1]
+	if !strings.Contains(last, `"io.modelcontextprotocol/logLevel":"warning"`) {
+		t.Errorf("tools/call sent as %s", last)
+	}
+	for _, m := range sent {
+		if strings.Contains(m, "logging/setLevel") {
+			t.Errorf("modern session sent %s", m)
+		}
+	}
+}
+
+// recordingConn reports every message sent through it.
+type recordingConn struct {
+	wire.Conn
+	sent func([]byte)
+}
+
+func (r *recordingConn) Send(ctx context.Context, b []byte, o *wire.SendOptions) error {
+	r.sent(b)
+	return r.Conn.Send(ctx, b, o)
 }

@@ -9,7 +9,8 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// Ping sends ping and returns its (normally empty) result.
+// Ping sends ping and returns its (normally empty) result. (The 2026-07-28
+// protocol removed ping; a modern server answers it with an error.)
 func (s *Session) Ping(ctx context.Context, opts *CallOptions) (*Reply, error) {
 	return s.request(ctx, "ping", nil, opts)
 }
@@ -454,6 +455,10 @@ func (s *Session) Complete(ctx context.Context, ref CompletionRef, arg mcp.Compl
 // no such method, the level is sent in the _meta of every later request
 // instead and no request is made (the Reply is nil).
 func (s *Session) SetLogLevel(ctx context.Context, level mcp.LoggingLevel, opts *CallOptions) (*Reply, error) {
+	// Connect first: the protocol generation decides what to do.
+	if _, err := s.ensureLink(ctx, false); err != nil {
+		return nil, fmt.Errorf("session: logging/setLevel: %w", err)
+	}
 	s.mu.Lock()
 	modern := s.modern && s.info != nil
 	if modern {
