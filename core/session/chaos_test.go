@@ -1,0 +1,115 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/spyglass-mcp/spyglass/core/events"
+)
+
+// TestChaos runs many operations at once against a server that answers,
+// stalls, asks its own questions, sends progress and crashes. Every
+// operation must return, and no request may be left "waiting" in the log.
+func TestChaos(t *testing.T) {
+	fs := newFakeServer(t)
+	fs.handle = func(c *fakeConn, m msg) bool {
+		if m.Method != "tools/call" {
+			return false
+		}
+		var p struct {
+			Name string `json:"name"`
+			Meta struct {
+				ProgressToken json.RawMessage `json:"progressToken"`
+			} `json:"_meta"`
+		}
+		_ = json.Unmarshal(m.Params, &p)
+		switch p.Name {
+		case "ok":
+			c.defaults(m)
+		case "stall": // never answers
+		case "progress":
+			go func() {
+				for i := range 3 {
+					c.emit(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":%s,"progress":%d}}`, p.Meta.ProgressToken, i))
+				}
+				c.defaults(m)
+			}()
+		case "ask":
+			go func() {
+				c.emit(fmt.Sprintf(`{"jsonrpc":"2.0","id":"ask-%s","method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}}`, m.ID))
+				time.Sleep(5 * time.Millisecond)
+				c.defaults(m)
+			}()
+		case "crash":
+			c.crash()
+		case "error":
+			c.replyError(m.ID, -32000, "nope")
+		}
+		return true
+	}
+	s, log := newTestSession(t, fs, &Options{
+		RequestTimeout: 100 * time.Millisecond,
+		Handlers:       Handlers{Sampling: &blockingSampler{delay: time.Millisecond, got: make(chan *SamplingRequest, 1000)}},
+	})
+	ctx := testCtx(t)
+	names := []string{"ok", "ok", "ok", "stall", "progress", "ask", "error", "crash", "cancel"}
+	var wg sync.WaitGroup
+	for w := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := rand.New(rand.NewPCG(uint64(w), 7))
+			for range 40 {
+				name := names[r.IntN(len(names))]
+				cctx, cancel := context.WithCancel(ctx)
+				if name == "cancel" {
+					name = "stall"
+					time.AfterFunc(time.Duration(r.IntN(20))*time.Millisecond, cancel)
+				}
+				opts := &CallOptions{}
+				if name == "progress" {
+					opts.Progress = func(Progress) {}
+				}
+				_, err := s.CallTool(cctx, ToolCall{Name: name}, opts)
+				cancel()
+				switch {
+				case err == nil, errors.Is(err, ErrTimeout), errors.Is(err, ErrNoResponse), errors.Is(err, context.Canceled):
+				default:
+					var re *RPCError
+					if !errors.As(err, &re) {
+						t.Errorf("%s: unexpected error %v", name, err)
+					}
+				}
+			}
+		}()
+	}
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("operations hung")
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	waiting := 0
+	for _, e := range log.Events() {
+		if e.Kind == events.KindMessage && e.Type == events.MsgRequest && e.Outcome != nil && e.Outcome.State == events.Waiting {
+			waiting++
+			if waiting < 5 {
+				t.Errorf("left waiting: %s %s %s", e.Dir, e.Method, strings.TrimSpace(string(e.Raw)))
+			}
+		}
+	}
+	if waiting > 0 {
+		t.Errorf("%d requests left waiting", waiting)
+	}
+}
