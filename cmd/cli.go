@@ -70,14 +70,14 @@ func (r *cliRun) run(ctx context.Context) int {
 	cat, _, err := src.Open()
 	var invalid *catalog.InvalidError
 	if err != nil && (cat == nil || !errors.As(err, &invalid)) {
-		return r.usage(describeCatalogError(err))
+		return r.usageText(explainCatalogError(err))
 	}
 	name, server, err := src.Resolve(cat)
 	if err != nil {
-		return r.usage(describeCatalogError(err))
+		return r.usageText(explainCatalogError(err))
 	}
 	if p := cat.Problem(name); p != nil {
-		return r.usage(describeCatalogError(p))
+		return r.usageText(explainCatalogError(p))
 	}
 
 	r.red = wire.NewRedactor()
@@ -95,7 +95,7 @@ func (r *cliRun) run(ctx context.Context) int {
 
 	r.conn, err = newConnection(name, server, r.log, r.red)
 	if err != nil {
-		return r.usage(describeCatalogError(err))
+		return r.usageText(explainCatalogError(err))
 	}
 	for _, w := range r.conn.warnings {
 		fmt.Fprintf(r.stderr, "warning: %s\n", w)
@@ -492,6 +492,8 @@ func (r *cliRun) printStderrTail() {
 		fmt.Fprintf(r.stderr, "the server's last stderr lines:\n  %s\n", strings.Join(lines, "\n  "))
 	}
 }
+
+func (r *cliRun) usageText(msg string) int { return r.usage(errors.New(msg)) }
 
 func (r *cliRun) usage(err error) int {
 	if r.inv.Format == "json" {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/session"
 	"github.com/spyglass-mcp/spyglass/core/wire"
 )
@@ -155,23 +154,6 @@ func exampleFor(types map[string]bool) string {
 		return `'{"k":"v"}'`
 	}
 	return "null"
-}
-
-// describeCatalogError words a catalog or flag problem for a person.
-func describeCatalogError(err error) error {
-	var syn *catalog.SyntaxError
-	if errors.As(err, &syn) {
-		return fmt.Errorf("%s:%d:%d: the file is not valid JSON (%s); fix it there — nothing was changed", syn.File, syn.Line, syn.Column, syn.Msg)
-	}
-	switch {
-	case errors.Is(err, catalog.ErrAmbiguous):
-		return fmt.Errorf("%v: choose one with --server NAME (see --cli --method servers/list)", err)
-	case errors.Is(err, catalog.ErrNotFound):
-		return fmt.Errorf("%v (see --cli --method servers/list for the names)", err)
-	case errors.Is(err, catalog.ErrNoServers):
-		return fmt.Errorf("%v: add one to the file, or name a server on the command line", err)
-	}
-	return err
 }
 
 // describeError words a connection or request failure for a person.
