@@ -420,9 +420,9 @@ func TestServerRequestsWithoutTimeCap(t *testing.T) {
 		}
 		return false
 	}
-	sampler := &blockingSampler{delay: 700 * time.Millisecond, got: make(chan *SamplingRequest, 1)}
+	sampler := &blockingSampler{delay: 2 * time.Second, got: make(chan *SamplingRequest, 1)}
 	s, log := newTestSession(t, fs, &Options{
-		RequestTimeout: 200 * time.Millisecond,
+		RequestTimeout: 700 * time.Millisecond,
 		Handlers:       Handlers{Sampling: sampler, Elicitation: elicitor{}},
 		Roots:          []mcp.Root{{URI: "file:///tmp", Name: "tmp"}},
 	})
@@ -1117,8 +1117,8 @@ func TestUnrelatedServerRequestPausesTimeouts(t *testing.T) {
 		}
 		return false
 	}
-	sampler := &blockingSampler{delay: 600 * time.Millisecond, got: make(chan *SamplingRequest, 1)}
-	s, _ := newTestSession(t, fs, &Options{RequestTimeout: 200 * time.Millisecond, Handlers: Handlers{Sampling: sampler}})
+	sampler := &blockingSampler{delay: 2500 * time.Millisecond, got: make(chan *SamplingRequest, 1)}
+	s, _ := newTestSession(t, fs, &Options{RequestTimeout: time.Second, Handlers: Handlers{Sampling: sampler}})
 	ctx := testCtx(t)
 	if err := s.Connect(ctx); err != nil {
 		t.Fatal(err)
