@@ -591,3 +591,31 @@ func TestStdioStartFailures(t *testing.T) {
 		}
 	})
 }
+
+// TestEverythingPinnedVersions pins each legacy protocol version; the
+// server agrees to each and lists its tools.
+func TestEverythingPinnedVersions(t *testing.T) {
+	node := peers.Node(t)
+	file := peers.File(t, everythingPkg)
+	for _, v := range []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"} {
+		t.Run(v, func(t *testing.T) {
+			log := events.New(nil)
+			s := New(stdioDial(log, wire.StdioConfig{Conn: v, Command: node, Args: []string{file}}), log, &Options{Conn: v, ProtocolVersion: v})
+			t.Cleanup(func() { _ = s.Close() })
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			tools, err := s.ListTools(ctx, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if info := s.Info(); info.ProtocolVersion != v || len(tools.Tools) == 0 {
+				t.Errorf("negotiated %s, %d tools", info.ProtocolVersion, len(tools.Tools))
+			}
+			for _, e := range log.Events() {
+				if e.Kind == events.KindWarning {
+					t.Errorf("warning: %s", e.Text)
+				}
+			}
+		})
+	}
+}
