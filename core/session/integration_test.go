@@ -359,6 +359,20 @@ func runEverything(t *testing.T, log *events.Log, dial func(context.Context) (wi
 		t.Error(err)
 	}
 
+	// Over HTTP, requests after the handshake carry the negotiated version.
+	httpEvents, versioned := 0, 0
+	for _, e := range log.Events() {
+		if e.Kind == events.KindHTTP && e.HTTP != nil && e.HTTP.Method == "POST" {
+			httpEvents++
+			if e.HTTP.ReqHeader.Get("Mcp-Protocol-Version") == VersionLegacy {
+				versioned++
+			}
+		}
+	}
+	if httpEvents > 0 && versioned == 0 {
+		t.Errorf("no POST of %d carried MCP-Protocol-Version", httpEvents)
+	}
+
 	// Every request of ours was answered; every event is on this conn.
 	for _, e := range log.Events() {
 		if e.Kind != events.KindMessage {
