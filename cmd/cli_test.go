@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -11,10 +12,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/spyglass-mcp/spyglass/core/demo"
 	"github.com/spyglass-mcp/spyglass/core/events"
 	peers "github.com/spyglass-mcp/spyglass/core/testpeers"
 )
@@ -327,5 +330,105 @@ func TestCLITraceAndVerbose(t *testing.T) {
 	raw, _ := os.ReadFile(trace)
 	if bytes.Contains(raw, []byte(secret)) || strings.Contains(errb.String(), secret) {
 		t.Errorf("a secret env value leaked into the trace or the verbose stream")
+	}
+}
+
+func TestCLIProtocolMethods(t *testing.T) {
+	isolateCLI(t)
+	node, file := peers.Node(t), peers.File(t, peers.Everything)
+	target := []string{"--format", "json", "--", node, file}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"initialize shows the negotiated version", []string{"--method", "initialize"}, `"protocolVersion":"2025-11-25"`},
+		{"ping", []string{"--method", "ping"}, `{"result":{}}`},
+		{"completion", []string{"--method", "completion/complete", "--ref", "prompt:completable-prompt", "--argument", "department=En"}, `"Engineering"`},
+		{"logging level", []string{"--method", "logging/setLevel", "--log-level", "warning"}, `{"result":{}}`},
+		{"templates", []string{"--method", "resources/templates/list"}, `"uriTemplate"`},
+		{"any method with params", []string{"--method", "tools/call", "--params-json", `{"name":"echo","arguments":{"message":"raw"}}`}, `Echo: raw`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, out, errs := cli(t, append(append([]string{"--cli"}, tc.args...), target...)...)
+			if code != exitOK || !strings.Contains(out, tc.want) {
+				t.Fatalf("exit %d, stdout lacks %s:\n%s\n%s", code, tc.want, out, errs)
+			}
+		})
+	}
+}
+
+// TestCLIPinnedProtocolVersion pins a version through a read-only config
+// file's protocolVersion field and checks the server negotiated it.
+func TestCLIPinnedProtocolVersion(t *testing.T) {
+	dir := isolateCLI(t)
+	node, file := peers.Node(t), peers.File(t, peers.Everything)
+	for _, v := range []string{"2025-06-18", "2025-03-26", "2024-11-05"} {
+		cfg := filepath.Join(dir, "pinned-"+v+".json")
+		entry, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"everything": map[string]any{
+			"type": "stdio", "command": node, "args": []string{file}, "protocolVersion": v}}})
+		if err := os.WriteFile(cfg, entry, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, errs := cli(t, "--cli", "--config", cfg, "--method", "initialize", "--format", "json")
+		if code != exitOK || !strings.Contains(out, `"protocolVersion":"`+v+`"`) {
+			t.Errorf("pinned %s: exit %d\n%s\n%s", v, code, out, errs)
+		}
+	}
+}
+
+// lockedBuffer is a bytes.Buffer safe for a writer and a poller.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestCLISubscribePrintsUpdates(t *testing.T) {
+	dir := isolateCLI(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	urls := make(chan string, 1)
+	go demo.ServeHTTP(ctx, demo.New(&demo.Options{NotesDir: dir}), freePort(t), func(u string) { urls <- u })
+	var url string
+	select {
+	case url = <-urls:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the demo server did not start")
+	}
+	var out, errs lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run([]string{"--cli", "--server-url", url, "--transport", "http", "--method", "resources/subscribe",
+			"--uri", "demo://counter", "--timeout", "5s"}, strings.NewReader(""), &out, &errs)
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(errs.String(), "subscribed to") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no subscription: %s", errs.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	code, _, bumpErrs := cli(t, "--cli", "--server-url", url, "--transport", "http", "--method", "tools/call", "--tool-name", "bump_counter")
+	if code != exitOK {
+		t.Fatalf("bump_counter: exit %d %s", code, bumpErrs)
+	}
+	if code := <-done; code != exitOK {
+		t.Fatalf("subscribe exit %d: %s", code, errs.String())
+	}
+	if !strings.Contains(out.String(), `"method":"notifications/resources/updated"`) || !strings.Contains(out.String(), "demo://counter") {
+		t.Errorf("no update printed:\n%s", out.String())
 	}
 }
