@@ -404,6 +404,19 @@ func (s *Session) ensureLink(ctx context.Context, explicit bool) (*link, error) 
 	s.fireStates()
 
 	l, err := s.connect(ctx, run)
+	if err == nil {
+		s.mu.Lock()
+		closedByUser := s.userClosed
+		s.mu.Unlock()
+		switch {
+		case closedByUser:
+			// Close was called while the handshake ran.
+			s.dropLink(l)
+			err = ErrClosed
+		case l.isClosed():
+			err = &ClosedError{Method: "initialize", Err: l.closeErr()}
+		}
+	}
 	s.mu.Lock()
 	if err != nil {
 		if s.state == StateConnecting {
@@ -416,11 +429,6 @@ func (s *Session) ensureLink(ctx context.Context, explicit bool) (*link, error) 
 		}
 		s.mu.Unlock()
 		s.fireStates()
-		return nil, err
-	}
-	if l.isClosed() {
-		err := &ClosedError{Method: "initialize", Err: l.err}
-		s.mu.Unlock()
 		return nil, err
 	}
 	l.ready = true

@@ -1190,3 +1190,34 @@ func TestNoGoroutinesLeftBehind(t *testing.T) {
 	}
 	waitUntil(t, "goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
 }
+
+func TestCloseWhileConnecting(t *testing.T) {
+	fs := newFakeServer(t)
+	started := make(chan struct{})
+	release := make(chan struct{})
+	fs.handle = func(c *fakeConn, m msg) bool {
+		if m.Method == "initialize" {
+			close(started)
+			go func() { <-release; c.defaults(m) }()
+			return true
+		}
+		return false
+	}
+	s, _ := newTestSession(t, fs, nil)
+	errc := make(chan error, 1)
+	go func() { errc <- s.Connect(testCtx(t)) }()
+	<-started
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	if err := <-errc; err == nil {
+		t.Fatal("Connect succeeded after Close")
+	}
+	if st, _ := s.State(); st != StateDisconnected {
+		t.Errorf("state %s after Close during connect", st)
+	}
+	if !fs.conn().isClosed() {
+		t.Error("the connection was left open")
+	}
+}
