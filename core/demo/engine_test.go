@@ -128,13 +128,14 @@ func (e *engine) waitNote(t *testing.T, method, match string, n int) {
 	}
 }
 
-func newEngine(t *testing.T, dial func(log *events.Log) func(context.Context) (wire.Conn, error), dir string) *engine {
+func newEngine(t *testing.T, era session.Era, dial func(log *events.Log) func(context.Context) (wire.Conn, error), dir string) *engine {
 	t.Helper()
 	log := events.New(nil)
 	u := &user{}
 	e := &engine{log: log, dir: dir, user: u}
 	e.s = session.New(dial(log), log, &session.Options{
 		Conn:     "demo",
+		Era:      era,
 		Handlers: session.Handlers{Sampling: u, Elicitation: u},
 		Roots:    []mcp.Root{{URI: "file:///home/grace/cobol", Name: "cobol"}},
 		Capabilities: &session.Capabilities{Roots: true, Sampling: true, SamplingTools: true,
@@ -144,15 +145,21 @@ func newEngine(t *testing.T, dial func(log *events.Log) func(context.Context) (w
 	cancel := e.s.OnNotification(e.onNote)
 	t.Cleanup(func() { cancel(); e.s.Close() })
 	if err := e.s.Connect(ctxT(t)); err != nil {
+		var he *wire.HTTPError
+		if errors.As(err, &he) {
+			t.Fatalf("connect: %v: %s", err, he.Body)
+		}
 		t.Fatalf("connect: %v", err)
 	}
 	return e
 }
 
 // startStdio runs the demo server as a child process over stdio.
-func startStdio(t *testing.T) *engine {
+func startStdio(t *testing.T) *engine { return startStdioEra(t, session.EraLegacy) }
+
+func startStdioEra(t *testing.T, era session.Era) *engine {
 	dir := t.TempDir()
-	return newEngine(t, func(log *events.Log) func(context.Context) (wire.Conn, error) {
+	return newEngine(t, era, func(log *events.Log) func(context.Context) (wire.Conn, error) {
 		return func(context.Context) (wire.Conn, error) {
 			return wire.NewStdio(wire.StdioConfig{
 				Conn: "demo", Command: os.Args[0], Args: []string{"-test.run=^$"},
@@ -163,7 +170,9 @@ func startStdio(t *testing.T) *engine {
 }
 
 // startHTTP runs the demo server as a child process over Streamable HTTP.
-func startHTTP(t *testing.T) *engine {
+func startHTTP(t *testing.T) *engine { return startHTTPEra(t, session.EraLegacy) }
+
+func startHTTPEra(t *testing.T, era session.Era) *engine {
 	dir := t.TempDir()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), serveEnv+"=http", NotesEnv+"="+dir)
@@ -190,7 +199,7 @@ func startHTTP(t *testing.T) *engine {
 	if !strings.HasPrefix(url, "http://127.0.0.1:") {
 		t.Fatalf("demo server printed %q", url)
 	}
-	return newEngine(t, func(log *events.Log) func(context.Context) (wire.Conn, error) {
+	return newEngine(t, era, func(log *events.Log) func(context.Context) (wire.Conn, error) {
 		return func(context.Context) (wire.Conn, error) {
 			return wire.NewStreamableHTTP(wire.HTTPConfig{Conn: "demo", URL: url}, log), nil
 		}
@@ -369,10 +378,26 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// TestEngineServerRequests: sampling, elicitation and roots, in both
+// protocol eras: server→client requests before 2026-07-28, multi round-trip
+// input requests from it on.
 func TestEngineServerRequests(t *testing.T) {
-	for _, tr := range transports {
+	for _, tr := range []struct {
+		name  string
+		era   session.Era
+		start func(*testing.T, session.Era) *engine
+	}{
+		{"stdio", session.EraLegacy, startStdioEra}, {"http", session.EraLegacy, startHTTPEra},
+		// Not yet over HTTP: mcp-go wants the Mcp-Protocol-Version and
+		// Mcp-Method headers on every modern request, server/discover
+		// included, and the engine does not send them yet.
+		{"stdio-modern", session.EraModern, startStdioEra},
+	} {
 		t.Run(tr.name, func(t *testing.T) {
-			e := tr.start(t)
+			e := tr.start(t, tr.era)
+			if modern := e.s.Info().Modern; modern != (tr.era == session.EraModern) {
+				t.Fatalf("modern = %v", modern)
+			}
 			if got := resultText(e.call(t, ToolSample, map[string]any{"prompt": "hi"}, nil)); !strings.Contains(got, "the answer is 5") {
 				t.Errorf("sample = %q", got)
 			}
@@ -399,7 +424,15 @@ func TestEngineServerRequests(t *testing.T) {
 			if err := e.s.SetRoots(ctxT(t), []mcp.Root{{URI: "file:///srv/new", Name: "new"}}); err != nil {
 				t.Fatal(err)
 			}
-			e.waitNote(t, session.MethodMessage, "file:///srv/new", 1)
+			if tr.era == session.EraModern {
+				// Stateless: list_roots (an input request) sees the new
+				// roots.
+				if got := resultText(e.call(t, ToolListRoots, nil, nil)); !strings.Contains(got, "file:///srv/new") {
+					t.Errorf("list_roots after the change = %q", got)
+				}
+			} else {
+				e.waitNote(t, session.MethodMessage, "file:///srv/new", 1)
+			}
 		})
 	}
 }

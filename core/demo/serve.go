@@ -118,12 +118,11 @@ func answerExperimental(msg []byte) (reply []byte, ok bool) {
 const HTTPPath = "/mcp"
 
 // NewHTTPHandler returns an http.Handler serving srv over Streamable HTTP at
-// [HTTPPath] with stateful sessions; it also answers [ExperimentalMethod]
-// posted to that path.
+// [HTTPPath] (mcp-go's default session handling: ids are issued, not
+// checked); it also answers [ExperimentalMethod] posted to that path.
 func NewHTTPHandler(srv *server.MCPServer) http.Handler {
 	h := server.NewStreamableHTTPServer(srv,
 		server.WithEndpointPath(HTTPPath),
-		server.WithStateful(true),
 		server.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
 	)
 	mux := http.NewServeMux()

@@ -468,25 +468,27 @@ func blocksText(blocks []map[string]any) string {
 	return strings.Join(parts, "\n")
 }
 
-func (d *demo) sample(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	prompt := req.GetString("prompt", "Write a haiku about telescopes.")
-	res, err := d.srv.RequestSampling(ctx, mcp.CreateMessageRequest{
-		Request: mcp.Request{Method: string(mcp.MethodSamplingCreateMessage)},
-		CreateMessageParams: mcp.CreateMessageParams{
-			Messages:     []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent(prompt)}},
-			SystemPrompt: "You are the model behind Spyglass's demo server.",
-			MaxTokens:    req.GetInt("max_tokens", 200),
-			ModelPreferences: &mcp.ModelPreferences{
-				Hints:                []mcp.ModelHint{{Name: "claude"}},
-				IntelligencePriority: 0.5, SpeedPriority: 0.5,
-			},
-		},
-	})
-	if err != nil {
-		return mcp.NewToolResultErrorf("sampling failed: %v", err), nil
+// The server→client requests below are written as multi round-trip
+// handlers (protocol 2026-07-28): the handler returns the requests it needs
+// answered and is called again with the answers. mcp-go turns them into
+// ordinary server→client requests for clients of earlier protocol versions,
+// so one handler serves both eras.
+
+func (d *demo) sample(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if res := server.SamplingResponse(req.Params.InputResponses, "sample"); res != nil {
+		text := blocksText(contentBlocks(res.Content))
+		return textResult("The model (%s) answered (stopReason %q):\n%s", res.Model, res.StopReason, text), nil
 	}
-	text := blocksText(contentBlocks(res.Content))
-	return textResult("The model (%s) answered (stopReason %q):\n%s", res.Model, res.StopReason, text), nil
+	prompt := req.GetString("prompt", "Write a haiku about telescopes.")
+	return server.NewInputRequestBuilder("").Sample("sample", mcp.CreateMessageParams{
+		Messages:     []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent(prompt)}},
+		SystemPrompt: "You are the model behind Spyglass's demo server.",
+		MaxTokens:    req.GetInt("max_tokens", 200),
+		ModelPreferences: &mcp.ModelPreferences{
+			Hints:                []mcp.ModelHint{{Name: "claude"}},
+			IntelligencePriority: 0.5, SpeedPriority: 0.5,
+		},
+	}).ToolResult(), nil
 }
 
 // samplingTools are the tools sample_with_tools offers to the model.
@@ -519,24 +521,27 @@ func runSamplingTool(name string, input map[string]any) (string, bool) {
 	return "no such tool: " + name, true
 }
 
-func (d *demo) sampleWithTools(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	prompt := req.GetString("prompt", "What time is it, and what is 2 + 3? Use the tools.")
+// toolLoopState is sample_with_tools' requestState: the conversation so
+// far and what happened in each round.
+type toolLoopState struct {
+	Round    int               `json:"round"`
+	Messages []json.RawMessage `json:"messages"`
+	Log      []string          `json:"log"`
+}
+
+func (d *demo) sampleWithTools(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	choice := mcp.ToolChoiceMode(req.GetString("tool_choice", "auto"))
-	messages := []mcp.SamplingMessage{{Role: mcp.RoleUser, Content: mcp.NewTextContent(prompt)}}
-	var log []string
-	for round := 1; round <= maxSamplingToolRounds; round++ {
-		res, err := d.srv.RequestSampling(ctx, mcp.CreateMessageRequest{
-			Request: mcp.Request{Method: string(mcp.MethodSamplingCreateMessage)},
-			CreateMessageParams: mcp.CreateMessageParams{
-				Messages:   messages,
-				MaxTokens:  500,
-				Tools:      samplingTools,
-				ToolChoice: &mcp.ToolChoice{Mode: choice},
-			},
-		})
-		if err != nil {
-			return mcp.NewToolResultErrorf("sampling round %d failed: %v", round, err), nil
+	var st toolLoopState
+	if req.Params.RequestState != "" {
+		if err := json.Unmarshal([]byte(req.Params.RequestState), &st); err != nil {
+			return mcp.NewToolResultErrorf("bad requestState: %v", err), nil
 		}
+	} else {
+		prompt := req.GetString("prompt", "What time is it, and what is 2 + 3? Use the tools.")
+		first, _ := json.Marshal(mcp.SamplingMessage{Role: mcp.RoleUser, Content: mcp.NewTextContent(prompt)})
+		st.Messages = []json.RawMessage{first}
+	}
+	if res := server.SamplingResponse(req.Params.InputResponses, fmt.Sprintf("round-%d", st.Round)); res != nil {
 		blocks := contentBlocks(res.Content)
 		var results []any
 		for _, b := range blocks {
@@ -547,20 +552,39 @@ func (d *demo) sampleWithTools(ctx context.Context, req mcp.CallToolRequest) (*m
 			id, _ := b["id"].(string)
 			input, _ := b["input"].(map[string]any)
 			out, isErr := runSamplingTool(name, input)
-			log = append(log, fmt.Sprintf("round %d: %s(%s) → %s", round, name, compactJSON(input), out))
+			st.Log = append(st.Log, fmt.Sprintf("round %d: %s(%s) → %s", st.Round, name, compactJSON(input), out))
 			results = append(results, mcp.NewToolResultContent(id, []mcp.Content{mcp.NewTextContent(out)}, isErr))
 		}
 		if res.StopReason != "toolUse" || len(results) == 0 {
-			text := blocksText(blocks)
-			log = append(log, fmt.Sprintf("round %d: %s (stopReason %q)", round, text, res.StopReason))
-			return textResult("The model (%s) finished after %d round(s):\n%s", res.Model, round, strings.Join(log, "\n")), nil
+			st.Log = append(st.Log, fmt.Sprintf("round %d: %s (stopReason %q)", st.Round, blocksText(blocks), res.StopReason))
+			return textResult("The model (%s) finished after %d round(s):\n%s", res.Model, st.Round, strings.Join(st.Log, "\n")), nil
 		}
-		messages = append(messages,
-			mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: rawJSON(res.Content)},
-			mcp.SamplingMessage{Role: mcp.RoleUser, Content: results},
-		)
+		if st.Round >= maxSamplingToolRounds {
+			return mcp.NewToolResultErrorf("the model was still calling tools after %d rounds:\n%s", st.Round, strings.Join(st.Log, "\n")), nil
+		}
+		asst, _ := json.Marshal(mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: rawJSON(res.Content)})
+		user, _ := json.Marshal(mcp.SamplingMessage{Role: mcp.RoleUser, Content: results})
+		st.Messages = append(st.Messages, asst, user)
 	}
-	return mcp.NewToolResultErrorf("the model was still calling tools after %d rounds:\n%s", maxSamplingToolRounds, strings.Join(log, "\n")), nil
+	st.Round++
+	messages := make([]mcp.SamplingMessage, 0, len(st.Messages))
+	for _, m := range st.Messages {
+		var sm struct {
+			Role    mcp.Role        `json:"role"`
+			Content json.RawMessage `json:"content"`
+		}
+		if err := json.Unmarshal(m, &sm); err != nil {
+			return mcp.NewToolResultErrorf("bad requestState: %v", err), nil
+		}
+		messages = append(messages, mcp.SamplingMessage{Role: sm.Role, Content: sm.Content})
+	}
+	state, _ := json.Marshal(st)
+	return server.NewInputRequestBuilder(string(state)).Sample(fmt.Sprintf("round-%d", st.Round), mcp.CreateMessageParams{
+		Messages:   messages,
+		MaxTokens:  500,
+		Tools:      samplingTools,
+		ToolChoice: &mcp.ToolChoice{Mode: choice},
+	}).ToolResult(), nil
 }
 
 func compactJSON(v any) string {
@@ -597,25 +621,21 @@ var elicitFormSchema = json.RawMessage(`{
   "required": ["name"]
 }`)
 
-func (d *demo) elicitForm(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+func (d *demo) elicitForm(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	if res := server.ElicitationResponse(req.Params.InputResponses, "form"); res != nil {
+		out := map[string]any{"action": string(res.Action)}
+		if res.Content != nil {
+			out["content"] = rawJSON(res.Content)
+		}
+		return mcp.NewToolResultStructured(out, fmt.Sprintf("The user chose %s: %s", res.Action, compactJSON(out["content"]))), nil
+	}
 	var schema any
 	_ = json.Unmarshal(elicitFormSchema, &schema)
-	res, err := d.srv.RequestElicitation(ctx, mcp.ElicitationRequest{
-		Request: mcp.Request{Method: string(mcp.MethodElicitationCreate)},
-		Params: mcp.ElicitationParams{
-			Mode:            mcp.ElicitationModeForm,
-			Message:         req.GetString("message", "Tell the demo server about yourself."),
-			RequestedSchema: schema,
-		},
-	})
-	if err != nil {
-		return mcp.NewToolResultErrorf("elicitation failed: %v", err), nil
-	}
-	out := map[string]any{"action": string(res.Action)}
-	if res.Content != nil {
-		out["content"] = rawJSON(res.Content)
-	}
-	return mcp.NewToolResultStructured(out, fmt.Sprintf("The user chose %s: %s", res.Action, compactJSON(out["content"]))), nil
+	return server.NewInputRequestBuilder("").Elicit("form", mcp.ElicitationParams{
+		Mode:            mcp.ElicitationModeForm,
+		Message:         req.GetString("message", "Tell the demo server about yourself."),
+		RequestedSchema: schema,
+	}).ToolResult(), nil
 }
 
 func randomID() string {
@@ -625,34 +645,38 @@ func randomID() string {
 }
 
 func (d *demo) elicitURL(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	session := server.ClientSessionFromContext(ctx)
+	if res := server.ElicitationResponse(req.Params.InputResponses, "url"); res != nil {
+		id := req.Params.RequestState
+		if res.Action != mcp.ElicitationResponseActionAccept {
+			return textResult("The user chose %s; nothing was opened.", res.Action), nil
+		}
+		// The out-of-band step "finishes" at once in the demo.
+		if err := d.srv.SendElicitationComplete(ctx, server.ClientSessionFromContext(ctx), id); err != nil {
+			return mcp.NewToolResultErrorf("could not send notifications/elicitation/complete: %v", err), nil
+		}
+		drain(ctx)
+		return textResult("The user accepted; elicitation %s is complete.", id), nil
+	}
 	id := randomID()
 	u := req.GetString("url", "https://example.com/spyglass-demo/consent")
 	sep := "?"
 	if strings.Contains(u, "?") {
 		sep = "&"
 	}
-	u += sep + "elicitation=" + id
-	res, err := d.srv.RequestURLElicitation(ctx, session, id, u, "Open this page to finish connecting the demo account.")
-	if err != nil {
-		return mcp.NewToolResultErrorf("URL elicitation failed: %v", err), nil
-	}
-	if res.Action != mcp.ElicitationResponseActionAccept {
-		return textResult("The user chose %s; nothing was opened.", res.Action), nil
-	}
-	// The out-of-band step "finishes" at once in the demo.
-	if err := d.srv.SendElicitationComplete(ctx, session, id); err != nil {
-		return mcp.NewToolResultErrorf("could not send notifications/elicitation/complete: %v", err), nil
-	}
-	drain(ctx)
-	return textResult("The user accepted; elicitation %s is complete.", id), nil
+	return server.NewInputRequestBuilder(id).Elicit("url", mcp.ElicitationParams{
+		Mode:          mcp.ElicitationModeURL,
+		Message:       "Open this page to finish connecting the demo account.",
+		ElicitationID: id,
+		URL:           u + sep + "elicitation=" + id,
+	}).ToolResult(), nil
 }
 
-func (d *demo) listRoots(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	roots, err := d.fetchRoots(ctx)
-	if err != nil {
-		return mcp.NewToolResultErrorf("roots/list failed: %v", err), nil
+func (d *demo) listRoots(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	res := server.RootsResponse(req.Params.InputResponses, "roots")
+	if res == nil {
+		return server.NewInputRequestBuilder("").Roots("roots").ToolResult(), nil
 	}
+	roots := d.setRoots(res.Roots)
 	return mcp.NewToolResultStructured(map[string]any{"roots": roots}, rootsText(roots)), nil
 }
 
@@ -671,13 +695,18 @@ func rootsText(roots []mcp.Root) string {
 	return b.String()
 }
 
-// fetchRoots asks the client for its roots and remembers them.
+// fetchRoots asks the client for its roots (a server→client request, so
+// only before protocol 2026-07-28) and remembers them.
 func (d *demo) fetchRoots(ctx context.Context) ([]mcp.Root, error) {
 	res, err := d.srv.RequestRoots(ctx, mcp.ListRootsRequest{Request: mcp.Request{Method: string(mcp.MethodListRoots)}})
 	if err != nil {
 		return nil, err
 	}
-	roots := res.Roots
+	return d.setRoots(res.Roots), nil
+}
+
+// setRoots remembers the client's roots and tells demo://roots subscribers.
+func (d *demo) setRoots(roots []mcp.Root) []mcp.Root {
 	if roots == nil {
 		roots = []mcp.Root{}
 	}
@@ -686,7 +715,7 @@ func (d *demo) fetchRoots(ctx context.Context) ([]mcp.Root, error) {
 	d.rootsGen++
 	d.mu.Unlock()
 	d.notifyUpdated(RootsURI)
-	return roots, nil
+	return roots
 }
 
 // onRootsListChanged lists the client's roots again and tells the client
@@ -699,6 +728,10 @@ func (d *demo) onRootsListChanged(ctx context.Context, _ mcp.JSONRPCNotification
 		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 		defer cancel()
 		roots, err := d.fetchRoots(ctx)
+		if errors.Is(err, server.ErrServerInitiatedRequestUnsupported) {
+			_ = d.log(ctx, mcp.LoggingLevelNotice, "roots changed; call list_roots to see them")
+			return
+		}
 		if err != nil {
 			_ = d.log(ctx, mcp.LoggingLevelWarning, fmt.Sprintf("roots changed, but roots/list failed: %v", err))
 			return
