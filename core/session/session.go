@@ -68,8 +68,10 @@ type Options struct {
 	// handler in Handlers exists for; a capability without a handler is
 	// never advertised.
 	Capabilities *Capabilities
-	// Roots answer roots/list when Handlers.Roots is nil. Change them
-	// later with [Session.SetRoots].
+	// Roots answer roots/list when Handlers.Roots is nil. A non-nil
+	// slice, even an empty one, is enough for the roots capability to be
+	// advertised; nil without Handlers.Roots means no roots capability.
+	// Change them later with [Session.SetRoots].
 	Roots []mcp.Root
 	// Metadata is merged into the params._meta of every request the
 	// session sends; keys the request already has win.
