@@ -200,9 +200,9 @@ func (b *guiBackend) Open(name string, onState func(ui.StateView)) (ui.Conn, err
 	opts.NoReconnect = true
 	opts.Handlers = b.handlers
 	sess := session.New(dial, b.log, opts)
-	c := &guiConn{s: sess, ttl: s.TaskTTLOrDefault()}
+	c := &guiConn{s: sess, ttl: s.TaskTTLOrDefault(), target: toUIConfig(name, s).Summary()}
 	c.cancelState = sess.OnState(func(ch session.StateChange) {
-		onState(ui.StateView{State: ui.ConnState(ch.To), Err: ch.Err})
+		onState(ui.StateView{State: ui.ConnState(ch.To), Err: humanize(ch.Err)})
 	})
 	return c, nil
 }
@@ -272,12 +272,37 @@ func fromUIConfig(base catalog.Server, c ui.ServerConfig) catalog.Server {
 type guiConn struct {
 	s           *session.Session
 	ttl         int64
+	target      string // the command line or URL, for error messages
 	cancelState func()
 	mu          sync.Mutex
 	schemas     map[string]json.RawMessage // output schemas by tool name
 }
 
-func (c *guiConn) Connect(ctx context.Context) error { return c.s.Connect(ctx) }
+func (c *guiConn) Connect(ctx context.Context) error {
+	err := c.s.Connect(ctx)
+	if errors.Is(err, wire.ErrUnreachable) {
+		return &humanError{err: err, text: "cannot reach " + c.target + " — is the server running, and is the URL right?"}
+	}
+	return humanize(err)
+}
+
+// humanError words an engine error for a person and keeps the technical
+// chain for "Show full error".
+type humanError struct {
+	err  error
+	text string
+}
+
+func (e *humanError) Error() string  { return e.text }
+func (e *humanError) Unwrap() error  { return e.err }
+func (e *humanError) Detail() string { return e.err.Error() }
+
+func humanize(err error) error {
+	if err == nil || errors.Is(err, context.Canceled) {
+		return err
+	}
+	return &humanError{err: err, text: describeError(err)}
+}
 
 func (c *guiConn) Close() error {
 	err := c.s.Close()

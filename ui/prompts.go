@@ -41,7 +41,6 @@ func (p *promptsScreen) buildUI() fyne.CanvasObject {
 			d := widget.NewLabel("")
 			d.Truncation = fyne.TextTruncateEllipsis
 			d.SizeName = theme.SizeNameCaptionText
-			d.Importance = widget.LowImportance
 			return container.NewVBox(n, d)
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {

@@ -74,7 +74,6 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 			u := widget.NewLabel("")
 			u.Truncation = fyne.TextTruncateEllipsis
 			u.SizeName = theme.SizeNameCaptionText
-			u.Importance = widget.LowImportance
 			return container.NewVBox(container.NewBorder(nil, nil, nil, newBadge("", ""), n), u)
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {

@@ -47,12 +47,12 @@ func newServerScreens(s *server) *serverScreens {
 	ss.logs = &logsScreen{ss: ss}
 	ss.info = &infoScreen{ss: ss}
 	ss.tabs = container.NewAppTabs(
-		container.NewTabItemWithIcon("Tools", theme.SettingsIcon(), ss.tools.buildUI()),
-		container.NewTabItemWithIcon("Resources", theme.FolderIcon(), ss.resources.buildUI()),
-		container.NewTabItemWithIcon("Prompts", theme.DocumentIcon(), ss.prompts.buildUI()),
-		container.NewTabItemWithIcon("Tasks", theme.HistoryIcon(), ss.tasks.buildUI()),
-		container.NewTabItemWithIcon("Logs", theme.ListIcon(), ss.logs.buildUI()),
-		container.NewTabItemWithIcon("Server info", theme.InfoIcon(), ss.info.buildUI()),
+		container.NewTabItem("Tools", ss.tools.buildUI()),
+		container.NewTabItem("Resources", ss.resources.buildUI()),
+		container.NewTabItem("Prompts", ss.prompts.buildUI()),
+		container.NewTabItem("Tasks", ss.tasks.buildUI()),
+		container.NewTabItem("Logs", ss.logs.buildUI()),
+		container.NewTabItem("Server info", ss.info.buildUI()),
 	)
 	title := heading(s.cfg.Name)
 	title.SizeName = theme.SizeNameSubHeadingText

@@ -121,7 +121,7 @@ func newServerCard(s *server) *serverCard {
 	c.summary = widget.NewLabel("")
 	c.summary.Truncation = fyne.TextTruncateEllipsis
 	c.summary.SizeName = theme.SizeNameCaptionText
-	c.summary.Importance = widget.LowImportance
+	c.summary.TextStyle = fyne.TextStyle{Monospace: true}
 	c.toggle = widget.NewCheck("", nil)
 	c.stateTxt = widget.NewLabel("")
 	c.stateTxt.SizeName = theme.SizeNameCaptionText
@@ -132,7 +132,7 @@ func newServerCard(s *server) *serverCard {
 	c.retryTxt.SizeName = theme.SizeNameCaptionText
 	full := widget.NewButton("Show full error", func() {
 		if s.state.Err != nil {
-			showTextDialog("Connection error · "+s.cfg.Name, s.errorText(), s.w.win)
+			showTextDialog("Connection error · "+s.cfg.Name, s.errorDetail(), s.w.win)
 		}
 	})
 	retry := widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), s.onRetry)
@@ -145,7 +145,7 @@ func newServerCard(s *server) *serverCard {
 	c.menu = widget.NewButtonWithIcon("", theme.MoreVerticalIcon(), c.onMenu)
 	c.menu.Importance = widget.LowImportance
 
-	head := container.NewBorder(nil, nil, c.dot, container.NewHBox(c.toggle, c.menu), container.NewHBox(c.name, container.NewCenter(c.trans)))
+	head := container.NewBorder(nil, nil, c.dot, container.NewHBox(container.NewCenter(c.trans), c.toggle, c.menu), c.name)
 	c.content = container.NewVBox(head, c.summary, container.NewHBox(c.stateTxt, c.cancel), c.errBox.box, c.retryTxt, c.actions, c.oauth)
 	c.ExtendBaseWidget(c)
 	return c

@@ -16,7 +16,7 @@ import (
 )
 
 // toastLife is how long a toast stays before it closes by itself.
-const toastLife = 6 * time.Second
+const toastLife = 4 * time.Second
 
 // toaster shows transient messages at the bottom right of the window, each
 // with a close button.

@@ -137,7 +137,6 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 			desc := widget.NewLabel("")
 			desc.Truncation = fyne.TextTruncateEllipsis
 			desc.SizeName = theme.SizeNameCaptionText
-			desc.Importance = widget.LowImportance
 			return container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(), name), desc)
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
@@ -147,11 +146,15 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 			tool := t.shown[i]
 			box := o.(*fyne.Container)
 			row := box.Objects[0].(*fyne.Container)
-			row.Objects[0].(*widget.Label).SetText(toolTitle(tool))
+			row.Objects[0].(*widget.Label).SetText(firstNonEmpty(tool.Title, tool.Name))
 			icons := row.Objects[1].(*fyne.Container)
 			icons.Objects = annotationIcons(tool)
 			icons.Refresh()
-			box.Objects[1].(*widget.Label).SetText(firstLine(tool.Description))
+			sub := tool.Name
+			if d := firstLine(tool.Description); d != "" {
+				sub += " · " + d
+			}
+			box.Objects[1].(*widget.Label).SetText(sub)
 		})
 	t.list.OnSelected = func(i widget.ListItemID) {
 		if i < len(t.shown) {

@@ -105,7 +105,7 @@ func (w *Window) buildUI() fyne.CanvasObject {
 		w.selected.onConnect()
 	}
 	main := container.NewHSplit(left, w.body)
-	main.Offset = 0.2
+	main.Offset = 0.21
 	return container.NewStack(main, w.toasts.layer)
 }
 
@@ -223,10 +223,13 @@ func do(fn func()) {
 	})
 }
 
-// Sync runs fn while no callback of the window is touching widgets. Tests
-// and the screenshot script drive the window through it.
+// Sync runs fn on the UI thread, while no callback of the window is
+// touching widgets, and waits for it. Tests and the screenshot script drive
+// the window through it; never call it from the UI thread itself.
 func Sync(fn func()) {
-	uiMu.Lock()
-	defer uiMu.Unlock()
-	fn()
+	fyne.DoAndWait(func() {
+		uiMu.Lock()
+		defer uiMu.Unlock()
+		fn()
+	})
 }

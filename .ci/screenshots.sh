@@ -1,0 +1,64 @@
+#!/bin/sh
+# Takes the README's screenshots of the real window under Xvfb, against the
+# built-in demo server: the server list (one server connected, one failed),
+# the Tools screen with a result, the inspector with an event's details.
+# Usage: .ci/screenshots.sh [OUTDIR]   (default assets/screenshots)
+# SPYGLASS_BIN may name a prebuilt binary; otherwise one is built.
+set -eu
+cd "$(dirname "$0")/.."
+out=${1:-assets/screenshots}
+mkdir -p "$out"
+for tool in xvfb-run import; do
+	command -v $tool >/dev/null || { echo "screenshots: $tool is missing: sudo apt-get install -y xvfb imagemagick" >&2; exit 1; }
+done
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+bin=${SPYGLASS_BIN:-}
+if [ -z "$bin" ]; then
+	bin=$work/spyglass
+	go build -o "$bin" .
+fi
+cat >"$work/mcp.json" <<JSON
+{
+  "mcpServers": {
+    "demo": {
+      "command": "spyglass",
+      "args": ["--demo-server"],
+      "env": {"SPYGLASS_DEMO_NOTES_DIR": "$work"}
+    },
+    "everything": {
+      "command": "npx",
+      "args": ["-y", "@modelcontextprotocol/server-everything"]
+    },
+    "remote-api": {
+      "type": "http",
+      "url": "http://127.0.0.1:9/mcp"
+    }
+  }
+}
+JSON
+cat >"$work/run.sh" <<'RUN'
+#!/bin/sh
+# inside Xvfb: run the app, take a picture whenever it says SHOT name
+set -u
+"$BIN" --catalog "$WORK/mcp.json" | while IFS= read -r line; do
+	case $line in
+	"SHOT "*)
+		name=${line#SHOT }
+		import -window root "$OUT/$name.png"
+		echo "screenshots: $OUT/$name.png"
+		touch "$WORK/$name.done"
+		;;
+	DONE) echo "screenshots: done" ;;
+	FAILED) echo "screenshots: the app could not reach a state, see above" >&2; exit 1 ;;
+	esac
+done
+RUN
+chmod +x "$work/run.sh"
+LANG=en_US.UTF-8 BIN=$bin WORK=$work OUT=$(cd "$out" && pwd) \
+	SPYGLASS_SCREENSHOT_SCRIPT=$work SPYGLASS_SCREENSHOT_SERVERS=demo,remote-api \
+	XDG_CONFIG_HOME=$work/config XDG_DATA_HOME=$work/data \
+	timeout 300 xvfb-run -a -s '-screen 0 1280x800x24' "$work/run.sh"
+for f in 1-servers 2-tools 3-inspector; do
+	[ -s "$out/$f.png" ] || { echo "screenshots: $out/$f.png was not taken" >&2; exit 1; }
+done
