@@ -223,17 +223,25 @@ func TestGUIDemoServer(t *testing.T) {
 
 	// Tools: search, select echo, fill and run
 	ui.Sync(func() { h.entry("Search tools").SetText("echo") })
-	h.waitFor("the echo tool", func() bool { return h.hasText("Echo (echo)") })
+	h.waitFor("the echo tool", func() bool { return h.hasText("echo · Echoes the message back.") })
 	ui.Sync(func() {
 		if !h.selectRow("Echo (echo)") {
 			t.Fatal("could not select the echo tool")
 		}
 	})
 	h.waitFor("the Run button", func() bool { return h.button("Run") != nil })
+	// switch the schema form to its JSON editor and type the arguments
+	ui.Sync(func() {
+		r := h.find(func(o fyne.CanvasObject) bool {
+			r, ok := o.(*widget.RadioGroup)
+			return ok && len(r.Options) == 2 && r.Options[1] == "JSON"
+		}).(*widget.RadioGroup)
+		r.SetSelected("JSON")
+	})
 	ui.Sync(func() {
 		e := h.find(func(o fyne.CanvasObject) bool {
 			e, ok := o.(*widget.Entry)
-			return ok && e.MultiLine && e.TextStyle.Monospace
+			return ok && e.MultiLine
 		}).(*widget.Entry)
 		e.SetText(`{"message": "hello from the test"}`)
 	})

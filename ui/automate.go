@@ -110,6 +110,9 @@ func (w *Window) RunTool(tool string, args json.RawMessage, timeout time.Duratio
 			if j, ok := t.args.(*jsonArgs); ok && args != nil {
 				j.e.SetText(string(args))
 			}
+			if f, ok := t.args.(*formArgs); ok && args != nil {
+				_ = f.Set(args)
+			}
 			t.onRun()
 		}
 	})

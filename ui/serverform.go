@@ -12,14 +12,41 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 	"github.com/yosida95/uritemplate/v3"
+
+	"github.com/spyglass-mcp/spyglass/core/schemaform"
+	"github.com/spyglass-mcp/spyglass/ui/form"
 )
 
-// newArgsEditor is the editor for a tool's arguments. The schema form of
-// ui/form takes over from the JSON field once it exists; until then every
-// tool gets the JSON field.
-func (w *Window) newArgsEditor(schema json.RawMessage, prev string) argsEditor {
-	return newJSONArgs(schema, prev)
+// newArgsEditor is the editor for a tool's arguments: the schema-driven
+// form of ui/form (with its own JSON toggle), or a JSON field when the
+// schema is not even JSON. prev are the arguments of the last call.
+func (w *Window) newArgsEditor(schema, prev json.RawMessage, submit func()) argsEditor {
+	model, err := schemaform.Build(schema)
+	if err != nil {
+		return newJSONArgs(schema, string(prev))
+	}
+	f := form.New(model, &form.Options{Values: prev})
+	f.OnSubmit = submit
+	return &formArgs{f: f}
 }
+
+// formArgs is the schema-driven form.
+type formArgs struct{ f *form.Form }
+
+func (a *formArgs) Object() fyne.CanvasObject      { return a.f }
+func (a *formArgs) JSON() (json.RawMessage, error) { return a.f.Values() }
+
+// Problems validates the arguments and words each problem.
+func (a *formArgs) Problems() []string {
+	var out []string
+	for _, is := range a.f.Validate() {
+		out = append(out, is.String())
+	}
+	return out
+}
+
+// Set loads arguments (automation).
+func (a *formArgs) Set(raw json.RawMessage) error { return a.f.SetValues(raw) }
 
 // expandTemplate expands an RFC 6570 URI template.
 func (w *Window) expandTemplate(tmpl string, vals map[string]string) (string, error) {

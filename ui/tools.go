@@ -9,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -20,7 +21,7 @@ type toolsScreen struct {
 	all      []Tool
 	shown    []Tool
 	selected *Tool
-	lastArgs map[string]string // last arguments per tool, for this session
+	lastArgs map[string]json.RawMessage // last arguments per tool, for this session
 
 	search  *widget.Entry
 	list    *widget.List
@@ -43,6 +44,8 @@ type toolsScreen struct {
 	lastRes *ToolResult
 	started time.Time
 	formObj fyne.CanvasObject // the scrollable form, shown once a tool is selected
+	// sendAnyway skips validation once the user confirmed.
+	sendAnyway bool
 }
 
 // argsEditor is the arguments editor of a tool or prompt: the schema form
@@ -124,7 +127,7 @@ func argsSkeleton(schema json.RawMessage) string {
 }
 
 func (t *toolsScreen) buildUI() fyne.CanvasObject {
-	t.lastArgs = map[string]string{}
+	t.lastArgs = map[string]json.RawMessage{}
 	t.search = widget.NewEntry()
 	t.search.SetPlaceHolder("Search tools")
 	t.search.OnChanged = func(string) { t.applyFilter() }
@@ -304,7 +307,7 @@ func (t *toolsScreen) onSelect(tool Tool) {
 	t.desc.SetText(tool.Description)
 	t.badges.Objects = annotationBadges(tool)
 	t.badges.Refresh()
-	t.args = t.ss.s.w.newArgsEditor(tool.InputSchema, t.lastArgs[tool.Name])
+	t.args = t.ss.s.w.newArgsEditor(tool.InputSchema, t.lastArgs[tool.Name], t.onRun)
 	t.argsBox.Objects = []fyne.CanvasObject{t.args.Object()}
 	t.argsBox.Refresh()
 	t.asTask.SetChecked(tool.TaskSupport == "required")
@@ -323,8 +326,8 @@ func (t *toolsScreen) saveArgs() {
 	if t.selected == nil || t.args == nil {
 		return
 	}
-	if j, ok := t.args.(*jsonArgs); ok {
-		t.lastArgs[t.selected.Name] = j.e.Text
+	if args, err := t.args.JSON(); err == nil {
+		t.lastArgs[t.selected.Name] = args
 	}
 }
 
@@ -337,6 +340,19 @@ func (t *toolsScreen) onRun() {
 	if err != nil {
 		t.showProtocolError("Arguments", err)
 		return
+	}
+	if v, ok := t.args.(interface{ Problems() []string }); ok && !t.sendAnyway {
+		if probs := v.Problems(); len(probs) > 0 {
+			msg := "The arguments do not match the tool's schema:\n\n• " + strings.Join(probs, "\n• ") + "\n\nSend them anyway?"
+			dialog.ShowConfirm("Send invalid arguments?", msg, func(ok bool) {
+				if ok {
+					t.sendAnyway = true
+					t.onRun()
+					t.sendAnyway = false
+				}
+			}, t.ss.s.w.win)
+			return
+		}
 	}
 	t.saveArgs()
 	c := t.ss.conn()
