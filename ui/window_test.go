@@ -1,0 +1,196 @@
+package ui
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+func TestConnectionStates(t *testing.T) {
+	b := newFakeBackend("good", "bad")
+	w := newTestWindow(t, b, &Options{ConnectAttempts: 3})
+	list := w.list.box
+
+	// connecting is cancellable and pulses; connected shows the screens
+	block := make(chan struct{})
+	c, _ := b.Open("good", nil)
+	c.(*fakeConn).block = block
+	Sync(func() { w.server("good").onConnect() })
+	waitFor(t, "connecting", func() bool { return strings.Contains(texts(list), "Connecting…") && strings.Contains(texts(list), "[Cancel]") })
+	Sync(func() {
+		if d := w.list.cards[w.server("good")].dot; d.anim == nil {
+			t.Error("the connecting dot does not pulse")
+		}
+	})
+	close(block)
+	waitFor(t, "connected", func() bool { return strings.Contains(texts(list), "Connected") && w.server("good").screens != nil })
+	waitFor(t, "the tools", func() bool { return strings.Contains(texts(w.middle), "echo") })
+
+	// a failure shows the error inline, cut with Show more, and the retries
+	long := strings.Repeat("the server said no and then some more words ", 6)
+	c2, _ := b.Open("bad", nil)
+	c2.(*fakeConn).fail = errors.New(long)
+	Sync(func() { w.server("bad").onConnect() })
+	waitFor(t, "gave up", func() bool { return strings.Contains(texts(list), "Gave up after 3 attempts") })
+	got := texts(list)
+	for _, want := range []string{"Connection error", "Failed to connect: the server said no", "[Show more]", "[Show full error]", "[Retry]", "[Edit]"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the failed card lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, long) {
+		t.Error("the long error is not cut")
+	}
+	Sync(func() { test.Tap(findButton(list, "Show more")) })
+	waitFor(t, "the full error", func() bool { return strings.Contains(texts(list), strings.TrimSpace(long)) })
+
+	// while retrying, the card counts the attempts
+	c2.(*fakeConn).block = make(chan struct{})
+	Sync(func() {
+		s := w.server("bad")
+		s.onRetry()
+	})
+	Sync(func() {
+		s := w.server("bad")
+		s.onConnected(s.gen, t.Context(), errors.New("refused"))
+	})
+	waitFor(t, "retry count", func() bool { return strings.Contains(texts(list), "Retry attempt 2 of 3") })
+	Sync(func() { w.server("bad").onCancel() })
+	waitFor(t, "cancelled", func() bool { return w.server("bad").state.State == StateDisconnected })
+
+	// the good server stayed connected: several at once
+	Sync(func() {
+		if w.server("good").state.State != StateConnected {
+			t.Error("good lost its connection")
+		}
+	})
+}
+
+func findButton(o fyne.CanvasObject, text string) *widget.Button {
+	var hit *widget.Button
+	walkVisible(o, func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok && hit == nil && b.Text == text && !b.Disabled() {
+			hit = b
+		}
+	})
+	return hit
+}
+
+func TestReadOnlyCatalog(t *testing.T) {
+	b := newFakeBackend("one")
+	b.ro = "opened with --config x.json, which Spyglass never changes"
+	w := newTestWindow(t, b, nil)
+	got := texts(w.win.Content())
+	if !strings.Contains(got, "Read-only: opened with --config x.json") {
+		t.Errorf("no read-only notice:\n%s", got)
+	}
+	if w.list.add.Visible() || w.list.imp.Visible() {
+		t.Error("add/import are offered on a read-only catalog")
+	}
+	Sync(func() { w.importConfig([]byte(`{"mcpServers":{"x":{"command":"y"}}}`), "drop") })
+	if len(b.Servers()) != 1 {
+		t.Error("import changed a read-only catalog")
+	}
+	if ts := w.toasts.texts(); len(ts) == 0 || !strings.Contains(ts[len(ts)-1], "Import is off") {
+		t.Errorf("toasts = %q", ts)
+	}
+}
+
+func TestServerCRUDAndImport(t *testing.T) {
+	b := newFakeBackend("one")
+	w := newTestWindow(t, b, nil)
+
+	// add through the form
+	Sync(func() {
+		f := &serverForm{w: w, base: ServerConfig{}}
+		f.errLblInit()
+		f.buildUI(ServerConfig{Transport: "stdio"})
+		f.name.SetText("two")
+		f.command.SetText("node")
+		f.args.SetText(`server.js --name "a b"`)
+		f.env.SetText("TOKEN=x")
+		f.reqTO.SetText("30s")
+		if !f.onSave() {
+			t.Fatalf("save refused: %s", f.errLbl.Text)
+		}
+	})
+	got := b.Servers()
+	if len(got) != 2 || got[1].Name != "two" || strings.Join(got[1].Args, "|") != "server.js|--name|a b" || got[1].Env["TOKEN"] != "x" || got[1].RequestTimeout.String() != "30s" {
+		t.Fatalf("saved %+v", got)
+	}
+	// bad input is explained, not saved
+	Sync(func() {
+		f := &serverForm{w: w}
+		f.errLblInit()
+		f.buildUI(ServerConfig{Transport: "http"})
+		f.name.SetText("web")
+		f.url.SetText("localhost:3000")
+		if f.onSave() {
+			t.Error("an invalid URL was saved")
+		}
+		if !strings.Contains(f.errLbl.Text, "http://") {
+			t.Errorf("error = %q", f.errLbl.Text)
+		}
+	})
+	// duplicate and remove
+	Sync(func() { w.list.cards[w.server("two")].onDuplicate() })
+	if n := len(b.Servers()); n != 3 || b.Servers()[2].Name != "two copy" {
+		t.Fatalf("duplicate: %+v", b.Servers())
+	}
+	Sync(func() { w.removeServer("two copy") })
+	if n := len(b.Servers()); n != 2 {
+		t.Fatalf("remove: %+v", b.Servers())
+	}
+	// import by paste and by drop: clashes are reported, not overwritten
+	Sync(func() {
+		fyne.CurrentApp().Clipboard().SetContent(`{"mcpServers":{"three":{"command":"c"},"one":{"command":"other"}}}`)
+		w.list.onPasteImport()
+	})
+	if ts := w.toasts.texts(); !strings.Contains(strings.Join(ts, "\n"), "Imported 1 server(s): three. Skipped (name exists): one") {
+		t.Errorf("toasts = %q", ts)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "claude.json")
+	wr, _ := storage.Writer(storage.NewFileURI(path))
+	_, _ = wr.Write([]byte(`{"mcpServers":{"four":{"command":"d"}}}`))
+	_ = wr.Close()
+	Sync(func() { w.onDropped(fyne.NewPos(10, 10), []fyne.URI{storage.NewFileURI(path)}) })
+	if w.server("four") == nil || w.server("one").cfg.Command != "server-one" {
+		t.Errorf("drop import: %+v", b.Servers())
+	}
+	// toasts close with their button
+	Sync(func() {
+		n := len(w.toasts.items)
+		w.toasts.remove(w.toasts.items[0])
+		if len(w.toasts.items) != n-1 {
+			t.Error("toast not closed")
+		}
+	})
+}
+
+func TestToggleInspector(t *testing.T) {
+	w := newTestWindow(t, newFakeBackend("one"), nil)
+	Sync(func() {
+		if !w.inspOpen {
+			t.Fatal("the inspector starts hidden")
+		}
+	})
+	Sync(w.ToggleInspector)
+	Sync(func() {
+		if w.inspOpen || w.body.Objects[0] != w.middle {
+			t.Error("Ctrl+I did not hide the inspector")
+		}
+	})
+	Sync(w.ToggleInspector)
+	Sync(func() {
+		if !w.inspOpen || w.body.Objects[0] != w.split {
+			t.Error("Ctrl+I did not show the inspector")
+		}
+	})
+}
