@@ -105,10 +105,22 @@ func (r *cliRun) run(ctx context.Context) int {
 	if err := r.applyFlags(opts); err != nil {
 		return r.usage(err)
 	}
-	var asked chan struct{}
+	// Servers that use roots ask for them right after the handshake and act
+	// on the answer asynchronously; a request sent before the answer
+	// reached them would run without roots. So when roots are given, wait
+	// (briefly) until the answer to the first roots/list has been sent.
+	var answered chan struct{}
 	if len(opts.Roots) > 0 {
-		asked = make(chan struct{})
-		opts.Handlers.Roots = &rootsOnce{roots: opts.Roots, asked: asked}
+		answered = make(chan struct{})
+		var once sync.Once
+		cancel := r.log.Subscribe(func(b events.Batch) {
+			for _, e := range b.Events {
+				if e.Dir == events.DirOut && e.Method == "roots/list" && (e.Type == events.MsgResult || e.Type == events.MsgError) {
+					once.Do(func() { close(answered) })
+				}
+			}
+		})
+		defer cancel()
 	}
 	r.sess = session.New(r.conn.dial, r.log, opts)
 	defer r.sess.Close()
@@ -116,12 +128,9 @@ func (r *cliRun) run(ctx context.Context) int {
 	if err := r.sess.Connect(ctx); err != nil {
 		return r.fail(err)
 	}
-	if asked != nil {
-		// Servers that use roots ask for them right after the handshake and
-		// act on them asynchronously; a request sent before the answer
-		// would run without them. Give the server a moment to ask.
+	if answered != nil {
 		select {
-		case <-asked:
+		case <-answered:
 		case <-time.After(rootsGrace):
 		case <-ctx.Done():
 		}
@@ -567,27 +576,8 @@ func (r *cliRun) writeTrace() {
 }
 
 // rootsGrace is how long --cli waits after the handshake for a server to
-// ask for the roots it was given.
+// ask for the roots it was given (server-everything asks after ~350 ms).
 const rootsGrace = time.Second
-
-// rootsOnce answers roots/list with fixed roots and closes asked the
-// first time the server asks.
-type rootsOnce struct {
-	roots []mcp.Root
-	once  sync.Once
-	asked chan struct{}
-}
-
-func (r *rootsOnce) ListRoots(context.Context, *session.ServerRequest) ([]mcp.Root, error) {
-	// Closing after the answer is built; the session sends it right away.
-	defer r.once.Do(func() {
-		go func() {
-			time.Sleep(50 * time.Millisecond) // let the answer reach the server first
-			close(r.asked)
-		}()
-	})
-	return r.roots, nil
-}
 
 // declineSampler answers every sampling request with "declined" (the
 // default --sampling policy), so a script never waits for a person.
