@@ -46,8 +46,10 @@ type backend interface {
 type osBackend struct{}
 
 func (osBackend) Get(service, user string) (string, error) { return keyring.Get(service, user) }
-func (osBackend) Set(service, user, password string) error { return keyring.Set(service, user, password) }
-func (osBackend) Delete(service, user string) error        { return keyring.Delete(service, user) }
+func (osBackend) Set(service, user, password string) error {
+	return keyring.Set(service, user, password)
+}
+func (osBackend) Delete(service, user string) error { return keyring.Delete(service, user) }
 
 // NewKeyring returns a Store backed by the OS keyring.
 func NewKeyring(opts *KeyringOptions) *Keyring {

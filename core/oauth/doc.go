@@ -1,0 +1,42 @@
+// Package oauth is Spyglass's OAuth 2.1 client for MCP servers reached
+// over HTTP (MCP authorization, 2025-11-25, with the 2025-03-26
+// fallbacks).
+//
+// An Authorizer belongs to one catalog server. Its Prepare method is the
+// wire.HTTPConfig.Prepare hook: it adds a fresh bearer token to every
+// request (refreshing it first when it is about to expire). When the
+// server answers 401 (or 403 insufficient_scope) the caller turns the
+// response into a Challenge (ChallengeFromError) and calls Authorize,
+// which runs the flow:
+//
+//   - protected-resource metadata (RFC 9728): the resource_metadata URL of
+//     WWW-Authenticate, then the path-aware and root well-known URLs; the
+//     metadata's resource must name the server being connected to;
+//   - authorization-server metadata (RFC 8414 and OpenID Connect
+//     discovery) in the spec's path-insertion order, the issuer checked;
+//     without protected-resource metadata, the 2025-03-26 behaviour (the
+//     server's origin is the authorization server; /authorize, /token and
+//     /register when it publishes no metadata);
+//   - the client: pre-registered (catalog clientId/clientSecret), a client
+//     ID metadata document URL when the server supports them, or dynamic
+//     client registration (RFC 7591) as a native public client;
+//   - scope selection (WWW-Authenticate scope, then scopes_supported;
+//     offline_access only when asked for refresh tokens and offered);
+//   - the browser leg: PKCE S256, state, RFC 8707 resource, extra
+//     authorizationParams (reserved ones dropped with a Warning), a
+//     loopback redirect receiver on 127.0.0.1 with an ephemeral port, and
+//     the RFC 9207 iss check against the discovered issuer;
+//   - the token request with token_endpoint_auth_method none,
+//     client_secret_basic or client_secret_post; refresh; step-up on 403
+//     insufficient_scope; the client credentials grant (client secret or
+//     private_key_jwt) for machine clients.
+//
+// Tokens, client credentials and the discovered metadata are kept in a
+// secrets.Store under the server's name; nothing secret is ever written to
+// the catalog, an event, an error or a log line. Clear forgets everything
+// and, where allowed, revokes the grant (RFC 7009).
+//
+// A person is needed only to open the authorization URL: that is the
+// Browser interface (SystemBrowser honours $BROWSER; HTTPBrowser follows
+// redirects headlessly, for tests and automation).
+package oauth
