@@ -344,8 +344,23 @@ func (s *Stdio) Send(ctx context.Context, msg []byte, _ *SendOptions) error {
 		s.wbuf = buf
 	}
 
-	stop := context.AfterFunc(ctx, func() { in.SetWriteDeadline(time.Now()) })
+	// A cancelled ctx unblocks the write through a deadline. The callback
+	// may start just as the write ends (the reply can beat Write's
+	// return); "written" keeps it from setting a deadline after we
+	// cleared it, which would fail every later write with a timeout.
+	var dmu sync.Mutex
+	written := false
+	stop := context.AfterFunc(ctx, func() {
+		dmu.Lock()
+		defer dmu.Unlock()
+		if !written {
+			in.SetWriteDeadline(time.Now())
+		}
+	})
 	n, err := in.Write(buf)
+	dmu.Lock()
+	written = true
+	dmu.Unlock()
 	if !stop() {
 		// The deadline may have been set: clear it for the next write.
 		in.SetWriteDeadline(time.Time{})
