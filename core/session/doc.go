@@ -59,8 +59,12 @@
 // server/discover and puts the protocol version, client info and
 // capabilities in every request's _meta; its multi round-trip "input
 // required" results are answered by the same handlers and the request is
-// sent again. The auto era tries server/discover and falls back to
-// initialize.
+// sent again. Over Streamable HTTP the conn is told the modern version
+// before server/discover, so every request carries the MCP-Protocol-Version,
+// Mcp-Method and Mcp-Name headers the protocol requires. The auto era tries
+// server/discover and falls back to initialize when the server answers it
+// with a JSON-RPC error, an HTTP 4xx status (other than 401/403) or not at
+// all.
 //
 // # Extending
 //

@@ -572,6 +572,33 @@ func TestEverythingEraAuto(t *testing.T) {
 	}
 }
 
+// TestEverythingEraAutoHTTP: server-everything (a legacy server) answers
+// a modern server/discover over HTTP with a 4xx status; the auto era falls
+// back to initialize.
+func TestEverythingEraAutoHTTP(t *testing.T) {
+	node := peers.Node(t)
+	file := peers.File(t, everythingPkg)
+	port := startHTTPPeer(t, node, file, "streamableHttp")
+	log := events.New(nil)
+	dial := func(context.Context) (wire.Conn, error) {
+		return wire.NewStreamableHTTP(wire.HTTPConfig{Conn: "auto-http", URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}, log), nil
+	}
+	s := New(dial, log, &Options{Conn: "auto-http", Era: EraAuto})
+	t.Cleanup(func() { _ = s.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := s.Connect(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if info := s.Info(); info.Modern || info.ProtocolVersion != VersionLegacy {
+		t.Errorf("info %+v", info)
+	}
+	res, err := s.CallTool(ctx, ToolCall{Name: "get-sum", Arguments: map[string]any{"a": 2, "b": 3}}, nil)
+	if err != nil || !strings.Contains(textOf(t, res), "5") {
+		t.Errorf("get-sum: %v", err)
+	}
+}
+
 func TestStdioStartFailures(t *testing.T) {
 	node := peers.Node(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)

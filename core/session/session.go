@@ -514,21 +514,42 @@ func (s *Session) handshake(ctx context.Context, l *link, run string) (*ServerIn
 		version = VersionLegacy
 	}
 	s.setVersion(version, modern)
+	// The HTTP transport needs the version from the first request on:
+	// modern requests carry it (and Mcp-Method, Mcp-Name) as headers.
+	setWireVersion(l.conn, version, modern)
 	if modern {
 		info, err := s.discover(ctx, l, run, version, auto)
 		if err == nil || !auto {
 			return info, err
 		}
-		// A legacy server answers server/discover with an error, or not
-		// at all (then the shorter discover timeout ends the wait).
+		// A legacy server answers server/discover with an error (a
+		// JSON-RPC error, or over HTTP a 4xx status), or not at all
+		// (then the shorter discover timeout ends the wait).
 		var rpcErr *RPCError
-		if !isRPCError(err, &rpcErr) && !errors.Is(err, ErrTimeout) && !errors.Is(err, ErrUnsupportedVersion) {
+		var httpErr *wire.HTTPError
+		if !isRPCError(err, &rpcErr) && !errors.Is(err, ErrTimeout) && !errors.Is(err, ErrUnsupportedVersion) &&
+			!(errors.As(err, &httpErr) && httpErr.Status >= 400 && httpErr.Status < 500 && !errors.Is(err, wire.ErrUnauthorized)) {
 			return nil, err
 		}
 		version = VersionLegacy
 		s.setVersion(version, false)
+		setWireVersion(l.conn, "", false)
 	}
 	return s.initialize(ctx, l, run, version)
+}
+
+// setWireVersion tells a conn that puts the protocol version in its
+// requests (HTTP) the version before the handshake: the modern one, which
+// every request must carry, or none (initialize negotiates it).
+func setWireVersion(c wire.Conn, version string, modern bool) {
+	v, ok := c.(interface{ SetProtocolVersion(string) })
+	if !ok {
+		return
+	}
+	if !modern {
+		version = ""
+	}
+	v.SetProtocolVersion(version)
 }
 
 func (s *Session) setVersion(version string, modern bool) {

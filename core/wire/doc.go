@@ -30,7 +30,15 @@
 // afterwards, SetProtocolVersion sets MCP-Protocol-Version, the GET stream
 // is opened after notifications/initialized (405 or 404: none), dropped
 // streams are resumed with Last-Event-ID after the server's retry delay,
-// and Close deletes the session.
+// and Close deletes the session. With a modern protocol version (see
+// [IsModern]; SetProtocolVersion before the first request) the transport
+// is stateless: every POST carries MCP-Protocol-Version, Mcp-Method and,
+// for tools/call, prompts/get and resources/read (subscribe,
+// unsubscribe), Mcp-Name (Base64-wrapped when not plain ASCII); no session
+// id, GET stream, resumption or DELETE. A JSON-RPC error that answers the
+// request but comes with an HTTP error status (the modern protocol maps
+// error codes to statuses) is delivered as the answer, not returned as an
+// [*HTTPError] (401 and 403 excepted).
 //
 // Errors: [*StartError] ([ErrCommandNotFound]), [*ExitError],
 // [*HTTPError] (matching [ErrUnauthorized] for 401/403 and

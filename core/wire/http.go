@@ -15,6 +15,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mark3labs/mcp-go/mcp"
+
 	"github.com/spyglass-mcp/spyglass/core/events"
 )
 
@@ -83,7 +85,24 @@ const (
 	HeaderSessionID       = "Mcp-Session-Id"
 	HeaderProtocolVersion = "Mcp-Protocol-Version"
 	HeaderLastEventID     = "Last-Event-ID"
+	// HeaderMethod mirrors the JSON-RPC method of a POSTed message
+	// (protocol 2026-07-28 and later).
+	HeaderMethod = "Mcp-Method"
+	// HeaderName mirrors params.name (tools/call, prompts/get) or
+	// params.uri (resources/read, subscribe, unsubscribe) of a POSTed
+	// request (protocol 2026-07-28 and later); values that are not plain
+	// ASCII travel Base64-wrapped as =?base64?...?=.
+	HeaderName = "Mcp-Name"
 )
+
+// ModernVersion is the first protocol version of the stateless
+// generation: no sessions, no GET stream, no resumption, and the
+// MCP-Protocol-Version, Mcp-Method and Mcp-Name headers on every POST.
+const ModernVersion = "2026-07-28"
+
+// IsModern reports whether protocol version v belongs to the stateless
+// generation (2026-07-28 or later; versions are dates).
+func IsModern(v string) bool { return v >= ModernVersion }
 
 // maxErrorBody bounds how much of an error response body is kept.
 const maxErrorBody = 64 << 10
@@ -156,7 +175,12 @@ func parseHTTPURL(s string) (*url.URL, error) {
 }
 
 // SetProtocolVersion makes later requests carry MCP-Protocol-Version: v
-// (the version negotiated by initialize).
+// (the version negotiated by initialize). A modern version (see
+// [IsModern]) must be set before the first request, server/discover
+// included: from then on every POST carries MCP-Protocol-Version,
+// Mcp-Method and Mcp-Name, and the transport keeps no session (no
+// Mcp-Session-Id, no GET stream, no resumption, no DELETE on Close).
+// The empty string sends no version header until the next call.
 func (c *StreamableHTTP) SetProtocolVersion(v string) {
 	c.mu.Lock()
 	c.version = v
@@ -174,18 +198,29 @@ func (c *StreamableHTTP) SessionID() string {
 type outgoing struct {
 	id     string // compact JSON id of a request, "" otherwise
 	method string
+	name   string // params.name or params.uri, for the Mcp-Name header
 }
 
 func peek(msg []byte) outgoing {
 	var m struct {
 		ID     json.RawMessage `json:"id"`
 		Method string          `json:"method"`
+		Params struct {
+			Name any `json:"name"`
+			URI  any `json:"uri"`
+		} `json:"params"`
 	}
 	t := bytes.TrimLeft(msg, " \t\r\n")
 	if len(t) == 0 || t[0] != '{' || json.Unmarshal(t, &m) != nil {
 		return outgoing{}
 	}
 	o := outgoing{method: m.Method}
+	switch m.Method {
+	case "tools/call", "prompts/get":
+		o.name, _ = m.Params.Name.(string)
+	case "resources/read", "resources/subscribe", "resources/unsubscribe":
+		o.name, _ = m.Params.URI.(string)
+	}
 	if m.Method != "" && len(m.ID) > 0 && string(m.ID) != "null" {
 		o.id = string(bytes.TrimSpace(m.ID))
 	}
@@ -246,8 +281,13 @@ func (c *StreamableHTTP) Send(ctx context.Context, msg []byte, opts *SendOptions
 	}
 	sid, version, connCtx := c.sessionID, c.version, c.ctx
 	c.mu.Unlock()
+	modern := IsModern(version)
 	if o.method == "initialize" {
 		version = ""
+		modern = false
+	}
+	if modern {
+		sid = "" // the stateless protocol has no sessions
 	}
 
 	reqCtx, reqCancel := context.WithCancel(connCtx)
@@ -263,6 +303,14 @@ func (c *StreamableHTTP) Send(ctx context.Context, msg []byte, opts *SendOptions
 	c.setHeaders(req, sid, version, extra)
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, text/event-stream")
+	if modern && o.method != "" {
+		req.Header.Set(HeaderMethod, o.method)
+		if o.name != "" {
+			if v, ok := mcp.EncodeHeaderValue(o.name); ok {
+				req.Header.Set(HeaderName, v)
+			}
+		}
+	}
 
 	stop := context.AfterFunc(ctx, reqCancel)
 	resp, err := do(c.client, c.cfg.Prepare, req)
@@ -271,7 +319,7 @@ func (c *StreamableHTTP) Send(ctx context.Context, msg []byte, opts *SendOptions
 		reqCancel()
 		return c.transportError("POST", err, ctx)
 	}
-	if s := resp.Header.Get(HeaderSessionID); s != "" && (o.method == "initialize" || sid == "") {
+	if s := resp.Header.Get(HeaderSessionID); s != "" && !modern && (o.method == "initialize" || sid == "") {
 		c.mu.Lock()
 		c.sessionID = s
 		c.mu.Unlock()
@@ -282,6 +330,14 @@ func (c *StreamableHTTP) Send(ctx context.Context, msg []byte, opts *SendOptions
 		resp.Body.Close()
 		stop()
 		reqCancel()
+		if o.id != "" && resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusForbidden &&
+			!isEventStream(resp.Header) && answers(bytes.TrimSpace(body), o.id) {
+			// A JSON-RPC error answering the request, sent with an HTTP
+			// error status (the 2026-07-28 protocol maps error codes to
+			// statuses): the answer is the message, not the status.
+			c.disp.push(body)
+			return nil
+		}
 		herr := &HTTPError{Method: "POST", URL: c.cfg.URL, Status: resp.StatusCode, Header: resp.Header, Body: body, SessionID: sid}
 		if resp.StatusCode == http.StatusNotFound && sid != "" {
 			c.mu.Lock()
@@ -307,7 +363,7 @@ func (c *StreamableHTTP) Send(ctx context.Context, msg []byte, opts *SendOptions
 		go func() {
 			defer c.streams.Done()
 			defer reqCancel()
-			c.readStream(reqCtx, resp, o.id, false)
+			c.readStream(reqCtx, resp, o.id, false, modern)
 		}()
 	} else {
 		body, err := io.ReadAll(resp.Body)
@@ -320,7 +376,7 @@ func (c *StreamableHTTP) Send(ctx context.Context, msg []byte, opts *SendOptions
 		c.body(body, resp.Header.Get("Content-Type"))
 	}
 
-	if o.method == "notifications/initialized" {
+	if o.method == "notifications/initialized" && !modern {
 		// Wait (briefly) until the server has the GET stream, so that
 		// what it sends after initialized has a stream to go to.
 		if ready := c.openGET(); ready != nil {
@@ -411,7 +467,7 @@ func (c *StreamableHTTP) openGET() <-chan struct{} {
 			}
 			return
 		}
-		c.readStream(ctx, resp, "", true)
+		c.readStream(ctx, resp, "", true, false)
 	}()
 	return ready
 }
@@ -450,8 +506,9 @@ func (c *StreamableHTTP) get(ctx context.Context, lastID string) (*http.Response
 // false, the GET stream otherwise), delivering its messages. When the
 // stream drops before it is done (a POST stream before the response to
 // wantID, the GET stream any time) it reconnects with GET and
-// Last-Event-ID after the server's retry delay.
-func (c *StreamableHTTP) readStream(ctx context.Context, resp *http.Response, wantID string, standalone bool) {
+// Last-Event-ID after the server's retry delay. A modern (stateless)
+// stream is never resumed: the request is lost with it.
+func (c *StreamableHTTP) readStream(ctx context.Context, resp *http.Response, wantID string, standalone, modern bool) {
 	lastID := ""
 	retry := time.Duration(0)
 	failures := 0
@@ -486,6 +543,10 @@ func (c *StreamableHTTP) readStream(ctx context.Context, resp *http.Response, wa
 		}
 		resp.Body.Close()
 		if ctx.Err() != nil || (!standalone && (wantID == "" || answered)) {
+			return
+		}
+		if !standalone && modern {
+			c.warn("response stream ended before the response to request " + wantID + " (streams of protocol " + ModernVersion + " cannot be resumed)")
 			return
 		}
 		if !standalone && lastID == "" {
@@ -549,6 +610,9 @@ func (c *StreamableHTTP) Close() error {
 	c.closed = true
 	sid, version := c.sessionID, c.version
 	c.mu.Unlock()
+	if IsModern(version) {
+		sid = "" // no session to delete
+	}
 
 	c.cancel()
 	var err error

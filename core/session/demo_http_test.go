@@ -1,0 +1,171 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/spyglass-mcp/spyglass/core/demo"
+	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/wire"
+)
+
+// demoUser answers the demo server's sampling and elicitation requests.
+type demoUser struct {
+	mu        sync.Mutex
+	samplings int
+	elicits   int
+}
+
+func (u *demoUser) CreateMessage(context.Context, *SamplingRequest) (*mcp.CreateMessageResult, error) {
+	u.mu.Lock()
+	u.samplings++
+	u.mu.Unlock()
+	return &mcp.CreateMessageResult{
+		SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent("the answer is 5")},
+		Model:           "test-model", StopReason: "endTurn",
+	}, nil
+}
+
+func (u *demoUser) Elicit(_ context.Context, req *ElicitationRequest) (*mcp.ElicitationResult, error) {
+	u.mu.Lock()
+	u.elicits++
+	u.mu.Unlock()
+	return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{
+		Action: mcp.ElicitationResponseActionAccept, Content: map[string]any{"name": "Grace", "age": 85},
+	}}, nil
+}
+
+// serveDemoHTTP runs the demo server in-process over Streamable HTTP and
+// returns its endpoint URL.
+func serveDemoHTTP(t *testing.T, opts *demo.Options) string {
+	t.Helper()
+	if opts == nil {
+		opts = &demo.Options{}
+	}
+	if opts.NotesDir == "" {
+		opts.NotesDir = t.TempDir()
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	urlc := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- demo.ServeHTTP(ctx, demo.New(opts), 0, func(u string) { urlc <- u }) }()
+	t.Cleanup(func() { cancel(); <-done })
+	select {
+	case u := <-urlc:
+		return u
+	case err := <-done:
+		t.Fatalf("demo server: %v", err)
+	case <-testCtx(t).Done():
+		t.Fatal("the demo server did not start")
+	}
+	return ""
+}
+
+// headerLog remembers the headers of every POST a StreamableHTTP sends.
+type headerLog struct {
+	mu   sync.Mutex
+	reqs []http.Header
+}
+
+func (h *headerLog) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.Method == http.MethodPost {
+		h.mu.Lock()
+		h.reqs = append(h.reqs, r.Header.Clone())
+		h.mu.Unlock()
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func (h *headerLog) all() []http.Header {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]http.Header(nil), h.reqs...)
+}
+
+func TestDemoOverHTTPEachEra(t *testing.T) {
+	url := serveDemoHTTP(t, nil)
+	for _, tc := range []struct {
+		era    Era
+		modern bool
+	}{{EraModern, true}, {EraAuto, true}, {EraLegacy, false}} {
+		t.Run(string(tc.era), func(t *testing.T) {
+			log := events.New(nil)
+			hl := &headerLog{}
+			dial := func(context.Context) (wire.Conn, error) {
+				return wire.NewStreamableHTTP(wire.HTTPConfig{Conn: "demo", URL: url, Client: &http.Client{Transport: hl}}, log), nil
+			}
+			u := &demoUser{}
+			s := New(dial, log, &Options{Conn: "demo", Era: tc.era, Handlers: Handlers{Sampling: u, Elicitation: u}})
+			t.Cleanup(func() { _ = s.Close() })
+			ctx := testCtx(t)
+			if err := s.Connect(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if info := s.Info(); info.Modern != tc.modern || info.Name != demo.Name {
+				t.Fatalf("info %+v", info)
+			}
+			tools, err := s.ListTools(ctx, nil)
+			if err != nil || len(tools.Tools) < 20 {
+				t.Fatalf("%d tools: %v", len(tools.Tools), err)
+			}
+			res, err := s.CallTool(ctx, ToolCall{Name: demo.ToolEcho, Arguments: map[string]any{"message": "héllo"}}, nil)
+			if err != nil || !strings.Contains(textOf(t, res), "héllo") {
+				t.Fatalf("echo: %v %v", res, err)
+			}
+			res, err = s.CallTool(ctx, ToolCall{Name: demo.ToolSample, Arguments: map[string]any{"prompt": "hi"}}, nil)
+			if err != nil || !strings.Contains(textOf(t, res), "the answer is 5") {
+				t.Fatalf("sample: %v", err)
+			}
+			res, err = s.CallTool(ctx, ToolCall{Name: demo.ToolElicitForm}, nil)
+			if err != nil || !strings.Contains(textOf(t, res), "Grace") {
+				t.Fatalf("elicit: %v", err)
+			}
+			if u.samplings != 1 || u.elicits != 1 {
+				t.Errorf("%d samplings, %d elicitations", u.samplings, u.elicits)
+			}
+			// Unknown tool: a JSON-RPC error (sent with an HTTP error status
+			// in the modern protocol) reaches the caller as an RPC error.
+			_, err = s.CallTool(ctx, ToolCall{Name: "no_such_tool"}, nil)
+			var rpcErr *RPCError
+			if !errors.As(err, &rpcErr) {
+				t.Errorf("unknown tool: %v, want a JSON-RPC error", err)
+			}
+			hs := hl.all()
+			if !tc.modern {
+				if hs[0].Get("Mcp-Method") != "" || hs[0].Get(wire.HeaderProtocolVersion) != "" {
+					t.Errorf("legacy initialize sent %v", hs[0])
+				}
+				return
+			}
+			if hs[0].Get("Mcp-Method") != "server/discover" || hs[0].Get(wire.HeaderProtocolVersion) != VersionModern {
+				t.Errorf("first request headers %v", hs[0])
+			}
+			names := 0
+			for _, h := range hs {
+				if h.Get("Mcp-Method") == "" || h.Get(wire.HeaderProtocolVersion) != VersionModern || h.Get(wire.HeaderSessionID) != "" {
+					t.Errorf("modern POST with headers %v", h)
+				}
+				if h.Get("Mcp-Method") == "tools/call" {
+					names++
+					if h.Get("Mcp-Name") == "" {
+						t.Errorf("tools/call without Mcp-Name: %v", h)
+					}
+				}
+			}
+			if names < 4 {
+				t.Errorf("%d tools/call POSTs", names)
+			}
+			for _, e := range log.Events() {
+				if e.Kind == events.KindHTTP && e.HTTP != nil && e.HTTP.Method != http.MethodPost {
+					t.Errorf("modern session sent %s", e.HTTP.Method)
+				}
+			}
+		})
+	}
+}
