@@ -1,0 +1,20 @@
+// Package requests draws Spyglass's answers to a server's own requests:
+// sampling (with testing profiles, and sampling with tools), elicitation (form
+// and URL mode), roots, and a queue of the requests still waiting for the user.
+//
+// Like the rest of ui/ it does not import core/: it declares the small view
+// structs and interfaces it needs (SamplingRequest, ElicitationRequest, Root,
+// Profile, ProfileStore, Responder, FormBuilder, Opener) and cmd adapts the
+// core types to them. Every component answers through a callback, so the
+// adapter turns the user's choice into the session handler's return value.
+//
+// Components are small structs with a buildUI method and named onXxx
+// handlers, used from the UI goroutine only. The exceptions are Queue's
+// AskSampling and AskElicitation, which a session handler calls from its own
+// goroutine (they hand over with fyne.Do and block until the user answers or
+// the server cancels), and RootsPanel.Roots, which returns a copy under a
+// lock for roots/list.
+//
+// Tests use fyne.io/fyne/v2/test only; set REQUESTS_PNG_DIR to have them
+// render every component to a PNG with the software painter.
+package requests

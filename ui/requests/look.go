@@ -1,0 +1,186 @@
+package requests
+
+import (
+	"encoding/json"
+	"fmt"
+	"image/color"
+	"sort"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// The look follows ui/widgets.go: bold headings, word-wrapped labels,
+// rounded outlined boxes tinted by a status colour.
+
+// heading is a bold label.
+func heading(s string) *widget.Label {
+	l := widget.NewLabel(s)
+	l.TextStyle = fyne.TextStyle{Bold: true}
+	return l
+}
+
+// wrapLabel is a word-wrapped label.
+func wrapLabel(s string) *widget.Label {
+	l := widget.NewLabel(s)
+	l.Wrapping = fyne.TextWrapWord
+	return l
+}
+
+// mutedLabel is a low-importance (grey) word-wrapped label.
+func mutedLabel(s string) *widget.Label {
+	l := wrapLabel(s)
+	l.Importance = widget.LowImportance
+	return l
+}
+
+// emptyState is a centred, muted message for lists with nothing to show.
+func emptyState(s string) *widget.Label {
+	l := mutedLabel(s)
+	l.Alignment = fyne.TextAlignCenter
+	return l
+}
+
+// colorFor returns the theme colour of a status level.
+func colorFor(level string) color.Color {
+	switch level {
+	case "ok":
+		return theme.Color(theme.ColorNameSuccess)
+	case "error":
+		return theme.Color(theme.ColorNameError)
+	case "warning":
+		return theme.Color(theme.ColorNameWarning)
+	case "primary":
+		return theme.Color(theme.ColorNamePrimary)
+	}
+	return theme.Color(theme.ColorNameDisabled)
+}
+
+// tinted returns c with alpha a.
+func tinted(c color.Color, a uint8) color.Color {
+	r, g, b, _ := c.RGBA()
+	return color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), a}
+}
+
+// box draws content in a rounded box outlined (and lightly tinted) in the
+// colour of level ("" for a neutral card).
+func box(level string, content fyne.CanvasObject) *fyne.Container {
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
+	bg.CornerRadius = 6
+	bg.StrokeWidth = 1
+	bg.StrokeColor = theme.Color(theme.ColorNameInputBorder)
+	if level != "" {
+		c := colorFor(level)
+		bg.StrokeColor = c
+		bg.FillColor = tinted(c, 0x22)
+	}
+	return container.NewStack(bg, container.NewPadded(content))
+}
+
+// warning is a yellow box with the warning icon and a wrapped text.
+func warning(text string) (*fyne.Container, *widget.Label) {
+	l := wrapLabel(text)
+	return box("warning", container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, l)), l
+}
+
+// errorLine is a red, wrapped label, hidden while empty.
+func errorLine() *widget.Label {
+	l := wrapLabel("")
+	l.Importance = widget.DangerImportance
+	l.Hide()
+	return l
+}
+
+// setError shows msg in l ("" hides it).
+func setError(l *widget.Label, msg string) {
+	l.SetText(msg)
+	if msg == "" {
+		l.Hide()
+	} else {
+		l.Show()
+	}
+}
+
+// truncate cuts s at n runes, adding an ellipsis when it did.
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// oneLine folds white space runs (newlines included) into single spaces.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// compactJSON returns raw on one line (as is when it is not JSON).
+func compactJSON(raw []byte) string {
+	var b strings.Builder
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return string(raw)
+	}
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return string(raw)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// schemaSummary describes an input schema as "{ city: string, days: number }".
+func schemaSummary(raw json.RawMessage) string {
+	var s struct {
+		Properties map[string]struct {
+			Type any `json:"type"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &s) != nil || len(s.Properties) == 0 {
+		return "{ }"
+	}
+	req := map[string]bool{}
+	for _, r := range s.Required {
+		req[r] = true
+	}
+	names := make([]string, 0, len(s.Properties))
+	for n := range s.Properties {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	parts := make([]string, 0, len(names))
+	for _, n := range names {
+		t := "any"
+		switch v := s.Properties[n].Type.(type) {
+		case string:
+			t = v
+		case []any:
+			var ts []string
+			for _, x := range v {
+				ts = append(ts, fmt.Sprint(x))
+			}
+			t = strings.Join(ts, "|")
+		}
+		mark := ""
+		if req[n] {
+			mark = "*"
+		}
+		parts = append(parts, n+mark+": "+t)
+	}
+	return "{ " + strings.Join(parts, ", ") + " }"
+}
+
+// sizeText words a byte count.
+func sizeText(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d B", n)
+}
