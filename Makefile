@@ -53,7 +53,7 @@ bench: build peers
 
 ## screenshots: the real window under Xvfb, PNGs into assets/screenshots/
 screenshots: build deps-test
-	.ci/screenshots.sh $(BIN)
+	SPYGLASS_BIN=$(BIN) .ci/screenshots.sh
 
 ## peers: install the pinned npm test peers into .ci/peers/node_modules
 peers: $(PEERS)/node_modules/.installed
