@@ -1,0 +1,403 @@
+package requests
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/form"
+)
+
+// ElicitationOptions configure an ElicitationPanel.
+type ElicitationOptions struct {
+	// Forms builds the form of a form-mode request (required for form
+	// mode; without it only Decline and Cancel are offered).
+	Forms FormBuilder
+	// Open opens the URL of a URL-mode request; without it [Open in
+	// Browser] is disabled and the user copies the URL.
+	Open Opener
+	// Clipboard receives [Copy URL]; the app's clipboard when nil.
+	Clipboard fyne.Clipboard
+}
+
+// ElicitationPanel shows one elicitation/create request. In form mode it
+// shows the generated form with the server's message, the security warning
+// naming the server and Cancel / Decline / Submit; Submit validates first.
+// In URL mode it shows the URL with its domain highlighted, the
+// verification warning, [Copy URL] and [Open in Browser]; after the user
+// accepts it waits, with a spinner, until Complete is called for
+// notifications/elicitation/complete. It answers once, through OnAnswer.
+type ElicitationPanel struct {
+	// OnAnswer gets the user's answer (once).
+	OnAnswer func(ElicitationAnswer)
+	// OnDismiss is called by [Close] on a URL-mode panel that already
+	// accepted (waiting for, or after, completion).
+	OnDismiss func()
+
+	req  ElicitationRequest
+	opts ElicitationOptions
+	done bool
+
+	form      *form.Form
+	formErr   error
+	errLbl    *widget.Label
+	noteLbl   *widget.Label
+	submit    *widget.Button
+	anyway    *widget.Button
+	decline   *widget.Button
+	cancel    *widget.Button
+	openBtn   *widget.Button
+	copyBtn   *widget.Button
+	acceptBtn *widget.Button
+	waiting   *fyne.Container
+	spinner   *widget.ProgressBarInfinite
+	statusLbl *widget.Label
+	completed bool
+	obj       fyne.CanvasObject
+}
+
+// NewElicitationPanel returns the panel of req.
+func NewElicitationPanel(req ElicitationRequest, opts *ElicitationOptions) *ElicitationPanel {
+	p := &ElicitationPanel{req: req}
+	if opts != nil {
+		p.opts = *opts
+	}
+	p.obj = p.buildUI()
+	return p
+}
+
+// Object returns the panel's view.
+func (p *ElicitationPanel) Object() fyne.CanvasObject { return p.obj }
+
+// Request returns the request shown.
+func (p *ElicitationPanel) Request() ElicitationRequest { return p.req }
+
+// Form returns the generated form (nil in URL mode or when it could not be
+// built).
+func (p *ElicitationPanel) Form() *form.Form { return p.form }
+
+// Answered reports whether the panel has answered or been closed.
+func (p *ElicitationPanel) Answered() bool { return p.done }
+
+// isURL reports whether the request is in URL mode.
+func (p *ElicitationPanel) isURL() bool { return p.req.Mode == "url" }
+
+// Title names the kind of request, as the window's dialog title.
+func (p *ElicitationPanel) Title() string {
+	if p.isURL() {
+		return "Server Request: External Action Required"
+	}
+	return "Server Request: User Input Required"
+}
+
+func (p *ElicitationPanel) buildUI() fyne.CanvasObject {
+	kind := "form"
+	if p.isURL() {
+		kind = "external URL"
+	}
+	top := container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil,
+		container.NewVBox(heading("Elicitation Request ("+kind+")"), mutedLabel("from "+p.req.Server+" · request "+p.req.ID)))
+	msg := p.req.Message
+	if strings.TrimSpace(msg) == "" {
+		msg = "(the server sent no message)"
+	} else {
+		msg = "“" + msg + "”"
+	}
+	p.errLbl = errorLine()
+	p.noteLbl = mutedLabel("")
+	p.noteLbl.Hide()
+	p.decline = widget.NewButton("Decline", p.onDecline)
+	p.cancel = widget.NewButton("Cancel", p.onCancel)
+	var body fyne.CanvasObject
+	if p.isURL() {
+		body = p.buildURL()
+	} else {
+		body = p.buildForm()
+	}
+	return box("primary", container.NewVBox(top, wrapLabel(msg), widget.NewSeparator(), body, p.errLbl, p.noteLbl))
+}
+
+// buildForm builds the form mode body.
+func (p *ElicitationPanel) buildForm() fyne.CanvasObject {
+	p.submit = widget.NewButtonWithIcon("Submit", theme.ConfirmIcon(), p.onSubmit)
+	p.submit.Importance = widget.HighImportance
+	p.anyway = widget.NewButton("Submit anyway", p.onSubmitAnyway)
+	p.anyway.Importance = widget.WarningImportance
+	p.anyway.Hide()
+	warn, _ := warning(fmt.Sprintf("Only provide information you trust this server with. The server “%s” is requesting this data.", p.req.Server))
+	buttons := container.NewHBox(layout.NewSpacer(), p.cancel, p.decline, p.anyway, p.submit)
+	var fields fyne.CanvasObject
+	switch {
+	case p.opts.Forms == nil:
+		p.formErr = fmt.Errorf("no form builder")
+	default:
+		p.form, p.formErr = p.opts.Forms(p.req.Schema)
+	}
+	if p.formErr != nil || p.form == nil {
+		p.submit.Disable()
+		reason := "no form"
+		if p.formErr != nil {
+			reason = p.formErr.Error()
+		}
+		fields = errText("The requested schema cannot be shown as a form (" + reason + "). Decline or cancel the request.")
+	} else {
+		p.form.OnChanged = func() {
+			if p.anyway.Visible() {
+				p.anyway.Hide()
+				setError(p.errLbl, "")
+			}
+		}
+		p.form.OnSubmit = p.onSubmit
+		fields = p.form
+	}
+	return container.NewVBox(fields, warn, buttons)
+}
+
+// buildURL builds the URL mode body.
+func (p *ElicitationPanel) buildURL() fyne.CanvasObject {
+	u, err := url.Parse(p.req.URL)
+	host := ""
+	if err == nil {
+		host = u.Hostname()
+	}
+	link := widget.NewRichText(urlSegments(p.req.URL, host)...)
+	link.Wrapping = fyne.TextWrapBreak
+	p.copyBtn = widget.NewButtonWithIcon("Copy URL", theme.ContentCopyIcon(), p.onCopy)
+	p.copyBtn.Importance = widget.LowImportance
+	p.openBtn = widget.NewButtonWithIcon("Open in Browser", theme.ComputerIcon(), p.onOpen)
+	p.openBtn.Importance = widget.HighImportance
+	p.acceptBtn = widget.NewButton("I opened it", p.onAcceptOpened)
+	p.acceptBtn.Hide()
+	switch {
+	case err != nil || u.Scheme == "" || host == "":
+		p.openBtn.Disable()
+		setError(p.errLbl, "This is not a URL that can be opened. Decline or cancel the request.")
+	case u.Scheme != "https" && u.Scheme != "http":
+		p.openBtn.Disable()
+		setError(p.errLbl, "The URL's scheme “"+u.Scheme+"” is not http or https; it will not be opened.")
+	case p.opts.Open == nil:
+		p.openBtn.Disable()
+	}
+	domain := host
+	if domain == "" {
+		domain = "(none)"
+	}
+	warnText := "This will open an external URL. Verify the domain before proceeding: " + domain
+	if u != nil && u.Scheme == "http" {
+		warnText += " (not encrypted: http)"
+	}
+	warn, _ := warning(warnText)
+	id := p.req.ElicitationID
+	if id == "" {
+		id = "(none)"
+	}
+	idLbl := widget.NewLabel("Elicitation ID: " + id)
+	idLbl.Selectable = true
+	p.spinner = widget.NewProgressBarInfinite()
+	p.spinner.Stop()
+	p.statusLbl = widget.NewLabel("Status: Waiting for completion…")
+	p.waiting = container.NewVBox(p.statusLbl, p.spinner)
+	p.waiting.Hide()
+	return container.NewVBox(
+		widget.NewLabel("The server is requesting you visit:"),
+		box("", link),
+		container.NewHBox(p.copyBtn),
+		warn,
+		idLbl,
+		p.waiting,
+		container.NewHBox(layout.NewSpacer(), p.cancel, p.decline, p.acceptBtn, p.openBtn),
+	)
+}
+
+// urlSegments shows a URL with its host in bold, in the primary colour.
+func urlSegments(raw, host string) []widget.RichTextSegment {
+	mono := widget.RichTextStyle{Inline: true, TextStyle: fyne.TextStyle{Monospace: true}, ColorName: theme.ColorNameForeground}
+	i := -1
+	if host != "" {
+		i = strings.Index(raw, host)
+	}
+	if i < 0 {
+		return []widget.RichTextSegment{&widget.TextSegment{Text: raw, Style: mono}}
+	}
+	strong := mono
+	strong.TextStyle.Bold = true
+	strong.ColorName = theme.ColorNamePrimary
+	return []widget.RichTextSegment{
+		&widget.TextSegment{Text: raw[:i], Style: mono},
+		&widget.TextSegment{Text: host, Style: strong},
+		&widget.TextSegment{Text: raw[i+len(host):], Style: mono},
+	}
+}
+
+// onSubmit validates the form and accepts with its values.
+func (p *ElicitationPanel) onSubmit() {
+	if p.done || p.form == nil {
+		return
+	}
+	if issues := p.form.Validate(); len(issues) > 0 {
+		word := "problem"
+		if len(issues) > 1 {
+			word = "problems"
+		}
+		setError(p.errLbl, fmt.Sprintf("Fix the %d %s marked in the form before submitting (or submit anyway to see what the server does).", len(issues), word))
+		p.anyway.Show()
+		return
+	}
+	p.accept()
+}
+
+// onSubmitAnyway accepts with values that did not validate.
+func (p *ElicitationPanel) onSubmitAnyway() {
+	if p.done || p.form == nil {
+		return
+	}
+	p.accept()
+}
+
+func (p *ElicitationPanel) accept() {
+	vals, err := p.form.Values()
+	if err != nil {
+		setError(p.errLbl, "The values cannot be sent: "+err.Error())
+		return
+	}
+	p.answer(ElicitationAnswer{Action: ActionAccept, Content: vals}, "Submitted.")
+}
+
+// onDecline declines the request.
+func (p *ElicitationPanel) onDecline() {
+	if p.done {
+		return
+	}
+	p.answer(ElicitationAnswer{Action: ActionDecline}, "Declined.")
+}
+
+// onCancel cancels the request (dismissed without a choice).
+func (p *ElicitationPanel) onCancel() {
+	if p.done {
+		if p.isURL() && p.OnDismiss != nil {
+			p.OnDismiss()
+		}
+		return
+	}
+	p.answer(ElicitationAnswer{Action: ActionCancel}, "Cancelled.")
+}
+
+// onCopy copies the URL; the user may then open it elsewhere and say so.
+func (p *ElicitationPanel) onCopy() {
+	cb := p.opts.Clipboard
+	if cb == nil {
+		cb = fyne.CurrentApp().Clipboard()
+	}
+	cb.SetContent(p.req.URL)
+	p.copyBtn.SetText("Copied")
+	if !p.done {
+		p.acceptBtn.Show()
+	}
+}
+
+// onOpen opens the URL through the injected opener and accepts.
+func (p *ElicitationPanel) onOpen() {
+	if p.done || p.opts.Open == nil {
+		return
+	}
+	u, err := url.Parse(p.req.URL)
+	if err == nil {
+		err = p.opts.Open(u)
+	}
+	if err != nil {
+		setError(p.errLbl, "The browser could not be opened: "+err.Error()+". Copy the URL and open it yourself.")
+		p.acceptBtn.Show()
+		return
+	}
+	p.acceptURL()
+}
+
+// onAcceptOpened accepts after the user opened the URL themselves.
+func (p *ElicitationPanel) onAcceptOpened() {
+	if p.done {
+		return
+	}
+	p.acceptURL()
+}
+
+// acceptURL answers accept and waits for the completion notification.
+func (p *ElicitationPanel) acceptURL() {
+	setError(p.errLbl, "")
+	if !p.completed {
+		p.waiting.Show()
+		p.spinner.Start()
+	}
+	p.answer(ElicitationAnswer{Action: ActionAccept}, "")
+	p.cancel.Enable()
+	p.cancel.SetText("Close")
+}
+
+// Waiting reports whether a URL-mode panel waits for completion.
+func (p *ElicitationPanel) Waiting() bool {
+	return p.isURL() && p.done && !p.completed && p.waiting.Visible()
+}
+
+// Complete marks a URL-mode request as completed (the adapter calls it on
+// notifications/elicitation/complete with a matching elicitationId).
+func (p *ElicitationPanel) Complete() {
+	if !p.isURL() || p.completed {
+		return
+	}
+	p.completed = true
+	if p.spinner != nil {
+		p.spinner.Stop()
+		p.spinner.Hide()
+	}
+	p.statusLbl.SetText("Status: Completed ✓")
+	p.statusLbl.Importance = widget.SuccessImportance
+	p.statusLbl.Refresh()
+	p.waiting.Show()
+}
+
+// Completed reports whether Complete was called.
+func (p *ElicitationPanel) Completed() bool { return p.completed }
+
+func (p *ElicitationPanel) answer(a ElicitationAnswer, note string) {
+	p.finish(note)
+	if p.OnAnswer != nil {
+		p.OnAnswer(a)
+	}
+}
+
+// Close ends the panel without an answer (for example when the server
+// cancelled the request), showing note.
+func (p *ElicitationPanel) Close(note string) {
+	if p.spinner != nil {
+		p.spinner.Stop()
+	}
+	if p.done {
+		if note != "" {
+			p.noteLbl.SetText(note)
+			p.noteLbl.Show()
+		}
+		return
+	}
+	p.finish(note)
+}
+
+func (p *ElicitationPanel) finish(note string) {
+	p.done = true
+	for _, b := range []*widget.Button{p.submit, p.anyway, p.decline, p.cancel, p.openBtn, p.acceptBtn} {
+		if b != nil {
+			b.Disable()
+		}
+	}
+	if p.form != nil {
+		p.form.OnSubmit = nil
+	}
+	if note != "" {
+		p.noteLbl.SetText(note)
+		p.noteLbl.Show()
+	}
+}
