@@ -107,6 +107,9 @@ type Options struct {
 	OnWarning func(Warning)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Enterprise configures enterprise-managed authorization, used when
+	// the catalog's oauth.enterpriseManaged is set.
+	Enterprise *Enterprise
 }
 
 // Authorizer authorizes requests to one MCP server. It is safe for
@@ -323,7 +326,7 @@ func (a *Authorizer) preregistered(supported []string) *Client {
 // according to oauth.onInsufficientScope. The caller retries the request
 // after a nil return.
 func (a *Authorizer) Authorize(ctx context.Context, ch Challenge) error {
-	if a.settings.EnterpriseManaged {
+	if a.settings.EnterpriseManaged && a.opts.Enterprise == nil {
 		return fmt.Errorf("oauth: authorize: %w", ErrEnterpriseManaged)
 	}
 	a.flowMu.Lock()
@@ -463,7 +466,7 @@ func (a *Authorizer) run(ctx context.Context, ch Challenge, granted string, step
 	if err != nil {
 		return err
 	}
-	if !d.meta.Fallback && !contains(d.meta.CodeChallengeMethodsSupported, "S256") && a.opts.Grant == GrantAuthorizationCode {
+	if !d.meta.Fallback && !contains(d.meta.CodeChallengeMethodsSupported, "S256") && a.opts.Grant == GrantAuthorizationCode && !a.settings.EnterpriseManaged {
 		return fmt.Errorf("oauth: authorization server %s: %w", d.meta.Issuer, ErrPKCEUnsupported)
 	}
 	var prmScopes []string
@@ -475,15 +478,18 @@ func (a *Authorizer) run(ctx context.Context, ch Challenge, granted string, step
 		Challenge:        ch.Scope,
 		ResourceScopes:   prmScopes,
 		ServerScopes:     d.meta.ScopesSupported,
-		WantRefreshToken: a.settings.RequestsRefreshToken() && a.opts.Grant == GrantAuthorizationCode,
+		WantRefreshToken: a.settings.RequestsRefreshToken() && a.opts.Grant == GrantAuthorizationCode && !a.settings.EnterpriseManaged,
 		Granted:          granted,
 		StepUp:           stepUp,
 	})
 	var tok *Token
 	var cl *Client
-	if a.opts.Grant == GrantClientCredentials {
+	switch {
+	case a.settings.EnterpriseManaged:
+		tok, cl, err = a.enterprise(ctx, d, scopes)
+	case a.opts.Grant == GrantClientCredentials:
 		tok, cl, err = a.clientCredentials(ctx, d, scopes)
-	} else {
+	default:
 		tok, cl, err = a.authorizationCode(ctx, d, scopes)
 	}
 	if err != nil {
@@ -513,30 +519,53 @@ func (a *Authorizer) authorizationCode(ctx context.Context, d *discovered, scope
 		port = portOf(a.client.RedirectURI)
 	}
 	a.mu.Unlock()
-	rcv, err := listenLoopback(port)
+	return a.browserLeg(ctx, leg{
+		meta:     d.meta,
+		port:     port,
+		client:   func(redirectURI string) (*Client, error) { return a.ensureClient(ctx, d.meta, redirectURI) },
+		scopes:   scopes,
+		resource: d.resource,
+		extra:    a.settings.AuthorizationParams,
+	})
+}
+
+// leg describes one authorization code flow through the browser.
+type leg struct {
+	meta     ServerMetadata
+	port     int                                       // preferred loopback port (0: any)
+	client   func(redirectURI string) (*Client, error) // the client, once the redirect URI is known
+	scopes   []string
+	resource string
+	extra    map[string]string
+}
+
+// browserLeg listens on the loopback, opens the authorization URL, waits
+// for the redirect, checks it and redeems the code.
+func (a *Authorizer) browserLeg(ctx context.Context, l leg) (*Token, *Client, error) {
+	rcv, err := listenLoopback(l.port)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer rcv.close()
 
-	cl, err := a.ensureClient(ctx, d.meta, rcv.redirectURI)
+	cl, err := l.client(rcv.redirectURI)
 	if err != nil {
 		return nil, nil, err
 	}
 	verifier := oauth2.GenerateVerifier()
 	state := randomString()
 	authURL, dropped, err := AuthRequest{
-		Endpoint:      d.meta.AuthorizationEndpoint,
+		Endpoint:      l.meta.AuthorizationEndpoint,
 		ClientID:      cl.ClientID,
 		RedirectURI:   rcv.redirectURI,
-		Scopes:        scopes,
+		Scopes:        l.scopes,
 		State:         state,
 		CodeChallenge: oauth2.S256ChallengeFromVerifier(verifier),
-		Resource:      d.resource,
-		Extra:         a.settings.AuthorizationParams,
+		Resource:      l.resource,
+		Extra:         l.extra,
 	}.URL()
 	if err != nil {
-		return nil, nil, fmt.Errorf("oauth: authorization endpoint %q: %w", d.meta.AuthorizationEndpoint, err)
+		return nil, nil, fmt.Errorf("oauth: authorization endpoint %q: %w", l.meta.AuthorizationEndpoint, err)
 	}
 	for _, p := range dropped {
 		a.warn(WarnReservedParam, p)
@@ -551,7 +580,7 @@ func (a *Authorizer) authorizationCode(ctx context.Context, d *discovered, scope
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := CheckResponse(q, state, d.meta); err != nil {
+	if err := CheckResponse(q, state, l.meta); err != nil {
 		return nil, nil, err
 	}
 	form := url.Values{
@@ -560,10 +589,10 @@ func (a *Authorizer) authorizationCode(ctx context.Context, d *discovered, scope
 		"redirect_uri":  {rcv.redirectURI},
 		"code_verifier": {verifier},
 	}
-	if d.resource != "" {
-		form.Set("resource", d.resource)
+	if l.resource != "" {
+		form.Set("resource", l.resource)
 	}
-	tok, err := exchange(ctx, a.hc, d.meta.TokenEndpoint, form, cl, d.meta.Issuer, a.now())
+	tok, err := exchange(ctx, a.hc, l.meta.TokenEndpoint, form, cl, l.meta.Issuer, a.now())
 	if err != nil {
 		return nil, nil, fmt.Errorf("oauth: token: %w", err)
 	}

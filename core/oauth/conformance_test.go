@@ -14,9 +14,7 @@ import (
 
 // conformanceExpectedFailures are the auth scenarios of
 // @modelcontextprotocol/conformance@0.1.16 this package does not pass.
-var conformanceExpectedFailures = map[string]string{
-	"auth/cross-app-access-complete-flow": "enterprise-managed authorization (SEP-990) is not implemented",
-}
+var conformanceExpectedFailures = map[string]string{}
 
 // TestConformanceAuthScenarios runs every auth scenario of the MCP
 // conformance suite, one at a time, against internal/confclient (core/oauth

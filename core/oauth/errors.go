@@ -27,9 +27,10 @@ var (
 	ErrInsufficientScope = errors.New("oauth: insufficient scope")
 	// ErrNotAuthorized: no token is available and the flow was not run.
 	ErrNotAuthorized = errors.New("oauth: not authorized")
-	// ErrEnterpriseManaged: enterprise-managed authorization is configured
-	// and this client does not implement it.
-	ErrEnterpriseManaged = errors.New("oauth: enterprise-managed authorization is not supported")
+	// ErrEnterpriseManaged: oauth.enterpriseManaged is set but the
+	// enterprise identity provider is not configured (Options.Enterprise),
+	// or it did not give what the flow needs.
+	ErrEnterpriseManaged = errors.New("oauth: enterprise-managed authorization is not configured")
 	// ErrBrowser: the authorization URL could not be opened.
 	ErrBrowser = errors.New("oauth: cannot open the browser")
 )

@@ -42,6 +42,9 @@ type Token struct {
 	// revocation is only sent to that issuer's endpoint.
 	Issuer   string `json:"issuer,omitempty"`
 	Resource string `json:"resource,omitempty"`
+	// IDToken is the OpenID Connect ID token of the response, when any
+	// (kept only for the enterprise IdP sign-in).
+	IDToken string `json:"id_token,omitempty"`
 }
 
 // String hides the secrets, so that a Token printed by mistake leaks
@@ -89,6 +92,8 @@ type tokenResponse struct {
 	RefreshToken string          `json:"refresh_token"`
 	ExpiresIn    json.RawMessage `json:"expires_in"`
 	Scope        string          `json:"scope"`
+	IDToken      string          `json:"id_token"`
+	IssuedType   string          `json:"issued_token_type"`
 }
 
 // postForm sends form to endpoint with the client's authentication and
@@ -176,7 +181,7 @@ func exchange(ctx context.Context, hc *http.Client, endpoint string, form url.Va
 	if tr.TokenType != "" && !strings.EqualFold(tr.TokenType, "bearer") {
 		return nil, fmt.Errorf("oauth: token type %q is not Bearer: %w", tr.TokenType, &EndpointError{Endpoint: "token", URL: endpoint, Status: 200, Code: "unsupported_token_type"})
 	}
-	t := &Token{AccessToken: tr.AccessToken, TokenType: "Bearer", RefreshToken: tr.RefreshToken, Scope: tr.Scope}
+	t := &Token{AccessToken: tr.AccessToken, TokenType: "Bearer", RefreshToken: tr.RefreshToken, Scope: tr.Scope, IDToken: tr.IDToken}
 	if secs := parseExpiresIn(tr.ExpiresIn); secs > 0 {
 		t.Expiry = now.Add(time.Duration(secs) * time.Second)
 	}

@@ -42,6 +42,10 @@ type confContext struct {
 	ClientSecret     string `json:"client_secret"`
 	PrivateKeyPEM    string `json:"private_key_pem"`
 	SigningAlgorithm string `json:"signing_algorithm"`
+	IdPClientID      string `json:"idp_client_id"`
+	IdPIDToken       string `json:"idp_id_token"`
+	IdPIssuer        string `json:"idp_issuer"`
+	IdPTokenEndpoint string `json:"idp_token_endpoint"`
 }
 
 func main() {
@@ -76,6 +80,17 @@ func run(ctx context.Context, url, scenario string) error {
 		opts.Grant = oauth.GrantClientCredentials
 	}
 	settings := catalog.OAuth{ClientID: cc.ClientID, ClientSecret: cc.ClientSecret}
+	if cc.IdPClientID != "" {
+		// Enterprise-managed authorization (SEP-990); the suite hands
+		// over the IdP's ID token, as if the user had signed in there.
+		settings.EnterpriseManaged = true
+		opts.Enterprise = &oauth.Enterprise{
+			IdPIssuer:        cc.IdPIssuer,
+			IdPTokenEndpoint: cc.IdPTokenEndpoint,
+			IdPClientID:      cc.IdPClientID,
+			IDToken:          cc.IdPIDToken,
+		}
+	}
 	a := oauth.New("conformance", url, settings, secrets.NewMemory(), opts)
 
 	log := events.New(nil)

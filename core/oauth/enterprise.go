@@ -1,0 +1,124 @@
+package oauth
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+)
+
+// Token types and grants of enterprise-managed authorization (SEP-990,
+// "Identity Assertion Authorization Grant"): RFC 8693 token exchange at the
+// enterprise IdP, then an RFC 7523 JWT bearer grant at the MCP server's
+// authorization server.
+const (
+	GrantTypeTokenExchange = "urn:ietf:params:oauth:grant-type:token-exchange"
+	GrantTypeJWTBearer     = "urn:ietf:params:oauth:grant-type:jwt-bearer"
+	TokenTypeIDToken       = "urn:ietf:params:oauth:token-type:id_token"
+	TokenTypeIDJAG         = "urn:ietf:params:oauth:token-type:id-jag"
+)
+
+// EnterpriseScope is the fixed scope of the sign-in at the enterprise IdP;
+// oauth.requestRefreshToken, oauth.authorizationParams and the endpoint
+// overrides do not apply to that leg.
+const EnterpriseScope = "openid offline_access"
+
+// Enterprise configures enterprise-managed authorization: the user signs
+// in at the enterprise identity provider (OpenID Connect), the IdP's ID
+// token is exchanged there for an identity assertion (ID-JAG) for the MCP
+// server's authorization server, and that assertion is redeemed for an
+// access token with the client credentials of oauth.clientId/clientSecret.
+type Enterprise struct {
+	// IdPIssuer is the IdP's OpenID Connect issuer (discovery runs on it).
+	IdPIssuer string
+	// IdPTokenEndpoint replaces the discovered token endpoint when set.
+	IdPTokenEndpoint string
+	// IdPClientID and IdPClientSecret are Spyglass's client at the IdP.
+	IdPClientID     string
+	IdPClientSecret string
+	// IDToken, when set, is an ID token already obtained: the browser
+	// sign-in at the IdP is skipped.
+	IDToken string
+}
+
+// enterprise runs the enterprise-managed flow.
+func (a *Authorizer) enterprise(ctx context.Context, d *discovered, scopes []string) (*Token, *Client, error) {
+	e := a.opts.Enterprise
+	if e == nil || e.IdPClientID == "" || (e.IdPIssuer == "" && e.IdPTokenEndpoint == "") {
+		return nil, nil, fmt.Errorf("oauth: enterprise IdP: %w", ErrEnterpriseManaged)
+	}
+	if a.settings.ClientID == "" {
+		return nil, nil, fmt.Errorf("oauth: enterprise-managed authorization needs oauth.clientId: %w", ErrNoRegistration)
+	}
+	idpClient := &Client{ClientID: e.IdPClientID, ClientSecret: e.IdPClientSecret, AuthMethod: AuthNone, Kind: "preregistered"}
+	if e.IdPClientSecret != "" {
+		idpClient.AuthMethod = AuthClientSecretBasic
+	}
+	var idpMeta ServerMetadata
+	if e.IdPIssuer != "" {
+		m, found, err := discoverServer(ctx, a.hc, e.IdPIssuer, true)
+		if err != nil {
+			return nil, nil, fmt.Errorf("oauth: enterprise IdP: %w", err)
+		}
+		if found {
+			idpMeta = m
+		} else if e.IdPTokenEndpoint == "" {
+			return nil, nil, fmt.Errorf("oauth: enterprise IdP %s: %w", e.IdPIssuer, ErrNoMetadata)
+		}
+	}
+	if e.IdPTokenEndpoint != "" {
+		idpMeta.TokenEndpoint = e.IdPTokenEndpoint
+	}
+	if idpMeta.Issuer == "" {
+		idpMeta.Issuer = e.IdPIssuer
+	}
+
+	// 1. The ID token: given, or from a sign-in at the IdP.
+	idToken := e.IDToken
+	if idToken == "" {
+		tok, _, err := a.browserLeg(ctx, leg{
+			meta:   idpMeta,
+			client: func(string) (*Client, error) { return idpClient, nil },
+			scopes: []string{"openid", OfflineAccess},
+		})
+		if err != nil {
+			return nil, nil, fmt.Errorf("oauth: enterprise IdP sign-in: %w", err)
+		}
+		if tok.IDToken == "" {
+			return nil, nil, fmt.Errorf("oauth: enterprise IdP sign-in returned no id_token: %w", ErrEnterpriseManaged)
+		}
+		idToken = tok.IDToken
+	}
+
+	// 2. Token exchange at the IdP: ID token → ID-JAG for the MCP server's
+	// authorization server and resource.
+	form := url.Values{
+		"grant_type":           {GrantTypeTokenExchange},
+		"subject_token":        {idToken},
+		"subject_token_type":   {TokenTypeIDToken},
+		"requested_token_type": {TokenTypeIDJAG},
+		"audience":             {d.meta.Issuer},
+		"resource":             {d.resource},
+	}
+	if len(scopes) > 0 {
+		form.Set("scope", joinScopes(scopes))
+	}
+	var tr tokenResponse
+	if err := postForm(ctx, a.hc, "token", idpMeta.TokenEndpoint, form, idpClient, idpMeta.Issuer, &tr); err != nil {
+		return nil, nil, fmt.Errorf("oauth: enterprise token exchange: %w", err)
+	}
+	if tr.AccessToken == "" || (tr.IssuedType != "" && tr.IssuedType != TokenTypeIDJAG) {
+		return nil, nil, fmt.Errorf("oauth: enterprise token exchange returned no identity assertion: %w", ErrEnterpriseManaged)
+	}
+
+	// 3. JWT bearer grant at the MCP server's authorization server.
+	cl := a.preregistered(d.meta.TokenEndpointAuthMethodsSupported)
+	form = url.Values{"grant_type": {GrantTypeJWTBearer}, "assertion": {tr.AccessToken}}
+	if len(scopes) > 0 {
+		form.Set("scope", joinScopes(scopes))
+	}
+	tok, err := exchange(ctx, a.hc, d.meta.TokenEndpoint, form, cl, d.meta.Issuer, a.now())
+	if err != nil {
+		return nil, nil, fmt.Errorf("oauth: enterprise JWT bearer grant: %w", err)
+	}
+	return tok, cl, nil
+}
