@@ -18,6 +18,10 @@ const (
 	KindInvalid Kind = "invalid" // bytes that arrived but are not a JSON-RPC message (Raw and Text)
 	KindWarning Kind = "warning" // something the user should know (Text)
 	KindError   Kind = "error"   // an error that is not a JSON-RPC error response (Text)
+	// KindTool records how one attempt of a tools/call ended: Tool,
+	// Lineage, ErrorClass, OutcomeUnknown and RPC (its callId, shared by
+	// the attempt's raw messages). Appended when the attempt ends.
+	KindTool Kind = "tool"
 )
 
 // Direction says which way a message travelled.
@@ -110,6 +114,60 @@ type Event struct {
 	// Late marks a response that arrived after its request was cancelled
 	// or timed out: the client had already stopped listening.
 	Late bool `json:"late,omitempty"`
+
+	// RPC links a raw message (a tools/call request, its response, its
+	// notifications/cancelled) and the KindTool event of the same attempt.
+	RPC *RPCInfo `json:"rpc,omitempty"`
+	// Tool describes the tool call attempt of a KindTool event.
+	Tool *ToolInfo `json:"tool,omitempty"`
+	// Lineage is the retry lineage of a KindTool event's attempt.
+	Lineage *Lineage `json:"lineage,omitempty"`
+	// ErrorClass says why a KindTool event's attempt failed: timeout,
+	// cancelled, transport, protocol, tool, declined or input; empty when
+	// it succeeded.
+	ErrorClass string `json:"errorClass,omitempty"`
+	// OutcomeUnknown marks a failed attempt of a tool that may change
+	// something whose work may have happened all the same.
+	OutcomeUnknown bool `json:"outcomeUnknown,omitempty"`
+}
+
+// RPCInfo ties raw messages to the tool call attempt they belong to.
+type RPCInfo struct {
+	// CallID identifies one attempt of a tool call.
+	CallID string `json:"callId"`
+}
+
+// ToolInfo describes one attempt of a tool call (KindTool events).
+type ToolInfo struct {
+	// Name is the tool's name.
+	Name string `json:"name"`
+	// Status is "ok" or "failed".
+	Status string `json:"status"`
+	// ReadOnly and Idempotent are the tool's readOnlyHint and
+	// idempotentHint when the attempt began.
+	ReadOnly   bool `json:"readOnly,omitempty"`
+	Idempotent bool `json:"idempotent,omitempty"`
+	// MayHaveRunTwice: the attempt succeeded after an attempt whose
+	// outcome is unknown (a warning).
+	MayHaveRunTwice bool `json:"mayHaveRunTwice,omitempty"`
+	// SameCallAgain: the attempt repeated a write that had succeeded or
+	// was still running.
+	SameCallAgain bool `json:"sameCallAgain,omitempty"`
+	// RequestID (JSON text) and RequestSeq of the tools/call request;
+	// empty when no request was sent.
+	RequestID  string `json:"requestId,omitempty"`
+	RequestSeq uint64 `json:"requestSeq,omitempty"`
+	// Duration is how long the attempt took.
+	Duration time.Duration `json:"durationNs,omitempty"`
+}
+
+// Lineage places an attempt in its retry lineage: attempts of the same
+// call (same server, tool, input schema and normalized arguments) share
+// an ID and a Fingerprint and are numbered 1, 2, 3...
+type Lineage struct {
+	ID          string `json:"id"`
+	Attempt     int    `json:"attempt"`
+	Fingerprint string `json:"fingerprint"`
 }
 
 // OutcomeState is what became of a request.

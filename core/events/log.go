@@ -537,6 +537,20 @@ func (l *Log) Clear() {
 	l.wake()
 }
 
+// Attempts returns the KindTool events of a retry lineage that the log
+// holds, in order: every attempt with its outcome, duration and request
+// id (Tool.RequestID, Tool.RequestSeq link it to the RPC log). It works
+// on a log filled from a trace as well.
+func (l *Log) Attempts(lineageID string) []Event {
+	var out []Event
+	for _, e := range l.Events() {
+		if e.Kind == KindTool && e.Lineage != nil && e.Lineage.ID == lineageID {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // Stats returns the counters since the log was created or last cleared.
 func (l *Log) Stats() Stats {
 	return Stats{

@@ -132,6 +132,8 @@ func (e Event) Title() string {
 			}
 		}
 		return "invalid · " + clip(t)
+	case KindTool:
+		return e.toolTitle()
 	case KindHTTP:
 		if e.HTTP == nil {
 			return "http · " + clip(e.Text)
@@ -215,8 +217,43 @@ func (e Event) Categories() []Category {
 		return catsRPCLogs
 	case KindState, KindStderr, KindWarning, KindError:
 		return catsLogs
+	case KindTool:
+		if e.OutcomeUnknown || e.Tool != nil && (e.Tool.MayHaveRunTwice || e.Tool.SameCallAgain) {
+			return catsToolsLogs
+		}
+		return catsToolsOnly
 	}
 	return nil
+}
+
+// toolTitle names a tool attempt: `tool · flaky_write · attempt 2 ·
+// may have run twice`, `tool · flaky_write · transport · outcome unknown`.
+func (e Event) toolTitle() string {
+	t := "tool"
+	if e.Tool != nil {
+		t += " · " + clip(e.Tool.Name)
+	}
+	if e.Lineage != nil && e.Lineage.Attempt > 1 {
+		t += " · attempt " + strconv.Itoa(e.Lineage.Attempt)
+		if e.Tool != nil && e.Tool.Idempotent && !e.Tool.ReadOnly {
+			t += " (idempotent)"
+		}
+	}
+	if e.ErrorClass != "" {
+		t += " · " + e.ErrorClass
+	}
+	switch {
+	case e.OutcomeUnknown:
+		t += " · outcome unknown"
+	case e.Tool != nil && e.Tool.MayHaveRunTwice:
+		t += " · may have run twice"
+	case e.Tool != nil && e.Tool.SameCallAgain:
+		t += " · same call again"
+	}
+	if e.Tool != nil && e.Tool.Duration > 0 {
+		t += " · " + FormatLatency(e.Tool.Duration)
+	}
+	return t
 }
 
 var (
@@ -225,6 +262,10 @@ var (
 	catsRPC     = []Category{CatRPC}
 	catsRPCLogs = []Category{CatRPC, CatLogs}
 	catsLogs    = []Category{CatLogs}
+	// Tool attempts: in Tools; warnings (outcome unknown, may have run
+	// twice, same call again) in Logs too.
+	catsToolsOnly = []Category{CatTools}
+	catsToolsLogs = []Category{CatTools, CatLogs}
 )
 
 // In reports whether the event belongs to category c; the empty category

@@ -77,6 +77,11 @@ type traceEvent struct {
 	Outcome   *Outcome    `json:"outcome,omitempty"`
 	Unpaired  bool        `json:"unpaired,omitempty"`
 	Late      bool        `json:"late,omitempty"`
+	RPC       *RPCInfo    `json:"rpc,omitempty"`
+	Tool      *ToolInfo   `json:"tool,omitempty"`
+	Lineage   *Lineage    `json:"lineage,omitempty"`
+	ErrorCl   string      `json:"errorClass,omitempty"`
+	Unknown   bool        `json:"outcomeUnknown,omitempty"`
 	RawText   *string     `json:"rawText,omitempty"`
 	RawBase64 []byte      `json:"rawBase64,omitempty"`
 	// Raw is only read; writing splices the bytes in verbatim.
@@ -108,6 +113,7 @@ func toTrace(e *Event) (te traceEvent, verbatim bool) {
 		Seq: e.Seq, Time: e.Time, Conn: e.Conn, Kind: e.Kind, Dir: e.Dir, Type: e.Type,
 		ID: e.ID, Method: e.Method, Size: e.Size, Text: e.Text, HTTP: e.HTTP, Run: e.Run,
 		Pair: e.Pair, Outcome: e.Outcome, Unpaired: e.Unpaired, Late: e.Late,
+		RPC: e.RPC, Tool: e.Tool, Lineage: e.Lineage, ErrorCl: e.ErrorClass, Unknown: e.OutcomeUnknown,
 	}
 	switch {
 	case len(e.Raw) == 0:
@@ -128,6 +134,7 @@ func fromTrace(te *traceEvent) Event {
 		Seq: te.Seq, Time: te.Time, Conn: te.Conn, Kind: te.Kind, Dir: te.Dir, Type: te.Type,
 		ID: te.ID, Method: te.Method, Size: te.Size, Text: te.Text, HTTP: te.HTTP, Run: te.Run,
 		Pair: te.Pair, Outcome: te.Outcome, Unpaired: te.Unpaired, Late: te.Late,
+		RPC: te.RPC, Tool: te.Tool, Lineage: te.Lineage, ErrorClass: te.ErrorCl, OutcomeUnknown: te.Unknown,
 	}
 	switch {
 	case len(te.Raw) > 0:
