@@ -1,0 +1,264 @@
+package requests
+
+import (
+	"errors"
+	"net/url"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+const dbSchema = `{
+  "type": "object",
+  "properties": {
+    "host": {"type": "string", "title": "Host"},
+    "port": {"type": "integer", "title": "Port", "minimum": 1},
+    "ssl":  {"type": "boolean", "title": "Use SSL", "default": true}
+  },
+  "required": ["host", "port"]
+}`
+
+func formRequest() ElicitationRequest {
+	return ElicitationRequest{Server: "data-processor", ID: "7", Mode: "form",
+		Message: "Please provide your database connection details to proceed.", Schema: []byte(dbSchema)}
+}
+
+func TestElicitationFormSubmit(t *testing.T) {
+	newApp(t)
+	p := NewElicitationPanel(formRequest(), &ElicitationOptions{Forms: buildForm})
+	var got []ElicitationAnswer
+	p.OnAnswer = func(a ElicitationAnswer) { got = append(got, a) }
+	win := window(t, scrolled(p.Object()), 640, 720)
+	capture(t, win, "elicitation-form")
+
+	shown := texts(p.Object())
+	for _, want := range []string{"Elicitation Request (form)", "“Please provide your database connection details to proceed.”",
+		"The server “data-processor” is requesting this data.", "[Submit]", "[Decline]", "[Cancel]"} {
+		if !strings.Contains(shown, want) {
+			t.Errorf("panel does not show %q:\n%s", want, shown)
+		}
+	}
+	if !strings.Contains(shown, "*") {
+		t.Errorf("no required marker:\n%s", shown)
+	}
+
+	// Submitting the empty form shows the problems and sends nothing.
+	test.Tap(button(t, p.Object(), "Submit"))
+	if len(got) != 0 {
+		t.Fatalf("an invalid form was sent: %+v", got)
+	}
+	if !strings.Contains(texts(p.Object()), "Fix the 2 problems") {
+		t.Errorf("no validation message:\n%s", texts(p.Object()))
+	}
+	capture(t, win, "elicitation-form-invalid")
+
+	es := entries(p.Form())
+	if len(es) < 2 {
+		t.Fatalf("want the host and port entries, got %d", len(es))
+	}
+	test.Type(es[0], "db.example.com")
+	test.Type(es[1], "5432")
+	test.Tap(button(t, p.Object(), "Submit"))
+	if len(got) != 1 || got[0].Action != ActionAccept {
+		t.Fatalf("answers = %+v\n%s", got, texts(p.Object()))
+	}
+	if want := `{"host":"db.example.com","port":5432,"ssl":true}`; compact(t, got[0].Content) != want {
+		t.Errorf("content = %s, want %s", got[0].Content, want)
+	}
+	if !p.Answered() {
+		t.Error("panel not answered")
+	}
+	test.Tap(button(t, p.Object(), "Decline"))
+	if len(got) != 1 {
+		t.Error("a second answer was sent")
+	}
+}
+
+func TestElicitationSubmitAnyway(t *testing.T) {
+	newApp(t)
+	p := NewElicitationPanel(formRequest(), &ElicitationOptions{Forms: buildForm})
+	var got []ElicitationAnswer
+	p.OnAnswer = func(a ElicitationAnswer) { got = append(got, a) }
+	window(t, scrolled(p.Object()), 640, 720)
+	test.Type(entries(p.Form())[0], "h")
+	test.Tap(button(t, p.Object(), "Submit"))
+	if len(got) != 0 {
+		t.Fatal("sent before the user chose to send anyway")
+	}
+	test.Tap(button(t, p.Object(), "Submit anyway"))
+	if len(got) != 1 || compact(t, got[0].Content) != `{"host":"h","ssl":true}` {
+		t.Fatalf("answers = %+v", got)
+	}
+}
+
+func TestElicitationDeclineCancel(t *testing.T) {
+	for _, tc := range []struct{ button, action string }{{"Decline", ActionDecline}, {"Cancel", ActionCancel}} {
+		t.Run(tc.button, func(t *testing.T) {
+			newApp(t)
+			p := NewElicitationPanel(formRequest(), &ElicitationOptions{Forms: buildForm})
+			var got []ElicitationAnswer
+			p.OnAnswer = func(a ElicitationAnswer) { got = append(got, a) }
+			window(t, scrolled(p.Object()), 640, 720)
+			test.Type(entries(p.Form())[0], "secret-host")
+			test.Tap(button(t, p.Object(), tc.button))
+			if len(got) != 1 || got[0].Action != tc.action || got[0].Content != nil {
+				t.Fatalf("answers = %+v", got)
+			}
+		})
+	}
+}
+
+func TestElicitationOutsideRestrictionWarns(t *testing.T) {
+	newApp(t)
+	req := formRequest()
+	req.Schema = []byte(`{"type":"object","properties":{"server":{"type":"object","properties":{"host":{"type":"string"}}}}}`)
+	p := NewElicitationPanel(req, &ElicitationOptions{Forms: buildForm})
+	win := window(t, scrolled(p.Object()), 640, 600)
+	capture(t, win, "elicitation-nested")
+	shown := strings.ToLower(texts(p.Object()))
+	if !strings.Contains(shown, "server") || !strings.Contains(shown, "nested") && !strings.Contains(shown, "restriction") && !strings.Contains(shown, "flat") && !strings.Contains(shown, "primitive") {
+		t.Errorf("no warning about the schema:\n%s", shown)
+	}
+}
+
+func TestElicitationBadSchema(t *testing.T) {
+	newApp(t)
+	req := formRequest()
+	req.Schema = []byte(`{not json`)
+	p := NewElicitationPanel(req, &ElicitationOptions{Forms: buildForm})
+	var got []ElicitationAnswer
+	p.OnAnswer = func(a ElicitationAnswer) { got = append(got, a) }
+	window(t, scrolled(p.Object()), 640, 400)
+	if !button(t, p.Object(), "Submit").Disabled() {
+		t.Error("Submit is enabled without a form")
+	}
+	if !strings.Contains(texts(p.Object()), "cannot be shown as a form") {
+		t.Errorf("no explanation:\n%s", texts(p.Object()))
+	}
+	test.Tap(button(t, p.Object(), "Decline"))
+	if len(got) != 1 || got[0].Action != ActionDecline {
+		t.Fatalf("answers = %+v", got)
+	}
+}
+
+func urlRequest() ElicitationRequest {
+	return ElicitationRequest{Server: "github-tools", ID: "12", Mode: "url",
+		Message: "Please complete the OAuth authorization in your browser.",
+		URL:     "https://auth.example.com/oauth/authorize?client_id=abc&state=xyz", ElicitationID: "abc123-def456"}
+}
+
+func TestElicitationURLOpenAndComplete(t *testing.T) {
+	newApp(t)
+	var opened []string
+	clip := test.NewClipboard()
+	p := NewElicitationPanel(urlRequest(), &ElicitationOptions{
+		Open:      func(u *url.URL) error { opened = append(opened, u.String()); return nil },
+		Clipboard: clip,
+	})
+	var got []ElicitationAnswer
+	p.OnAnswer = func(a ElicitationAnswer) { got = append(got, a) }
+	win := window(t, scrolled(p.Object()), 640, 640)
+	capture(t, win, "elicitation-url")
+	shown := texts(p.Object())
+	for _, want := range []string{"Elicitation Request (external URL)", "https://auth.example.com/oauth/authorize?client_id=abc&state=xyz",
+		"Verify the domain before proceeding: auth.example.com", "Elicitation ID: abc123-def456", "[Copy URL]", "[Open in Browser]"} {
+		if !strings.Contains(shown, want) {
+			t.Errorf("panel does not show %q:\n%s", want, shown)
+		}
+	}
+	// The domain is the highlighted segment.
+	var host string
+	walk(p.Object(), func(o fyne.CanvasObject) {
+		if rt, ok := o.(*widget.RichText); ok {
+			for _, s := range rt.Segments {
+				if ts, ok := s.(*widget.TextSegment); ok && ts.Style.TextStyle.Bold {
+					host = ts.Text
+				}
+			}
+		}
+	})
+	if host != "auth.example.com" {
+		t.Errorf("highlighted %q, want the domain", host)
+	}
+
+	test.Tap(button(t, p.Object(), "Copy URL"))
+	if clip.Content() != urlRequest().URL {
+		t.Errorf("clipboard = %q", clip.Content())
+	}
+	if len(got) != 0 {
+		t.Fatal("copying answered the request")
+	}
+	test.Tap(button(t, p.Object(), "Open in Browser"))
+	if len(opened) != 1 || opened[0] != urlRequest().URL {
+		t.Fatalf("opened = %v", opened)
+	}
+	if len(got) != 1 || got[0].Action != ActionAccept || got[0].Content != nil {
+		t.Fatalf("answers = %+v", got)
+	}
+	if !p.Waiting() || !strings.Contains(texts(p.Object()), "Waiting for completion…") {
+		t.Errorf("not waiting:\n%s", texts(p.Object()))
+	}
+	capture(t, win, "elicitation-url-waiting")
+	p.Complete()
+	if p.Waiting() || !strings.Contains(texts(p.Object()), "Completed") {
+		t.Errorf("not completed:\n%s", texts(p.Object()))
+	}
+	dismissed := false
+	p.OnDismiss = func() { dismissed = true }
+	test.Tap(button(t, p.Object(), "Close"))
+	if !dismissed || len(got) != 1 {
+		t.Errorf("Close: dismissed=%v answers=%+v", dismissed, got)
+	}
+}
+
+func TestElicitationURLOpenFails(t *testing.T) {
+	newApp(t)
+	p := NewElicitationPanel(urlRequest(), &ElicitationOptions{
+		Open: func(*url.URL) error { return errors.New("xdg-open not found") },
+	})
+	var got []ElicitationAnswer
+	p.OnAnswer = func(a ElicitationAnswer) { got = append(got, a) }
+	window(t, scrolled(p.Object()), 640, 640)
+	test.Tap(button(t, p.Object(), "Open in Browser"))
+	if len(got) != 0 {
+		t.Fatalf("accepted although the browser did not open: %+v", got)
+	}
+	if !strings.Contains(texts(p.Object()), "xdg-open not found") {
+		t.Errorf("error not shown:\n%s", texts(p.Object()))
+	}
+	test.Tap(button(t, p.Object(), "I opened it"))
+	if len(got) != 1 || got[0].Action != ActionAccept {
+		t.Fatalf("answers = %+v", got)
+	}
+}
+
+func TestElicitationURLRefusesOtherSchemes(t *testing.T) {
+	newApp(t)
+	req := urlRequest()
+	req.URL = "javascript:alert(1)"
+	opened := 0
+	p := NewElicitationPanel(req, &ElicitationOptions{Open: func(*url.URL) error { opened++; return nil }})
+	window(t, scrolled(p.Object()), 640, 640)
+	if !button(t, p.Object(), "Open in Browser").Disabled() {
+		t.Error("a javascript: URL can be opened")
+	}
+	test.Tap(button(t, p.Object(), "Open in Browser"))
+	if opened != 0 {
+		t.Error("opened")
+	}
+}
+
+func TestElicitationURLCancel(t *testing.T) {
+	newApp(t)
+	p := NewElicitationPanel(urlRequest(), &ElicitationOptions{Open: func(*url.URL) error { return nil }})
+	var got []ElicitationAnswer
+	p.OnAnswer = func(a ElicitationAnswer) { got = append(got, a) }
+	window(t, scrolled(p.Object()), 640, 640)
+	test.Tap(button(t, p.Object(), "Cancel"))
+	if len(got) != 1 || got[0].Action != ActionCancel {
+		t.Fatalf("answers = %+v", got)
+	}
+}

@@ -1,0 +1,388 @@
+package requests
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// ErrCancelled is returned by AskSampling and AskElicitation when ctx ended
+// before the user answered (the server cancelled the request or the
+// connection ended); the panel then closed with a note.
+var ErrCancelled = errors.New("requests: the request ended before the user answered")
+
+// maxNotes bounds the list of closed requests shown under the queue.
+const maxNotes = 20
+
+// QueueOptions configure a Queue.
+type QueueOptions struct {
+	// Window hosts the modals (details, profiles editor, previews).
+	Window fyne.Window
+	// Profiles loads and saves the testing profiles ([Edit Profiles] is
+	// hidden without it).
+	Profiles ProfileStore
+	// Responder prefills and auto-responds sampling requests.
+	Responder Responder
+	// Forms builds elicitation forms.
+	Forms FormBuilder
+	// Open opens URL-mode elicitation URLs.
+	Open Opener
+	// Clipboard receives [Copy URL]; the app's clipboard when nil.
+	Clipboard fyne.Clipboard
+	// OnCountChanged gets the number of pending requests after every
+	// change (for a badge on a tab).
+	OnCountChanged func(n int)
+	// Now is the clock (tests); time.Now when nil.
+	Now func() time.Time
+}
+
+// Queue lists the pending requests of every server (sampling and
+// elicitation), each opening its panel; answered, cancelled and completed
+// requests leave with a note in the "Recently closed" list. When the
+// active testing profile auto-responds, sampling requests are answered by it
+// at once and only noted.
+//
+// Methods are for the UI goroutine, except AskSampling and AskElicitation.
+type Queue struct {
+	opts     QueueOptions
+	profiles ProfileSet
+	profErr  error
+
+	items    []*queueItem
+	selected *queueItem
+
+	list   *widget.List
+	detail *fyne.Container
+	notes  *fyne.Container
+	count  *widget.Label
+	notesN []string
+	obj    fyne.CanvasObject
+}
+
+// queueItem is one pending request.
+type queueItem struct {
+	server, id, kind, summary string
+	at                        time.Time
+	sampling                  *SamplingPanel
+	elicit                    *ElicitationPanel
+	elicitID                  string
+}
+
+func (it *queueItem) object() fyne.CanvasObject {
+	if it.sampling != nil {
+		return it.sampling.Object()
+	}
+	return it.elicit.Object()
+}
+
+// NewQueue returns an empty queue.
+func NewQueue(opts *QueueOptions) *Queue {
+	q := &Queue{}
+	if opts != nil {
+		q.opts = *opts
+	}
+	if q.opts.Now == nil {
+		q.opts.Now = time.Now
+	}
+	if q.opts.Profiles != nil {
+		q.profiles, q.profErr = q.opts.Profiles.Load()
+	}
+	q.obj = q.buildUI()
+	return q
+}
+
+// Object returns the queue's view.
+func (q *Queue) Object() fyne.CanvasObject { return q.obj }
+
+// Len returns the number of pending requests.
+func (q *Queue) Len() int { return len(q.items) }
+
+// Notes returns the notes of recently closed requests, newest first.
+func (q *Queue) Notes() []string { return append([]string(nil), q.notesN...) }
+
+// Profiles returns the testing profiles the queue uses.
+func (q *Queue) Profiles() ProfileSet { return q.profiles.clone() }
+
+func (q *Queue) buildUI() fyne.CanvasObject {
+	q.count = heading("")
+	q.list = widget.NewList(
+		func() int { return len(q.items) },
+		func() fyne.CanvasObject {
+			icon := widget.NewIcon(theme.QuestionIcon())
+			title := widget.NewLabel("")
+			title.TextStyle = fyne.TextStyle{Bold: true}
+			title.Truncation = fyne.TextTruncateEllipsis
+			sub := widget.NewLabel("")
+			sub.Importance = widget.LowImportance
+			sub.Truncation = fyne.TextTruncateEllipsis
+			return container.NewBorder(nil, nil, icon, nil, container.NewVBox(title, sub))
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			if i >= len(q.items) {
+				return
+			}
+			it := q.items[i]
+			c := o.(*fyne.Container)
+			vb := c.Objects[0].(*fyne.Container)
+			icon := c.Objects[1].(*widget.Icon)
+			if it.sampling != nil {
+				icon.SetResource(theme.ComputerIcon())
+			} else {
+				icon.SetResource(theme.DocumentCreateIcon())
+			}
+			vb.Objects[0].(*widget.Label).SetText(it.kind + " · " + it.server)
+			vb.Objects[1].(*widget.Label).SetText(fmt.Sprintf("#%s · %s · %s", it.id, it.at.Format("15:04:05"), it.summary))
+		},
+	)
+	q.list.OnSelected = func(i widget.ListItemID) {
+		if i < len(q.items) {
+			q.show(q.items[i])
+		}
+	}
+	q.detail = container.NewStack()
+	q.notes = container.NewVBox()
+	left := container.NewBorder(q.count, container.NewVBox(widget.NewSeparator(), heading("Recently closed"), q.notes), nil, nil, q.list)
+	split := container.NewHSplit(left, container.NewVScroll(q.detail))
+	split.Offset = 0.32
+	q.refresh()
+	return split
+}
+
+// refresh redraws the count, the list and the empty state.
+func (q *Queue) refresh() {
+	switch n := len(q.items); n {
+	case 0:
+		q.count.SetText("No pending requests")
+	case 1:
+		q.count.SetText("1 pending request")
+	default:
+		q.count.SetText(fmt.Sprintf("%d pending requests", n))
+	}
+	q.list.Refresh()
+	if q.selected == nil {
+		q.detail.RemoveAll()
+		msg := "Requests a server sends to Spyglass — sampling and elicitation — wait here for your answer."
+		if len(q.items) > 0 {
+			msg = "Select a request to answer it."
+		}
+		q.detail.Add(container.NewPadded(emptyState(msg)))
+	}
+	if q.notes != nil {
+		q.notes.RemoveAll()
+		if len(q.notesN) == 0 {
+			q.notes.Add(mutedLabel("Nothing yet."))
+		}
+		for i, n := range q.notesN {
+			if i == 5 {
+				break
+			}
+			q.notes.Add(mutedLabel(n))
+		}
+	}
+	if q.opts.OnCountChanged != nil {
+		q.opts.OnCountChanged(len(q.items))
+	}
+}
+
+// show puts it in the detail pane.
+func (q *Queue) show(it *queueItem) {
+	q.selected = it
+	q.detail.RemoveAll()
+	q.detail.Add(container.NewPadded(it.object()))
+}
+
+func (q *Queue) add(it *queueItem) {
+	q.items = append(q.items, it)
+	q.refresh()
+	if q.selected == nil {
+		q.list.Select(len(q.items) - 1)
+	}
+}
+
+// remove takes it off the queue and notes why.
+func (q *Queue) remove(it *queueItem, note string) {
+	for i, x := range q.items {
+		if x == it {
+			q.items = append(q.items[:i], q.items[i+1:]...)
+			break
+		}
+	}
+	if note != "" {
+		q.notesN = append([]string{fmt.Sprintf("%s %s #%s from %s: %s", q.opts.Now().Format("15:04:05"), it.kind, it.id, it.server, note)}, q.notesN...)
+		if len(q.notesN) > maxNotes {
+			q.notesN = q.notesN[:maxNotes]
+		}
+	}
+	if q.selected == it {
+		q.selected = nil
+		q.list.UnselectAll()
+	}
+	q.refresh()
+}
+
+func (q *Queue) find(server, id string) *queueItem {
+	for _, it := range q.items {
+		if it.server == server && it.id == id {
+			return it
+		}
+	}
+	return nil
+}
+
+// AddSampling queues a sampling request; answer gets the user's answer.
+// When the active profile auto-responds (and can), answer is called at once
+// with its result and the request is only noted.
+func (q *Queue) AddSampling(req SamplingRequest, answer func(SamplingAnswer)) {
+	cur := q.profiles.Current()
+	if cur.AutoRespond && cur.Provider == ProviderMock && q.opts.Responder != nil {
+		if raw, err := q.opts.Responder.Respond(cur, req.Params); err == nil {
+			it := &queueItem{server: req.Server, id: req.ID, kind: "sampling"}
+			q.remove(it, "auto-responded by the profile “"+cur.Name+"”")
+			answer(SamplingAnswer{Result: raw, Profile: cur.Name, Auto: true})
+			return
+		}
+	}
+	p := NewSamplingPanel(req, &SamplingOptions{
+		Profiles:       q.profiles.clone(),
+		Responder:      q.opts.Responder,
+		Window:         q.opts.Window,
+		OnEditProfiles: q.editProfilesFunc(),
+	})
+	sp, _ := parseSampling(req.Params)
+	it := &queueItem{server: req.Server, id: req.ID, kind: "sampling", summary: truncate(sp.preview(), 80), at: q.opts.Now(), sampling: p}
+	p.OnAnswer = func(a SamplingAnswer) {
+		note := "answered"
+		switch {
+		case a.Rejected:
+			note = "rejected"
+		case a.Auto:
+			note = "answered by the profile “" + a.Profile + "”"
+		}
+		q.remove(it, note)
+		answer(a)
+	}
+	q.add(it)
+}
+
+// AddElicitation queues an elicitation request; answer gets the user's
+// answer. A URL-mode request stays listed after it was accepted, waiting,
+// until CompleteElicitation (or the user closes it).
+func (q *Queue) AddElicitation(req ElicitationRequest, answer func(ElicitationAnswer)) {
+	p := NewElicitationPanel(req, &ElicitationOptions{Forms: q.opts.Forms, Open: q.opts.Open, Clipboard: q.opts.Clipboard})
+	kind := "elicitation"
+	if req.Mode == "url" {
+		kind = "elicitation (URL)"
+	}
+	it := &queueItem{server: req.Server, id: req.ID, kind: kind, summary: truncate(oneLine(req.Message), 80), at: q.opts.Now(), elicit: p, elicitID: req.ElicitationID}
+	p.OnAnswer = func(a ElicitationAnswer) {
+		if req.Mode == "url" && a.Action == ActionAccept {
+			it.summary = "waiting for completion · " + it.summary
+			q.list.Refresh()
+		} else {
+			q.remove(it, a.Action)
+		}
+		answer(a)
+	}
+	p.OnDismiss = func() {
+		note := "accepted; closed while waiting for completion"
+		if p.Completed() {
+			note = "completed"
+		}
+		q.remove(it, note)
+	}
+	q.add(it)
+}
+
+// Cancel closes the pending request (server, id) with note, for example
+// when the server sent notifications/cancelled ("" means "cancelled by the
+// server"). It reports whether such a request was pending.
+func (q *Queue) Cancel(server, id, note string) bool {
+	it := q.find(server, id)
+	if it == nil {
+		return false
+	}
+	if note == "" {
+		note = "cancelled by the server"
+	}
+	if it.sampling != nil {
+		it.sampling.Close(note)
+	} else {
+		it.elicit.Close(note)
+	}
+	q.remove(it, note)
+	return true
+}
+
+// CompleteElicitation marks the URL-mode request with elicitationID from
+// server as completed (notifications/elicitation/complete) and closes it.
+// It reports whether such a request was listed.
+func (q *Queue) CompleteElicitation(server, elicitationID string) bool {
+	for _, it := range q.items {
+		if it.elicit != nil && it.server == server && it.elicitID == elicitationID && elicitationID != "" {
+			it.elicit.Complete()
+			q.remove(it, "completed")
+			return true
+		}
+	}
+	return false
+}
+
+// SetProfiles replaces the profiles (after an edit elsewhere) in the queue
+// and in every open sampling panel.
+func (q *Queue) SetProfiles(ps ProfileSet) {
+	q.profiles = ps.clone()
+	for _, it := range q.items {
+		if it.sampling != nil {
+			it.sampling.SetProfiles(ps)
+		}
+	}
+}
+
+func (q *Queue) editProfilesFunc() func() {
+	if q.opts.Profiles == nil || q.opts.Window == nil {
+		return nil
+	}
+	return func() { ShowProfilesEditor(q.opts.Window, q.opts.Profiles, q.SetProfiles) }
+}
+
+// AskSampling queues req from any goroutine and waits for the user's
+// answer. When ctx ends first (the server cancelled the request, the
+// connection closed) the panel closes with a note and the error wraps
+// ErrCancelled and ctx's error.
+func (q *Queue) AskSampling(ctx context.Context, req SamplingRequest) (SamplingAnswer, error) {
+	ch := make(chan SamplingAnswer, 1)
+	fyne.Do(func() { q.AddSampling(req, func(a SamplingAnswer) { ch <- a }) })
+	select {
+	case a := <-ch:
+		return a, nil
+	case <-ctx.Done():
+		fyne.Do(func() { q.Cancel(req.Server, req.ID, cancelNote(ctx)) })
+		return SamplingAnswer{}, fmt.Errorf("%w: %w", ErrCancelled, ctx.Err())
+	}
+}
+
+// AskElicitation is AskSampling for elicitation requests.
+func (q *Queue) AskElicitation(ctx context.Context, req ElicitationRequest) (ElicitationAnswer, error) {
+	ch := make(chan ElicitationAnswer, 1)
+	fyne.Do(func() { q.AddElicitation(req, func(a ElicitationAnswer) { ch <- a }) })
+	select {
+	case a := <-ch:
+		return a, nil
+	case <-ctx.Done():
+		fyne.Do(func() { q.Cancel(req.Server, req.ID, cancelNote(ctx)) })
+		return ElicitationAnswer{}, fmt.Errorf("%w: %w", ErrCancelled, ctx.Err())
+	}
+}
+
+func cancelNote(ctx context.Context) string {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return "timed out before an answer"
+	}
+	return "cancelled by the server"
+}
