@@ -1,0 +1,305 @@
+// Package oauthtest holds the real peers core/oauth is tested against:
+// oidc-provider (a certified OpenID Connect / OAuth 2.1 authorization
+// server, run by node from core/oauth/testdata/oidc-provider.mjs) and a
+// protected MCP resource that checks the JWT access tokens it mints, plus
+// a headless browser and a request helper that authorizes on 401/403.
+package oauthtest
+
+import (
+	"bufio"
+	"context"
+	"crypto"
+	"crypto/rsa"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/spyglass-mcp/spyglass/core/oauth"
+	"github.com/spyglass-mcp/spyglass/core/testpeers"
+)
+
+// AuthServer is a running oidc-provider.
+type AuthServer struct {
+	Issuer string // http://127.0.0.1:PORT; token endpoint Issuer+"/token"
+}
+
+// StartOIDCProvider runs core/oauth/testdata/oidc-provider.mjs for the MCP
+// resource at resource and returns once it listens. The process is ended
+// when the test ends. It skips (fails under CI) without node or the peer.
+func StartOIDCProvider(t *testing.T, resource string) *AuthServer {
+	t.Helper()
+	node := testpeers.Node(t)
+	lib := testpeers.File(t, "oidc-provider/lib/index.js")
+	root, err := testpeers.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := filepath.Join(root, "core", "oauth", "testdata", "oidc-provider.mjs")
+	port := freePort(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := exec.CommandContext(ctx, node, script)
+	cmd.Env = append(cmd.Environ(), "OIDC_PROVIDER="+lib, fmt.Sprintf("PORT=%d", port), "RESOURCE="+resource)
+	stdout, _ := cmd.StdoutPipe()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		cancel()
+		t.Fatalf("start oidc-provider: %v", err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		_ = cmd.Wait()
+	})
+	ready := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if iss, ok := strings.CutPrefix(sc.Text(), "ready "); ok {
+				ready <- iss
+			}
+		}
+	}()
+	select {
+	case iss := <-ready:
+		return &AuthServer{Issuer: iss}
+	case <-time.After(20 * time.Second):
+		cancel()
+		t.Fatalf("oidc-provider did not start; stderr:\n%s", stderr.String())
+	}
+	return nil
+}
+
+func freePort(t *testing.T) int {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// ResourceServer is a protected MCP endpoint at URL+"/mcp". Without a
+// valid token it answers 401 with WWW-Authenticate resource_metadata; it
+// checks the JWT access token's RS256 signature (against the issuer's
+// JWKS), iss, aud (the RFC 8707 resource) and exp; with a required scope
+// set it answers 403 insufficient_scope to tokens lacking it. It serves
+// its RFC 9728 metadata at the path-aware well-known URL.
+type ResourceServer struct {
+	*httptest.Server
+	mu       sync.Mutex
+	issuer   string
+	resource string
+	scopes   []string
+	require  string
+	served   atomic.Int32
+}
+
+// NewResourceServer starts a ResourceServer whose metadata offers the
+// scopes mcp:read and mcp:write.
+func NewResourceServer(t *testing.T) *ResourceServer {
+	t.Helper()
+	rs := &ResourceServer{scopes: []string{"mcp:read", "mcp:write"}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", func(w http.ResponseWriter, r *http.Request) {
+		rs.mu.Lock()
+		defer rs.mu.Unlock()
+		res := rs.resource
+		if res == "" {
+			res = rs.URL + "/mcp"
+		}
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"resource": res, "authorization_servers": []string{rs.issuer}, "scopes_supported": rs.scopes,
+		})
+	})
+	mux.HandleFunc("/mcp", rs.serveMCP)
+	rs.Server = httptest.NewServer(mux)
+	t.Cleanup(rs.Close)
+	return rs
+}
+
+func (rs *ResourceServer) serveMCP(w http.ResponseWriter, r *http.Request) {
+	rs.mu.Lock()
+	issuer, require := rs.issuer, rs.require
+	rs.mu.Unlock()
+	prm := rs.URL + "/.well-known/oauth-protected-resource/mcp"
+	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	claims, err := VerifyJWT(tok, issuer, rs.URL+"/mcp")
+	if !ok || err != nil {
+		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata="%s"`, prm))
+		http.Error(w, `{"error":"invalid_token"}`, http.StatusUnauthorized)
+		return
+	}
+	if require != "" {
+		have := strings.Fields(claims.Scope)
+		for _, s := range strings.Fields(require) {
+			if !contains(have, s) {
+				w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="%s", resource_metadata="%s"`, require, prm))
+				http.Error(w, `{"error":"insufficient_scope"}`, http.StatusForbidden)
+				return
+			}
+		}
+	}
+	rs.served.Add(1)
+	w.Header().Set("Content-Type", "application/json")
+	fmt.Fprint(w, `{"jsonrpc":"2.0","id":1,"result":{}}`)
+}
+
+// SetIssuer names the authorization server in the metadata and the
+// issuer tokens must come from.
+func (rs *ResourceServer) SetIssuer(iss string) { rs.mu.Lock(); rs.issuer = iss; rs.mu.Unlock() }
+
+// SetResource makes the metadata name another resource ("" = itself).
+func (rs *ResourceServer) SetResource(r string) { rs.mu.Lock(); rs.resource = r; rs.mu.Unlock() }
+
+// SetScopes sets the metadata's scopes_supported.
+func (rs *ResourceServer) SetScopes(s ...string) { rs.mu.Lock(); rs.scopes = s; rs.mu.Unlock() }
+
+// Require makes requests need every scope of scopes (space separated);
+// "" requires none.
+func (rs *ResourceServer) Require(scopes string) { rs.mu.Lock(); rs.require = scopes; rs.mu.Unlock() }
+
+// Served counts the requests answered 200.
+func (rs *ResourceServer) Served() int { return int(rs.served.Load()) }
+
+// Claims are the access token claims the ResourceServer checks.
+type Claims struct {
+	Iss   string `json:"iss"`
+	Aud   any    `json:"aud"`
+	Exp   int64  `json:"exp"`
+	Scope string `json:"scope"`
+}
+
+// VerifyJWT checks an RS256 JWT access token against the issuer's JWKS,
+// its iss, aud and exp, and returns its claims.
+func VerifyJWT(tok, issuer, audience string) (*Claims, error) {
+	parts := strings.Split(tok, ".")
+	if len(parts) != 3 {
+		return nil, errors.New("not a JWT")
+	}
+	var hdr struct{ Alg, Kid string }
+	var claims Claims
+	if err := decodeSeg(parts[0], &hdr); err != nil {
+		return nil, err
+	}
+	if err := decodeSeg(parts[1], &claims); err != nil {
+		return nil, err
+	}
+	if hdr.Alg != "RS256" || claims.Iss != issuer || claims.Aud != audience || time.Now().Unix() > claims.Exp {
+		return nil, fmt.Errorf("claims: %+v %+v", hdr, claims)
+	}
+	resp, err := http.Get(issuer + "/jwks")
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	var set struct {
+		Keys []struct{ Kid, Kty, N, E string }
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&set); err != nil {
+		return nil, err
+	}
+	sig, err := base64.RawURLEncoding.DecodeString(parts[2])
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
+	for _, k := range set.Keys {
+		if k.Kty != "RSA" || (hdr.Kid != "" && k.Kid != hdr.Kid) {
+			continue
+		}
+		n, _ := base64.RawURLEncoding.DecodeString(k.N)
+		e, _ := base64.RawURLEncoding.DecodeString(k.E)
+		pub := &rsa.PublicKey{N: new(big.Int).SetBytes(n), E: int(new(big.Int).SetBytes(e).Int64())}
+		if rsa.VerifyPKCS1v15(pub, crypto.SHA256, sum[:], sig) == nil {
+			return &claims, nil
+		}
+	}
+	return nil, errors.New("bad signature")
+}
+
+func decodeSeg(s string, v any) error {
+	b, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// Setup starts a ResourceServer and an oidc-provider for it.
+func Setup(t *testing.T) (*ResourceServer, *AuthServer) {
+	t.Helper()
+	rs := NewResourceServer(t)
+	as := StartOIDCProvider(t, rs.URL+"/mcp")
+	rs.SetIssuer(as.Issuer)
+	return rs, as
+}
+
+// Browser is the headless browser (oauth.HTTPBrowser), remembering the
+// URLs it opened.
+type Browser struct {
+	mu     sync.Mutex
+	opened []string
+}
+
+// Open records u and follows its redirects.
+func (b *Browser) Open(ctx context.Context, u string) error {
+	b.mu.Lock()
+	b.opened = append(b.opened, u)
+	b.mu.Unlock()
+	return oauth.HTTPBrowser{}.Open(ctx, u)
+}
+
+// Opened returns the URLs opened so far.
+func (b *Browser) Opened() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.opened...)
+}
+
+// Call POSTs a ping to endpoint the way core/wire does — Prepare, and on
+// 401 or 403 Authorize with the challenge and send again, at most three
+// times — and returns the final status.
+func Call(ctx context.Context, a *oauth.Authorizer, endpoint string) (int, error) {
+	for attempt := 0; ; attempt++ {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		if err := a.Prepare(req); err != nil {
+			return 0, err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return 0, err
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if (resp.StatusCode != 401 && resp.StatusCode != 403) || attempt == 3 {
+			return resp.StatusCode, nil
+		}
+		if err := a.Authorize(ctx, oauth.ChallengeFromResponse(resp)); err != nil {
+			return resp.StatusCode, err
+		}
+	}
+}
