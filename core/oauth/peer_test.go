@@ -281,3 +281,45 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// lockedKeyring fails every call the way a locked keyring does.
+type lockedKeyring struct{}
+
+func (lockedKeyring) Get(context.Context, string) (string, error) {
+	return "", fmt.Errorf("keyring get: %w", secrets.ErrTimeout)
+}
+func (lockedKeyring) Set(context.Context, string, string) error {
+	return fmt.Errorf("keyring set: %w", secrets.ErrTimeout)
+}
+func (lockedKeyring) Delete(context.Context, string) error {
+	return fmt.Errorf("keyring delete: %w", secrets.ErrTimeout)
+}
+
+func TestOIDCProviderLockedKeyring(t *testing.T) {
+	rs, _ := oauthtest.Setup(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	var warnings []oauth.Warning
+	a := oauth.New("s", rs.URL+"/mcp", catalog.OAuth{}, lockedKeyring{}, &oauth.Options{
+		Browser: &oauthtest.Browser{}, OnWarning: func(w oauth.Warning) { warnings = append(warnings, w) },
+	})
+	// The keyring never answers: the sign-in still works, from memory,
+	// and the user hears about it.
+	if status, err := oauthtest.Call(ctx, a, rs.URL+"/mcp"); err != nil || status != 200 {
+		t.Fatalf("call: %d, %v", status, err)
+	}
+	if len(warnings) == 0 || warnings[0].Code != oauth.WarnStore {
+		t.Fatalf("warnings = %+v, want WarnStore", warnings)
+	}
+	for _, w := range warnings {
+		if strings.Contains(w.Detail, "ey") && strings.Contains(w.Detail, ".") && len(w.Detail) > 200 {
+			t.Errorf("a warning carries a token: %s", w.Detail)
+		}
+	}
+	if status, err := oauthtest.Call(ctx, a, rs.URL+"/mcp"); err != nil || status != 200 {
+		t.Fatalf("second call: %d, %v", status, err)
+	}
+	if _, err := a.Clear(ctx, true); !errors.Is(err, secrets.ErrTimeout) {
+		t.Errorf("Clear with a locked keyring: %v, want ErrTimeout", err)
+	}
+}
