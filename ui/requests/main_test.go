@@ -87,9 +87,10 @@ func testProfiles() ProfileSet {
 	}}
 }
 
-// walk visits o and everything drawn inside it, depth first.
+// walk visits o and everything shown inside it, depth first (hidden
+// objects and what they hold are skipped).
 func walk(o fyne.CanvasObject, fn func(fyne.CanvasObject)) {
-	if o == nil {
+	if o == nil || !o.Visible() {
 		return
 	}
 	fn(o)

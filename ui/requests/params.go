@@ -108,15 +108,16 @@ func (p *samplingParams) hints() []string {
 	return out
 }
 
-// preview is the first text of the last user message, else of any message.
+// preview is the text of the last user message that has text, else the
+// first block of any message.
 func (p *samplingParams) preview() string {
 	for i := len(p.Messages) - 1; i >= 0; i-- {
 		if p.Messages[i].Role != "user" {
 			continue
 		}
 		for _, b := range p.Messages[i].blocks() {
-			if t := b.summary(); t != "" {
-				return t
+			if b.Type == "text" && strings.TrimSpace(b.Text) != "" {
+				return oneLine(b.Text)
 			}
 		}
 	}
