@@ -127,10 +127,10 @@ type Authorizer struct {
 	token     *Token
 	client    *Client
 	meta      *ServerMetadata
-	refreshed string // access token obtained by Authorize's refresh
+	refreshed string         // access token obtained by Authorize's refresh
+	stepUps   map[string]int // step-up attempts per challenged scope set
 
-	flowMu  sync.Mutex     // one flow at a time
-	stepUps map[string]int // step-up attempts per challenged scope set
+	flowMu sync.Mutex // one flow at a time
 }
 
 // New returns the Authorizer of the catalog server named server whose MCP
@@ -355,10 +355,15 @@ func (a *Authorizer) Authorize(ctx context.Context, ch Challenge) error {
 			return fmt.Errorf("oauth: step-up for %q: %w", ch.Scope, ErrInsufficientScope)
 		}
 		key := scopeKey(want)
-		if a.stepUps[key] >= MaxStepUps {
+		a.mu.Lock()
+		n := a.stepUps[key]
+		if n < MaxStepUps {
+			a.stepUps[key] = n + 1
+		}
+		a.mu.Unlock()
+		if n >= MaxStepUps {
 			return fmt.Errorf("oauth: step-up for %q: %d attempts: %w", ch.Scope, MaxStepUps, ErrInsufficientScope)
 		}
-		a.stepUps[key]++
 		return a.run(ctx, ch, granted, true)
 	}
 
@@ -745,6 +750,7 @@ func (a *Authorizer) Clear(ctx context.Context, revoke bool) (ClearResult, error
 	tok, meta := a.token, a.meta
 	cl := a.clientForLocked()
 	a.token, a.client, a.meta, a.refreshed = nil, nil, nil, ""
+	a.stepUps = map[string]int{}
 	var errs []error
 	for _, k := range []string{KeyToken, KeyClient, KeyMetadata} {
 		if err := a.store.Delete(ctx, k); err != nil {
@@ -752,9 +758,6 @@ func (a *Authorizer) Clear(ctx context.Context, revoke bool) (ClearResult, error
 		}
 	}
 	a.mu.Unlock()
-	a.flowMu.Lock()
-	a.stepUps = map[string]int{}
-	a.flowMu.Unlock()
 	res := ClearResult{NotRevoked: revokeReason(revoke, tok, meta, cl)}
 	if res.NotRevoked == "" {
 		res.Revoked, res.RevokeErr = a.revoke(ctx, tok, meta, cl)

@@ -323,3 +323,32 @@ func TestOIDCProviderLockedKeyring(t *testing.T) {
 		t.Errorf("Clear with a locked keyring: %v, want ErrTimeout", err)
 	}
 }
+
+func TestClearDoesNotWaitForASignIn(t *testing.T) {
+	rs, _ := oauthtest.Setup(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	opened := make(chan struct{})
+	// A user who never finishes signing in.
+	b := oauth.BrowserFunc(func(context.Context, string) error { close(opened); return nil })
+	a := oauth.New("s", rs.URL+"/mcp", catalog.OAuth{}, secrets.NewMemory(), &oauth.Options{Browser: b})
+	flowCtx, stopFlow := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { _, err := oauthtest.Call(flowCtx, a, rs.URL+"/mcp"); done <- err }()
+	select {
+	case <-opened:
+	case <-ctx.Done():
+		t.Fatal("the browser was never opened")
+	}
+	cleared := make(chan struct{})
+	go func() { _, _ = a.Clear(ctx, true); close(cleared) }()
+	select {
+	case <-cleared:
+	case <-time.After(10 * time.Second):
+		t.Fatal("Clear waited for the sign-in in progress")
+	}
+	stopFlow()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Errorf("abandoned sign-in: %v, want context.Canceled", err)
+	}
+}
