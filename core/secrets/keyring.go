@@ -45,10 +45,15 @@ type backend interface {
 // osBackend is zalando/go-keyring's package-level API.
 type osBackend struct{}
 
+// Get calls keyring.Get.
 func (osBackend) Get(service, user string) (string, error) { return keyring.Get(service, user) }
+
+// Set calls keyring.Set.
 func (osBackend) Set(service, user, password string) error {
 	return keyring.Set(service, user, password)
 }
+
+// Delete calls keyring.Delete.
 func (osBackend) Delete(service, user string) error { return keyring.Delete(service, user) }
 
 // NewKeyring returns a Store backed by the OS keyring.

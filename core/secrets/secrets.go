@@ -25,8 +25,11 @@ var (
 // concurrent use. Get returns an error matching ErrNotFound for a missing
 // key; Delete of a missing key is not an error.
 type Store interface {
+	// Get returns the value stored under key.
 	Get(ctx context.Context, key string) (string, error)
+	// Set stores value under key, replacing what was there.
 	Set(ctx context.Context, key, value string) error
+	// Delete removes key.
 	Delete(ctx context.Context, key string) error
 }
 
@@ -49,14 +52,17 @@ type scoped struct {
 	server string
 }
 
+// Get reads key in the server's namespace.
 func (p scoped) Get(ctx context.Context, key string) (string, error) {
 	return p.s.Get(ctx, ServerKey(p.server, key))
 }
 
+// Set writes key in the server's namespace.
 func (p scoped) Set(ctx context.Context, key, value string) error {
 	return p.s.Set(ctx, ServerKey(p.server, key), value)
 }
 
+// Delete removes key from the server's namespace.
 func (p scoped) Delete(ctx context.Context, key string) error {
 	return p.s.Delete(ctx, ServerKey(p.server, key))
 }
