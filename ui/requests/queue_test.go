@@ -1,0 +1,194 @@
+package requests
+
+import (
+	"context"
+	"errors"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+)
+
+func newQueue(t *testing.T, ps ProfileSet) (*Queue, fyne.Window, *[]int) {
+	t.Helper()
+	newApp(t)
+	var counts []int
+	clock := time.Date(2026, 11, 30, 14, 35, 22, 0, time.UTC)
+	q := NewQueue(&QueueOptions{
+		Profiles:       &fakeStore{set: ps},
+		Responder:      fakeResponder{},
+		Forms:          buildForm,
+		Open:           func(*url.URL) error { return nil },
+		Clipboard:      test.NewClipboard(),
+		OnCountChanged: func(n int) { counts = append(counts, n) },
+		Now:            func() time.Time { return clock },
+	})
+	win := window(t, q.Object(), 1100, 720)
+	q.opts.Window = win
+	return q, win, &counts
+}
+
+func TestQueueSeveralServers(t *testing.T) {
+	q, win, counts := newQueue(t, testProfiles())
+	capture(t, win, "queue-empty")
+	if !strings.Contains(texts(q.Object()), "No pending requests") {
+		t.Errorf("no empty state:\n%s", texts(q.Object()))
+	}
+	var sAns []SamplingAnswer
+	var eAns []ElicitationAnswer
+	q.AddSampling(plainSampling(), func(a SamplingAnswer) { sAns = append(sAns, a) })
+	q.AddElicitation(formRequest(), func(a ElicitationAnswer) { eAns = append(eAns, a) })
+	q.AddElicitation(urlRequest(), func(a ElicitationAnswer) { eAns = append(eAns, a) })
+	q.AddSampling(toolSampling(), func(a SamplingAnswer) { sAns = append(sAns, a) })
+	if q.Len() != 4 || (*counts)[len(*counts)-1] != 4 {
+		t.Fatalf("len %d, counts %v", q.Len(), *counts)
+	}
+	if !strings.Contains(texts(q.Object()), "4 pending requests") {
+		t.Errorf("count not shown:\n%s", texts(q.Object()))
+	}
+	// The first request is open.
+	if q.selected != q.items[0] {
+		t.Fatal("first request not shown")
+	}
+	capture(t, win, "queue-four")
+
+	// Opening the second shows the elicitation form; declining it closes it.
+	q.list.Select(1)
+	test.Tap(button(t, q.detail, "Decline"))
+	if len(eAns) != 1 || eAns[0].Action != ActionDecline || q.Len() != 3 {
+		t.Fatalf("answers %+v, len %d", eAns, q.Len())
+	}
+	if q.selected != nil || !strings.Contains(texts(q.Object()), "Select a request to answer it.") {
+		t.Errorf("after answering:\n%s", texts(q.detail))
+	}
+	// The server cancels the tool sampling request.
+	if !q.Cancel("weather", "9", "") {
+		t.Fatal("cancel found nothing")
+	}
+	if q.Len() != 2 || len(sAns) != 0 {
+		t.Fatalf("len %d, answers %+v", q.Len(), sAns)
+	}
+	notes := q.Notes()
+	if len(notes) != 2 || notes[0] != "14:35:22 sampling #9 from weather: cancelled by the server" || notes[1] != "14:35:22 elicitation #7 from data-processor: decline" {
+		t.Errorf("notes = %q", notes)
+	}
+	if q.Cancel("weather", "9", "") {
+		t.Error("cancelled twice")
+	}
+	// The URL request: open, then the completion notification closes it.
+	q.list.Select(1)
+	test.Tap(button(t, q.detail, "Open in Browser"))
+	if len(eAns) != 2 || eAns[1].Action != ActionAccept || q.Len() != 2 {
+		t.Fatalf("answers %+v len %d", eAns, q.Len())
+	}
+	if q.CompleteElicitation("github-tools", "other-id") {
+		t.Error("completed a different elicitation")
+	}
+	if !q.CompleteElicitation("github-tools", "abc123-def456") || q.Len() != 1 {
+		t.Fatalf("complete: len %d", q.Len())
+	}
+	// The sampling request from "everything" is answered.
+	q.list.Select(0)
+	test.Tap(button(t, q.detail, "Reject"))
+	if len(sAns) != 1 || !sAns[0].Rejected || q.Len() != 0 {
+		t.Fatalf("answers %+v", sAns)
+	}
+	capture(t, win, "queue-closed")
+	if got := q.Notes()[0]; got != "14:35:22 sampling #3 from everything: rejected" {
+		t.Errorf("note %q", got)
+	}
+}
+
+func TestQueueAutoRespondProfile(t *testing.T) {
+	ps := testProfiles()
+	ps.Profiles[0].AutoRespond = true
+	q, _, _ := newQueue(t, ps)
+	var got []SamplingAnswer
+	q.AddSampling(plainSampling(), func(a SamplingAnswer) { got = append(got, a) })
+	if len(got) != 1 || !got[0].Auto || q.Len() != 0 {
+		t.Fatalf("answers %+v, len %d", got, q.Len())
+	}
+	if n := q.Notes(); len(n) != 1 || !strings.Contains(n[0], "auto-responded by the profile “Quick Mock”") {
+		t.Errorf("notes %q", n)
+	}
+}
+
+func TestQueueAskFromGoroutine(t *testing.T) {
+	q, _, _ := newQueue(t, testProfiles())
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	type res struct {
+		a   SamplingAnswer
+		err error
+	}
+	done := make(chan res, 1)
+	go func() {
+		a, err := q.AskSampling(ctx, plainSampling())
+		done <- res{a, err}
+	}()
+	waitFor(t, func() bool { return q.Len() == 1 })
+	var sendBtn fyne.CanvasObject
+	fyne.DoAndWait(func() { sendBtn = button(t, q.detail, "Edit & Send") })
+	test.Tap(sendBtn.(fyne.Tappable))
+	select {
+	case r := <-done:
+		if r.err != nil || r.a.Rejected || len(r.a.Result) == 0 {
+			t.Fatalf("ask = %+v", r)
+		}
+	case <-ctx.Done():
+		t.Fatal("no answer")
+	}
+}
+
+func TestQueueAskCancelledByServer(t *testing.T) {
+	q, _, _ := newQueue(t, testProfiles())
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := q.AskElicitation(ctx, formRequest())
+		done <- err
+	}()
+	waitFor(t, func() bool { return q.Len() == 1 })
+	cancel() // what the session does on notifications/cancelled
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrCancelled) || !errors.Is(err, context.Canceled) {
+			t.Fatalf("err = %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("AskElicitation did not return")
+	}
+	waitFor(t, func() bool { return q.Len() == 0 })
+	if n := q.Notes(); len(n) != 1 || !strings.HasSuffix(n[0], "cancelled by the server") {
+		t.Errorf("notes %q", n)
+	}
+}
+
+func TestQueueSetProfiles(t *testing.T) {
+	q, _, _ := newQueue(t, testProfiles())
+	q.AddSampling(plainSampling(), func(SamplingAnswer) {})
+	ps := testProfiles()
+	ps.Profiles[0].Template = "Changed."
+	q.SetProfiles(ps)
+	if got := q.items[0].sampling.response.Text; got != "Changed." {
+		t.Errorf("open panel kept the old template: %q", got)
+	}
+}
+
+// waitFor polls cond on the UI goroutine for up to 10 s.
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		ok := false
+		fyne.DoAndWait(func() { ok = cond() })
+		if ok {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatal("condition not met in 10 s")
+}
