@@ -110,6 +110,11 @@ type Options struct {
 	// Enterprise configures enterprise-managed authorization, used when
 	// the catalog's oauth.enterpriseManaged is set.
 	Enterprise *Enterprise
+	// OnSecret, when set, is called with every secret value the
+	// Authorizer obtains or loads (access, refresh and ID tokens, client
+	// secrets), for example wire.Redactor.Add, so that they are masked
+	// wherever they might appear. It must not block.
+	OnSecret func(secret string)
 }
 
 // Authorizer authorizes requests to one MCP server. It is safe for
@@ -160,6 +165,18 @@ func (a *Authorizer) now() time.Time {
 		return a.opts.Now()
 	}
 	return time.Now()
+}
+
+// secret reports secret values through Options.OnSecret.
+func (a *Authorizer) secret(values ...string) {
+	if a.opts.OnSecret == nil {
+		return
+	}
+	for _, v := range values {
+		if v != "" {
+			a.opts.OnSecret(v)
+		}
+	}
 }
 
 func (a *Authorizer) warn(code WarningCode, detail string) {
@@ -214,11 +231,14 @@ func (a *Authorizer) loadLocked(ctx context.Context) {
 	var tok Token
 	if a.getJSON(ctx, KeyToken, &tok) && tok.AccessToken != "" {
 		a.token = &tok
+		a.secret(tok.AccessToken, tok.RefreshToken, tok.IDToken)
 	}
 	var cl Client
 	if a.getJSON(ctx, KeyClient, &cl) && cl.ClientID != "" {
 		a.client = &cl
+		a.secret(cl.ClientSecret)
 	}
+	a.secret(a.settings.ClientSecret)
 	var m ServerMetadata
 	if a.getJSON(ctx, KeyMetadata, &m) && m.Issuer != "" {
 		a.meta = &m
@@ -284,6 +304,7 @@ func (a *Authorizer) refreshLocked(ctx context.Context) error {
 		nt.Scope = tok.Scope
 	}
 	nt.Issuer, nt.Resource = tok.Issuer, tok.Resource
+	a.secret(nt.AccessToken, nt.RefreshToken, nt.IDToken)
 	a.token = nt
 	a.putJSON(ctx, KeyToken, nt)
 	return nil
@@ -378,6 +399,19 @@ func (a *Authorizer) Authorize(ctx context.Context, ch Challenge) error {
 	}
 	a.mu.Unlock()
 	return a.run(ctx, ch, granted, false)
+}
+
+// HandleUnauthorized is Authorize for an error of core/wire: when err is
+// a 401 or 403 answer (a *wire.HTTPError matching wire.ErrUnauthorized) it
+// authorizes with its challenge and returns nil when the request may be
+// sent again, or the authorization error. Any other err is returned as is.
+// A session can depend on this one method without importing this package.
+func (a *Authorizer) HandleUnauthorized(ctx context.Context, err error) error {
+	ch, ok := ChallengeFromError(err)
+	if !ok {
+		return err
+	}
+	return a.Authorize(ctx, ch)
 }
 
 // discovered is the outcome of discovery.
@@ -500,6 +534,7 @@ func (a *Authorizer) run(ctx context.Context, ch Challenge, granted string, step
 	if err != nil {
 		return err
 	}
+	a.secret(tok.AccessToken, tok.RefreshToken, tok.IDToken, cl.ClientSecret)
 	tok.Issuer, tok.Resource = d.meta.Issuer, d.resource
 	if tok.Scope == "" {
 		tok.Scope = joinScopes(scopes)

@@ -10,6 +10,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -29,8 +30,11 @@ func TestOIDCProviderSignInRefreshRevoke(t *testing.T) {
 	var clock atomic.Int64
 	now := func() time.Time { return time.Now().Add(time.Duration(clock.Load())) }
 	var warnings []oauth.Warning
+	var mu sync.Mutex
+	reported := map[string]bool{}
+	onSecret := func(s string) { mu.Lock(); reported[s] = true; mu.Unlock() }
 	a := oauth.New("my server", rs.URL+"/mcp", catalog.OAuth{}, store, &oauth.Options{
-		Browser: browser, Now: now, OnWarning: func(w oauth.Warning) { warnings = append(warnings, w) },
+		Browser: browser, Now: now, OnWarning: func(w oauth.Warning) { warnings = append(warnings, w) }, OnSecret: onSecret,
 	})
 
 	// First request: 401, the whole flow through the headless browser, 200.
@@ -66,7 +70,7 @@ func TestOIDCProviderSignInRefreshRevoke(t *testing.T) {
 	// A restart: a new Authorizer over the same store uses the stored
 	// token with no browser.
 	b2 := oauth.BrowserFunc(func(context.Context, string) error { t.Error("browser opened after a restart"); return nil })
-	a2 := oauth.New("my server", rs.URL+"/mcp", catalog.OAuth{}, store, &oauth.Options{Browser: b2, Now: now})
+	a2 := oauth.New("my server", rs.URL+"/mcp", catalog.OAuth{}, store, &oauth.Options{Browser: b2, Now: now, OnSecret: onSecret})
 	if status, err := oauthtest.Call(ctx, a2, rs.URL+"/mcp"); err != nil || status != 200 {
 		t.Fatalf("call after restart: %d, %v", status, err)
 	}
@@ -82,6 +86,13 @@ func TestOIDCProviderSignInRefreshRevoke(t *testing.T) {
 	if newTok.AccessToken == oldTok.AccessToken || newTok.RefreshToken == oldTok.RefreshToken || newTok.RefreshToken == "" {
 		t.Fatal("refresh did not rotate the tokens")
 	}
+	mu.Lock()
+	for _, s := range []string{oldTok.AccessToken, oldTok.RefreshToken, newTok.AccessToken, newTok.RefreshToken} {
+		if !reported[s] {
+			t.Error("a token was not reported to OnSecret (the redactor would not mask it)")
+		}
+	}
+	mu.Unlock()
 	if code := refreshWith(ctx, t, as, oldTok.RefreshToken, st.ClientID); code != "invalid_grant" {
 		t.Errorf("the rotated-out refresh token still works (%q)", code)
 	}

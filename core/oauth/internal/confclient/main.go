@@ -121,17 +121,20 @@ func run(ctx context.Context, url, scenario string) error {
 	return nil
 }
 
-// withAuth runs op; when it fails with a 401/403 it authorizes with the
-// challenge and runs op again, at most maxAuthorize times.
+// withAuth runs op; when it fails with a 401/403 the Authorizer handles
+// the challenge (HandleUnauthorized) and op runs again, at most
+// maxAuthorize times. This is the loop core/session is to run.
 func withAuth(ctx context.Context, a *oauth.Authorizer, op func() error) error {
 	for i := 0; ; i++ {
 		err := op()
-		ch, ok := oauth.ChallengeFromError(err)
-		if !ok || i == maxAuthorize {
+		if err == nil || i == maxAuthorize {
 			return err
 		}
-		if aerr := a.Authorize(ctx, ch); aerr != nil {
-			return errors.Join(err, aerr)
+		if herr := a.HandleUnauthorized(ctx, err); herr != nil {
+			if herr == err {
+				return err // not an authorization problem
+			}
+			return errors.Join(err, herr)
 		}
 	}
 }
