@@ -840,10 +840,6 @@ func (a *Authorizer) revoke(ctx context.Context, tok *Token, meta *ServerMetadat
 	return true, nil
 }
 
-// ErrPKCEUnsupported: the authorization server's metadata does not list
-// S256 in code_challenge_methods_supported; MCP clients must not proceed.
-var ErrPKCEUnsupported = errors.New("oauth: authorization server does not support PKCE S256")
-
 func subset(want, have []string) bool {
 	for _, w := range want {
 		if !contains(have, w) {

@@ -31,6 +31,10 @@ var (
 	// enterprise identity provider is not configured (Options.Enterprise),
 	// or it did not give what the flow needs.
 	ErrEnterpriseManaged = errors.New("oauth: enterprise-managed authorization is not configured")
+	// ErrPKCEUnsupported: the authorization server's metadata does not
+	// list S256 in code_challenge_methods_supported; MCP clients must not
+	// proceed.
+	ErrPKCEUnsupported = errors.New("oauth: authorization server does not support PKCE S256")
 	// ErrBrowser: the authorization URL could not be opened.
 	ErrBrowser = errors.New("oauth: cannot open the browser")
 )

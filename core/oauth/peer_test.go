@@ -363,3 +363,72 @@ func TestClearDoesNotWaitForASignIn(t *testing.T) {
 		t.Errorf("abandoned sign-in: %v, want context.Canceled", err)
 	}
 }
+
+// TestOIDCProviderEnterpriseIdPSignIn drives the IdP leg of
+// enterprise-managed authorization against oidc-provider playing the
+// enterprise IdP: an OpenID Connect sign-in with the fixed scope
+// "openid offline_access" (no resource, no authorizationParams), whose ID
+// token is then offered in an RFC 8693 token exchange — which
+// oidc-provider does not implement, so the flow ends there with its
+// unsupported_grant_type answer. (The exchange and the JWT bearer grant are
+// covered by the conformance scenario auth/cross-app-access-complete-flow.)
+func TestOIDCProviderEnterpriseIdPSignIn(t *testing.T) {
+	rs, as := oauthtest.Setup(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	idpClient := registerNative(ctx, t, as.Issuer)
+	browser := &oauthtest.Browser{}
+	var warnings []oauth.Warning
+	a := oauth.New("ema", rs.URL+"/mcp", catalog.OAuth{
+		ClientID: "mcp-client", ClientSecret: "s", EnterpriseManaged: true,
+		AuthorizationParams: map[string]string{"login_hint": "x"}, AuthorizationURL: "https://staging.example/auth",
+	}, secrets.NewMemory(), &oauth.Options{
+		Browser:    browser,
+		Enterprise: &oauth.Enterprise{IdPIssuer: as.Issuer, IdPClientID: idpClient},
+		OnWarning:  func(w oauth.Warning) { warnings = append(warnings, w) },
+	})
+	_, err := oauthtest.Call(ctx, a, rs.URL+"/mcp")
+	var ee *oauth.EndpointError
+	if !errors.As(err, &ee) || ee.Code != "unsupported_grant_type" {
+		t.Fatalf("err = %v, want the IdP's unsupported_grant_type for the token exchange", err)
+	}
+	opened := browser.Opened()
+	if len(opened) != 1 {
+		t.Fatalf("browser opened %d times, want 1 (the IdP sign-in)", len(opened))
+	}
+	q := mustQuery(t, opened[0])
+	if !strings.HasPrefix(opened[0], as.Issuer+"/auth?") || q.Get("scope") != "openid offline_access" || q.Has("resource") || q.Has("login_hint") {
+		t.Errorf("IdP sign-in URL: %s", opened[0])
+	}
+	if len(warnings) != 0 {
+		t.Errorf("warnings: %+v", warnings)
+	}
+	// Without the IdP configured, enterprise-managed authorization is
+	// refused before any network traffic.
+	a2 := oauth.New("ema", rs.URL+"/mcp", catalog.OAuth{EnterpriseManaged: true}, secrets.NewMemory(), nil)
+	if err := a2.Authorize(ctx, oauth.Challenge{Status: 401}); !errors.Is(err, oauth.ErrEnterpriseManaged) {
+		t.Errorf("EMA without IdP: %v", err)
+	}
+}
+
+// registerNative registers a public native client at the issuer (as an
+// administrator would pre-register Spyglass at an enterprise IdP).
+func registerNative(ctx context.Context, t *testing.T, issuer string) string {
+	t.Helper()
+	body := `{"client_name":"idp-client","application_type":"native","redirect_uris":["http://127.0.0.1/callback"],` +
+		`"grant_types":["authorization_code","refresh_token"],"response_types":["code"],"token_endpoint_auth_method":"none"}`
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, issuer+"/reg", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		ClientID string `json:"client_id"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || out.ClientID == "" {
+		t.Fatalf("registration: %d, %v", resp.StatusCode, err)
+	}
+	return out.ClientID
+}
