@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 )
 
 // Main runs Spyglass with the given arguments (without the program name)
@@ -45,5 +46,24 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case ModeImport:
 		return runImport(inv, stdout, stderr)
 	}
+	if why := noDisplay(runtime.GOOS, os.Getenv); why != "" {
+		fmt.Fprintf(stderr, "spyglass: %s\n", why)
+		return exitConnect
+	}
 	return runGUI(inv, stderr)
+}
+
+// noDisplay explains why the desktop app cannot open a window here, or
+// returns "" when it can. Without it, the GL driver panics.
+func noDisplay(goos string, getenv func(string) string) string {
+	switch goos {
+	case "linux", "freebsd", "openbsd", "netbsd", "dragonfly":
+	default:
+		return ""
+	}
+	if getenv("DISPLAY") != "" || getenv("WAYLAND_DISPLAY") != "" {
+		return ""
+	}
+	return "no display to open the window on (neither DISPLAY nor WAYLAND_DISPLAY is set). " +
+		"Run it in a desktop session or under xvfb-run, or use the command line: spyglass --cli --method tools/list ..."
 }
