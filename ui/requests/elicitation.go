@@ -56,7 +56,7 @@ type ElicitationPanel struct {
 	copyBtn   *widget.Button
 	acceptBtn *widget.Button
 	waiting   *fyne.Container
-	spinner   *widget.ProgressBarInfinite
+	spinner   *widget.Activity
 	statusLbl *widget.Label
 	completed bool
 	obj       fyne.CanvasObject
@@ -101,8 +101,7 @@ func (p *ElicitationPanel) buildUI() fyne.CanvasObject {
 	if p.isURL() {
 		kind = "external URL"
 	}
-	top := container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil,
-		container.NewVBox(heading("Elicitation Request ("+kind+")"), mutedLabel("from "+p.req.Server+" · request "+p.req.ID)))
+	top := requestHeader("Elicitation Request ("+kind+")", p.req.Server, p.req.ID)
 	msg := p.req.Message
 	if strings.TrimSpace(msg) == "" {
 		msg = "(the server sent no message)"
@@ -120,7 +119,7 @@ func (p *ElicitationPanel) buildUI() fyne.CanvasObject {
 	} else {
 		body = p.buildForm()
 	}
-	return box("primary", container.NewVBox(top, wrapLabel(msg), widget.NewSeparator(), body, p.errLbl, p.noteLbl))
+	return readable(box("primary", container.NewVBox(top, wrapLabel(msg), widget.NewSeparator(), body)))
 }
 
 // buildForm builds the form mode body.
@@ -156,7 +155,7 @@ func (p *ElicitationPanel) buildForm() fyne.CanvasObject {
 		p.form.OnSubmit = p.onSubmit
 		fields = p.form
 	}
-	return container.NewVBox(fields, warn, buttons)
+	return container.NewVBox(fields, warn, p.errLbl, p.noteLbl, buttons)
 }
 
 // buildURL builds the URL mode body.
@@ -199,10 +198,9 @@ func (p *ElicitationPanel) buildURL() fyne.CanvasObject {
 	}
 	idLbl := widget.NewLabel("Elicitation ID: " + id)
 	idLbl.Selectable = true
-	p.spinner = widget.NewProgressBarInfinite()
-	p.spinner.Stop()
+	p.spinner = widget.NewActivity()
 	p.statusLbl = widget.NewLabel("Status: Waiting for completion…")
-	p.waiting = container.NewVBox(p.statusLbl, p.spinner)
+	p.waiting = container.NewHBox(p.statusLbl, p.spinner)
 	p.waiting.Hide()
 	return container.NewVBox(
 		widget.NewLabel("The server is requesting you visit:"),
@@ -211,6 +209,8 @@ func (p *ElicitationPanel) buildURL() fyne.CanvasObject {
 		warn,
 		idLbl,
 		p.waiting,
+		p.errLbl,
+		p.noteLbl,
 		container.NewHBox(layout.NewSpacer(), p.cancel, p.decline, p.acceptBtn, p.openBtn),
 	)
 }
@@ -334,6 +334,9 @@ func (p *ElicitationPanel) acceptURL() {
 		p.spinner.Start()
 	}
 	p.answer(ElicitationAnswer{Action: ActionAccept}, "")
+	p.decline.Hide()
+	p.acceptBtn.Hide()
+	p.openBtn.Hide()
 	p.cancel.Enable()
 	p.cancel.SetText("Close")
 }

@@ -192,6 +192,11 @@ func capture(t *testing.T, win fyne.Window, name string) {
 	if dir == "" {
 		return
 	}
+	// Lay the whole tree out again, as a real window does every frame
+	// (the test canvas only does it on resize).
+	size := win.Canvas().Size()
+	win.Resize(size.AddWidthHeight(1, 0))
+	win.Resize(size)
 	img := win.Canvas().Capture()
 	f, err := os.Create(filepath.Join(dir, name+".png"))
 	if err != nil {

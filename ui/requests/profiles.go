@@ -84,7 +84,8 @@ func (e *ProfilesEditor) buildUI() fyne.CanvasObject {
 	del := widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), e.onDelete)
 	del.Importance = widget.DangerImportance
 	e.errLbl = errorLine()
-	e.status = mutedLabel("")
+	e.status = wrapLabel("")
+	e.status.Importance = widget.SuccessImportance
 	e.status.Hide()
 
 	e.name = widget.NewEntry()
@@ -125,7 +126,7 @@ func (e *ProfilesEditor) buildUI() fyne.CanvasObject {
 	)
 	e.editBox.Hide()
 	e.refresh()
-	return container.NewVBox(
+	return readable(container.NewVBox(
 		heading("Sampling Settings"),
 		container.NewBorder(nil, nil, widget.NewLabel("Active Profile:"), newBtn, e.active),
 		widget.NewLabel("Saved Profiles:"),
@@ -134,7 +135,7 @@ func (e *ProfilesEditor) buildUI() fyne.CanvasObject {
 		e.errLbl,
 		e.status,
 		e.editBox,
-	)
+	))
 }
 
 // describe summarises a profile as "Mock, auto-respond, 2 overrides".

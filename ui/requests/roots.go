@@ -16,6 +16,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
+// nameWidth is the width of the Name column.
+const nameWidth = 150
+
 // RootsOptions configure a RootsPanel.
 type RootsOptions struct {
 	// Window hosts the folder dialog of [Browse] (hidden when nil).
@@ -89,7 +92,8 @@ func (p *RootsPanel) buildUI() fyne.CanvasObject {
 	}
 	add := widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), p.onAdd)
 	add.Importance = widget.HighImportance
-	p.status = mutedLabel("")
+	p.status = wrapLabel("")
+	p.status.Importance = widget.SuccessImportance
 	p.status.Hide()
 	p.errLbl = errorLine()
 	warn, _ := warning("Roots give the server access to these directories. Only add directories you trust the server to access.")
@@ -98,7 +102,7 @@ func (p *RootsPanel) buildUI() fyne.CanvasObject {
 		widget.NewLabel("Path:"), p.path,
 	)
 	p.refreshList()
-	return container.NewVBox(
+	return readable(container.NewVBox(
 		heading("Roots Configuration"),
 		wrapLabel("Filesystem roots exposed to the connected server:"),
 		box("", p.list),
@@ -110,7 +114,7 @@ func (p *RootsPanel) buildUI() fyne.CanvasObject {
 		p.status,
 		mutedLabel("Tip: drop folders onto the window to add them as roots."),
 		warn,
-	)
+	))
 }
 
 // refreshList redraws the list of roots.
@@ -121,8 +125,12 @@ func (p *RootsPanel) refreshList() {
 		p.list.Add(emptyState("No roots yet. Add a folder below, or drop one onto the window."))
 		return
 	}
-	head := container.NewGridWithColumns(2, heading("Name"), heading("URI"))
-	p.list.Add(container.NewBorder(nil, nil, nil, widget.NewLabel("Actions"), head))
+	probe := widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), nil)
+	actionsW := probe.MinSize().Width
+	actions := heading("Actions")
+	actions.Alignment = fyne.TextAlignCenter
+	p.list.Add(container.NewBorder(nil, nil, container.New(&fixedWidth{w: nameWidth}, heading("Name")),
+		container.New(&fixedWidth{w: actionsW}, actions), heading("URI")))
 	for _, r := range roots {
 		r := r
 		name := widget.NewLabel(r.Name)
@@ -137,7 +145,7 @@ func (p *RootsPanel) refreshList() {
 		rm := widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() { p.onRemove(r.URI) })
 		rm.Importance = widget.LowImportance
 		p.list.Add(widget.NewSeparator())
-		p.list.Add(container.NewBorder(nil, nil, nil, rm, container.NewGridWithColumns(2, name, uri)))
+		p.list.Add(container.NewBorder(nil, nil, container.New(&fixedWidth{w: nameWidth}, name), rm, uri))
 	}
 }
 

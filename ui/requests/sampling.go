@@ -140,12 +140,9 @@ func (p *SamplingPanel) buildUI() fyne.CanvasObject {
 	details.Importance = widget.LowImportance
 	summary.Add(container.NewHBox(details))
 
-	icon := widget.NewIcon(theme.WarningIcon())
-	head := heading(p.title())
-	from := mutedLabel("from " + p.req.Server + " · request " + p.req.ID)
-	top := container.NewBorder(nil, nil, icon, nil, container.NewVBox(head, from))
+	top := requestHeader(p.title(), p.req.Server, p.req.ID)
 	p.inlineSlot = container.NewStack(p.editor)
-	return box("primary", container.NewVBox(top, box("", summary), p.inlineSlot))
+	return readable(box("primary", container.NewVBox(top, box("", summary), p.inlineSlot)))
 }
 
 // buildEditor builds the response editor shared by both views.
@@ -333,7 +330,7 @@ func (p *SamplingPanel) addRow(name, args string) *toolCallRow {
 	})
 	rm.Importance = widget.LowImportance
 	num := widget.NewLabel("[" + strconv.Itoa(len(p.callRows)+1) + "]")
-	r.obj = container.NewBorder(nil, nil, container.NewHBox(num, r.tool), rm, r.args)
+	r.obj = container.NewBorder(nil, nil, container.NewVBox(container.NewHBox(num, r.tool)), container.NewVBox(rm), r.args)
 	p.callRows = append(p.callRows, r)
 	p.calls.Add(r.obj)
 	return r
@@ -554,8 +551,8 @@ func (p *SamplingPanel) onViewDetails() {
 	p.sendBtn.SetText("Send Response")
 	p.rejectBtn.SetText("Reject Request")
 	body := container.NewVBox(p.buildDetails(), widget.NewSeparator(), p.editor)
-	scroll := container.NewVScroll(body)
-	d := dialog.NewCustom(p.title(), "Close", scroll, p.opts.Window)
+	scroll := container.NewVScroll(container.New(&rightInset{w: theme.Padding() * 3}, body))
+	d := dialog.NewCustom(p.title(), "Close", readable(scroll), p.opts.Window)
 	d.SetOnClosed(func() {
 		p.modal = nil
 		p.sendBtn.SetText("Edit & Send")
@@ -571,7 +568,7 @@ func (p *SamplingPanel) onViewDetails() {
 
 // Details returns the full request view (messages, preferences,
 // parameters, tools) for callers that show it in place.
-func (p *SamplingPanel) Details() fyne.CanvasObject { return p.buildDetails() }
+func (p *SamplingPanel) Details() fyne.CanvasObject { return readable(p.buildDetails()) }
 
 // buildDetails builds the full request view.
 func (p *SamplingPanel) buildDetails() fyne.CanvasObject {
