@@ -229,7 +229,9 @@ func (a *Authorizer) loadLocked(ctx context.Context) {
 	}
 	a.loaded = true
 	var tok Token
-	if a.getJSON(ctx, KeyToken, &tok) && tok.AccessToken != "" {
+	// A token minted for another resource (the catalog entry's URL
+	// changed) is never sent to this one.
+	if a.getJSON(ctx, KeyToken, &tok) && tok.AccessToken != "" && (tok.Resource == "" || ResourceMatches(tok.Resource, a.serverURL)) {
 		a.token = &tok
 		a.secret(tok.AccessToken, tok.RefreshToken, tok.IDToken)
 	}

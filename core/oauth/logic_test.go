@@ -1,13 +1,19 @@
 package oauth
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spyglass-mcp/spyglass/core/catalog"
+	"github.com/spyglass-mcp/spyglass/core/secrets"
 )
 
 func TestResourceMetadataURLs(t *testing.T) {
@@ -307,6 +313,32 @@ func TestParseExpiresIn(t *testing.T) {
 	for in, want := range map[string]int64{`3600`: 3600, `"3600"`: 3600, `3600.5`: 3600, ``: 0, `null`: 0, `"x"`: 0} {
 		if got := parseExpiresIn([]byte(in)); got != want {
 			t.Errorf("parseExpiresIn(%s) = %d, want %d", in, got, want)
+		}
+	}
+}
+
+func TestStoredTokenOfAnotherResourceIsNotSent(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		resource string
+		sent     bool
+	}{
+		{"https://h/mcp", true},
+		{"https://h", true},
+		{"", true},
+		{"https://other.example/mcp", false},
+		{"https://h/other", false},
+	} {
+		store := secrets.NewMemory()
+		b, _ := json.Marshal(Token{AccessToken: "AT", Resource: c.resource, Issuer: "https://as"})
+		_ = secrets.ForServer(store, "s").Set(ctx, KeyToken, string(b))
+		a := New("s", "https://h/mcp", catalog.OAuth{}, store, nil)
+		req, _ := http.NewRequest(http.MethodPost, "https://h/mcp", nil)
+		if err := a.Prepare(req); err != nil {
+			t.Fatal(err)
+		}
+		if got := req.Header.Get("Authorization") == "Bearer AT"; got != c.sent {
+			t.Errorf("token for %q sent to https://h/mcp: %v, want %v", c.resource, got, c.sent)
 		}
 	}
 }
