@@ -72,7 +72,19 @@
 // injection wraps the wire.Conn it returns; OAuth makes it add a token
 // (a dial or Send error matching wire.ErrUnauthorized fails the connect
 // with that error, and StateAuthorizing is reserved for the flow that
-// then runs). Retry lineage builds on [CallOptions.Run] (attempts can
-// share a run) and on the id, run and event sequence number every
-// [Reply] carries.
+// then runs).
+//
+// # Retry lineage
+//
+// Every [Session.CallTool] is an attempt in a retry lineage (core/lineage):
+// attempts with the same server, tool, input schema (from the last
+// [Session.ListTools], or [CallOptions.Tool]) and normalized arguments
+// share it. Each attempt gets an error class when it fails; a tool without
+// readOnlyHint that times out, is cancelled or loses its connection after
+// the request left fails with an error matching [ErrOutcomeUnknown]. The
+// attempt is returned in [ToolResult.Attempt] and recorded as an
+// events.KindTool event (lineage, errorClass, outcomeUnknown, rpc.callId)
+// when it ends, with an events.KindWarning when it may have run twice; the
+// raw messages of the attempt carry the same rpc.callId. [Session.Lineage]
+// lists every attempt of a lineage.
 package session

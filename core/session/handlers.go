@@ -163,7 +163,7 @@ func (s *Session) serveRequest(l *link, id, method string, params, raw json.RawM
 		}
 		sctx, scancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer scancel()
-		_, _ = s.send(sctx, l, b, run, nil)
+		_, _ = s.send(sctx, l, b, run, nil, nil)
 	}()
 }
 

@@ -7,6 +7,8 @@ import (
 	"fmt"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/spyglass-mcp/spyglass/core/lineage"
 )
 
 // Ping sends ping and returns its (normally empty) result. (The 2026-07-28
@@ -34,38 +36,62 @@ type ToolResult struct {
 	Result *mcp.CallToolResult
 	// Task is the task the server created for a task-augmented call.
 	Task *mcp.Task
+	// Attempt places the call in its retry lineage: its number, error
+	// class, whether its outcome is unknown, whether it may have run
+	// twice or repeats a write (see core/lineage). Set on failures too.
+	Attempt *lineage.Attempt
 }
 
 // CallTool calls a tool. CallOptions.Meta becomes params._meta (over
 // Options.Metadata); CallOptions.Progress asks for progress. A tool that
 // fails reports it in Result.IsError, not as an error.
+//
+// Every call is an attempt in a retry lineage (ToolResult.Attempt, and a
+// events.KindTool event when it ends); its messages carry the attempt's
+// rpc.callId. When a tool that may change something times out, is
+// cancelled or loses its connection, the error matches
+// [ErrOutcomeUnknown]: the tool may have run.
 func (s *Session) CallTool(ctx context.Context, tc ToolCall, opts *CallOptions) (*ToolResult, error) {
 	p := struct {
 		Name      string          `json:"name"`
 		Arguments json.RawMessage `json:"arguments,omitempty"`
 		Task      *mcp.TaskParams `json:"task,omitempty"`
 	}{Name: tc.Name, Task: tc.Task}
+	var argErr error
 	switch a := tc.Arguments.(type) {
 	case nil:
 	case json.RawMessage:
 		if len(a) > 0 && !json.Valid(a) {
-			return nil, fmt.Errorf("session: tools/call: arguments are not valid JSON")
+			argErr = fmt.Errorf("session: tools/call: arguments are not valid JSON")
 		}
 		p.Arguments = a
 	default:
 		b, err := json.Marshal(a)
 		if err != nil {
-			return nil, fmt.Errorf("session: tools/call: arguments: %w", err)
+			argErr = fmt.Errorf("session: tools/call: arguments: %w", err)
 		}
 		p.Arguments = b
 	}
+	att, o, tool := s.beginAttempt(tc.Name, p.Arguments, opts)
+	if argErr != nil {
+		a, err := s.endAttempt(att, nil, nil, argErr, lineage.ClassInput)
+		return &ToolResult{Attempt: &a}, err
+	}
 	params, err := json.Marshal(p)
 	if err != nil {
-		return nil, fmt.Errorf("session: tools/call: %w", err)
+		a, err := s.endAttempt(att, nil, nil, fmt.Errorf("session: tools/call: %w", err), lineage.ClassInput)
+		return &ToolResult{Attempt: &a}, err
 	}
-	rep, err := s.request(ctx, "tools/call", params, opts)
+	o.Header = s.paramHeaders(tool, params, o.Header)
+	rep, err := s.request(ctx, "tools/call", params, o)
 	if err != nil {
-		return resultOf[ToolResult](rep), err
+		a, err := s.endAttempt(att, rep, nil, err, lineage.ClassNone)
+		out := resultOf[ToolResult](rep)
+		if out == nil {
+			out = &ToolResult{}
+		}
+		out.Attempt = &a
+		return out, err
 	}
 	out := &ToolResult{Reply: *rep}
 	var probe struct {
@@ -73,13 +99,19 @@ func (s *Session) CallTool(ctx context.Context, tc ToolCall, opts *CallOptions) 
 	}
 	if bytes.Contains(rep.Raw, []byte(`"task"`)) && json.Unmarshal(rep.Raw, &probe) == nil && probe.Task != nil && probe.Task.TaskId != "" {
 		out.Task = probe.Task
+		a, _ := s.endAttempt(att, rep, nil, nil, lineage.ClassNone)
+		out.Attempt = &a
 		return out, nil
 	}
 	var res mcp.CallToolResult
 	if err := json.Unmarshal(rep.Raw, &res); err != nil {
-		return out, fmt.Errorf("session: tools/call: %w: %w", ErrDecode, err)
+		a, err := s.endAttempt(att, rep, nil, fmt.Errorf("session: tools/call: %w: %w", ErrDecode, err), lineage.ClassNone)
+		out.Attempt = &a
+		return out, err
 	}
 	out.Result = &res
+	a, _ := s.endAttempt(att, rep, &res, nil, lineage.ClassNone)
+	out.Attempt = &a
 	return out, nil
 }
 
@@ -212,6 +244,7 @@ func (s *Session) ListTools(ctx context.Context, opts *ListOptions) (*Tools, err
 		}
 		out.Tools = append(out.Tools, t)
 	}
+	s.rememberTools(out.Tools)
 	return out, err
 }
 

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
@@ -76,7 +77,8 @@ func (l *link) cancelServerRequests() { l.cancel() }
 
 // call is one of our requests waiting for its answer.
 type call struct {
-	id      string // id as JSON text
+	id      string          // id as JSON text
+	rpc     *events.RPCInfo // the tool call attempt it belongs to, or nil
 	method  string
 	run     string
 	user    bool // a user operation (counts for relating server traffic by time)
@@ -121,6 +123,8 @@ type Reply struct {
 	Seq uint64
 	// Duration is the time from sending the request to the answer.
 	Duration time.Duration
+
+	unsent bool // the conn never took the request: it cannot have run
 }
 
 // CallOptions are per-request options; nil means defaults.
@@ -139,6 +143,18 @@ type CallOptions struct {
 	// Run joins an existing run (see [Session.NewRun]) instead of
 	// starting a new one.
 	Run string
+	// Tool is the tool's listing (for CallTool): its input schema and
+	// annotations place the call in its retry lineage. When nil, the
+	// session uses the tool from its last ListTools.
+	Tool *Tool
+
+	rpc *events.RPCInfo // set by CallTool: the attempt's call id
+}
+
+// gaveUp is a request the session stopped waiting for.
+type gaveUp struct {
+	run string
+	rpc *events.RPCInfo
 }
 
 // Progress is one notifications/progress for a request.
@@ -244,7 +260,7 @@ func (s *Session) roundTrip(ctx context.Context, l *link, method string, params 
 	if err != nil {
 		return nil, err
 	}
-	c := &call{id: id, method: method, run: run, user: user, link: l, token: tokenText, resp: make(chan response, 1)}
+	c := &call{id: id, rpc: opts.rpc, method: method, run: run, user: user, link: l, token: tokenText, resp: make(chan response, 1)}
 	c.timeout = opts.Timeout
 	if c.timeout == 0 {
 		c.timeout = s.opts.RequestTimeout
@@ -277,7 +293,7 @@ func (s *Session) roundTrip(ctx context.Context, l *link, method string, params 
 	// plain JSON body only returns with the answer, and the timeout,
 	// progress and cancellation must keep working meanwhile.
 	var ok bool
-	if rep.Seq, ok = s.recordOn(l, raw, run); !ok {
+	if rep.Seq, ok = s.recordOn(l, raw, run, c.rpc); !ok {
 		s.abandon(c)
 		return rep, &ClosedError{Method: method, Err: l.closeErr()}
 	}
@@ -302,8 +318,26 @@ func (s *Session) roundTrip(ctx context.Context, l *link, method string, params 
 				return s.finish(rep, c, <-c.resp)
 			}
 			s.markUnsent(id)
+			// Only a conn that never took the message proves it never
+			// reached the server (an HTTP exchange that failed midway
+			// may have been served).
+			rep.unsent = errors.Is(err, wire.ErrClosed) || errors.Is(err, wire.ErrNotStarted) ||
+				errors.Is(err, wire.ErrUnreachable) || errors.Is(err, syscall.EPIPE)
+			if errors.Is(err, wire.ErrClosed) && !l.isClosed() {
+				// The conn saw the end first (a stdio server that just
+				// exited); its OnClose, with the reason, follows.
+				t := time.NewTimer(time.Second)
+				select {
+				case <-l.done:
+				case <-t.C:
+				}
+				t.Stop()
+			}
 			if l.isClosed() {
 				return rep, &ClosedError{Method: method, Err: l.closeErr()}
+			}
+			if errors.Is(err, wire.ErrClosed) {
+				return rep, &ClosedError{Method: method, Err: err}
 			}
 			return rep, err
 		case <-timerC:
@@ -364,7 +398,7 @@ func (s *Session) abandon(c *call) bool {
 		if len(s.gaveUp) >= maxGaveUp {
 			clear(s.gaveUp)
 		}
-		s.gaveUp[c.id] = c.run
+		s.gaveUp[c.id] = gaveUp{run: c.run, rpc: c.rpc}
 	}
 	return true
 }
@@ -401,12 +435,12 @@ func (s *Session) sendCancelled(l *link, c *call, reason string) {
 	}{json.RawMessage(c.id), reason})
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	_ = s.notify(ctx, l, "notifications/cancelled", params, c.run, nil)
+	_ = s.notifyRPC(ctx, l, "notifications/cancelled", params, c.run, nil, c.rpc)
 }
 
 // send records raw as an outgoing message and writes it.
-func (s *Session) send(ctx context.Context, l *link, raw []byte, run string, header http.Header) (uint64, error) {
-	seq, ok := s.recordOn(l, raw, run)
+func (s *Session) send(ctx context.Context, l *link, raw []byte, run string, header http.Header, rpc *events.RPCInfo) (uint64, error) {
+	seq, ok := s.recordOn(l, raw, run, rpc)
 	if !ok {
 		return 0, &ClosedError{Err: l.closeErr()}
 	}
@@ -416,13 +450,13 @@ func (s *Session) send(ctx context.Context, l *link, raw []byte, run string, hea
 // recordOn appends raw to the log as an outgoing message on l, unless l
 // has ended: a request recorded after the log was told the connection
 // closed would wait forever.
-func (s *Session) recordOn(l *link, raw []byte, run string) (uint64, bool) {
+func (s *Session) recordOn(l *link, raw []byte, run string, rpc *events.RPCInfo) (uint64, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
 		return 0, false
 	}
-	return s.log.Append(events.Event{Conn: s.conn, Kind: events.KindMessage, Dir: events.DirOut, Raw: raw, Run: run}), true
+	return s.log.Append(events.Event{Conn: s.conn, Kind: events.KindMessage, Dir: events.DirOut, Raw: raw, Run: run, RPC: rpc}), true
 }
 
 // write hands raw to the wire.
@@ -436,6 +470,11 @@ func (s *Session) write(ctx context.Context, l *link, raw []byte, header http.He
 
 // notify sends a notification on l.
 func (s *Session) notify(ctx context.Context, l *link, method string, params json.RawMessage, run string, header http.Header) error {
+	return s.notifyRPC(ctx, l, method, params, run, header, nil)
+}
+
+// notifyRPC sends a notification that belongs to a tool call attempt.
+func (s *Session) notifyRPC(ctx context.Context, l *link, method string, params json.RawMessage, run string, header http.Header, rpc *events.RPCInfo) error {
 	s.mu.Lock()
 	extra := s.metaLocked(nil, method)
 	s.mu.Unlock()
@@ -453,7 +492,7 @@ func (s *Session) notify(ctx context.Context, l *link, method string, params jso
 		b = append(b, params...)
 	}
 	b = append(b, '}')
-	_, err := s.send(ctx, l, b, run, header)
+	_, err := s.send(ctx, l, b, run, header, rpc)
 	if err != nil {
 		return fmt.Errorf("session: %s: %w", method, err)
 	}
@@ -538,10 +577,11 @@ func (s *Session) onOne(l *link, raw []byte) {
 		s.mu.Lock()
 		c := s.pending[key]
 		run := ""
+		var rpc *events.RPCInfo
 		if c != nil && c.state == callWaiting {
 			c.state = callAnswered
 			s.forgetLocked(c)
-			run = c.run
+			run, rpc = c.run, c.rpc
 			if c.method == "tools/call" && bytes.Contains(env.Result, []byte(`"taskId"`)) {
 				// Relate the task's later traffic to this run before
 				// anything else about it is read.
@@ -556,11 +596,12 @@ func (s *Session) onOne(l *link, raw []byte) {
 			}
 		} else {
 			c = nil
-			run = s.gaveUp[key]
+			g := s.gaveUp[key]
+			run, rpc = g.run, g.rpc
 			delete(s.gaveUp, key)
 		}
 		s.mu.Unlock()
-		s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindMessage, Dir: events.DirIn, Raw: raw, Run: run})
+		s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindMessage, Dir: events.DirIn, Raw: raw, Run: run, RPC: rpc})
 		if c == nil {
 			return
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/lineage"
 	"github.com/spyglass-mcp/spyglass/core/wire"
 )
 
@@ -92,6 +93,10 @@ type Options struct {
 	NoReconnect bool
 	// Handlers answer the server's own requests.
 	Handlers Handlers
+	// Lineage groups tool call attempts into retry lineages; a tracker
+	// of the session's own when nil. Share one between sessions to keep
+	// lineages across them (the fingerprint includes Conn).
+	Lineage *lineage.Tracker
 }
 
 // Capabilities are the client capabilities the user switched on. Each is
@@ -195,11 +200,13 @@ type Session struct {
 	nextID     int64
 	nextRun    int64
 	pending    map[string]*call  // our requests waiting for an answer, by id text
-	gaveUp     map[string]string // requests we stopped waiting for: id → run (late replies)
+	gaveUp     map[string]gaveUp // requests we stopped waiting for, by id (late replies)
 	tokens     map[string]*call  // progress token text → call
 	tasks      map[string]string // task id → run
 	roots      []mcp.Root
 	logLevel   string
+	tools      map[string]toolMeta // the last listing of each tool, for lineage
+	nextCall   int64
 	modern     bool   // requests carry the modern _meta (2026-07-28)
 	version    string // the protocol version being spoken
 	stateQ     []StateChange
@@ -220,7 +227,8 @@ func newSession(dial func(ctx context.Context) (wire.Conn, error), log recorder,
 		connSem: make(chan struct{}, 1),
 		state:   StateDisconnected,
 		pending: make(map[string]*call),
-		gaveUp:  make(map[string]string),
+		gaveUp:  make(map[string]gaveUp),
+		tools:   make(map[string]toolMeta),
 		tokens:  make(map[string]*call),
 		tasks:   make(map[string]string),
 	}
@@ -241,6 +249,9 @@ func newSession(dial func(ctx context.Context) (wire.Conn, error), log recorder,
 		s.opts.RequestTimeout = DefaultRequestTimeout
 	}
 	s.roots = append([]mcp.Root(nil), s.opts.Roots...)
+	if s.opts.Lineage == nil {
+		s.opts.Lineage = lineage.NewTracker(nil)
+	}
 	s.caps = computeCaps(&s.opts)
 	return s
 }
