@@ -209,7 +209,9 @@ func capture(t *testing.T, win fyne.Window, name string) {
 }
 
 // scrolled wraps o for a window.
-func scrolled(o fyne.CanvasObject) fyne.CanvasObject { return container.NewVScroll(o) }
+func scrolled(o fyne.CanvasObject) fyne.CanvasObject {
+	return container.NewVScroll(container.New(&rightInset{w: 12}, o))
+}
 
 // compact re-encodes JSON for comparisons.
 func compact(t *testing.T, raw []byte) string {

@@ -182,15 +182,18 @@ func (e *ProfilesEditor) refresh() {
 		e.list.Add(emptyState("No profiles. Press New Profile."))
 		return
 	}
-	radio := widget.NewRadioGroup(e.set.Names(), nil)
-	radio.SetSelected(e.selected)
-	radio.OnChanged = func(s string) {
-		if s != "" {
-			e.selected = s
-		}
-	}
-	descs := container.NewVBox()
 	for _, p := range e.set.Profiles {
+		name := p.Name
+		icon := theme.RadioButtonIcon()
+		if name == e.selected {
+			icon = theme.RadioButtonCheckedIcon()
+		}
+		pick := widget.NewButtonWithIcon(name, icon, func() {
+			e.selected = name
+			e.refresh()
+		})
+		pick.Importance = widget.LowImportance
+		pick.Alignment = widget.ButtonAlignLeading
 		t := describe(p)
 		if p.Name == cur {
 			t += " · active"
@@ -198,9 +201,8 @@ func (e *ProfilesEditor) refresh() {
 		l := mutedLabel(t)
 		l.Wrapping = fyne.TextWrapOff
 		l.Truncation = fyne.TextTruncateEllipsis
-		descs.Add(l)
+		e.list.Add(container.NewBorder(nil, nil, container.New(&fixedWidth{w: 190}, pick), nil, l))
 	}
-	e.list.Add(container.NewBorder(nil, nil, radio, nil, descs))
 }
 
 // onActive makes a profile the active one and saves.
@@ -400,7 +402,7 @@ func (e *ProfilesEditor) save(next ProfileSet, msg string) bool {
 func ShowProfilesEditor(w fyne.Window, store ProfileStore, onSaved func(ProfileSet)) *ProfilesEditor {
 	e := NewProfilesEditor(store)
 	e.OnSaved = onSaved
-	d := dialog.NewCustom("Sampling Settings", "Close", container.NewVScroll(e.Object()), w)
+	d := dialog.NewCustom("Sampling Settings", "Close", container.NewVScroll(container.New(&rightInset{w: theme.Padding() * 3}, e.Object())), w)
 	size := w.Canvas().Size()
 	d.Resize(fyne.NewSize(fyne.Min(720, size.Width*0.95), fyne.Min(680, size.Height*0.95)))
 	d.Show()

@@ -36,7 +36,7 @@ type QueueOptions struct {
 	// Clipboard receives [Copy URL]; the app's clipboard when nil.
 	Clipboard fyne.Clipboard
 	// OnCountChanged gets the number of pending requests after every
-	// change (for a badge on a tab).
+	// change (for a badge on a tab); it is the last thing a change does.
 	OnCountChanged func(n int)
 	// Now is the clock (tests); time.Now when nil.
 	Now func() time.Time
@@ -194,15 +194,16 @@ func (q *Queue) refresh() {
 func (q *Queue) show(it *queueItem) {
 	q.selected = it
 	q.detail.RemoveAll()
-	q.detail.Add(container.NewPadded(it.object()))
+	q.detail.Add(container.NewPadded(container.NewVBox(it.object())))
 }
 
 func (q *Queue) add(it *queueItem) {
 	q.items = append(q.items, it)
-	q.refresh()
 	if q.selected == nil {
+		q.show(it)
 		q.list.Select(len(q.items) - 1)
 	}
+	q.refresh() // last: OnCountChanged sees a queue ready to use
 }
 
 // remove takes it off the queue and notes why.

@@ -118,6 +118,8 @@ func TestQueueAutoRespondProfile(t *testing.T) {
 
 func TestQueueAskFromGoroutine(t *testing.T) {
 	q, _, _ := newQueue(t, testProfiles())
+	counts := make(chan int, 10)
+	q.opts.OnCountChanged = func(n int) { counts <- n }
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	type res struct {
@@ -129,10 +131,8 @@ func TestQueueAskFromGoroutine(t *testing.T) {
 		a, err := q.AskSampling(ctx, plainSampling())
 		done <- res{a, err}
 	}()
-	waitFor(t, func() bool { return q.Len() == 1 })
-	var sendBtn fyne.CanvasObject
-	fyne.DoAndWait(func() { sendBtn = button(t, q.detail, "Edit & Send") })
-	test.Tap(sendBtn.(fyne.Tappable))
+	waitCount(t, counts, 1)
+	test.Tap(button(t, q.detail, "Edit & Send"))
 	select {
 	case r := <-done:
 		if r.err != nil || r.a.Rejected || len(r.a.Result) == 0 {
@@ -145,13 +145,15 @@ func TestQueueAskFromGoroutine(t *testing.T) {
 
 func TestQueueAskCancelledByServer(t *testing.T) {
 	q, _, _ := newQueue(t, testProfiles())
+	counts := make(chan int, 10)
+	q.opts.OnCountChanged = func(n int) { counts <- n }
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
 		_, err := q.AskElicitation(ctx, formRequest())
 		done <- err
 	}()
-	waitFor(t, func() bool { return q.Len() == 1 })
+	waitCount(t, counts, 1)
 	cancel() // what the session does on notifications/cancelled
 	select {
 	case err := <-done:
@@ -161,7 +163,7 @@ func TestQueueAskCancelledByServer(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("AskElicitation did not return")
 	}
-	waitFor(t, func() bool { return q.Len() == 0 })
+	waitCount(t, counts, 0)
 	if n := q.Notes(); len(n) != 1 || !strings.HasSuffix(n[0], "cancelled by the server") {
 		t.Errorf("notes %q", n)
 	}
@@ -178,17 +180,20 @@ func TestQueueSetProfiles(t *testing.T) {
 	}
 }
 
-// waitFor polls cond on the UI goroutine for up to 10 s.
-func waitFor(t *testing.T, cond func() bool) {
+// waitCount waits up to 10 s for the queue to report n pending requests.
+// (The test driver runs fyne.Do on the calling goroutine, so the channel is
+// what orders the queue's work before the test's.)
+func waitCount(t *testing.T, counts <-chan int, n int) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		ok := false
-		fyne.DoAndWait(func() { ok = cond() })
-		if ok {
-			return
+	timeout := time.After(10 * time.Second)
+	for {
+		select {
+		case got := <-counts:
+			if got == n {
+				return
+			}
+		case <-timeout:
+			t.Fatalf("the queue never had %d requests", n)
 		}
-		time.Sleep(5 * time.Millisecond)
 	}
-	t.Fatal("condition not met in 10 s")
 }
