@@ -14,7 +14,7 @@ APT_BUILD := gcc libc6-dev pkg-config libgl1-mesa-dev libxcursor-dev libxrandr-d
 	libxinerama-dev libxi-dev libxxf86vm-dev
 APT_TEST := xvfb xauth imagemagick xdotool x11-utils fonts-dejavu-core
 
-.PHONY: run test build deps deps-build deps-test peers bench screenshots fuzz conformance vet clean
+.PHONY: package run test build deps deps-build deps-test peers bench screenshots fuzz conformance vet clean
 
 ## run: open the desktop app on the default catalog
 run: deps-build
@@ -54,6 +54,17 @@ bench: build peers
 ## screenshots: the real window under Xvfb, PNGs into assets/screenshots/
 screenshots: build deps-test
 	SPYGLASS_BIN=$(BIN) .ci/screenshots.sh
+
+## package: bin/Spyglass.tar.xz for Linux (binary, .desktop file, icon, install Makefile)
+FYNE_TOOL := bin/fyne
+$(FYNE_TOOL):
+	GOBIN=$(CURDIR)/bin $(GO) install fyne.io/tools/cmd/fyne@v1.7.4
+package: build $(FYNE_TOOL)
+	@# fyne package bumps Build in FyneApp.toml on every run: keep ours as it is.
+	cp FyneApp.toml bin/FyneApp.toml.keep
+	$(FYNE_TOOL) package -os linux --exe $(BIN) --release; st=$$?; cp bin/FyneApp.toml.keep FyneApp.toml; exit $$st
+	mv Spyglass.tar.xz bin/Spyglass.tar.xz
+	@echo "bin/Spyglass.tar.xz: extract it and run 'sudo make install' inside to install Spyglass"
 
 ## peers: install the pinned npm test peers into .ci/peers/node_modules
 peers: $(PEERS)/node_modules/.installed
