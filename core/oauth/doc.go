@@ -5,9 +5,10 @@
 // An Authorizer belongs to one catalog server. Its Prepare method is the
 // wire.HTTPConfig.Prepare hook: it adds a fresh bearer token to every
 // request (refreshing it first when it is about to expire). When the
-// server answers 401 (or 403 insufficient_scope) the caller turns the
-// response into a Challenge (ChallengeFromError) and calls Authorize,
-// which runs the flow:
+// server answers 401 (or 403 insufficient_scope) the caller hands the
+// error to HandleUnauthorized (or turns it into a Challenge with
+// ChallengeFromError and calls Authorize), which runs the flow and returns
+// nil when the request may be sent again:
 //
 //   - protected-resource metadata (RFC 9728): the resource_metadata URL of
 //     WWW-Authenticate, then the path-aware and root well-known URLs; the
@@ -28,8 +29,16 @@
 //     the RFC 9207 iss check against the discovered issuer;
 //   - the token request with token_endpoint_auth_method none,
 //     client_secret_basic or client_secret_post; refresh; step-up on 403
-//     insufficient_scope; the client credentials grant (client secret or
-//     private_key_jwt) for machine clients.
+//     insufficient_scope (at most MaxStepUps times per scope set, never for
+//     scopes already granted); the client credentials grant (client secret
+//     or private_key_jwt) for machine clients; enterprise-managed
+//     authorization (SEP-990: an OpenID Connect sign-in at the enterprise
+//     IdP, RFC 8693 token exchange for an ID-JAG, RFC 7523 JWT bearer
+//     grant).
+//
+// CheckSettings lists what a settings form should flag inline (reserved
+// authorizationParams, malformed endpoint overrides, ...); the same
+// problems reach Options.OnWarning as Warnings when a flow meets them.
 //
 // Tokens, client credentials and the discovered metadata are kept in a
 // secrets.Store under the server's name; nothing secret is ever written to
