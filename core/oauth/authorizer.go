@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"net/url"
 	"sort"
@@ -70,6 +71,11 @@ const (
 	// WarnStore: the secret store failed (locked keyring, time-out); the
 	// state is kept in memory only. Detail is the error (no secret).
 	WarnStore WarningCode = "store"
+	// WarnInsecureEndpoint: an authorization server endpoint is plain
+	// http on a host that is not a loopback address (the spec requires
+	// HTTPS; an inspector still lets a developer proceed). Detail is the
+	// endpoint URL.
+	WarnInsecureEndpoint WarningCode = "insecure-endpoint"
 )
 
 // Warning is something the user should hear about that did not stop the
@@ -103,7 +109,9 @@ type Options struct {
 	// ("" picks by key type).
 	PrivateKeyPEM string
 	SigningAlg    string
-	// OnWarning receives warnings; nil drops them.
+	// OnWarning receives warnings; nil drops them. It is called with the
+	// Authorizer's lock held: it must not call the Authorizer back, and
+	// must not block (hand the warning over to another goroutine).
 	OnWarning func(Warning)
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -113,7 +121,8 @@ type Options struct {
 	// OnSecret, when set, is called with every secret value the
 	// Authorizer obtains or loads (access, refresh and ID tokens, client
 	// secrets), for example wire.Redactor.Add, so that they are masked
-	// wherever they might appear. It must not block.
+	// wherever they might appear. Like OnWarning it must not block nor
+	// call the Authorizer back.
 	OnSecret func(secret string)
 }
 
@@ -469,6 +478,11 @@ func (a *Authorizer) discover(ctx context.Context, ch Challenge) (*discovered, e
 	if !d.meta.Fallback {
 		d.meta = a.applyOverrides(d.meta)
 	}
+	for _, u := range []string{d.meta.AuthorizationEndpoint, d.meta.TokenEndpoint, d.meta.RegistrationEndpoint} {
+		if Insecure(u) {
+			a.warn(WarnInsecureEndpoint, u)
+		}
+	}
 	return d, nil
 }
 
@@ -493,6 +507,23 @@ func (a *Authorizer) applyOverrides(m ServerMetadata) ServerMetadata {
 		}
 	}
 	return m
+}
+
+// Insecure reports whether u is a plain http URL on a host that is not a
+// loopback address (127.0.0.0/8, ::1, localhost).
+func Insecure(u string) bool {
+	p, err := url.Parse(u)
+	if err != nil || !strings.EqualFold(p.Scheme, "http") {
+		return false
+	}
+	h := strings.ToLower(p.Hostname())
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return false
+	}
+	if ip := net.ParseIP(h); ip != nil && ip.IsLoopback() {
+		return false
+	}
+	return true
 }
 
 // validEndpoint reports whether s is an absolute http(s) URL.

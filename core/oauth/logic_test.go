@@ -342,3 +342,22 @@ func TestStoredTokenOfAnotherResourceIsNotSent(t *testing.T) {
 		}
 	}
 }
+
+func TestInsecure(t *testing.T) {
+	for u, want := range map[string]bool{
+		"https://as.example/token":   false,
+		"http://as.example/token":    true,
+		"http://10.0.0.5:8080/token": true,
+		"http://127.0.0.1:9/token":   false,
+		"http://127.1.2.3/token":     false,
+		"http://[::1]:9/token":       false,
+		"http://localhost:9/token":   false,
+		"http://a.localhost/token":   false,
+		"HTTP://AS.EXAMPLE/token":    true,
+		"":                           false,
+	} {
+		if got := Insecure(u); got != want {
+			t.Errorf("Insecure(%q) = %v, want %v", u, got, want)
+		}
+	}
+}
