@@ -257,7 +257,7 @@ func (f *fakeEvents) send(evs ...EventView) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		do(func() { fn(EventBatch{Events: evs}) })
+		fn(EventBatch{Events: evs})
 	}()
 	<-done
 }

@@ -166,6 +166,13 @@ func dirArrow(e EventView) string {
 
 // onBatch takes new and updated events (UI thread).
 func (in *inspector) onBatch(b EventBatch) {
+	for _, e := range b.Events {
+		if e.Kind == "stderr" {
+			if s := in.w.server(e.Conn); s != nil && s.screens != nil {
+				s.screens.logs.onStderr(e.Text)
+			}
+		}
+	}
 	if in.paused {
 		in.pending = append(in.pending, b)
 		in.updateCounters()
