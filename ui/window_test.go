@@ -59,8 +59,11 @@ func TestConnectionStates(t *testing.T) {
 	Sync(func() {
 		s := w.server("bad")
 		s.onConnected(s.gen, t.Context(), errors.New("refused"))
+		if got := texts(list); !strings.Contains(got, "Retry attempt 2 of 3") {
+			t.Errorf("no retry count:\n%s", got)
+		}
 	})
-	waitFor(t, "retry count", func() bool { return strings.Contains(texts(list), "Retry attempt 2 of 3") })
+	waitFor(t, "the second attempt", func() bool { return strings.Contains(texts(list), "Connecting… (attempt 2 of 3)") })
 	Sync(func() { w.server("bad").onCancel() })
 	waitFor(t, "cancelled", func() bool { return w.server("bad").state.State == StateDisconnected })
 
