@@ -293,13 +293,14 @@ func (a *Authorizer) refreshLocked(ctx context.Context) error {
 		a.token = nil
 		return fmt.Errorf("oauth: refresh: %w", ErrNotAuthorized)
 	}
+	meta := a.applyOverrides(*a.meta, false)
 	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {tok.RefreshToken}}
 	if tok.Resource != "" {
 		form.Set("resource", tok.Resource)
 	}
 	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	nt, err := exchange(rctx, a.hc, a.meta.TokenEndpoint, form, cl, a.meta.Issuer, a.now())
+	nt, err := exchange(rctx, a.hc, meta.TokenEndpoint, form, cl, meta.Issuer, a.now())
 	if err != nil {
 		var ee *EndpointError
 		if errors.As(err, &ee) && ee.Status >= 400 && ee.Status < 500 {
@@ -429,7 +430,8 @@ func (a *Authorizer) HandleUnauthorized(ctx context.Context, err error) error {
 type discovered struct {
 	resource string
 	prm      *ResourceMetadata
-	meta     ServerMetadata
+	meta     ServerMetadata // with the overrides applied
+	raw      ServerMetadata // as discovered (what is stored)
 }
 
 // discover finds the authorization server for the MCP server.
@@ -475,9 +477,8 @@ func (a *Authorizer) discover(ctx context.Context, ch Challenge) (*discovered, e
 			d.meta = fb
 		}
 	}
-	if !d.meta.Fallback {
-		d.meta = a.applyOverrides(d.meta)
-	}
+	d.raw = d.meta
+	d.meta = a.applyOverrides(d.meta, true)
 	for _, u := range []string{d.meta.AuthorizationEndpoint, d.meta.TokenEndpoint, d.meta.RegistrationEndpoint} {
 		if Insecure(u) {
 			a.warn(WarnInsecureEndpoint, u)
@@ -488,21 +489,24 @@ func (a *Authorizer) discover(ctx context.Context, ch Challenge) (*discovered, e
 
 // applyOverrides replaces the endpoints with oauth.authorizationUrl and
 // oauth.tokenUrl; the issuer stays what discovery returned.
-func (a *Authorizer) applyOverrides(m ServerMetadata) ServerMetadata {
-	if a.settings.EnterpriseManaged {
+// The discovered metadata is what is stored; the overrides of the
+// current settings are applied at each use (so a changed override takes
+// effect for refreshes too). warn reports malformed overrides.
+func (a *Authorizer) applyOverrides(m ServerMetadata, warn bool) ServerMetadata {
+	if a.settings.EnterpriseManaged || m.Fallback {
 		return m
 	}
 	if v := strings.TrimSpace(a.settings.AuthorizationURL); v != "" {
 		if validEndpoint(v) {
 			m.AuthorizationEndpoint = v
-		} else {
+		} else if warn {
 			a.warn(WarnBadOverride, "authorizationUrl")
 		}
 	}
 	if v := strings.TrimSpace(a.settings.TokenURL); v != "" {
 		if validEndpoint(v) {
 			m.TokenEndpoint = v
-		} else {
+		} else if warn {
 			a.warn(WarnBadOverride, "tokenUrl")
 		}
 	}
@@ -574,9 +578,9 @@ func (a *Authorizer) run(ctx context.Context, ch Challenge, granted string, step
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.token, a.meta, a.refreshed = tok, &d.meta, ""
+	a.token, a.meta, a.refreshed = tok, &d.raw, ""
 	a.putJSON(ctx, KeyToken, tok)
-	a.putJSON(ctx, KeyMetadata, d.meta)
+	a.putJSON(ctx, KeyMetadata, d.raw)
 	if cl.Kind != "preregistered" {
 		a.client = cl
 		a.putJSON(ctx, KeyClient, cl)

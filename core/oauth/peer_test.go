@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strings"
 	"sync"
@@ -152,29 +150,7 @@ func TestOIDCProviderNoRefreshTokenParamsAndOverrides(t *testing.T) {
 	defer cancel()
 	// A proxy in front of the real authorization endpoint stands for a
 	// staging deployment of the same issuer (oauth.authorizationUrl).
-	target, _ := url.Parse(as.Issuer)
-	var proxied atomic.Int32
-	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		proxied.Add(1)
-		r.Host = target.Host
-		u := *target
-		u.Path, u.RawQuery = r.URL.Path, r.URL.RawQuery
-		out, _ := http.NewRequestWithContext(r.Context(), r.Method, u.String(), r.Body)
-		out.Header = r.Header.Clone()
-		resp, err := http.DefaultTransport.RoundTrip(out)
-		if err != nil {
-			http.Error(w, err.Error(), 502)
-			return
-		}
-		defer resp.Body.Close()
-		for k, v := range resp.Header {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(resp.StatusCode)
-		_, _ = io.Copy(w, resp.Body)
-	}))
-	defer proxy.Close()
-
+	proxy, hits := oauthtest.Proxy(t, as.Issuer)
 	no := false
 	var warnings []oauth.Warning
 	browser := &oauthtest.Browser{}
@@ -194,7 +170,7 @@ func TestOIDCProviderNoRefreshTokenParamsAndOverrides(t *testing.T) {
 	if strings.Contains(q.Get("scope"), "offline_access") || q.Get("prompt") != "" {
 		t.Errorf("offline_access or prompt requested without requestRefreshToken: %v", q)
 	}
-	if !strings.HasPrefix(browser.Opened()[0], proxy.URL+"/auth?") || proxied.Load() == 0 {
+	if !strings.HasPrefix(browser.Opened()[0], proxy.URL+"/auth?") || hits("/auth") == 0 {
 		t.Errorf("authorizationUrl override not used: %s", browser.Opened()[0])
 	}
 	st := a.Status(ctx)
@@ -431,4 +407,42 @@ func registerNative(ctx context.Context, t *testing.T, issuer string) string {
 		t.Fatalf("registration: %d, %v", resp.StatusCode, err)
 	}
 	return out.ClientID
+}
+
+func TestOIDCProviderTokenURLOverrideServesRefresh(t *testing.T) {
+	rs, as := oauthtest.Setup(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	proxy, hits := oauthtest.Proxy(t, as.Issuer)
+	var clock atomic.Int64
+	now := func() time.Time { return time.Now().Add(time.Duration(clock.Load())) }
+	store := secrets.NewMemory()
+	settings := catalog.OAuth{TokenURL: proxy.URL + "/token"}
+	a := oauth.New("s", rs.URL+"/mcp", settings, store, &oauth.Options{Browser: &oauthtest.Browser{}, Now: now})
+	if status, err := oauthtest.Call(ctx, a, rs.URL+"/mcp"); err != nil || status != 200 {
+		t.Fatalf("sign-in: %d, %v", status, err)
+	}
+	if hits("/token") != 1 {
+		t.Fatalf("code redeemed %d times through the tokenUrl override, want 1", hits("/token"))
+	}
+	// After a restart with the same settings, the refresh goes through the
+	// override too (the stored metadata is the discovered one).
+	clock.Store(int64(2 * time.Hour))
+	a2 := oauth.New("s", rs.URL+"/mcp", settings, store, &oauth.Options{Now: now,
+		Browser: oauth.BrowserFunc(func(context.Context, string) error { t.Error("browser opened"); return nil })})
+	if status, err := oauthtest.Call(ctx, a2, rs.URL+"/mcp"); err != nil || status != 200 {
+		t.Fatalf("after expiry: %d, %v", status, err)
+	}
+	if hits("/token") != 2 {
+		t.Errorf("token requests through the override = %d, want 2 (code + refresh)", hits("/token"))
+	}
+	// Without the override the refresh goes to the discovered endpoint.
+	clock.Store(int64(4 * time.Hour))
+	a3 := oauth.New("s", rs.URL+"/mcp", catalog.OAuth{}, store, &oauth.Options{Now: now})
+	if status, err := oauthtest.Call(ctx, a3, rs.URL+"/mcp"); err != nil || status != 200 {
+		t.Fatalf("without override: %d, %v", status, err)
+	}
+	if hits("/token") != 2 {
+		t.Errorf("refresh without the override went through the proxy")
+	}
 }

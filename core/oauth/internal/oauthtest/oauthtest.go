@@ -303,3 +303,32 @@ func Call(ctx context.Context, a *oauth.Authorizer, endpoint string) (int, error
 		}
 	}
 }
+
+// Proxy starts a reverse proxy to target (an http origin) that counts the
+// requests per path: a staging deployment of the same issuer, for the
+// authorizationUrl/tokenUrl overrides.
+func Proxy(t *testing.T, target string) (*httptest.Server, func(path string) int) {
+	t.Helper()
+	var mu sync.Mutex
+	hits := map[string]int{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		hits[r.URL.Path]++
+		mu.Unlock()
+		out, _ := http.NewRequestWithContext(r.Context(), r.Method, target+r.URL.RequestURI(), r.Body)
+		out.Header = r.Header.Clone()
+		resp, err := http.DefaultTransport.RoundTrip(out)
+		if err != nil {
+			http.Error(w, err.Error(), http.StatusBadGateway)
+			return
+		}
+		defer resp.Body.Close()
+		for k, v := range resp.Header {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(resp.StatusCode)
+		_, _ = io.Copy(w, resp.Body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func(path string) int { mu.Lock(); defer mu.Unlock(); return hits[path] }
+}
