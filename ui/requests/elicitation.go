@@ -215,7 +215,8 @@ func (p *ElicitationPanel) buildURL() fyne.CanvasObject {
 	)
 }
 
-// urlSegments shows a URL with its host in bold, in the primary colour.
+// urlSegments shows a URL in monospace with its host in the primary colour
+// (not bold: bold monospace is missing from some themes).
 func urlSegments(raw, host string) []widget.RichTextSegment {
 	mono := widget.RichTextStyle{Inline: true, TextStyle: fyne.TextStyle{Monospace: true}, ColorName: theme.ColorNameForeground}
 	i := -1
@@ -226,7 +227,6 @@ func urlSegments(raw, host string) []widget.RichTextSegment {
 		return []widget.RichTextSegment{&widget.TextSegment{Text: raw, Style: mono}}
 	}
 	strong := mono
-	strong.TextStyle.Bold = true
 	strong.ColorName = theme.ColorNamePrimary
 	return []widget.RichTextSegment{
 		&widget.TextSegment{Text: raw[:i], Style: mono},

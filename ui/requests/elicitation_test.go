@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -174,7 +175,7 @@ func TestElicitationURLOpenAndComplete(t *testing.T) {
 	walk(p.Object(), func(o fyne.CanvasObject) {
 		if rt, ok := o.(*widget.RichText); ok {
 			for _, s := range rt.Segments {
-				if ts, ok := s.(*widget.TextSegment); ok && ts.Style.TextStyle.Bold {
+				if ts, ok := s.(*widget.TextSegment); ok && ts.Style.ColorName == theme.ColorNamePrimary {
 					host = ts.Text
 				}
 			}

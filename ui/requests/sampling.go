@@ -645,7 +645,7 @@ func (p *SamplingPanel) buildDetails() fyne.CanvasObject {
 				tools.Add(widget.NewSeparator())
 			}
 			name := widget.NewLabel(t.Name)
-			name.TextStyle = fyne.TextStyle{Bold: true, Monospace: true}
+			name.TextStyle = fyne.TextStyle{Bold: true} // bold monospace is missing from some themes
 			tools.Add(name)
 			if t.Description != "" {
 				tools.Add(wrapLabel(t.Description))
