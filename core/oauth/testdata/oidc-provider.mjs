@@ -6,16 +6,20 @@
 // interaction (login, consent) approved at once, so that a headless
 // "browser" following redirects completes the flow.
 //
-//   OIDC_PROVIDER=<path to oidc-provider/lib/index.js> PORT=N RESOURCE=<url> \
+//   OIDC_PROVIDER=<path to oidc-provider/lib/index.js> RESOURCE=<url> [PORT=N] \
 //     node oidc-provider.mjs
 //
-// Prints "ready <issuer>" on stdout once listening. Test-only: ephemeral
+// Without PORT it listens on an ephemeral port. Prints "ready <issuer>" on
+// stdout once listening. Test-only: ephemeral
 // development signing keys, nothing persisted.
+import http from 'node:http';
 import { pathToFileURL } from 'node:url';
 
 const { default: Provider } = await import(pathToFileURL(process.env.OIDC_PROVIDER).href);
-const port = Number(process.env.PORT);
-const issuer = `http://127.0.0.1:${port}`;
+// Listen first, so that the issuer names the port actually bound.
+const server = http.createServer();
+await new Promise((resolve) => server.listen(Number(process.env.PORT || 0), '127.0.0.1', resolve));
+const issuer = `http://127.0.0.1:${server.address().port}`;
 const resource = process.env.RESOURCE;
 const resourceScopes = 'mcp:read mcp:write';
 
@@ -79,7 +83,6 @@ provider.use(async (ctx, next) => {
 });
 
 provider.on('server_error', (ctx, err) => console.error('server_error', err));
-const server = provider.listen(port, '127.0.0.1', () => {
-  console.log(`ready ${issuer}`);
-});
+server.on('request', provider.callback());
+console.log(`ready ${issuer}`);
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -17,7 +17,6 @@ import (
 	"fmt"
 	"io"
 	"math/big"
-	"net"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
@@ -49,10 +48,9 @@ func StartOIDCProvider(t *testing.T, resource string) *AuthServer {
 		t.Fatal(err)
 	}
 	script := filepath.Join(root, "core", "oauth", "testdata", "oidc-provider.mjs")
-	port := freePort(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, node, script)
-	cmd.Env = append(cmd.Environ(), "OIDC_PROVIDER="+lib, fmt.Sprintf("PORT=%d", port), "RESOURCE="+resource)
+	cmd.Env = append(cmd.Environ(), "OIDC_PROVIDER="+lib, "RESOURCE="+resource)
 	stdout, _ := cmd.StdoutPipe()
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -81,16 +79,6 @@ func StartOIDCProvider(t *testing.T, resource string) *AuthServer {
 		t.Fatalf("oidc-provider did not start; stderr:\n%s", stderr.String())
 	}
 	return nil
-}
-
-func freePort(t *testing.T) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
 }
 
 // ResourceServer is a protected MCP endpoint at URL+"/mcp". Without a
