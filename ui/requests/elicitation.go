@@ -1,6 +1,7 @@
 package requests
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
@@ -403,4 +404,26 @@ func (p *ElicitationPanel) finish(note string) {
 		p.noteLbl.SetText(note)
 		p.noteLbl.Show()
 	}
+}
+
+// ElicitationsFromError reads the URL elicitations of a
+// URLElicitationRequiredError's data ({"elicitations": [{"mode": "url",
+// "elicitationId", "url", "message"}, ...]}).
+func ElicitationsFromError(data json.RawMessage) ([]ElicitationRequest, error) {
+	var d struct {
+		Elicitations []struct {
+			Mode          string `json:"mode"`
+			Message       string `json:"message"`
+			URL           string `json:"url"`
+			ElicitationID string `json:"elicitationId"`
+		} `json:"elicitations"`
+	}
+	if err := json.Unmarshal(data, &d); err != nil {
+		return nil, fmt.Errorf("requests: URL elicitation error data: %w", err)
+	}
+	out := make([]ElicitationRequest, 0, len(d.Elicitations))
+	for _, e := range d.Elicitations {
+		out = append(out, ElicitationRequest{Mode: "url", Message: e.Message, URL: e.URL, ElicitationID: e.ElicitationID})
+	}
+	return out, nil
 }

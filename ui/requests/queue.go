@@ -36,8 +36,12 @@ type QueueOptions struct {
 	// Clipboard receives [Copy URL]; the app's clipboard when nil.
 	Clipboard fyne.Clipboard
 	// OnCountChanged gets the number of pending requests after every
-	// change (for a badge on a tab); it is the last thing a change does.
+	// change (for a badge on a tab), once the queue is ready to use.
 	OnCountChanged func(n int)
+	// OnAdded is called when a request waits for the user (not for one a
+	// profile answered by itself), for example to show a toast or switch
+	// to the requests screen. run is the operation it belongs to.
+	OnAdded func(kind, server, id, run string)
 	// Now is the clock (tests); time.Now when nil.
 	Now func() time.Time
 }
@@ -68,6 +72,7 @@ type Queue struct {
 // queueItem is one pending request.
 type queueItem struct {
 	server, id, kind, summary string
+	run                       string
 	at                        time.Time
 	sampling                  *SamplingPanel
 	elicit                    *ElicitationPanel
@@ -203,7 +208,10 @@ func (q *Queue) add(it *queueItem) {
 		q.show(it)
 		q.list.Select(len(q.items) - 1)
 	}
-	q.refresh() // last: OnCountChanged sees a queue ready to use
+	q.refresh() // OnCountChanged sees a queue ready to use
+	if q.opts.OnAdded != nil {
+		q.opts.OnAdded(it.kind, it.server, it.id, it.run)
+	}
 }
 
 // remove takes it off the queue and notes why.
@@ -257,6 +265,7 @@ func (q *Queue) AddSampling(req SamplingRequest, answer func(SamplingAnswer)) {
 	})
 	sp, _ := parseSampling(req.Params)
 	it := &queueItem{server: req.Server, id: req.ID, kind: "sampling", summary: truncate(sp.preview(), 80), at: q.opts.Now(), sampling: p}
+	it.run = req.Run
 	p.OnAnswer = func(a SamplingAnswer) {
 		note := "answered"
 		switch {
@@ -290,6 +299,7 @@ func (q *Queue) AddElicitation(req ElicitationRequest, answer func(ElicitationAn
 		}
 		answer(a)
 	}
+	it.run = req.Run
 	p.OnDismiss = func() {
 		note := "accepted; closed while waiting for completion"
 		if p.Completed() {
@@ -386,4 +396,20 @@ func cancelNote(ctx context.Context) string {
 		return "timed out before an answer"
 	}
 	return "cancelled by the server"
+}
+
+// AddURLRequired lists the URL elicitations a server asked for through a
+// URLElicitationRequiredError (-32042) in answer to one of our requests:
+// there is no request to answer, so the panel only opens the URL and waits
+// for notifications/elicitation/complete (the caller retries the operation
+// afterwards). Use ElicitationsFromError to read them from the error data.
+func (q *Queue) AddURLRequired(server string, reqs []ElicitationRequest) {
+	for _, r := range reqs {
+		r.Server = server
+		r.Mode = "url"
+		if r.ID == "" {
+			r.ID = r.ElicitationID
+		}
+		q.AddElicitation(r, func(ElicitationAnswer) {})
+	}
 }

@@ -197,3 +197,43 @@ func waitCount(t *testing.T, counts <-chan int, n int) {
 		}
 	}
 }
+
+func TestQueueURLRequiredError(t *testing.T) {
+	q, _, _ := newQueue(t, testProfiles())
+	var added []string
+	q.opts.OnAdded = func(kind, server, id, run string) { added = append(added, kind+"|"+server+"|"+id) }
+	reqs, err := ElicitationsFromError([]byte(`{"elicitations":[{"mode":"url","elicitationId":"e-9","url":"https://pay.example.com/checkout","message":"Pay first."}]}`))
+	if err != nil || len(reqs) != 1 || reqs[0].URL != "https://pay.example.com/checkout" || reqs[0].ElicitationID != "e-9" {
+		t.Fatalf("reqs %+v, err %v", reqs, err)
+	}
+	q.AddURLRequired("shop", reqs)
+	if q.Len() != 1 || len(added) != 1 || added[0] != "elicitation (URL)|shop|e-9" {
+		t.Fatalf("len %d, added %q", q.Len(), added)
+	}
+	shown := texts(q.detail)
+	if !strings.Contains(shown, "“Pay first.”") || !strings.Contains(shown, "pay.example.com") {
+		t.Errorf("panel:\n%s", shown)
+	}
+	test.Tap(button(t, q.detail, "Open in Browser"))
+	if q.Len() != 1 {
+		t.Fatal("closed before completion")
+	}
+	if !q.CompleteElicitation("shop", "e-9") || q.Len() != 0 {
+		t.Fatal("not completed")
+	}
+	if _, err := ElicitationsFromError([]byte(`"x"`)); err == nil {
+		t.Error("bad data accepted")
+	}
+}
+
+func TestQueueOnAddedRun(t *testing.T) {
+	q, _, _ := newQueue(t, testProfiles())
+	var runs []string
+	q.opts.OnAdded = func(kind, server, id, run string) { runs = append(runs, run) }
+	req := plainSampling()
+	req.Run = "run-7"
+	q.AddSampling(req, func(SamplingAnswer) {})
+	if len(runs) != 1 || runs[0] != "run-7" {
+		t.Errorf("runs %q", runs)
+	}
+}

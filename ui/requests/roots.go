@@ -42,12 +42,13 @@ type RootsPanel struct {
 	mu    sync.Mutex
 	roots []Root
 
-	list   *fyne.Container
-	name   *widget.Entry
-	path   *widget.Entry
-	status *widget.Label
-	errLbl *widget.Label
-	obj    fyne.CanvasObject
+	list    *fyne.Container
+	caption *widget.Label
+	name    *widget.Entry
+	path    *widget.Entry
+	status  *widget.Label
+	errLbl  *widget.Label
+	obj     fyne.CanvasObject
 }
 
 // NewRootsPanel returns a panel holding roots.
@@ -81,6 +82,7 @@ func (p *RootsPanel) SetRoots(roots []Root) {
 
 func (p *RootsPanel) buildUI() fyne.CanvasObject {
 	p.list = container.NewVBox()
+	p.caption = wrapLabel("Filesystem roots exposed to the connected server:")
 	p.name = widget.NewEntry()
 	p.name.SetPlaceHolder("Name (optional), e.g. Project")
 	p.path = widget.NewEntry()
@@ -104,7 +106,7 @@ func (p *RootsPanel) buildUI() fyne.CanvasObject {
 	p.refreshList()
 	return readable(container.NewVBox(
 		heading("Roots Configuration"),
-		wrapLabel("Filesystem roots exposed to the connected server:"),
+		p.caption,
 		box("", p.list),
 		widget.NewSeparator(),
 		heading("Add New Root:"),
@@ -147,6 +149,16 @@ func (p *RootsPanel) refreshList() {
 		p.list.Add(widget.NewSeparator())
 		p.list.Add(container.NewBorder(nil, nil, container.New(&fixedWidth{w: nameWidth}, name), rm, uri))
 	}
+}
+
+// SetServer names the server whose roots are shown ("" for the generic
+// caption).
+func (p *RootsPanel) SetServer(name string) {
+	if name == "" {
+		p.caption.SetText("Filesystem roots exposed to the connected server:")
+		return
+	}
+	p.caption.SetText("Filesystem roots exposed to “" + name + "”:")
 }
 
 // onAdd adds the typed folder.

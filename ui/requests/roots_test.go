@@ -139,3 +139,16 @@ func TestRootsConcurrentRead(t *testing.T) {
 		t.Errorf("roots = %+v", p.Roots())
 	}
 }
+
+func TestRootsSetServerAndRoots(t *testing.T) {
+	p, changes, _ := newRoots(t, nil)
+	p.SetServer("filesystem")
+	p.SetRoots([]Root{{Name: "a", URI: "file:///a"}})
+	shown := texts(p.Object())
+	if !strings.Contains(shown, "Filesystem roots exposed to “filesystem”:") || !strings.Contains(shown, "file:///a") {
+		t.Errorf("panel:\n%s", shown)
+	}
+	if len(*changes) != 0 {
+		t.Error("SetRoots reported a change")
+	}
+}
