@@ -55,6 +55,7 @@ type SamplingPanel struct {
 	model      *widget.Entry
 	stop       *widget.Select
 	calls      *fyne.Container
+	noCalls    *widget.Label
 	callRows   []*toolCallRow
 	addCall    *widget.Button
 	toolWarn   fyne.CanvasObject
@@ -165,7 +166,8 @@ func (p *SamplingPanel) buildEditor() {
 	p.model = widget.NewEntry()
 	p.model.SetPlaceHolder(DefaultModel)
 	p.stop = widget.NewSelect(stopReasons, func(string) { p.onStopReason() })
-	p.calls = container.NewVBox()
+	p.noCalls = mutedLabel("None: the answer is text only. Add a tool call to answer with toolUse.")
+	p.calls = container.NewVBox(p.noCalls)
 	p.addCall = widget.NewButtonWithIcon("Add tool call", theme.ContentAddIcon(), p.onAddToolCall)
 	p.addCall.Importance = widget.LowImportance
 	warn, _ := warning("Server must execute the tools and send a follow-up sampling request with the results.")
@@ -333,6 +335,7 @@ func (p *SamplingPanel) addRow(name, args string) *toolCallRow {
 	r.obj = container.NewBorder(nil, nil, container.NewVBox(container.NewHBox(num, r.tool)), container.NewVBox(rm), r.args)
 	p.callRows = append(p.callRows, r)
 	p.calls.Add(r.obj)
+	p.noCalls.Hide()
 	return r
 }
 
@@ -341,6 +344,9 @@ func (p *SamplingPanel) removeRow(r *toolCallRow) {
 		if x == r {
 			p.callRows = append(p.callRows[:i], p.callRows[i+1:]...)
 			p.calls.Remove(r.obj)
+			if len(p.callRows) == 0 {
+				p.noCalls.Show()
+			}
 			return
 		}
 	}
