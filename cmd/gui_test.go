@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/demo"
+	"github.com/spyglass-mcp/spyglass/core/testpeers"
 	"github.com/spyglass-mcp/spyglass/ui"
 )
 
@@ -405,4 +407,89 @@ func (h *guiHarness) selectCard(name string) {
 		}
 		test.Tap(card.(fyne.Tappable))
 	})
+}
+
+// TestGUIServerEverything drives the window against the real
+// server-everything over stdio: connect, list, run a tool, read a
+// resource, get a prompt.
+func TestGUIServerEverything(t *testing.T) {
+	node := testpeers.Node(t)
+	file := testpeers.File(t, testpeers.Everything)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mcp.json")
+	doc, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"everything": map[string]any{"command": node, "args": []string{file}},
+	}})
+	if err := os.WriteFile(path, doc, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := catalog.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &guiHarness{t: t, dir: dir}
+	a := test.NewTempApp(t)
+	h.be = newGUIBackend(cat, "", nil)
+	h.w = ui.New(a, h.be, &ui.Options{ConnectAttempts: 1})
+	h.win = h.w.Window()
+	t.Cleanup(func() { ui.Sync(h.w.Close) })
+	h.win.Resize(fyne.NewSize(1280, 800))
+	h.win.Show()
+
+	h.tap("Connect")
+	h.waitFor("connected with tools", func() bool {
+		return h.find(func(o fyne.CanvasObject) bool {
+			l, ok := o.(*widget.Label)
+			return ok && strings.HasSuffix(l.Text, " tools") && !strings.HasPrefix(l.Text, "0 ")
+		}) != nil
+	})
+	ui.Sync(func() { h.entry("Search tools").SetText("get-sum") })
+	h.waitFor("get-sum", func() bool { return h.hasText("get-sum · ") })
+	ui.Sync(func() {
+		if !h.selectRow("get-sum") {
+			var all []string
+			walk(h.win.Content(), func(o fyne.CanvasObject) {
+				if l, ok := o.(*widget.Label); ok {
+					all = append(all, l.Text)
+				}
+			})
+			t.Fatalf("could not select get-sum: %q", all)
+		}
+	})
+	ui.Sync(func() {
+		r := h.find(func(o fyne.CanvasObject) bool {
+			r, ok := o.(*widget.RadioGroup)
+			return ok && len(r.Options) == 2 && r.Options[1] == "JSON"
+		}).(*widget.RadioGroup)
+		r.SetSelected("JSON")
+	})
+	ui.Sync(func() {
+		h.find(func(o fyne.CanvasObject) bool {
+			e, ok := o.(*widget.Entry)
+			return ok && e.MultiLine
+		}).(*widget.Entry).SetText(`{"a": 19, "b": 23}`)
+	})
+	h.tap("Run")
+	h.waitFor("the sum", func() bool { return h.hasText("42") && h.hasText("Result") })
+	h.waitFor("the paired rows", func() bool { return h.hasText("1 tool calls") })
+
+	h.openTab("Resources")
+	h.waitFor("resources", func() bool { return h.hasText("demo://resource/static/document/") || h.hasText("resources ·") })
+	ui.Sync(func() {
+		if !h.selectRow("") {
+			t.Fatal("no resource to select")
+		}
+	})
+	h.tap("Read")
+	h.waitFor("the contents", func() bool { return h.hasText("Raw JSON") })
+
+	h.openTab("Prompts")
+	h.waitFor("prompts", func() bool { return h.hasText("simple-prompt") || h.hasText("Simple") })
+	ui.Sync(func() {
+		if !h.selectRow("imple") {
+			t.Fatal("could not select the simple prompt")
+		}
+	})
+	h.tap("Get prompt")
+	h.waitFor("messages", func() bool { return h.hasText("Messages") && h.hasText("This is a simple prompt") })
 }
