@@ -316,3 +316,19 @@ func (p *RootsPanel) changed() {
 		p.OnChanged(p.Roots())
 	}
 }
+
+// SplitFolders separates dropped URIs into local folders and everything
+// else, so a window that also imports dropped files can send the folders to
+// RootsPanel.OnDropped and the rest to its importer.
+func SplitFolders(uris []fyne.URI) (folders, others []fyne.URI) {
+	for _, u := range uris {
+		if u.Scheme() == "file" {
+			if fi, err := os.Stat(u.Path()); err == nil && fi.IsDir() {
+				folders = append(folders, u)
+				continue
+			}
+		}
+		others = append(others, u)
+	}
+	return folders, others
+}

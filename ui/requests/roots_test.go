@@ -152,3 +152,14 @@ func TestRootsSetServerAndRoots(t *testing.T) {
 		t.Error("SetRoots reported a change")
 	}
 }
+
+func TestSplitFolders(t *testing.T) {
+	dir := t.TempDir()
+	f := filepath.Join(dir, "mcp.json")
+	os.WriteFile(f, []byte("{}"), 0o644)
+	web, _ := storage.ParseURI("https://example.com/")
+	folders, others := SplitFolders([]fyne.URI{storage.NewFileURI(f), storage.NewFileURI(dir), web})
+	if len(folders) != 1 || folders[0].Path() != dir || len(others) != 2 {
+		t.Errorf("folders %v, others %v", folders, others)
+	}
+}
