@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -167,5 +169,48 @@ func TestDemoOverHTTPEachEra(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFlakyWriteOverHTTP: flaky_write over Streamable HTTP, where the
+// "crash" drops the HTTP connections. Subscribed to the notes, the answer
+// would have come on an event stream, which ends without it: the call
+// fails at once with no response (not after the request timeout), class
+// transport, outcome unknown; the note was saved.
+func TestFlakyWriteOverHTTP(t *testing.T) {
+	var ts *httptest.Server
+	srv := demo.New(&demo.Options{NotesDir: t.TempDir(), Crash: func() { ts.CloseClientConnections() }})
+	ts = httptest.NewServer(demo.NewHTTPHandler(srv))
+	t.Cleanup(ts.Close)
+	log := events.New(nil)
+	dial := func(context.Context) (wire.Conn, error) {
+		return wire.NewStreamableHTTP(wire.HTTPConfig{Conn: "demo", URL: ts.URL + demo.HTTPPath}, log), nil
+	}
+	s := New(dial, log, &Options{Conn: "demo", RequestTimeout: time.Minute})
+	t.Cleanup(func() { _ = s.Close() })
+	ctx := testCtx(t)
+	if _, err := s.ListTools(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SubscribeResource(ctx, demo.NotesURI, nil); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	res, err := s.CallTool(ctx, ToolCall{Name: demo.ToolFlakyWrite, Arguments: map[string]any{"text": "over http"}}, nil)
+	if !errors.Is(err, ErrNoResponse) || !errors.Is(err, ErrOutcomeUnknown) {
+		t.Fatalf("flaky_write: %v", err)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the failure took %s", d)
+	}
+	if a := res.Attempt; a.Class != "transport" || !a.OutcomeUnknown {
+		t.Errorf("attempt %+v", a)
+	}
+	if e, _ := log.Get(res.Seq); e.Outcome == nil || e.Outcome.State != events.NoResponse {
+		t.Errorf("request outcome %+v", e.Outcome)
+	}
+	notes, err := s.CallTool(ctx, ToolCall{Name: demo.ToolReadNotes}, nil)
+	if err != nil || !strings.Contains(textOf(t, notes), "over http") {
+		t.Errorf("read_notes: %v", err)
 	}
 }

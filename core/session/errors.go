@@ -92,6 +92,25 @@ func (e *ClosedError) Is(target error) bool {
 // Unwrap returns why the connection ended.
 func (e *ClosedError) Unwrap() error { return e.Err }
 
+// LostError is returned to a request whose answer the transport lost
+// while the connection lives on: a Streamable HTTP response stream that
+// ended before the response and could not be resumed (Unwrap gives
+// wire.ErrResponseLost), or an HTTP exchange that broke after the request
+// was sent (Unwrap gives the transport error). It matches ErrNoResponse.
+type LostError struct {
+	Method string
+	Err    error
+}
+
+// Error says that no answer will come, and why.
+func (e *LostError) Error() string { return "no response: " + e.Err.Error() }
+
+// Is matches ErrNoResponse.
+func (e *LostError) Is(target error) bool { return target == ErrNoResponse }
+
+// Unwrap returns the wire's reason.
+func (e *LostError) Unwrap() error { return e.Err }
+
 // TimeoutError is returned to a request the session gave up waiting for,
 // after notifications/cancelled was sent. It matches ErrTimeout.
 type TimeoutError struct {

@@ -201,3 +201,31 @@ func mustSchema(t *testing.T, tool *Tool) []byte {
 	}
 	return m.schema
 }
+
+// TestLostAnswer: when the wire says an answer will not come (an HTTP
+// response stream that ended early), the call fails at once with no
+// response and the connection stays usable.
+func TestLostAnswer(t *testing.T) {
+	fs := newFakeServer(t)
+	fs.handle = func(c *fakeConn, m msg) bool {
+		if m.Method == "tools/call" {
+			c.emitMu.Lock()
+			c.h.OnLost(string(m.ID), wire.ErrResponseLost)
+			c.emitMu.Unlock()
+			return true
+		}
+		return false
+	}
+	s, log := newTestSession(t, fs, nil)
+	res, err := s.CallTool(testCtx(t), ToolCall{Name: "write"}, nil)
+	var lost *LostError
+	if !errors.As(err, &lost) || !errors.Is(err, ErrNoResponse) || !errors.Is(err, wire.ErrResponseLost) || !errors.Is(err, ErrOutcomeUnknown) {
+		t.Fatalf("err %v", err)
+	}
+	if ev, _ := log.Get(res.Seq); ev.Outcome == nil || ev.Outcome.State != events.NoResponse {
+		t.Errorf("outcome %+v", ev.Outcome)
+	}
+	if _, err := s.Ping(testCtx(t), nil); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -108,6 +108,7 @@ const (
 type response struct {
 	result json.RawMessage
 	err    *RPCError
+	lost   error // the wire says no answer will come
 }
 
 // Reply is the request/response pair behind an operation's result.
@@ -339,6 +340,13 @@ func (s *Session) roundTrip(ctx context.Context, l *link, method string, params 
 			if errors.Is(err, wire.ErrClosed) {
 				return rep, &ClosedError{Method: method, Err: err}
 			}
+			var httpErr *wire.HTTPError
+			if !rep.unsent && !errors.As(err, &httpErr) {
+				// The exchange broke after the request left (an HTTP
+				// connection dropped before the answer): no answer will
+				// come on it.
+				return rep, &LostError{Method: method, Err: err}
+			}
 			return rep, err
 		case <-timerC:
 			if !s.abandon(c) {
@@ -376,6 +384,9 @@ func (s *Session) roundTrip(ctx context.Context, l *link, method string, params 
 // finish turns an answer into the operation's reply.
 func (s *Session) finish(rep *Reply, c *call, r response) (*Reply, error) {
 	rep.Duration = time.Since(c.start)
+	if r.lost != nil {
+		return rep, &LostError{Method: rep.Method, Err: r.lost}
+	}
 	if r.err != nil {
 		return rep, r.err
 	}
@@ -613,6 +624,22 @@ func (s *Session) onOne(l *link, raw []byte) {
 	default:
 		s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindInvalid, Raw: raw, Text: "JSON-RPC message without method or id", Size: len(raw)})
 	}
+}
+
+// onLost fails the request whose answer the wire says will never come
+// (its HTTP response stream ended early), while the connection lives on.
+func (s *Session) onLost(l *link, id string, err error) {
+	s.mu.Lock()
+	c := s.pending[id]
+	if c == nil || c.link != l || c.state != callWaiting {
+		s.mu.Unlock()
+		return
+	}
+	c.state = callAnswered
+	s.forgetLocked(c)
+	s.mu.Unlock()
+	s.markUnsent(id) // the log: no response
+	c.resp <- response{lost: err}
 }
 
 func decodeRPCError(raw json.RawMessage) *RPCError {

@@ -470,6 +470,7 @@ func (s *Session) connect(ctx context.Context, run string) (*link, error) {
 	err = c.Start(cctx, wire.Handler{
 		OnMessage: func(raw []byte) { s.onMessage(l, raw) },
 		OnClose:   func(err error) { s.linkClosed(l, err) },
+		OnLost:    func(id string, err error) { s.onLost(l, id, err) },
 	})
 	if err != nil {
 		s.mu.Lock()

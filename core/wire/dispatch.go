@@ -13,7 +13,7 @@ type dispatcher struct {
 
 	mu      sync.Mutex
 	cond    *sync.Cond
-	queue   [][]byte
+	queue   []item
 	stopped bool
 	aborted bool // stop without OnClose
 	err     error
@@ -27,11 +27,25 @@ func newDispatcher(h Handler) *dispatcher {
 	return d
 }
 
+// item is a message to deliver, or (msg nil) a request whose answer was
+// lost.
+type item struct {
+	msg     []byte
+	lostID  string
+	lostErr error
+}
+
 // push queues one message; it never blocks.
-func (d *dispatcher) push(msg []byte) {
+func (d *dispatcher) push(msg []byte) { d.add(item{msg: msg}) }
+
+// lost queues the news that the answer to request id will not come; it is
+// told after the messages queued before it.
+func (d *dispatcher) lost(id string, err error) { d.add(item{lostID: id, lostErr: err}) }
+
+func (d *dispatcher) add(it item) {
 	d.mu.Lock()
 	if !d.stopped {
-		d.queue = append(d.queue, msg)
+		d.queue = append(d.queue, it)
 		d.cond.Signal()
 	}
 	d.mu.Unlock()
@@ -76,11 +90,16 @@ func (d *dispatcher) run() {
 		batch := d.queue
 		d.queue = nil
 		d.mu.Unlock()
-		for i, m := range batch {
-			if d.h.OnMessage != nil {
-				d.h.OnMessage(m)
+		for i, it := range batch {
+			switch {
+			case it.msg != nil:
+				if d.h.OnMessage != nil {
+					d.h.OnMessage(it.msg)
+				}
+			case d.h.OnLost != nil:
+				d.h.OnLost(it.lostID, it.lostErr)
 			}
-			batch[i] = nil
+			batch[i] = item{}
 		}
 	}
 }

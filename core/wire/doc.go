@@ -38,12 +38,16 @@
 // id, GET stream, resumption or DELETE. A JSON-RPC error that answers the
 // request but comes with an HTTP error status (the modern protocol maps
 // error codes to statuses) is delivered as the answer, not returned as an
-// [*HTTPError] (401 and 403 excepted).
+// [*HTTPError] (401 and 403 excepted). A response stream that ends before
+// the response and cannot be resumed is reported to [Handler].OnLost
+// (matching [ErrResponseLost]), so the request fails at once instead of
+// waiting for its timeout.
 //
 // Errors: [*StartError] ([ErrCommandNotFound]), [*ExitError],
 // [*HTTPError] (matching [ErrUnauthorized] for 401/403 and
 // [ErrSessionExpired] for 404 with a session), [ErrUnreachable],
-// [ErrClosed], [ErrNotStarted], [ErrNoEndpoint], [ErrStreamEnded].
+// [ErrClosed], [ErrNotStarted], [ErrNoEndpoint], [ErrStreamEnded],
+// [ErrResponseLost]. Faults can be injected with package fault.
 //
 // [Redactor] masks secrets (Authorization headers, bearer tokens, cookies,
 // API keys, OAuth token fields and explicitly registered secret strings)

@@ -547,10 +547,12 @@ func (c *StreamableHTTP) readStream(ctx context.Context, resp *http.Response, wa
 		}
 		if !standalone && modern {
 			c.warn("response stream ended before the response to request " + wantID + " (streams of protocol " + ModernVersion + " cannot be resumed)")
+			c.disp.lost(wantID, fmt.Errorf("%w (streams of protocol %s cannot be resumed)", ErrResponseLost, ModernVersion))
 			return
 		}
 		if !standalone && lastID == "" {
 			c.warn("response stream ended before the response to request " + wantID + " and carried no event id to resume from")
+			c.disp.lost(wantID, fmt.Errorf("%w (no event id to resume from)", ErrResponseLost))
 			return
 		}
 		// Reconnect, honouring retry, until a stream opens.
@@ -582,11 +584,17 @@ func (c *StreamableHTTP) readStream(ctx context.Context, resp *http.Response, wa
 			if errors.As(err, &herr) && (herr.Status == http.StatusMethodNotAllowed || herr.Status == http.StatusNotFound ||
 				herr.Status == http.StatusUnauthorized || herr.Status == http.StatusForbidden || herr.Status == http.StatusBadRequest) {
 				c.warn("cannot resume the event stream: " + err.Error())
+				if !standalone {
+					c.disp.lost(wantID, fmt.Errorf("%w: cannot resume: %w", ErrResponseLost, err))
+				}
 				return
 			}
 			failures++
 			if failures >= c.cfg.MaxReconnects {
 				c.warn(fmt.Sprintf("gave up resuming the event stream after %d attempts: %v", failures, err))
+				if !standalone {
+					c.disp.lost(wantID, fmt.Errorf("%w: gave up resuming: %w", ErrResponseLost, err))
+				}
 				return
 			}
 		}

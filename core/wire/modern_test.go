@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -63,5 +64,58 @@ func TestModernHeaders(t *testing.T) {
 		if h.Get(HeaderProtocolVersion) != ModernVersion || h.Get(HeaderMethod) != want.method || h.Get(HeaderName) != want.name || h.Get(HeaderSessionID) != "" {
 			t.Errorf("request %d headers %v", i, h)
 		}
+	}
+}
+
+// TestResponseLost: a response stream that ends before the response, with
+// no event id to resume from, is reported to OnLost (in order, after the
+// messages it carried) while the connection lives on.
+func TestResponseLost(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.WriteHeader(http.StatusOK)
+		w.Write([]byte("data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":1}}\n\n"))
+	}))
+	defer srv.Close()
+	lost := make(chan string, 1)
+	var order []string
+	var mu sync.Mutex
+	c := NewStreamableHTTP(HTTPConfig{URL: srv.URL}, nil)
+	ctx := ctxT(t)
+	err := c.Start(ctx, Handler{
+		OnMessage: func(b []byte) { mu.Lock(); order = append(order, "message"); mu.Unlock() },
+		OnLost: func(id string, err error) {
+			if !errors.Is(err, ErrResponseLost) {
+				t.Errorf("OnLost error %v", err)
+			}
+			mu.Lock()
+			order = append(order, "lost")
+			mu.Unlock()
+			lost <- id
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Send(ctx, []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"x"}}`), nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case id := <-lost:
+		if id != "7" {
+			t.Errorf("lost id %q", id)
+		}
+	case <-ctx.Done():
+		t.Fatal("OnLost never called")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Join(order, ",") != "message,lost" {
+		t.Errorf("order %v", order)
 	}
 }

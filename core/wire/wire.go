@@ -36,6 +36,12 @@ type Handler struct {
 	// an *ExitError when a stdio server exited by itself, another error
 	// when an HTTP connection failed for good.
 	OnClose func(err error)
+	// OnLost, when set, is told that the answer to the request with id
+	// (its JSON text) can no longer arrive although the connection lives
+	// on: its Streamable HTTP response stream ended before the response
+	// and could not be resumed. err matches ErrResponseLost. It is called
+	// in order with OnMessage, never concurrently.
+	OnLost func(id string, err error)
 }
 
 // SendOptions are per-message options of Send.
@@ -68,6 +74,8 @@ var (
 	// request that carried an Mcp-Session-Id: the server forgot the
 	// session and the client must initialize again.
 	ErrSessionExpired = errors.New("wire: session expired")
+	// ErrResponseLost is passed to Handler.OnLost.
+	ErrResponseLost = errors.New("wire: response stream ended before the response")
 	// ErrNoEndpoint is returned by SSE.Start when the stream ended or the
 	// context expired before the server sent its endpoint event.
 	ErrNoEndpoint = errors.New("wire: no endpoint event")

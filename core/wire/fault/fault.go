@@ -304,7 +304,7 @@ func (c *Conn) Start(ctx context.Context, h wire.Handler) error {
 	c.mu.Lock()
 	c.h = h
 	c.mu.Unlock()
-	return c.inner.Start(ctx, wire.Handler{OnMessage: c.onIn, OnClose: c.onClose})
+	return c.inner.Start(ctx, wire.Handler{OnMessage: c.onIn, OnClose: c.onClose, OnLost: c.onLost})
 }
 
 // SetProtocolVersion passes the version to the inner conn when it takes
@@ -600,6 +600,19 @@ func (c *Conn) deliver(b []byte) {
 		return
 	}
 	h.OnMessage(b)
+}
+
+// onLost passes on the inner conn's news of a lost answer, in order with
+// the messages.
+func (c *Conn) onLost(id string, err error) {
+	c.deliverMu.Lock()
+	defer c.deliverMu.Unlock()
+	c.mu.Lock()
+	h, done := c.h, c.cutErr != nil
+	c.mu.Unlock()
+	if !done && h.OnLost != nil {
+		h.OnLost(id, err)
+	}
 }
 
 func (c *Conn) onClose(err error) {
