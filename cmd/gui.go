@@ -41,6 +41,16 @@ type guiBackend struct {
 	// the command line's overrides applied (--server NAME -e ...).
 	red      *wire.Redactor
 	override map[string]catalog.Server
+	// asker answers sampling and elicitation through the window.
+	asker *guiAsker
+}
+
+// attach gives the backend its window, which answers the server's own
+// requests from then on.
+func (b *guiBackend) attach(w *ui.Window) {
+	b.asker.mu.Lock()
+	b.asker.win = w
+	b.asker.mu.Unlock()
 }
 
 // newGUIBackend wraps a loaded catalog. roWhy says why it is read-only
@@ -53,7 +63,8 @@ func newGUIBackend(cat *catalog.Catalog, roWhy string, log *events.Log) *guiBack
 	if roWhy == "" && cat.ReadOnly() {
 		roWhy = "this server list cannot be saved"
 	}
-	b := &guiBackend{cat: cat, roWhy: roWhy, log: log, red: red, override: map[string]catalog.Server{}}
+	b := &guiBackend{cat: cat, roWhy: roWhy, log: log, red: red, override: map[string]catalog.Server{}, asker: &guiAsker{}}
+	b.handlers = session.Handlers{Sampling: b.asker, Elicitation: b.asker}
 	b.events = &guiEvents{log: log, b: b}
 	return b
 }
@@ -813,9 +824,12 @@ func runGUI(inv *Invocation, stderr io.Writer) int {
 		opts.Select = name
 		opts.AutoConnect = true
 	}
-	var ready func(*ui.Window)
-	if script := os.Getenv("SPYGLASS_SCREENSHOT_SCRIPT"); script != "" {
-		ready = func(w *ui.Window) { go runScreenshotScript(w, script, os.Stdout, stderr) }
+	script := os.Getenv("SPYGLASS_SCREENSHOT_SCRIPT")
+	ready := func(w *ui.Window) {
+		be.attach(w)
+		if script != "" {
+			go runScreenshotScript(w, script, os.Stdout, stderr)
+		}
 	}
 	desktop.Run(be, opts, ready)
 	return 0
@@ -883,4 +897,72 @@ func runScreenshotScript(w *ui.Window, dir string, out, stderr io.Writer) {
 	}
 	fmt.Fprintln(out, "DONE")
 	w.Quit()
+}
+
+// guiAsker answers the server's sampling and elicitation requests through
+// the window's dialogs.
+type guiAsker struct {
+	mu  sync.Mutex
+	win *ui.Window
+}
+
+func (a *guiAsker) window() *ui.Window {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.win
+}
+
+// CreateMessage implements session.SamplingHandler: the user writes the
+// model's reply or declines.
+func (a *guiAsker) CreateMessage(ctx context.Context, req *session.SamplingRequest) (*mcp.CreateMessageResult, error) {
+	w := a.window()
+	if w == nil {
+		return nil, &session.RPCError{Code: session.CodeUserRejected, Message: "no window to ask the user"}
+	}
+	var p struct {
+		SystemPrompt string `json:"systemPrompt"`
+		MaxTokens    int    `json:"maxTokens"`
+		Messages     []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	_ = json.Unmarshal(req.Params, &p)
+	view := ui.SamplingRequest{Server: req.Conn, SystemPrompt: p.SystemPrompt, MaxTokens: p.MaxTokens, Raw: req.Params}
+	for _, m := range p.Messages {
+		raw := m.Content
+		var list []json.RawMessage
+		if json.Unmarshal(raw, &list) == nil && len(list) > 0 {
+			raw = list[0]
+		}
+		view.Messages = append(view.Messages, ui.PromptMessage{Role: m.Role, Content: parseContent(raw)})
+	}
+	ans, err := w.AskSampling(ctx, view)
+	if errors.Is(err, ui.ErrDeclined) {
+		return nil, &session.RPCError{Code: session.CodeUserRejected, Message: "the user declined the sampling request"}
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.CreateMessageResult{
+		SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent(ans.Text)},
+		Model:           ans.Model, StopReason: "endTurn",
+	}, nil
+}
+
+// Elicit implements session.ElicitationHandler with the window's form.
+func (a *guiAsker) Elicit(ctx context.Context, req *session.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	w := a.window()
+	if w == nil {
+		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}}, nil
+	}
+	ans, err := w.AskElicitation(ctx, ui.ElicitationRequest{Server: req.Conn, Mode: req.Mode, Message: req.Message, URL: req.URL, Schema: req.Schema})
+	if err != nil {
+		return nil, err
+	}
+	res := &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseAction(ans.Action)}}
+	if ans.Action == "accept" && len(ans.Content) > 0 {
+		res.Content = ans.Content
+	}
+	return res, nil
 }

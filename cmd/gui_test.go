@@ -493,3 +493,23 @@ func TestGUIServerEverything(t *testing.T) {
 	h.tap("Get prompt")
 	h.waitFor("messages", func() bool { return h.hasText("Messages") && h.hasText("This is a simple prompt") })
 }
+
+// TestGUIElicitation: the demo server's elicit_form asks the user through
+// the window's form dialog; the answer reaches the tool.
+func TestGUIElicitation(t *testing.T) {
+	h := newGUIHarness(t)
+	h.be.attach(h.w)
+	h.tap("Connect")
+	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
+	ui.Sync(func() { h.entry("Search tools").SetText("elicit_form") })
+	h.waitFor("elicit_form", func() bool { return h.hasText("elicit_form · ") })
+	ui.Sync(func() {
+		if !h.selectRow("elicit_form") {
+			t.Fatal("could not select elicit_form")
+		}
+	})
+	h.tap("Run")
+	h.waitFor("the elicitation dialog", func() bool { return h.button("Decline") != nil && h.hasText("Tell the demo server about yourself.") })
+	h.tap("Decline")
+	h.waitFor("the answer in the result", func() bool { return h.hasText("The user chose decline") })
+}
