@@ -263,3 +263,41 @@ func TestElicitationURLCancel(t *testing.T) {
 		t.Fatalf("answers = %+v", got)
 	}
 }
+
+func TestElicitationModal(t *testing.T) {
+	newApp(t)
+	w := window(t, widget.NewLabel("main"), 800, 700)
+	p := NewElicitationPanel(formRequest(), &ElicitationOptions{Forms: buildForm})
+	var got []ElicitationAnswer
+	p.OnAnswer = func(a ElicitationAnswer) { got = append(got, a) }
+	p.ShowModal(w)
+	if w.Canvas().Overlays().Top() == nil {
+		t.Fatal("no dialog")
+	}
+	if !strings.Contains(texts(w.Canvas().Overlays().Top()), "Server Request: User Input Required") {
+		t.Errorf("dialog:\n%s", texts(w.Canvas().Overlays().Top()))
+	}
+	capture(t, w, "elicitation-modal")
+	test.Tap(button(t, w.Canvas().Overlays().Top(), "Cancel"))
+	if len(got) != 1 || got[0].Action != ActionCancel || w.Canvas().Overlays().Top() != nil {
+		t.Fatalf("answers %+v, dialog still open %v", got, w.Canvas().Overlays().Top() != nil)
+	}
+}
+
+func TestElicitationModalURLStaysUntilClosed(t *testing.T) {
+	newApp(t)
+	w := window(t, widget.NewLabel("main"), 800, 700)
+	p := NewElicitationPanel(urlRequest(), &ElicitationOptions{Open: func(*url.URL) error { return nil }})
+	dismissed := false
+	p.OnDismiss = func() { dismissed = true }
+	p.ShowModal(w)
+	test.Tap(button(t, w.Canvas().Overlays().Top(), "Open in Browser"))
+	if w.Canvas().Overlays().Top() == nil {
+		t.Fatal("the dialog closed while waiting for completion")
+	}
+	p.Complete()
+	test.Tap(button(t, w.Canvas().Overlays().Top(), "Close"))
+	if !dismissed || w.Canvas().Overlays().Top() != nil {
+		t.Fatalf("dismissed %v, open %v", dismissed, w.Canvas().Overlays().Top() != nil)
+	}
+}

@@ -241,6 +241,7 @@ func requestHeader(title, server, id string) fyne.CanvasObject {
 // rightInset keeps its child clear of a scroll bar on the right.
 type rightInset struct{ w float32 }
 
+// MinSize implements fyne.Layout.
 func (r *rightInset) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	var s fyne.Size
 	for _, o := range objs {
@@ -249,6 +250,7 @@ func (r *rightInset) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	return s.AddWidthHeight(r.w, 0)
 }
 
+// Layout implements fyne.Layout.
 func (r *rightInset) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	for _, o := range objs {
 		o.Move(fyne.NewPos(0, 0))

@@ -402,7 +402,7 @@ func (e *ProfilesEditor) save(next ProfileSet, msg string) bool {
 func ShowProfilesEditor(w fyne.Window, store ProfileStore, onSaved func(ProfileSet)) *ProfilesEditor {
 	e := NewProfilesEditor(store)
 	e.OnSaved = onSaved
-	d := dialog.NewCustom("Sampling Settings", "Close", container.NewVScroll(container.New(&rightInset{w: theme.Padding() * 3}, e.Object())), w)
+	d := dialog.NewCustom("Testing Profiles", "Close", container.NewVScroll(container.New(&rightInset{w: theme.Padding() * 3}, e.Object())), w)
 	size := w.Canvas().Size()
 	d.Resize(fyne.NewSize(fyne.Min(720, size.Width*0.95), fyne.Min(680, size.Height*0.95)))
 	d.Show()
@@ -412,6 +412,7 @@ func ShowProfilesEditor(w fyne.Window, store ProfileStore, onSaved func(ProfileS
 // fixedWidth gives its child a width of w points.
 type fixedWidth struct{ w float32 }
 
+// MinSize implements fyne.Layout.
 func (f *fixedWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	s := fyne.NewSize(f.w, 0)
 	for _, o := range objs {
@@ -420,6 +421,7 @@ func (f *fixedWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	return s
 }
 
+// Layout implements fyne.Layout.
 func (f *fixedWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	for _, o := range objs {
 		o.Move(fyne.NewPos(0, 0))

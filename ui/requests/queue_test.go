@@ -10,6 +10,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 )
 
 func newQueue(t *testing.T, ps ProfileSet) (*Queue, fyne.Window, *[]int) {
@@ -235,5 +236,33 @@ func TestQueueOnAddedRun(t *testing.T) {
 	q.AddSampling(req, func(SamplingAnswer) {})
 	if len(runs) != 1 || runs[0] != "run-7" {
 		t.Errorf("runs %q", runs)
+	}
+}
+
+func TestQueueEditProfilesFromPanel(t *testing.T) {
+	q, win, _ := newQueue(t, testProfiles())
+	q.AddSampling(plainSampling(), func(SamplingAnswer) {})
+	test.Tap(button(t, q.detail, "Edit Profiles"))
+	top := win.Canvas().Overlays().Top()
+	if top == nil || !strings.Contains(texts(top), "Sampling Settings") {
+		t.Fatal("no profiles dialog")
+	}
+	capture(t, win, "queue-profiles-dialog")
+	var active *widget.Select
+	walk(top, func(o fyne.CanvasObject) {
+		if s, ok := o.(*widget.Select); ok && s.Selected == "Quick Mock" && active == nil {
+			active = s
+		}
+	})
+	if active == nil {
+		t.Fatal("no active profile select")
+	}
+	active.SetSelected("Tool Caller")
+	if q.Profiles().Active != "Tool Caller" {
+		t.Errorf("queue profiles: %+v", q.Profiles())
+	}
+	store := q.opts.Profiles.(*fakeStore)
+	if store.saves != 1 || store.set.Active != "Tool Caller" {
+		t.Errorf("store: %d saves, %+v", store.saves, store.set)
 	}
 }
