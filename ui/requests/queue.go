@@ -231,6 +231,16 @@ func (q *Queue) remove(it *queueItem, note string) {
 	if q.selected == it {
 		q.selected = nil
 		q.list.UnselectAll()
+		if len(q.items) > 0 { // go on with the oldest pending request
+			q.show(q.items[0])
+			q.list.Select(0)
+		}
+	} else if q.selected != nil { // keep the highlight on the shown request
+		for i, x := range q.items {
+			if x == q.selected {
+				q.list.Select(i)
+			}
+		}
 	}
 	q.refresh()
 }

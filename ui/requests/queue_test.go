@@ -62,8 +62,8 @@ func TestQueueSeveralServers(t *testing.T) {
 	if len(eAns) != 1 || eAns[0].Action != ActionDecline || q.Len() != 3 {
 		t.Fatalf("answers %+v, len %d", eAns, q.Len())
 	}
-	if q.selected != nil || !strings.Contains(texts(q.Object()), "Select a request to answer it.") {
-		t.Errorf("after answering:\n%s", texts(q.detail))
+	if q.selected != q.items[0] {
+		t.Errorf("after answering, the oldest pending request is not shown:\n%s", texts(q.detail))
 	}
 	// The server cancels the tool sampling request.
 	if !q.Cancel("weather", "9", "") {
@@ -264,5 +264,23 @@ func TestQueueEditProfilesFromPanel(t *testing.T) {
 	store := q.opts.Profiles.(*fakeStore)
 	if store.saves != 1 || store.set.Active != "Tool Caller" {
 		t.Errorf("store: %d saves, %+v", store.saves, store.set)
+	}
+}
+
+func TestQueueSelectionFollowsRemoval(t *testing.T) {
+	q, _, _ := newQueue(t, testProfiles())
+	q.AddSampling(plainSampling(), func(SamplingAnswer) {})
+	q.AddElicitation(formRequest(), func(ElicitationAnswer) {})
+	q.AddElicitation(urlRequest(), func(ElicitationAnswer) {})
+	q.list.Select(2)
+	shown := q.selected
+	q.Cancel("everything", "3", "")
+	if q.selected != shown || !strings.Contains(texts(q.detail), "external URL") {
+		t.Fatalf("the shown request changed:\n%s", texts(q.detail))
+	}
+	// The list highlights the same request at its new place.
+	q.list.Select(0)
+	if q.selected != q.items[0] || q.items[0].id != "7" {
+		t.Errorf("items %v", q.items)
 	}
 }

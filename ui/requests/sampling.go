@@ -67,7 +67,6 @@ type SamplingPanel struct {
 	editor     *fyne.Container
 	inlineSlot *fyne.Container
 	modal      *dialog.CustomDialog
-	modalSend  *widget.Button
 	obj        fyne.CanvasObject
 }
 
@@ -524,8 +523,9 @@ func (p *SamplingPanel) finish(note string) {
 	for _, w := range []fyne.Disableable{p.autoBtn, p.sendBtn, p.rejectBtn, p.profileSel, p.response, p.model, p.stop, p.addCall} {
 		w.Disable()
 	}
-	if p.modalSend != nil {
-		p.modalSend.Disable()
+	for _, r := range p.callRows {
+		r.tool.Disable()
+		r.args.Disable()
 	}
 	p.noteLbl.SetText(note)
 	p.noteLbl.Show()
