@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/mark3labs/mcp-go/server"
 
 	"github.com/spyglass-mcp/spyglass/core/demo"
 	"github.com/spyglass-mcp/spyglass/core/events"
@@ -212,5 +214,43 @@ func TestFlakyWriteOverHTTP(t *testing.T) {
 	notes, err := s.CallTool(ctx, ToolCall{Name: demo.ToolReadNotes}, nil)
 	if err != nil || !strings.Contains(textOf(t, notes), "over http") {
 		t.Errorf("read_notes: %v", err)
+	}
+}
+
+// TestModernParamHeaders: a tool whose schema marks a parameter with
+// x-mcp-header gets it mirrored in an Mcp-Param-* header (mcp-go's server
+// rejects the call without it), from the schema of the last ListTools.
+func TestModernParamHeaders(t *testing.T) {
+	srv := server.NewMCPServer("headers", "1.0.0", server.WithToolCapabilities(false))
+	srv.AddTool(mcp.NewToolWithRawSchema("route", "routes by region",
+		json.RawMessage(`{"type":"object","properties":{"region":{"type":"string","x-mcp-header":"Region"},"n":{"type":"integer"}}}`)),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return mcp.NewToolResultText("routed to " + req.GetString("region", "")), nil
+		})
+	ts := httptest.NewServer(server.NewStreamableHTTPServer(srv))
+	t.Cleanup(ts.Close)
+	hl := &headerLog{}
+	log := events.New(nil)
+	dial := func(context.Context) (wire.Conn, error) {
+		return wire.NewStreamableHTTP(wire.HTTPConfig{URL: ts.URL, Client: &http.Client{Transport: hl}}, log), nil
+	}
+	s := New(dial, log, &Options{Era: EraModern})
+	t.Cleanup(func() { _ = s.Close() })
+	ctx := testCtx(t)
+	// Before any listing the session cannot know the header: the server
+	// refuses the call (which shows the header matters).
+	if _, err := s.CallTool(ctx, ToolCall{Name: "route", Arguments: map[string]any{"region": "eu-west"}}, nil); err == nil {
+		t.Error("call without Mcp-Param-Region accepted")
+	}
+	if _, err := s.ListTools(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.CallTool(ctx, ToolCall{Name: "route", Arguments: map[string]any{"region": "eu-west", "n": 1}}, nil)
+	if err != nil || !strings.Contains(textOf(t, res), "routed to eu-west") {
+		t.Fatalf("route: %v", err)
+	}
+	hs := hl.all()
+	if got := hs[len(hs)-1].Get("Mcp-Param-Region"); got != "eu-west" {
+		t.Errorf("Mcp-Param-Region %q", got)
 	}
 }
