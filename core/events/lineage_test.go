@@ -55,6 +55,9 @@ func TestToolAttemptsRoundTrip(t *testing.T) {
 	if len(atts) != 2 || atts[0].Lineage.Attempt != 1 || atts[1].Lineage.Attempt != 2 {
 		t.Fatalf("Attempts(L1) = %v", atts)
 	}
+	if of := back.AttemptsOf("srv/call-1"); len(of) != 2 || back.AttemptsOf("nope") != nil {
+		t.Errorf("AttemptsOf = %v", of)
+	}
 	if got := atts[0].Title(); got != "tool · flaky_write · transport · outcome unknown · 40ms" {
 		t.Errorf("title %q", got)
 	}

@@ -551,6 +551,28 @@ func (l *Log) Attempts(lineageID string) []Event {
 	return out
 }
 
+// AttemptsOf returns the attempts of the lineage that the tool call
+// attempt callID (an event's RPC.CallID: a raw tools/call, its response,
+// or the attempt's KindTool event) belongs to, once that attempt has
+// ended; nil before.
+func (l *Log) AttemptsOf(callID string) []Event {
+	evs := l.Events()
+	for i := len(evs) - 1; i >= 0; i-- {
+		e := &evs[i]
+		if e.Kind == KindTool && e.RPC != nil && e.RPC.CallID == callID && e.Lineage != nil {
+			id := e.Lineage.ID
+			var out []Event
+			for _, x := range evs {
+				if x.Kind == KindTool && x.Lineage != nil && x.Lineage.ID == id {
+					out = append(out, x)
+				}
+			}
+			return out
+		}
+	}
+	return nil
+}
+
 // Stats returns the counters since the log was created or last cleared.
 func (l *Log) Stats() Stats {
 	return Stats{
