@@ -1,7 +1,8 @@
 // Package events is Spyglass's single record of what happened on a
 // connection: an append-only, bounded log of events (JSON-RPC messages in
 // both directions with their exact bytes, stderr lines, HTTP exchanges,
-// state changes, invalid input, warnings and errors) with sequence numbers.
+// state changes, invalid input, warnings and errors, and the end of each
+// tool call attempt with its retry lineage) with sequence numbers.
 //
 // The Log pairs every request with its response by (Conn, ID) in both
 // directions and keeps each request's Outcome: waiting, ok with latency,
@@ -14,7 +15,10 @@
 // for random access and catching up; Subscribe for batches delivered on a
 // goroutine of the listener's own about every BatchInterval; Run and
 // Waterfall for the "This run" view; Stats for the header counters since
-// Clear. Events carry their inspector Categories, a Title, a Badge, and
+// Clear; Attempts and AttemptsOf for the "Attempts" view of a retry
+// lineage (KindTool events: Lineage, ErrorClass, OutcomeUnknown, and the
+// RPC.CallID that the attempt's raw messages share). Events carry their
+// inspector Categories, a Title, a Badge, and
 // can be searched with Match.
 //
 // WriteTrace and ReadTrace save and load a session as a JSON trace file,
