@@ -18,8 +18,7 @@
 // Clear; Attempts and AttemptsOf for the "Attempts" view of a retry
 // lineage (KindTool events: Lineage, ErrorClass, OutcomeUnknown, and the
 // RPC.CallID that the attempt's raw messages share). Events carry their
-// inspector Categories, a Title, a Badge, and
-// can be searched with Match.
+// inspector Categories, a Title, a Badge, and can be searched with Match.
 //
 // WriteTrace and ReadTrace save and load a session as a JSON trace file,
 // described in TRACE.md; an Event marshals to JSON in the same form.
