@@ -594,7 +594,7 @@ func (c *Conn) deliver(b []byte) {
 	c.deliverMu.Lock()
 	defer c.deliverMu.Unlock()
 	c.mu.Lock()
-	h, done := c.h, c.cutErr != nil
+	h, done := c.h, c.closed
 	c.mu.Unlock()
 	if done || h.OnMessage == nil {
 		return
@@ -608,7 +608,7 @@ func (c *Conn) onLost(id string, err error) {
 	c.deliverMu.Lock()
 	defer c.deliverMu.Unlock()
 	c.mu.Lock()
-	h, done := c.h, c.cutErr != nil
+	h, done := c.h, c.closed
 	c.mu.Unlock()
 	if !done && h.OnLost != nil {
 		h.OnLost(id, err)
