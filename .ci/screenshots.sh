@@ -7,6 +7,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 out=${1:-assets/screenshots}
+# SIZE=1024x700 checks the smallest supported window
+size=${SIZE:-1280x800}
 mkdir -p "$out"
 for tool in xvfb-run import; do
 	command -v $tool >/dev/null || { echo "screenshots: $tool is missing: sudo apt-get install -y xvfb imagemagick" >&2; exit 1; }
@@ -56,9 +58,9 @@ done
 RUN
 chmod +x "$work/run.sh"
 LANG=en_US.UTF-8 BIN=$bin WORK=$work OUT=$(cd "$out" && pwd) \
-	SPYGLASS_SCREENSHOT_SCRIPT=$work SPYGLASS_SCREENSHOT_SERVERS=demo,remote-api \
+	SPYGLASS_SCREENSHOT_SCRIPT=$work SPYGLASS_SCREENSHOT_SERVERS=demo,remote-api SPYGLASS_SCREENSHOT_SIZE=$size \
 	XDG_CONFIG_HOME=$work/config XDG_DATA_HOME=$work/data \
-	timeout 300 xvfb-run -a -s '-screen 0 1280x800x24' "$work/run.sh"
+	timeout 300 xvfb-run -a -s "-screen 0 ${size}x24" "$work/run.sh"
 for f in 1-servers 2-tools 3-inspector; do
 	[ -s "$out/$f.png" ] || { echo "screenshots: $out/$f.png was not taken" >&2; exit 1; }
 done

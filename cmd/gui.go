@@ -406,7 +406,7 @@ func (c *guiConn) CallTool(ctx context.Context, req ui.ToolCall, progress func(u
 	if err != nil {
 		return ui.ToolResult{}, err
 	}
-	out := ui.ToolResult{Raw: res.Raw}
+	out := ui.ToolResult{Raw: res.Raw, Duration: res.Duration}
 	if res.Task != nil {
 		out.TaskID = res.Task.TaskId
 		return out, nil
@@ -861,6 +861,10 @@ func runScreenshotScript(w *ui.Window, dir string, out, stderr io.Writer) {
 		return false
 	}
 	time.Sleep(1500 * time.Millisecond) // the window maps
+	var width, height float32
+	if _, err := fmt.Sscanf(os.Getenv("SPYGLASS_SCREENSHOT_SIZE"), "%fx%f", &width, &height); err == nil {
+		w.Resize(width, height)
+	}
 	names := os.Getenv("SPYGLASS_SCREENSHOT_SERVERS")
 	if names == "" {
 		names = "demo,unreachable"

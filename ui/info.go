@@ -171,8 +171,9 @@ func (l *logsScreen) buildUI() fyne.CanvasObject {
 		l.refilter()
 	}
 	l.empty = emptyState("No log messages yet. Set a level to ask the server for them.")
-	bar := container.NewBorder(nil, nil,
-		container.NewHBox(widget.NewLabel("Send logging/setLevel"), l.level, widget.NewLabel("Show from"), l.show), nil, l.search)
+	bar := container.NewVBox(
+		container.NewHBox(widget.NewLabel("Server level (logging/setLevel)"), l.level),
+		container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Show from"), l.show), nil, l.search))
 	msgs := container.NewBorder(bar, nil, nil, nil, container.NewStack(l.list, l.empty))
 	l.stderr = widget.NewList(
 		func() int { return len(l.errs) },

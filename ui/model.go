@@ -182,6 +182,8 @@ type ToolResult struct {
 	// tool's outputSchema ("" when it matches or there is none).
 	SchemaAdvisory string
 	Raw            json.RawMessage
+	// Duration is the request's round trip as the engine measured it.
+	Duration time.Duration
 }
 
 // Resource is one resources/list entry.

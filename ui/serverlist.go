@@ -103,6 +103,7 @@ type serverCard struct {
 	retryTxt *widget.Label
 	actions  *fyne.Container
 	oauth    *widget.Label
+	edit     *widget.Button
 	menu     *widget.Button
 	content  *fyne.Container
 	lastLvl  string
@@ -137,10 +138,11 @@ func newServerCard(s *server) *serverCard {
 	})
 	retry := widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), s.onRetry)
 	edit := widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { c.onEdit() })
+	c.edit = edit
 	for _, b := range []*widget.Button{full, retry, edit} {
 		b.Importance = widget.LowImportance
 	}
-	c.actions = container.NewHBox(full, retry, edit)
+	c.actions = container.NewVBox(container.NewHBox(full), container.NewHBox(retry, edit))
 	c.oauth = widget.NewLabelWithStyle("↗ Complete sign-in in your browser", fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 	c.menu = widget.NewButtonWithIcon("", theme.MoreVerticalIcon(), c.onMenu)
 	c.menu.Importance = widget.LowImportance
@@ -232,7 +234,7 @@ func (c *serverCard) update() {
 		c.oauth.Hide()
 	}
 	if ro, _ := s.w.be.ReadOnly(); ro {
-		c.actions.Objects[2].Hide()
+		c.edit.Hide()
 	}
 	selected := s.w.selected == s
 	if selected {

@@ -441,6 +441,9 @@ func (t *toolsScreen) onResult(name string, ctx context.Context, res ToolResult,
 		return
 	}
 	t.lastRes = &res
+	if res.Duration > 0 {
+		elapsed = res.Duration.Round(time.Millisecond)
+	}
 	t.showResult(res, elapsed)
 }
 

@@ -2,7 +2,8 @@
 // sampling (with testing profiles, and sampling with tools), elicitation (form
 // and URL mode), roots, and a queue of the requests still waiting for the user.
 //
-// Like the rest of ui/ it does not import core/: it declares the small view
+// It does not import core/ itself (ui/form, which draws the elicitation
+// forms, imports core/schemaform): it declares the small view
 // structs and interfaces it needs (SamplingRequest, ElicitationRequest, Root,
 // Profile, ProfileStore, Responder, FormBuilder, Opener) and cmd adapts the
 // core types to them. Every component answers through a callback, so the

@@ -1,0 +1,35 @@
+package ui
+
+import (
+	"errors"
+	"testing"
+)
+
+// TestFitsSmallWindow: the window with a connected server is usable at
+// 1024×700, the smallest size the product supports.
+func TestFitsSmallWindow(t *testing.T) {
+	w, b, _ := connected(t, nil)
+	b.mu.Lock()
+	b.servers = append(b.servers, ServerConfig{Name: "bad", Transport: "http", URL: "http://127.0.0.1:9/mcp"})
+	b.mu.Unlock()
+	Sync(w.reloadServers)
+	c, _ := b.Open("bad", nil)
+	c.(*fakeConn).fail = errors.New("cannot reach http://127.0.0.1:9/mcp — is the server running, and is the URL right?")
+	Sync(func() { w.server("bad").onConnect() })
+	waitFor(t, "bad failed", func() bool { return w.server("bad").state.State == StateFailed && !w.server("bad").retrying })
+	Sync(func() { w.selectServer(w.server("fake")) })
+	b.ev.send(EventView{Seq: 1, Conn: "fake", Kind: "message", Dir: "out", Type: "request", ID: "7", Title: "tools/call #7", Badge: "17ms", Pair: 2,
+		Raw: []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call"}`)},
+		EventView{Seq: 2, Conn: "fake", Kind: "message", Dir: "in", Type: "result", ID: "7", Title: "result #7 · tools/call", Pair: 1,
+			Raw: []byte(`{"jsonrpc":"2.0","id":7,"result":{}}`)})
+	Sync(func() {
+		w.inspector.onSelect(1)
+		t.Logf("list %v middle %v inspector %v", w.list.box.MinSize(), w.middle.MinSize(), w.inspector.obj.MinSize())
+		for i := range w.selected.screens.tabs.Items {
+			w.selected.screens.tabs.SelectIndex(i)
+			if m := w.win.Content().MinSize(); m.Width > 1024 || m.Height > 700 {
+				t.Errorf("tab %s needs %v, more than 1024×700", w.selected.screens.tabs.Items[i].Text, m)
+			}
+		}
+	})
+}
