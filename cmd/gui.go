@@ -406,7 +406,7 @@ func (c *guiConn) CallTool(ctx context.Context, req ui.ToolCall, progress func(u
 	if err != nil {
 		return ui.ToolResult{}, err
 	}
-	out := ui.ToolResult{Raw: res.Raw, Duration: res.Duration}
+	out := ui.ToolResult{Raw: res.Raw, Duration: res.Duration, Seq: res.Seq}
 	if res.Task != nil {
 		out.TaskID = res.Task.TaskId
 		return out, nil

@@ -184,6 +184,8 @@ type ToolResult struct {
 	Raw            json.RawMessage
 	// Duration is the request's round trip as the engine measured it.
 	Duration time.Duration
+	// Seq is the inspector event of the tools/call request (0 if unknown).
+	Seq uint64
 }
 
 // Resource is one resources/list entry.

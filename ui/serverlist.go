@@ -227,7 +227,7 @@ func (c *serverCard) update() {
 		if st == StateAuthorizing {
 			c.oauth.SetText("↗ Complete sign-in in your browser")
 		} else {
-			c.oauth.SetText("🔒 OAuth")
+			c.oauth.SetText("OAuth: sign-in in the browser when connecting")
 		}
 		c.oauth.Show()
 	} else {

@@ -471,6 +471,12 @@ func (t *toolsScreen) showResult(res ToolResult, elapsed time.Duration) {
 	})
 	raw.Importance = widget.LowImportance
 	head.Add(raw)
+	if res.Seq != 0 {
+		seq := res.Seq
+		insp := widget.NewButtonWithIcon("Request and response", theme.SearchIcon(), func() { t.ss.s.w.inspectEvent(seq) })
+		insp.Importance = widget.LowImportance
+		head.Add(insp)
+	}
 	objs = append(objs, head)
 	if res.IsError {
 		objs = append(objs, wrapLabel("The tool ran and reported an error:"))

@@ -195,6 +195,25 @@ func (w *Window) addShortcuts() {
 	})
 }
 
+// inspectEvent opens the inspector on one event (its request and
+// response side by side).
+func (w *Window) inspectEvent(seq uint64) {
+	if !w.inspOpen {
+		w.ToggleInspector()
+	}
+	in := w.inspector
+	in.search.SetText("")
+	in.onTab("")
+	for i, k := range in.shown {
+		if in.events[k].Seq == seq {
+			in.list.Select(i)
+			in.list.ScrollTo(i)
+			return
+		}
+	}
+	in.onSelect(seq)
+}
+
 // toast shows a transient message; level is "ok" or "error".
 func (w *Window) toast(level, msg string) { w.toasts.show(level, msg) }
 
