@@ -85,6 +85,9 @@ type Invocation struct {
 	Format       string         // --format text|json (default text)
 	Trace        string         // --trace FILE
 	Verbose      bool           // --verbose
+	Relogin      bool           // --relogin: clear stored OAuth state first
+	NoRevoke     bool           // --no-revoke (with --relogin)
+	Browser      string         // --browser CMD for the OAuth sign-in page
 	Roots        []string       // --root PATH or URI, repeatable
 	Timeout      time.Duration  // --timeout DURATION (0 = the server's requestTimeout / default)
 	Sampling     string         // --sampling decline|mock (default decline)
@@ -255,6 +258,16 @@ var flagDefs = []flagDef{
 	{name: "--trace", kind: kindString, group: groupCLI, arg: "FILE", usage: "write the session's trace file (JSON)",
 		set: func(inv *Invocation, v string) error { return setPath(&inv.Trace, "--trace", v) }},
 	{name: "--verbose", kind: kindBool, group: groupCLI, usage: "stream every event to stderr as JSON lines"},
+	{name: "--relogin", kind: kindBool, group: groupCLI, usage: "forget the server's stored OAuth tokens (revoking them where allowed) and sign in again"},
+	{name: "--no-revoke", kind: kindBool, group: groupCLI, usage: "with --relogin: forget the tokens without revoking them at the authorization server"},
+	{name: "--browser", kind: kindString, group: groupCLI, arg: "CMD", usage: "command that opens the OAuth sign-in page (the URL is appended, or replaces %s); default $BROWSER, then xdg-open",
+		set: func(inv *Invocation, v string) error {
+			if strings.TrimSpace(v) == "" {
+				return fmt.Errorf("--browser needs a command, e.g. --browser firefox")
+			}
+			inv.Browser = v
+			return nil
+		}},
 	{name: "--root", kind: kindRepeat, group: groupCLI, arg: "PATH", usage: "root offered to the server (a path or a file:// URI; repeatable)",
 		set: func(inv *Invocation, v string) error {
 			if v == "" {
@@ -480,6 +493,8 @@ func (inv *Invocation) checkMode() error {
 		return nil
 	}
 	inv.Verbose = inv.given["--verbose"]
+	inv.Relogin = inv.given["--relogin"]
+	inv.NoRevoke = inv.given["--no-revoke"]
 	modes := inv.givenIn(groupMode)
 	if len(modes) > 1 {
 		return fmt.Errorf("%s and %s cannot be used together; choose one", modes[0], modes[1])
@@ -601,6 +616,9 @@ func (inv *Invocation) checkCLI() error {
 			return fmt.Errorf("--params-json gives the whole params object; it cannot be combined with %s", mf.flag)
 		}
 	}
+	if inv.given["--no-revoke"] && !inv.given["--relogin"] {
+		return fmt.Errorf("--no-revoke only changes what --relogin does; add --relogin, or drop --no-revoke")
+	}
 	if inv.given["--tool-arg"] && inv.given["--tool-args-json"] {
 		return fmt.Errorf("--tool-arg cannot be combined with --tool-args-json; give the arguments one way")
 	}
@@ -613,7 +631,7 @@ func (inv *Invocation) checkCLI() error {
 		}
 	}
 	if slices.Contains(localMethods, inv.Method) {
-		for _, f := range []string{"--params-json", "--trace", "--verbose", "--root", "--timeout", "--sampling", "--elicitation", "--metadata"} {
+		for _, f := range []string{"--params-json", "--trace", "--verbose", "--root", "--timeout", "--sampling", "--elicitation", "--metadata", "--relogin", "--no-revoke", "--browser"} {
 			if inv.given[f] {
 				return fmt.Errorf("%s cannot be combined with --method %s, which reads the server list and does not connect", f, inv.Method)
 			}

@@ -20,6 +20,7 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/elicit"
 	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/oauth"
 	"github.com/spyglass-mcp/spyglass/core/sampling"
 	"github.com/spyglass-mcp/spyglass/core/session"
 	"github.com/spyglass-mcp/spyglass/core/wire"
@@ -100,6 +101,21 @@ func (r *cliRun) run(ctx context.Context) int {
 	for _, w := range r.conn.warnings {
 		fmt.Fprintf(r.stderr, "warning: %s\n", w)
 	}
+	if r.conn.http != nil {
+		var browser oauth.Browser = oauth.SystemBrowser{}
+		if r.inv.Browser != "" {
+			browser = commandBrowser(r.inv.Browser, r.stderr)
+		}
+		r.conn.enableOAuth(ctx, cliStore(), r.log, r.red, oauth.Options{
+			Browser:   cliBrowser(browser, r.stderr),
+			OnWarning: oauthWarning(r.stderr),
+		})
+		if r.inv.Relogin {
+			r.relogin(ctx)
+		}
+	} else if r.inv.Relogin {
+		return r.usage(fmt.Errorf("--relogin signs in to an http/sse server again, but %q is a stdio server", name))
+	}
 	opts := r.conn.opts
 	opts.NoReconnect = true
 	if err := r.applyFlags(opts); err != nil {
@@ -138,6 +154,23 @@ func (r *cliRun) run(ctx context.Context) int {
 	return r.call(ctx)
 }
 
+// relogin forgets the stored OAuth state (revoking the grant unless the
+// catalog or --no-revoke says not to) and reports what happened.
+func (r *cliRun) relogin(ctx context.Context) {
+	revoke := !r.inv.NoRevoke && (r.conn.server.OAuth == nil || r.conn.server.OAuth.RevokesOnClear())
+	res, err := r.conn.auth.Clear(ctx, revoke)
+	switch {
+	case err != nil:
+		fmt.Fprintf(r.stderr, "warning: --relogin: %v\n", err)
+	case res.Revoked:
+		fmt.Fprintln(r.stderr, "--relogin: stored tokens forgotten and revoked at the authorization server")
+	case res.RevokeErr != nil:
+		fmt.Fprintf(r.stderr, "warning: --relogin: tokens forgotten, but revoking them failed: %v\n", res.RevokeErr)
+	default:
+		fmt.Fprintf(r.stderr, "--relogin: stored tokens forgotten (not revoked: %s)\n", res.NotRevoked)
+	}
+}
+
 // applyFlags puts the --cli flags that shape the session into opts.
 func (r *cliRun) applyFlags(opts *session.Options) error {
 	if r.inv.Timeout > 0 {
@@ -163,18 +196,13 @@ func (r *cliRun) applyFlags(opts *session.Options) error {
 		opts.Roots = append(opts.Roots, root)
 	}
 
-	switch {
-	case r.inv.Sampling == "mock":
+	if r.inv.Sampling == "mock" {
 		p := sampling.BuiltinProfiles()[0]
-		opts.Handlers.Sampling = &profileSampler{profile: p}
-	case strings.HasPrefix(r.inv.Sampling, "mock:"):
-		p := sampling.BuiltinProfiles()[0]
-		p.Template = r.inv.SamplingText
-		if p.Template == "" {
-			p.Template = strings.TrimPrefix(r.inv.Sampling, "mock:")
+		if r.inv.SamplingText != "" {
+			p.Template = r.inv.SamplingText
 		}
 		opts.Handlers.Sampling = &profileSampler{profile: p}
-	default:
+	} else {
 		opts.Handlers.Sampling = declineSampler{}
 	}
 	policy := elicit.Decline

@@ -11,8 +11,11 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
+	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/elicit"
 	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/oauth"
+	"github.com/spyglass-mcp/spyglass/core/secrets"
 	"github.com/spyglass-mcp/spyglass/core/session"
 	"github.com/spyglass-mcp/spyglass/core/wire"
 )
@@ -64,9 +67,50 @@ func runConformanceClient(args []string, stdout, stderr io.Writer) int {
 // conformanceContext is MCP_CONFORMANCE_CONTEXT: the scenario name and, for
 // the auth scenarios, credentials. Unknown fields are ignored.
 type conformanceContext struct {
-	Name         string `json:"name"`
-	ClientID     string `json:"client_id"`
-	ClientSecret string `json:"client_secret"`
+	Name             string `json:"name"`
+	ClientID         string `json:"client_id"`
+	ClientSecret     string `json:"client_secret"`
+	PrivateKeyPEM    string `json:"private_key_pem"`
+	SigningAlgorithm string `json:"signing_algorithm"`
+	IdPClientID      string `json:"idp_client_id"`
+	IdPIDToken       string `json:"idp_id_token"`
+	IdPIssuer        string `json:"idp_issuer"`
+	IdPTokenEndpoint string `json:"idp_token_endpoint"`
+}
+
+// conformanceClientMetadataURL is the client ID metadata document URL the
+// suite expects a client that supports CIMD to present.
+const conformanceClientMetadataURL = "https://conformance-test.local/client-metadata.json"
+
+// conformanceConnection prepares the connection the app would make to an
+// http server, with OAuth as the auth scenarios ask for it: the suite's
+// credentials, grant and enterprise IdP token from MCP_CONFORMANCE_CONTEXT,
+// and a headless browser that follows the authorization redirects itself.
+func conformanceConnection(ctx context.Context, log *events.Log, conn, scenario, url string, cc conformanceContext) (*connection, error) {
+	srv := catalog.Server{Type: catalog.TypeHTTP, URL: url,
+		OAuth: &catalog.OAuth{ClientID: cc.ClientID, ClientSecret: cc.ClientSecret}}
+	opts := oauth.Options{
+		Browser:           oauth.HTTPBrowser{},
+		ClientName:        "spyglass-conformance",
+		ClientMetadataURL: conformanceClientMetadataURL,
+		PrivateKeyPEM:     cc.PrivateKeyPEM,
+		SigningAlg:        cc.SigningAlgorithm,
+	}
+	if strings.HasPrefix(scenario, "auth/client-credentials") {
+		opts.Grant = oauth.GrantClientCredentials
+	}
+	if cc.IdPClientID != "" { // enterprise-managed authorization
+		srv.OAuth.EnterpriseManaged = true
+		opts.Enterprise = &oauth.Enterprise{IdPIssuer: cc.IdPIssuer, IdPTokenEndpoint: cc.IdPTokenEndpoint,
+			IdPClientID: cc.IdPClientID, IDToken: cc.IdPIDToken}
+	}
+	red := wire.NewRedactor()
+	c, err := newConnection(conn, srv, log, red)
+	if err != nil {
+		return nil, err
+	}
+	c.enableOAuth(ctx, secrets.NewMemory(), log, red, opts)
+	return c, nil
 }
 
 // defaultsElicitor accepts every form elicitation with the defaults its
@@ -99,9 +143,11 @@ func (defaultsElicitor) Elicit(_ context.Context, req *session.ElicitationReques
 // list the tools and call each of them.
 func runConformanceScenario(ctx context.Context, log *events.Log, scenario, url string, cc conformanceContext, out io.Writer) error {
 	const conn = "conformance"
-	s := session.New(func(context.Context) (wire.Conn, error) {
-		return wire.NewStreamableHTTP(wire.HTTPConfig{Conn: conn, URL: url}, log), nil
-	}, log, &session.Options{
+	c, err := conformanceConnection(ctx, log, conn, scenario, url, cc)
+	if err != nil {
+		return err
+	}
+	s := session.New(c.dial, log, &session.Options{
 		Conn:        conn,
 		ClientInfo:  mcp.Implementation{Name: "spyglass-conformance", Title: "Spyglass conformance client", Version: "1.0.0"},
 		NoReconnect: true,

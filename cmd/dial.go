@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/spyglass-mcp/spyglass/core/catalog"
+	"github.com/spyglass-mcp/spyglass/core/oauth"
 	"github.com/spyglass-mcp/spyglass/core/session"
 	"github.com/spyglass-mcp/spyglass/core/wire"
 )
@@ -22,6 +23,11 @@ type connection struct {
 	dial     func(ctx context.Context) (wire.Conn, error)
 	opts     *session.Options
 	warnings []catalog.Warning
+	// http is the HTTP configuration of an http/sse server, nil for stdio.
+	http *wire.HTTPConfig
+	// auth signs in to an http/sse server that asks for it (see
+	// enableOAuth); nil until then, and always for stdio.
+	auth *oauth.Authorizer
 }
 
 // newConnection prepares the connection to one server. Secret values of
@@ -49,7 +55,6 @@ func newConnection(name string, s catalog.Server, rec wire.Recorder, red *wire.R
 		cfg := wire.StdioConfig{Conn: name, Command: command, Args: s.Args, Env: env, Dir: s.Cwd}
 		c.dial = func(context.Context) (wire.Conn, error) { return wire.NewStdio(cfg, rec), nil }
 	default: // http and sse; Validate rejected every other type
-
 		h := http.Header{}
 		for k, v := range s.Headers {
 			h.Set(k, v)
@@ -57,11 +62,14 @@ func newConnection(name string, s catalog.Server, rec wire.Recorder, red *wire.R
 				red.Add(v)
 			}
 		}
-		cfg := wire.HTTPConfig{Conn: name, URL: s.URL, Header: h, Redactor: red}
-		if s.Type == catalog.TypeSSE {
-			c.dial = func(context.Context) (wire.Conn, error) { return wire.NewSSE(cfg, rec), nil }
-		} else {
-			c.dial = func(context.Context) (wire.Conn, error) { return wire.NewStreamableHTTP(cfg, rec), nil }
+		c.http = &wire.HTTPConfig{Conn: name, URL: s.URL, Header: h, Redactor: red}
+		sse := s.Type == catalog.TypeSSE
+		c.dial = func(context.Context) (wire.Conn, error) {
+			cfg := *c.http // read at dial time: enableOAuth may have set Prepare
+			if sse {
+				return wire.NewSSE(cfg, rec), nil
+			}
+			return wire.NewStreamableHTTP(cfg, rec), nil
 		}
 	}
 	c.opts = &session.Options{
