@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
@@ -512,4 +513,50 @@ func TestGUIElicitation(t *testing.T) {
 	h.waitFor("the elicitation dialog", func() bool { return h.button("Decline") != nil && h.hasText("Tell the demo server about yourself.") })
 	h.tap("Decline")
 	h.waitFor("the answer in the result", func() bool { return h.hasText("The user chose decline") })
+}
+
+// TestGUIProgressAndCancel: slow_task shows live progress; Cancel stops it
+// and the inspector marks the request cancelled.
+func TestGUIProgressAndCancel(t *testing.T) {
+	h := newGUIHarness(t)
+	h.tap("Connect")
+	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
+	ui.Sync(func() { h.entry("Search tools").SetText("slow_task") })
+	h.waitFor("slow_task", func() bool { return h.hasText("slow_task · ") })
+	ui.Sync(func() {
+		if !h.selectRow("slow_task") {
+			t.Fatal("could not select slow_task")
+		}
+	})
+	ui.Sync(func() {
+		h.find(func(o fyne.CanvasObject) bool {
+			r, ok := o.(*widget.RadioGroup)
+			return ok && len(r.Options) == 2 && r.Options[1] == "JSON"
+		}).(*widget.RadioGroup).SetSelected("JSON")
+	})
+	ui.Sync(func() {
+		h.find(func(o fyne.CanvasObject) bool {
+			e, ok := o.(*widget.Entry)
+			return ok && e.MultiLine
+		}).(*widget.Entry).SetText(`{"steps": 200, "step_ms": 100}`)
+	})
+	h.tap("Run")
+	h.waitFor("progress", func() bool {
+		return h.find(func(o fyne.CanvasObject) bool {
+			p, ok := o.(*widget.ProgressBar)
+			return ok && p.Value > 0 && p.Max == 200
+		}) != nil
+	})
+	h.tap("Cancel")
+	h.waitFor("the cancelled call", func() bool { return h.hasText("You cancelled the call") })
+	// one badge on the result, one on the inspector's tools/call row
+	h.waitFor("the cancelled badges", func() bool {
+		n := 0
+		walk(h.win.Content(), func(x fyne.CanvasObject) {
+			if tx, ok := x.(*canvas.Text); ok && strings.HasPrefix(tx.Text, "cancelled") {
+				n++
+			}
+		})
+		return n >= 2
+	})
 }
