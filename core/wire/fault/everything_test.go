@@ -24,10 +24,9 @@ func TestEverythingStdioFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := events.New(nil)
-	inj := New(sp, log)
-	dial := func(context.Context) (wire.Conn, error) {
-		return inj.Wrap(wire.NewStdio(wire.StdioConfig{Conn: "everything", Command: node, Args: []string{file}}, log), "everything"), nil
-	}
+	dial := New(sp, log).Dial(func(context.Context) (wire.Conn, error) {
+		return wire.NewStdio(wire.StdioConfig{Conn: "everything", Command: node, Args: []string{file}}, log), nil
+	}, "everything")
 	s := session.New(dial, log, &session.Options{Conn: "everything"})
 	t.Cleanup(func() { _ = s.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)

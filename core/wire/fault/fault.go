@@ -284,6 +284,18 @@ func Wrap(c wire.Conn, spec Spec, rec wire.Recorder, conn string) *Conn {
 	return New(spec, rec).Wrap(c, conn)
 }
 
+// Dial wraps a session's dial function: every conn it makes gets the
+// injector's faults, recorded on connection conn.
+func (in *Injector) Dial(dial func(ctx context.Context) (wire.Conn, error), conn string) func(ctx context.Context) (wire.Conn, error) {
+	return func(ctx context.Context) (wire.Conn, error) {
+		c, err := dial(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return in.Wrap(c, conn), nil
+	}
+}
+
 // Wrap returns c with the injector's faults; conn names the connection in
 // the recorded warnings. Use it in a session's dial function.
 func (in *Injector) Wrap(c wire.Conn, conn string) *Conn {
