@@ -29,5 +29,9 @@
 //	unknown-id=tools/call      give tools/call responses an unknown id
 //
 // Directions are in (server → client), out (client → server) and both
-// (the default). A trailing *N limits a rule to its first N matches.
+// (the default). A trailing *N limits a rule to its first N matches,
+// counted over every connection an [Injector] wraps (so "cut=3:*1" cuts
+// one connection and the one dialed after it works); Cut counts the
+// messages of each connection. Use [Injector.Dial] to wrap a session's
+// dial function; a wrapped HTTP conn still takes SetProtocolVersion.
 package fault
