@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"os/exec"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spyglass-mcp/spyglass/core/catalog"
@@ -126,10 +127,35 @@ func cliBrowser(inner oauth.Browser, stderr io.Writer) oauth.Browser {
 	})
 }
 
-// cliStore is the secret store of --cli: the OS keyring. (A keyring that
-// does not answer degrades to memory inside core/oauth, with a warning.)
-func cliStore() secrets.Store {
+// cliStore is the secret store of --cli: the OS keyring. On Linux and
+// the BSDs the keyring is reached over the D-Bus session bus; without one
+// (a script, a CI job, an ssh session) go-keyring would try to launch a
+// bus of its own, so the tokens are kept in memory for this run instead,
+// and the user is told once, when a sign-in stores something.
+func cliStore(goos string, getenv func(string) string, stderr io.Writer) secrets.Store {
+	switch goos {
+	case "linux", "freebsd", "openbsd", "netbsd", "dragonfly":
+		if getenv("DBUS_SESSION_BUS_ADDRESS") == "" {
+			return &runOnlyStore{Memory: secrets.NewMemory(), stderr: stderr}
+		}
+	}
 	return secrets.NewKeyring(nil)
+}
+
+// runOnlyStore is an in-memory store that says, on the first write, that
+// nothing outlives the run.
+type runOnlyStore struct {
+	*secrets.Memory
+	stderr io.Writer
+	once   sync.Once
+}
+
+// Set implements secrets.Store.
+func (s *runOnlyStore) Set(ctx context.Context, key, value string) error {
+	s.once.Do(func() {
+		fmt.Fprintln(s.stderr, "note: no keyring here (no D-Bus session bus): the sign-in lasts for this run only")
+	})
+	return s.Memory.Set(ctx, key, value)
 }
 
 // oauthWarning words an OAuth warning for stderr.

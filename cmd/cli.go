@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -106,7 +107,7 @@ func (r *cliRun) run(ctx context.Context) int {
 		if r.inv.Browser != "" {
 			browser = commandBrowser(r.inv.Browser, r.stderr)
 		}
-		r.conn.enableOAuth(ctx, cliStore(), r.log, r.red, oauth.Options{
+		r.conn.enableOAuth(ctx, cliStore(runtime.GOOS, os.Getenv, r.stderr), r.log, r.red, oauth.Options{
 			Browser:   cliBrowser(browser, r.stderr),
 			OnWarning: oauthWarning(r.stderr),
 		})

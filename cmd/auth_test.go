@@ -1,0 +1,75 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spyglass-mcp/spyglass/core/secrets"
+)
+
+func TestCLIStore(t *testing.T) {
+	env := func(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
+	var errb bytes.Buffer
+	// Without a session bus: memory, and one note on the first write.
+	st := cliStore("linux", env(nil), &errb)
+	mem, ok := st.(*runOnlyStore)
+	if !ok {
+		t.Fatalf("no D-Bus session: got %T, want the run-only memory store", st)
+	}
+	ctx := context.Background()
+	for i := 0; i < 3; i++ {
+		if err := mem.Set(ctx, "k", "v"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v, err := mem.Get(ctx, "k"); err != nil || v != "v" {
+		t.Errorf("Get = %q, %v", v, err)
+	}
+	if n := strings.Count(errb.String(), "lasts for this run only"); n != 1 {
+		t.Errorf("the note was printed %d times, want once: %q", n, errb.String())
+	}
+	// With one (and elsewhere): the OS keyring.
+	if _, ok := cliStore("linux", env(map[string]string{"DBUS_SESSION_BUS_ADDRESS": "unix:path=/x"}), &errb).(*secrets.Keyring); !ok {
+		t.Error("with a session bus the keyring is not used")
+	}
+	if _, ok := cliStore("darwin", env(nil), &errb).(*secrets.Keyring); !ok {
+		t.Error("on macOS the keyring is not used")
+	}
+}
+
+func TestCommandBrowser(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "opened")
+	script := filepath.Join(dir, "browser.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\necho \"$@\" > "+out+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const url = "http://127.0.0.1/auth?x=1"
+	for _, tc := range []struct{ cmd, want string }{
+		{script, url}, // the URL appended
+		{script + " --new-window", "--new-window " + url},                     // after the command's own arguments
+		{script + " --url=%s --new-window", "--url=" + url + " --new-window"}, // or in place of %s
+	} {
+		os.Remove(out)
+		if err := commandBrowser(tc.cmd, &bytes.Buffer{}).Open(context.Background(), url); err != nil {
+			t.Fatalf("%s: %v", tc.cmd, err)
+		}
+		var got []byte
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+			if got, _ = os.ReadFile(out); len(got) > 0 {
+				break
+			}
+		}
+		if strings.TrimSpace(string(got)) != tc.want {
+			t.Errorf("%s opened %q, want %q", tc.cmd, got, tc.want)
+		}
+	}
+	if err := commandBrowser("/nonexistent/browser", &bytes.Buffer{}).Open(context.Background(), "http://x"); err == nil {
+		t.Error("a missing browser command did not fail")
+	}
+}
