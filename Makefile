@@ -12,7 +12,7 @@ export LANG ?= en_US.UTF-8
 # the window tests and screenshots, and a real keyring for the secrets tests.
 APT_BUILD := gcc libc6-dev pkg-config libgl1-mesa-dev libxcursor-dev libxrandr-dev \
 	libxinerama-dev libxi-dev libxxf86vm-dev
-APT_TEST := xvfb xauth imagemagick xdotool x11-utils fonts-dejavu-core
+APT_TEST := xvfb xauth imagemagick xdotool x11-utils fonts-dejavu-core dbus gnome-keyring
 
 .PHONY: package run test build deps deps-build deps-test peers bench screenshots fuzz conformance vet clean
 
@@ -25,8 +25,10 @@ build: deps-build
 	$(GO) build -o $(BIN) .
 
 ## test: the whole test suite, real peers included (CI runs exactly this)
+# The suite runs inside a throwaway Secret Service (a private D-Bus session
+# with gnome-keyring, .ci/keyring.sh): the keyring tests use the real thing.
 test: deps-build deps-test peers vet
-	$(GO) test -race -count=1 -timeout 30m ./...
+	.ci/keyring.sh $(GO) test -race -count=1 -timeout 30m ./...
 	$(MAKE) --no-print-directory fuzz
 	$(MAKE) --no-print-directory conformance
 
