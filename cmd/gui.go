@@ -208,7 +208,8 @@ func (b *guiBackend) Open(name string, onState func(ui.StateView)) (ui.Conn, err
 	if b.dial != nil {
 		dial = b.dial(name, s)
 	}
-	opts.NoReconnect = true
+	// a crashed server is started again by the next request (the window
+	// keeps its screens and says so)
 	opts.Handlers = b.handlers
 	sess := session.New(dial, b.log, opts)
 	c := &guiConn{s: sess, ttl: s.TaskTTLOrDefault(), target: toUIConfig(name, s).Summary()}

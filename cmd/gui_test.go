@@ -560,3 +560,88 @@ func TestGUIProgressAndCancel(t *testing.T) {
 		return n >= 2
 	})
 }
+
+// TestGUIFlakyWrite: the demo's flaky_write crashes the server before it
+// answers; the call ends without a response, the window keeps the screens
+// and says the server disconnected, and the next call starts it again.
+func TestGUIFlakyWrite(t *testing.T) {
+	dir := t.TempDir()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// this test binary serves the demo over stdio when asked (TestMain)
+	doc, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"demo": map[string]any{"command": exe, "args": []string{"--demo-server"},
+			"env": map[string]string{demo.NotesEnv: dir}},
+	}})
+	path := filepath.Join(dir, "mcp.json")
+	if err := os.WriteFile(path, doc, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := catalog.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &guiHarness{t: t, dir: dir}
+	a := test.NewTempApp(t)
+	h.be = newGUIBackend(cat, "", nil)
+	h.w = ui.New(a, h.be, &ui.Options{ConnectAttempts: 1})
+	h.win = h.w.Window()
+	t.Cleanup(func() { ui.Sync(h.w.Close) })
+	h.win.Resize(fyne.NewSize(1280, 800))
+	h.win.Show()
+
+	h.tap("Connect")
+	h.waitFor("connected", func() bool { return h.hasText("flaky_write · ") || h.hasText("echo · Echoes the message back.") })
+	ui.Sync(func() { h.entry("Search tools").SetText("flaky_write") })
+	h.waitFor("flaky_write", func() bool { return h.hasText("flaky_write · ") })
+	ui.Sync(func() {
+		if !h.selectRow("flaky_write") {
+			t.Fatal("could not select flaky_write")
+		}
+	})
+	h.setArgs(`{"text": "written before the crash"}`)
+	h.tap("Run")
+	h.waitFor("the crash", func() bool {
+		return h.hasText("Disconnected: ") && h.hasText("The next request starts it again.") && h.hasText("Protocol error")
+	})
+	h.waitFor("no response", func() bool {
+		n := 0
+		walk(h.win.Content(), func(x fyne.CanvasObject) {
+			if tx, ok := x.(*canvas.Text); ok && tx.Text == "no response" {
+				n++
+			}
+		})
+		return n > 0
+	})
+	// the next call starts the server again
+	ui.Sync(func() { h.entry("Search tools").SetText("read_notes") })
+	h.waitFor("read_notes", func() bool { return h.hasText("read_notes · ") })
+	ui.Sync(func() {
+		if !h.selectRow("read_notes") {
+			t.Fatal("could not select read_notes")
+		}
+	})
+	h.tap("Run")
+	h.waitFor("connected again, with the note", func() bool {
+		return !h.hasText("The next request starts it again.") && h.hasText("notes: [1]") && h.hasText("Connected")
+	})
+}
+
+// setArgs switches the tool form to its JSON editor and types args.
+func (h *guiHarness) setArgs(args string) {
+	h.t.Helper()
+	ui.Sync(func() {
+		h.find(func(o fyne.CanvasObject) bool {
+			r, ok := o.(*widget.RadioGroup)
+			return ok && len(r.Options) == 2 && r.Options[1] == "JSON"
+		}).(*widget.RadioGroup).SetSelected("JSON")
+	})
+	ui.Sync(func() {
+		h.find(func(o fyne.CanvasObject) bool {
+			e, ok := o.(*widget.Entry)
+			return ok && e.MultiLine
+		}).(*widget.Entry).SetText(args)
+	})
+}

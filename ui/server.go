@@ -29,6 +29,9 @@ type server struct {
 
 	screens *serverScreens
 	paneObj *fyne.Container
+	// dropped says the connection ended by itself (a crashed server): the
+	// screens stay, and the next request starts the server again.
+	dropped bool
 }
 
 func newServer(w *Window, cfg ServerConfig) *server {
@@ -49,8 +52,14 @@ func (s *server) refreshPane() {
 		return
 	}
 	var content fyne.CanvasObject
-	if s.state.State == StateConnected && s.screens != nil {
+	if s.screens != nil && (s.state.State == StateConnected || s.dropped) {
 		content = s.screens.obj
+		if s.dropped {
+			msg := wrapLabel(s.errorText() + ". The next request starts it again.")
+			msg.Importance = widget.DangerImportance
+			re := widget.NewButtonWithIcon("Reconnect", theme.ViewRefreshIcon(), s.onRetry)
+			content = container.NewBorder(container.NewBorder(nil, nil, widget.NewIcon(theme.ErrorIcon()), re, msg), nil, nil, nil, content)
+		}
 	} else {
 		content = s.placeholder()
 	}
@@ -130,7 +139,10 @@ func (s *server) onConnected(gen int, ctx context.Context, err error) {
 	}
 	if err == nil {
 		s.state = StateView{State: StateConnected}
-		s.screens = newServerScreens(s)
+		if s.screens == nil || !s.dropped {
+			s.screens = newServerScreens(s)
+		}
+		s.dropped = false
 		s.refreshUI()
 		s.screens.load()
 		s.w.toast("ok", "Connected to "+s.cfg.Name)
@@ -142,6 +154,11 @@ func (s *server) onConnected(gen int, ctx context.Context, err error) {
 		return
 	}
 	s.closeConn()
+	if s.screens != nil {
+		s.screens.stop()
+		s.screens = nil
+	}
+	s.dropped = false
 	s.state = StateView{State: StateFailed, Err: err}
 	if s.attempt < s.w.opts.ConnectAttempts {
 		s.retrying = true
@@ -169,17 +186,22 @@ func (s *server) onEngineState(gen int, st StateView) {
 	case s.state.State == StateAuthorizing && st.State == StateConnecting:
 		s.setState(st)
 	case s.state.State == StateConnected && (st.State == StateFailed || st.State == StateDisconnected):
-		s.state = st
-		if st.State == StateDisconnected && st.Err != nil {
-			s.state.State = StateFailed
+		// the server went away by itself: keep its screens, say so
+		s.state = StateView{State: StateFailed, Err: st.Err}
+		if st.Err == nil {
+			s.state.Err = errors.New("the connection closed")
 		}
+		s.dropped = true
 		s.attempt = s.w.opts.ConnectAttempts // no automatic retry of a drop
-		s.screens = nil
-		s.closeConn()
 		s.refreshUI()
-		if st.Err != nil {
-			s.w.toast("error", s.cfg.Name+" disconnected: "+st.Err.Error())
-		}
+		s.w.toast("error", s.cfg.Name+" disconnected: "+s.state.Err.Error())
+	case s.dropped && st.State == StateConnecting:
+		s.setState(st)
+	case s.dropped && st.State == StateConnected:
+		// the next request started the server again
+		s.dropped = false
+		s.attempt = 0
+		s.setState(st)
 	}
 }
 
@@ -209,6 +231,7 @@ func (s *server) disconnect() {
 		s.screens.stop()
 	}
 	s.screens = nil
+	s.dropped = false
 	s.closeConn()
 	s.attempt = 0
 	if s.state.State != StateDisconnected {
@@ -260,6 +283,9 @@ func (s *server) retryText() string {
 func (s *server) errorText() string {
 	if s.state.Err == nil {
 		return ""
+	}
+	if s.dropped {
+		return "Disconnected: " + s.state.Err.Error()
 	}
 	return "Failed to connect: " + s.state.Err.Error()
 }
