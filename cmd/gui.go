@@ -360,10 +360,10 @@ type rawTool struct {
 
 func isTrue(b *bool) bool { return b != nil && *b }
 
-func (c *guiConn) ListTools(ctx context.Context) ([]ui.Tool, error) {
-	res, err := c.s.ListTools(ctx, nil)
+func (c *guiConn) ListTools(ctx context.Context, cursor string) ([]ui.Tool, string, error) {
+	res, err := c.s.ListTools(ctx, &session.ListOptions{Cursor: cursor})
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	out := make([]ui.Tool, 0, len(res.Tools))
 	schemas := map[string]json.RawMessage{}
@@ -386,9 +386,15 @@ func (c *guiConn) ListTools(ctx context.Context) ([]ui.Tool, error) {
 		}
 	}
 	c.mu.Lock()
-	c.schemas = schemas
+	if cursor == "" {
+		c.schemas = schemas
+	} else {
+		for k, v := range schemas {
+			c.schemas[k] = v
+		}
+	}
 	c.mu.Unlock()
-	return out, nil
+	return out, res.NextCursor, nil
 }
 
 func (c *guiConn) CallTool(ctx context.Context, req ui.ToolCall, progress func(ui.Progress)) (ui.ToolResult, error) {
@@ -515,10 +521,10 @@ func parseContent(raw json.RawMessage) ui.Content {
 	return c
 }
 
-func (c *guiConn) ListResources(ctx context.Context) ([]ui.Resource, error) {
-	res, err := c.s.ListResources(ctx, nil)
+func (c *guiConn) ListResources(ctx context.Context, cursor string) ([]ui.Resource, string, error) {
+	res, err := c.s.ListResources(ctx, &session.ListOptions{Cursor: cursor})
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	var out []ui.Resource
 	for _, r := range res.Resources {
@@ -532,7 +538,7 @@ func (c *guiConn) ListResources(ctx context.Context) ([]ui.Resource, error) {
 		}{&x.URI, &x.Name, &x.Title, &x.Description, &x.MIMEType})
 		out = append(out, x)
 	}
-	return out, nil
+	return out, res.NextCursor, nil
 }
 
 func (c *guiConn) ListResourceTemplates(ctx context.Context) ([]ui.ResourceTemplate, error) {
@@ -614,10 +620,10 @@ func (c *guiConn) Complete(ctx context.Context, ref, name, arg, value string) ([
 	return v.Completion.Values, nil
 }
 
-func (c *guiConn) ListPrompts(ctx context.Context) ([]ui.Prompt, error) {
-	res, err := c.s.ListPrompts(ctx, nil)
+func (c *guiConn) ListPrompts(ctx context.Context, cursor string) ([]ui.Prompt, string, error) {
+	res, err := c.s.ListPrompts(ctx, &session.ListOptions{Cursor: cursor})
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	var out []ui.Prompt
 	for _, p := range res.Prompts {
@@ -630,7 +636,7 @@ func (c *guiConn) ListPrompts(ctx context.Context) ([]ui.Prompt, error) {
 		_ = json.Unmarshal(p.Raw, &x)
 		out = append(out, ui.Prompt{Name: x.Name, Title: x.Title, Description: x.Description, Arguments: x.Arguments})
 	}
-	return out, nil
+	return out, res.NextCursor, nil
 }
 
 func (c *guiConn) GetPrompt(ctx context.Context, name string, args map[string]string) (ui.PromptResult, error) {

@@ -132,13 +132,16 @@ func (c *fakeConn) Info() ServerInfo {
 		ServerCapabilities: json.RawMessage(`{"tools":{"listChanged":true},"experimental":{"x.y":{}}}`),
 		ClientCapabilities: json.RawMessage(`{"roots":{"listChanged":true}}`)}
 }
-func (c *fakeConn) ListTools(context.Context) ([]Tool, error) {
+func (c *fakeConn) ListTools(_ context.Context, cursor string) ([]Tool, string, error) {
+	if cursor == "p2" {
+		return []Tool{{Name: "later", Description: "On page two", InputSchema: json.RawMessage(`{"type":"object"}`)}}, "", nil
+	}
 	return []Tool{
 		{Name: "echo", Description: "Echoes", InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}}}`), ReadOnly: true},
 		{Name: "boom", Description: "Fails", InputSchema: json.RawMessage(`{"type":"object"}`), Destructive: true},
 		{Name: "nothing", Description: "Empty result", InputSchema: json.RawMessage(`{"type":"object"}`)},
 		{Name: "task", Description: "A task", InputSchema: json.RawMessage(`{"type":"object"}`), TaskSupport: "optional"},
-	}, nil
+	}, "p2", nil
 }
 func (c *fakeConn) CallTool(_ context.Context, req ToolCall, progress func(Progress)) (ToolResult, error) {
 	c.mu.Lock()
@@ -160,8 +163,8 @@ func (c *fakeConn) CallTool(_ context.Context, req ToolCall, progress func(Progr
 	return ToolResult{Content: []Content{{Type: "text", Text: "got " + string(req.Arguments)}},
 		StructuredContent: json.RawMessage(`{"n":1}`), SchemaAdvisory: "/n: expected string", Raw: json.RawMessage(`{}`)}, nil
 }
-func (c *fakeConn) ListResources(context.Context) ([]Resource, error) {
-	return []Resource{{URI: "fake://a", Name: "a"}, {URI: "fake://bin", Name: "bin"}}, nil
+func (c *fakeConn) ListResources(context.Context, string) ([]Resource, string, error) {
+	return []Resource{{URI: "fake://a", Name: "a"}, {URI: "fake://bin", Name: "bin"}}, "", nil
 }
 func (c *fakeConn) ListResourceTemplates(context.Context) ([]ResourceTemplate, error) {
 	return []ResourceTemplate{{URITemplate: "fake://greet/{name}", Name: "greet"}}, nil
@@ -177,8 +180,8 @@ func (c *fakeConn) Unsubscribe(context.Context, string) error { return nil }
 func (c *fakeConn) Complete(_ context.Context, _, _, _, value string) ([]string, error) {
 	return []string{value + "1", value + "2"}, nil
 }
-func (c *fakeConn) ListPrompts(context.Context) ([]Prompt, error) {
-	return []Prompt{{Name: "p", Title: "The prompt", Arguments: []PromptArgument{{Name: "who", Required: true}}}}, nil
+func (c *fakeConn) ListPrompts(context.Context, string) ([]Prompt, string, error) {
+	return []Prompt{{Name: "p", Title: "The prompt", Arguments: []PromptArgument{{Name: "who", Required: true}}}}, "", nil
 }
 func (c *fakeConn) GetPrompt(_ context.Context, _ string, args map[string]string) (PromptResult, error) {
 	return PromptResult{Messages: []PromptMessage{{Role: "user", Content: Content{Type: "text", Text: "hello " + args["who"]}}}}, nil

@@ -96,10 +96,14 @@ type Conn interface {
 	Close() error
 	Info() ServerInfo
 
-	ListTools(ctx context.Context) ([]Tool, error)
+	// The list operations take the cursor of the page to fetch ("" for
+	// the first) and return the next page's cursor ("" when there is none:
+	// every page was fetched, or it was the last). A server set up with
+	// paginatedLists returns one page at a time.
+	ListTools(ctx context.Context, cursor string) ([]Tool, string, error)
 	CallTool(ctx context.Context, req ToolCall, progress func(Progress)) (ToolResult, error)
 
-	ListResources(ctx context.Context) ([]Resource, error)
+	ListResources(ctx context.Context, cursor string) ([]Resource, string, error)
 	ListResourceTemplates(ctx context.Context) ([]ResourceTemplate, error)
 	ReadResource(ctx context.Context, uri string) (ReadResult, error)
 	Subscribe(ctx context.Context, uri string) error
@@ -108,7 +112,7 @@ type Conn interface {
 	// "ref/prompt" or "ref/resource" and name the prompt name or template.
 	Complete(ctx context.Context, ref, name, arg, value string) ([]string, error)
 
-	ListPrompts(ctx context.Context) ([]Prompt, error)
+	ListPrompts(ctx context.Context, cursor string) ([]Prompt, string, error)
 	GetPrompt(ctx context.Context, name string, args map[string]string) (PromptResult, error)
 
 	SetLogLevel(ctx context.Context, level string) error

@@ -29,6 +29,8 @@ type promptsScreen struct {
 	getBtn  *widget.Button
 	msgs    *fyne.Container
 	formObj fyne.CanvasObject
+	next    string
+	more    *widget.Button
 }
 
 func (p *promptsScreen) buildUI() fyne.CanvasObject {
@@ -59,7 +61,8 @@ func (p *promptsScreen) buildUI() fyne.CanvasObject {
 	p.banner = listChangedBanner(p.onRefresh)
 	p.status = widget.NewLabel("Loading prompts…")
 	p.status.Importance = widget.LowImportance
-	left := container.NewBorder(container.NewVBox(p.banner, p.status), nil, nil, nil, p.list)
+	p.more = nextPageButton(p.onNextPage)
+	left := container.NewBorder(container.NewVBox(p.banner, p.status), p.more, nil, nil, p.list)
 	p.title = heading("")
 	p.title.SizeName = theme.SizeNameSubHeadingText
 	p.desc = wrapLabel("")
@@ -78,13 +81,31 @@ func (p *promptsScreen) buildUI() fyne.CanvasObject {
 
 func (p *promptsScreen) onRefresh() {
 	p.banner.Hide()
-	run(p.ss, func(ctx context.Context, c Conn) ([]Prompt, error) { return c.ListPrompts(ctx) },
-		func(ps []Prompt, err error) {
+	p.prompts = nil
+	p.loadPage("")
+}
+
+// onNextPage loads the next page of a paginated list.
+func (p *promptsScreen) onNextPage() { p.loadPage(p.next) }
+
+func (p *promptsScreen) loadPage(cursor string) {
+	run(p.ss, func(ctx context.Context, c Conn) (page[Prompt], error) {
+		ps, next, err := c.ListPrompts(ctx, cursor)
+		return page[Prompt]{ps, next}, err
+	},
+		func(pg page[Prompt], err error) {
 			if err != nil {
 				p.status.SetText("Could not list prompts: " + err.Error())
 				return
 			}
-			p.prompts = ps
+			p.prompts = append(p.prompts, pg.items...)
+			p.next = pg.next
+			if pg.next != "" {
+				p.more.Show()
+			} else {
+				p.more.Hide()
+			}
+			ps := p.prompts
 			if len(ps) == 0 {
 				p.status.SetText("This server offers no prompts.")
 			} else {

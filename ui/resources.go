@@ -39,6 +39,8 @@ type resourcesScreen struct {
 	content *fyne.Container
 	cur     *resRow
 	formObj fyne.CanvasObject
+	next    string
+	more    *widget.Button
 }
 
 type resRow struct {
@@ -105,7 +107,8 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 	r.banner = listChangedBanner(r.onRefresh)
 	r.status = widget.NewLabel("Loading resources…")
 	r.status.Importance = widget.LowImportance
-	left := container.NewBorder(container.NewVBox(r.banner, r.status), nil, nil, nil, r.list)
+	r.more = nextPageButton(r.onNextPage)
+	left := container.NewBorder(container.NewVBox(r.banner, r.status), r.more, nil, nil, r.list)
 
 	r.title = heading("")
 	r.title.SizeName = theme.SizeNameSubHeadingText
@@ -127,24 +130,49 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 
 func (r *resourcesScreen) onRefresh() {
 	r.banner.Hide()
+	r.load(false)
+}
+
+// onNextPage loads the next page of a paginated resource list.
+func (r *resourcesScreen) onNextPage() { r.load(true) }
+
+func (r *resourcesScreen) load(more bool) {
 	type lists struct {
 		res  []Resource
 		tmpl []ResourceTemplate
 		terr error
+		next string
+	}
+	cursor := r.next
+	if !more {
+		cursor = ""
 	}
 	run(r.ss, func(ctx context.Context, c Conn) (lists, error) {
-		res, err := c.ListResources(ctx)
+		res, next, err := c.ListResources(ctx, cursor)
 		if err != nil {
 			return lists{}, err
 		}
+		if more {
+			return lists{res: res, next: next}, nil
+		}
 		tmpl, terr := c.ListResourceTemplates(ctx)
-		return lists{res, tmpl, terr}, nil
+		return lists{res, tmpl, terr, next}, nil
 	}, func(l lists, err error) {
 		if err != nil {
 			r.status.SetText("Could not list resources: " + err.Error())
 			return
 		}
-		r.resources, r.templates = l.res, l.tmpl
+		if more {
+			r.resources = append(r.resources, l.res...)
+		} else {
+			r.resources, r.templates = l.res, l.tmpl
+		}
+		r.next = l.next
+		if l.next != "" {
+			r.more.Show()
+		} else {
+			r.more.Hide()
+		}
 		r.rows = r.rows[:0]
 		for i := range r.resources {
 			r.rows = append(r.rows, resRow{res: &r.resources[i]})

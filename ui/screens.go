@@ -121,6 +121,19 @@ func (ss *serverScreens) onNotification(n Notification) {
 	}
 }
 
+// page is one page of a list and the cursor of the next.
+type page[T any] struct {
+	items []T
+	next  string
+}
+
+// nextPageButton is the "Load next page" button of a paginated list.
+func nextPageButton(load func()) *widget.Button {
+	b := widget.NewButtonWithIcon("Load next page", theme.MoveDownIcon(), load)
+	b.Hide()
+	return b
+}
+
 // listChangedBanner is the "list updated — Refresh" indicator.
 func listChangedBanner(refresh func()) *fyne.Container {
 	b := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), refresh)

@@ -106,6 +106,14 @@ func TestToolsScreen(t *testing.T) {
 	if c := b.conns["fake"]; c.calls != 4 {
 		t.Errorf("calls = %d", c.calls)
 	}
+	// a paginated list loads its next page on request
+	Sync(func() {
+		if !ss.tools.more.Visible() {
+			t.Fatal("no Load next page")
+		}
+		ss.tools.onNextPage()
+	})
+	waitFor(t, "page two", func() bool { return len(ss.tools.all) == 5 && !ss.tools.more.Visible() })
 	// list_changed shows the refresh indicator
 	Sync(func() { ss.onNotification(Notification{Method: "notifications/tools/list_changed"}) })
 	Sync(func() {
@@ -138,7 +146,9 @@ func TestResourcesPromptsTasksLogsInfo(t *testing.T) {
 		ss.resources.varEnts["name"].SetText("ada lovelace")
 		ss.resources.onRead()
 	})
-	waitFor(t, "template read", func() bool { return strings.Contains(texts(ss.resources.content), "contents of fake://greet/ada%20lovelace") })
+	waitFor(t, "template read", func() bool {
+		return strings.Contains(texts(ss.resources.content), "contents of fake://greet/ada%20lovelace")
+	})
 	// subscribe
 	Sync(func() {
 		ss.resources.list.Select(0)

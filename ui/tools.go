@@ -44,6 +44,8 @@ type toolsScreen struct {
 	lastRes *ToolResult
 	started time.Time
 	formObj fyne.CanvasObject // the scrollable form, shown once a tool is selected
+	next    string            // cursor of the next page
+	more    *widget.Button
 	// sendAnyway skips validation once the user confirmed.
 	sendAnyway bool
 }
@@ -167,7 +169,8 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 	t.banner = listChangedBanner(t.onRefresh)
 	t.status = widget.NewLabel("Loading tools…")
 	t.status.Importance = widget.LowImportance
-	left := container.NewBorder(container.NewVBox(t.banner, t.search, t.status), nil, nil, nil, t.list)
+	t.more = nextPageButton(t.onNextPage)
+	left := container.NewBorder(container.NewVBox(t.banner, t.search, t.status), t.more, nil, nil, t.list)
 
 	t.name = heading("")
 	t.name.SizeName = theme.SizeNameSubHeadingText
@@ -246,16 +249,32 @@ func annotationBadges(t Tool) []fyne.CanvasObject {
 
 func (t *toolsScreen) onRefresh() {
 	t.banner.Hide()
-	run(t.ss, func(ctx context.Context, c Conn) ([]Tool, error) { return c.ListTools(ctx) },
-		func(tools []Tool, err error) {
-			if err != nil {
-				t.status.SetText("Could not list tools: " + err.Error())
-				t.status.Show()
-				return
-			}
-			t.all = tools
-			t.applyFilter()
-		})
+	t.all = nil
+	t.loadPage("")
+}
+
+// onNextPage loads the next page of a paginated list.
+func (t *toolsScreen) onNextPage() { t.loadPage(t.next) }
+
+func (t *toolsScreen) loadPage(cursor string) {
+	run(t.ss, func(ctx context.Context, c Conn) (page[Tool], error) {
+		tools, next, err := c.ListTools(ctx, cursor)
+		return page[Tool]{tools, next}, err
+	}, func(p page[Tool], err error) {
+		if err != nil {
+			t.status.SetText("Could not list tools: " + err.Error())
+			t.status.Show()
+			return
+		}
+		t.all = append(t.all, p.items...)
+		t.next = p.next
+		if p.next != "" {
+			t.more.Show()
+		} else {
+			t.more.Hide()
+		}
+		t.applyFilter()
+	})
 }
 
 func (t *toolsScreen) onListChanged() {

@@ -22,7 +22,9 @@ func TestConnectionStates(t *testing.T) {
 	c, _ := b.Open("good", nil)
 	c.(*fakeConn).block = block
 	Sync(func() { w.server("good").onConnect() })
-	waitFor(t, "connecting", func() bool { return strings.Contains(texts(list), "Connecting…") && strings.Contains(texts(list), "[Cancel]") })
+	waitFor(t, "connecting", func() bool {
+		return strings.Contains(texts(list), "Connecting…") && strings.Contains(texts(list), "[Cancel]")
+	})
 	Sync(func() {
 		if d := w.list.cards[w.server("good")].dot; d.anim == nil {
 			t.Error("the connecting dot does not pulse")
