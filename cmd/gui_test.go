@@ -645,3 +645,71 @@ func (h *guiHarness) setArgs(args string) {
 		}).(*widget.Entry).SetText(args)
 	})
 }
+
+// TestGUIBackendCatalog: edits made in the window are saved through the
+// catalog and survive a restart; imports skip clashes; a --config file is
+// read-only and says why.
+func TestGUIBackendCatalog(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mcp.json")
+	orig := `{
+  "mcpServers": {
+    "one": {"command": "node", "args": ["a.js"], "x-unknown": true}
+  }
+}
+`
+	if err := os.WriteFile(path, []byte(orig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := catalog.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	be := newGUIBackend(cat, "", nil)
+	if ro, _ := be.ReadOnly(); ro {
+		t.Fatal("a --catalog file is read-only")
+	}
+	if err := be.SaveServer("", ui.ServerConfig{Name: "web", Transport: "http", URL: "http://127.0.0.1:3000/mcp",
+		Headers: map[string]string{"X-Team": "blue"}, RequestTimeout: 30 * time.Second, AutoRefreshOnListChanged: true}); err != nil {
+		t.Fatal(err)
+	}
+	one := be.Servers()[0]
+	one.Args = []string{"b.js"}
+	if err := be.SaveServer("one", one); err != nil {
+		t.Fatal(err)
+	}
+	added, skipped, err := be.Import([]byte(`{"servers": {"vs": {"type": "stdio", "command": "uvx", "args": ["srv"]}, "web": {"type": "http", "url": "http://x/mcp"}}}`), "mcp.json")
+	if err != nil || strings.Join(added, ",") != "vs" || strings.Join(skipped, ",") != "web" {
+		t.Fatalf("import: %v %v %v", added, skipped, err)
+	}
+	// restart: read the file again
+	cat2, err := catalog.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := newGUIBackend(cat2, "", nil).Servers()
+	if len(got) != 3 || got[0].Args[0] != "b.js" || got[1].Name != "web" || got[1].Headers["X-Team"] != "blue" ||
+		got[1].RequestTimeout != 30*time.Second || !got[1].AutoRefreshOnListChanged || got[2].Command != "uvx" {
+		t.Errorf("after restart: %+v", got)
+	}
+	data, _ := os.ReadFile(path)
+	if !strings.Contains(string(data), `"x-unknown": true`) {
+		t.Errorf("an unknown field was lost:\n%s", data)
+	}
+	if err := newGUIBackend(cat2, "", nil).RemoveServer("vs"); err != nil {
+		t.Fatal(err)
+	}
+
+	// --config: read-only, with the reason
+	ro, err := catalog.LoadReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	be = newGUIBackend(ro, "opened with --config "+path+", which Spyglass never changes", nil)
+	if yes, why := be.ReadOnly(); !yes || !strings.Contains(why, "--config") {
+		t.Errorf("ReadOnly = %v %q", yes, why)
+	}
+	if err := be.SaveServer("", ui.ServerConfig{Name: "x", Transport: "stdio", Command: "y"}); err == nil {
+		t.Error("saved into a --config file")
+	}
+}

@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"sort"
 	"strings"
@@ -37,13 +39,8 @@ func (i *infoScreen) onRefresh() {
 	h := heading(name)
 	h.SizeName = theme.SizeNameSubHeadingText
 	head := container.NewHBox()
-	if info.IconURL != "" {
-		if u, err := storage.ParseURI(info.IconURL); err == nil && (u.Scheme() == "https" || u.Scheme() == "http" || u.Scheme() == "data" || u.Scheme() == "file") {
-			img := canvas.NewImageFromURI(u)
-			img.FillMode = canvas.ImageFillContain
-			img.SetMinSize(fyne.NewSize(32, 32))
-			head.Add(img)
-		}
+	if img := iconImage(info.IconURL); img != nil {
+		head.Add(img)
 	}
 	head.Add(h)
 	objs = append(objs, head)
@@ -60,6 +57,35 @@ func (i *infoScreen) onRefresh() {
 	objs = append(objs, heading("Client capabilities (what Spyglass advertised)"), capabilityView(info.ClientCapabilities))
 	i.box.Objects = objs
 	i.box.Refresh()
+}
+
+// iconImage shows a server icon given as a data: URI (the usual case) or
+// an http(s) URL; nil when there is none.
+func iconImage(src string) fyne.CanvasObject {
+	var img *canvas.Image
+	switch {
+	case strings.HasPrefix(src, "data:"):
+		meta, data, ok := strings.Cut(strings.TrimPrefix(src, "data:"), ",")
+		if !ok || !strings.HasSuffix(meta, ";base64") {
+			return nil
+		}
+		b, err := base64.StdEncoding.DecodeString(data)
+		if err != nil {
+			return nil
+		}
+		img = canvas.NewImageFromReader(bytes.NewReader(b), "icon")
+	case strings.HasPrefix(src, "https://") || strings.HasPrefix(src, "http://"):
+		u, err := storage.ParseURI(src)
+		if err != nil {
+			return nil
+		}
+		img = canvas.NewImageFromURI(u)
+	default:
+		return nil
+	}
+	img.FillMode = canvas.ImageFillContain
+	img.SetMinSize(fyne.NewSize(32, 32))
+	return img
 }
 
 // capabilityView shows capabilities as badges with the JSON tree below,
