@@ -855,6 +855,7 @@ func runScreenshotScript(w *ui.Window, dir string, out, stderr io.Writer) {
 		w.Quit()
 	}
 	shot := func(name string) bool {
+		w.DismissToasts()
 		time.Sleep(800 * time.Millisecond) // let animations and layout settle
 		fmt.Fprintln(out, "SHOT "+name)
 		done := filepath.Join(dir, name+".done")

@@ -144,6 +144,15 @@ func (w *Window) Resize(width, height float32) {
 	Sync(func() { w.win.Resize(fyneSize(width, height)) })
 }
 
+// DismissToasts closes every toast.
+func (w *Window) DismissToasts() {
+	Sync(func() {
+		for len(w.toasts.items) > 0 {
+			w.toasts.remove(w.toasts.items[0])
+		}
+	})
+}
+
 // Quit disconnects every server and ends the app.
 func (w *Window) Quit() {
 	do(func() {

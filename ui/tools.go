@@ -461,7 +461,7 @@ func (t *toolsScreen) onResult(name string, ctx context.Context, res ToolResult,
 	}
 	t.lastRes = &res
 	if res.Duration > 0 {
-		elapsed = res.Duration.Round(time.Millisecond)
+		elapsed = res.Duration
 	}
 	t.showResult(res, elapsed)
 }
@@ -476,6 +476,14 @@ func (t *toolsScreen) showProtocolError(title string, err error) {
 	t.result.Refresh()
 }
 
+// latencyText words a round trip like the inspector's badges: 17ms, 1.2s.
+func latencyText(d time.Duration) string {
+	if d >= time.Second {
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+	return fmt.Sprintf("%dms", d.Milliseconds())
+}
+
 // showResult renders a tools/call result.
 func (t *toolsScreen) showResult(res ToolResult, elapsed time.Duration) {
 	var objs []fyne.CanvasObject
@@ -483,7 +491,7 @@ func (t *toolsScreen) showResult(res ToolResult, elapsed time.Duration) {
 	if res.IsError {
 		head.Add(newBadge("tool error (isError)", "error"))
 	} else {
-		head.Add(newBadge("ok · "+elapsed.String(), "ok"))
+		head.Add(newBadge("ok · "+latencyText(elapsed), "ok"))
 	}
 	raw := widget.NewButtonWithIcon("Raw JSON", theme.FileTextIcon(), func() {
 		showTextDialog("tools/call result", prettyJSON(res.Raw), t.ss.s.w.win)
