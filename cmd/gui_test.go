@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -712,4 +713,50 @@ func TestGUIBackendCatalog(t *testing.T) {
 	if err := be.SaveServer("", ui.ServerConfig{Name: "x", Transport: "stdio", Command: "y"}); err == nil {
 		t.Error("saved into a --config file")
 	}
+}
+
+// TestGUIFlood: a server that floods log notifications; every one reaches
+// the inspector and the Logs screen, and the window keeps answering.
+func TestGUIFlood(t *testing.T) {
+	h := newGUIHarness(t)
+	h.tap("Connect")
+	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
+	h.openTab("Logs")
+	ui.Sync(func() {
+		h.find(func(o fyne.CanvasObject) bool {
+			s, ok := o.(*widget.Select)
+			return ok && s.PlaceHolder == "Server level…"
+		}).(*widget.Select).SetSelected("debug")
+	})
+	h.openTab("Tools")
+	ui.Sync(func() { h.entry("Search tools").SetText("flood") })
+	h.waitFor("flood", func() bool { return h.hasText("flood · ") })
+	ui.Sync(func() {
+		if !h.selectRow("flood") {
+			t.Fatal("could not select flood")
+		}
+	})
+	h.setArgs(`{"count": 5000, "kind": "log"}`)
+	h.tap("Run")
+	h.waitFor("the flood in the inspector", func() bool {
+		return h.find(func(o fyne.CanvasObject) bool {
+			l, ok := o.(*widget.Label)
+			if !ok || !strings.HasSuffix(l.Text, " events") {
+				return false
+			}
+			var calls, errs, n int
+			_, _ = fmt.Sscanf(l.Text, "%d tool calls · %d errors · %d events", &calls, &errs, &n)
+			return n > 5000
+		}) != nil
+	})
+	h.openTab("Logs")
+	h.waitFor("the messages in the Logs screen", func() bool {
+		var list *widget.List
+		walk(h.win.Content(), func(o fyne.CanvasObject) {
+			if l, ok := o.(*widget.List); ok && list == nil && l.Length() >= 5000 {
+				list = l
+			}
+		})
+		return list != nil
+	})
 }

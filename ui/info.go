@@ -140,6 +140,9 @@ type logsScreen struct {
 	stderr *widget.List
 	errs   []string
 	empty  *widget.Label
+	// dirty: messages were added since the last redraw; stale: the
+	// history was trimmed and the shown list must be rebuilt.
+	dirty, stale bool
 }
 
 type logLine struct {
@@ -250,14 +253,27 @@ func (l *logsScreen) onMessage(n Notification) {
 	}
 	ln := logLine{time: n.Time, level: p.Level, logger: p.Logger, text: text}
 	l.all = append(l.all, ln)
-	if len(l.all) > 10000 {
-		l.all = l.all[len(l.all)-10000:]
-		l.refilter()
+	if len(l.all) > 12000 {
+		l.all = append([]logLine(nil), l.all[len(l.all)-10000:]...)
+		l.stale = true
 		return
 	}
 	if l.match(ln) {
 		l.shown = append(l.shown, ln)
+		l.dirty = true
+	}
+}
+
+// flush redraws after a batch of messages.
+func (l *logsScreen) flush() {
+	switch {
+	case l.stale:
+		l.stale, l.dirty = false, false
+		l.refilter()
+	case l.dirty:
+		l.dirty = false
 		l.list.Refresh()
+		l.list.ScrollToBottom()
 		l.empty.Hide()
 	}
 }
@@ -266,9 +282,8 @@ func (l *logsScreen) onMessage(n Notification) {
 func (l *logsScreen) onStderr(line string) {
 	l.errs = append(l.errs, line)
 	if len(l.errs) > 10000 {
-		l.errs = l.errs[len(l.errs)-10000:]
+		l.errs = append([]string(nil), l.errs[len(l.errs)-10000:]...)
 	}
-	l.stderr.Refresh()
 }
 
 func (l *logsScreen) match(ln logLine) bool {

@@ -166,12 +166,17 @@ func dirArrow(e EventView) string {
 
 // onBatch takes new and updated events (UI thread).
 func (in *inspector) onBatch(b EventBatch) {
+	touched := map[*logsScreen]bool{}
 	for _, e := range b.Events {
 		if e.Kind == "stderr" {
 			if s := in.w.server(e.Conn); s != nil && s.screens != nil {
 				s.screens.logs.onStderr(e.Text)
+				touched[s.screens.logs] = true
 			}
 		}
+	}
+	for l := range touched {
+		l.stderr.Refresh()
 	}
 	if in.paused {
 		in.pending = append(in.pending, b)

@@ -9,6 +9,7 @@ import (
 	_ "image/jpeg" // decode JPEG content
 	_ "image/png"  // decode PNG content
 	"strings"
+	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -35,6 +36,10 @@ type serverScreens struct {
 	obj       fyne.CanvasObject
 	ctx       context.Context
 	cancel    context.CancelFunc
+
+	qmu      sync.Mutex
+	pending  []Notification
+	flushing bool
 }
 
 func newServerScreens(s *server) *serverScreens {
@@ -61,9 +66,39 @@ func newServerScreens(s *server) *serverScreens {
 	ss.obj = container.NewBorder(container.NewBorder(nil, nil, nil, disc, title), nil, nil, nil, ss.tabs)
 	conn := s.conn
 	conn.OnNotification(func(n Notification) {
-		do(func() { ss.onNotification(n) })
+		ss.queue(n)
 	})
 	return ss
+}
+
+// notifyBatch is how long notifications are gathered before the screens
+// are redrawn, so that a server flooding them never floods the UI thread.
+const notifyBatch = 50 * time.Millisecond
+
+// queue gathers a notification (any goroutine) for the next batch.
+func (ss *serverScreens) queue(n Notification) {
+	ss.qmu.Lock()
+	defer ss.qmu.Unlock()
+	ss.pending = append(ss.pending, n)
+	if ss.flushing {
+		return
+	}
+	ss.flushing = true
+	time.AfterFunc(notifyBatch, func() {
+		ss.qmu.Lock()
+		batch := ss.pending
+		ss.pending, ss.flushing = nil, false
+		ss.qmu.Unlock()
+		do(func() {
+			if ss.ctx.Err() != nil {
+				return
+			}
+			for _, n := range batch {
+				ss.onNotification(n)
+			}
+			ss.logs.flush()
+		})
+	})
 }
 
 // load fetches every list once connected.

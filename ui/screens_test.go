@@ -191,6 +191,7 @@ func TestResourcesPromptsTasksLogsInfo(t *testing.T) {
 			ss.onNotification(Notification{Method: "notifications/message", Time: time.Now(),
 				Params: json.RawMessage(`{"level":"` + l + `","data":"a ` + l + ` line"}`)})
 		}
+		ss.logs.flush()
 		if len(ss.logs.shown) != 3 {
 			t.Errorf("shown = %d", len(ss.logs.shown))
 		}
