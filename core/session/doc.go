@@ -64,7 +64,8 @@
 // Mcp-Method and Mcp-Name headers the protocol requires. The auto era tries
 // server/discover and falls back to initialize when the server answers it
 // with a JSON-RPC error, an HTTP 4xx status (other than 401/403) or not at
-// all.
+// all. The modern protocol has no GET stream: [Session.Listen] opens
+// subscriptions/listen for list_changed and resource update notifications.
 //
 // # Extending
 //
