@@ -760,3 +760,29 @@ func TestGUIFlood(t *testing.T) {
 		return list != nil
 	})
 }
+
+// TestGUISampling: the demo's sample tool asks for sampling; the user
+// writes the model's reply in the window and the tool gets it.
+func TestGUISampling(t *testing.T) {
+	h := newGUIHarness(t)
+	h.be.attach(h.w)
+	h.tap("Connect")
+	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
+	ui.Sync(func() { h.entry("Search tools").SetText("sample") })
+	h.waitFor("sample", func() bool { return h.hasText("sample · ") })
+	ui.Sync(func() {
+		if !h.selectRow("(sample)") {
+			t.Fatal("could not select sample")
+		}
+	})
+	h.tap("Run")
+	h.waitFor("the sampling dialog", func() bool {
+		return h.entry("Write the model's reply") != nil && h.hasText("Write a haiku about telescopes.")
+	})
+	ui.Sync(func() { h.entry("Write the model's reply").SetText("Glass eye on the night") })
+	h.tap("Send reply")
+	h.waitFor("the reply in the result", func() bool { return h.hasText("Glass eye on the night") && h.hasText("spyglass-human") })
+	// the sampling request is on the inspector's LLM tab
+	ui.Sync(func() { test.Tap(h.button("LLM")) })
+	h.waitFor("LLM traffic", func() bool { return h.hasText("sampling/createMessage") })
+}
