@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spyglass-mcp/spyglass/core/catalog"
+	"github.com/spyglass-mcp/spyglass/core/wire/fault"
 )
 
 // Mode is what one run of spyglass does.
@@ -85,6 +86,7 @@ type Invocation struct {
 	Format       string         // --format text|json (default text)
 	Trace        string         // --trace FILE
 	Verbose      bool           // --verbose
+	Fault        string         // --fault SPEC (checked with fault.Parse)
 	Relogin      bool           // --relogin: clear stored OAuth state first
 	NoRevoke     bool           // --no-revoke (with --relogin)
 	Browser      string         // --browser CMD for the OAuth sign-in page
@@ -258,6 +260,14 @@ var flagDefs = []flagDef{
 	{name: "--trace", kind: kindString, group: groupCLI, arg: "FILE", usage: "write the session's trace file (JSON)",
 		set: func(inv *Invocation, v string) error { return setPath(&inv.Trace, "--trace", v) }},
 	{name: "--verbose", kind: kindBool, group: groupCLI, usage: "stream every event to stderr as JSON lines"},
+	{name: "--fault", kind: kindString, group: groupCLI, arg: "SPEC", usage: "inject faults into the connection, e.g. drop=out:tools/call or delay=in:200ms,cut=5 (see README)",
+		set: func(inv *Invocation, v string) error {
+			if _, err := fault.Parse(v); err != nil {
+				return fmt.Errorf("--fault %q: %v; write rules like drop=out:tools/call, delay=in:200ms or cut=5, separated by commas", v, err)
+			}
+			inv.Fault = v
+			return nil
+		}},
 	{name: "--relogin", kind: kindBool, group: groupCLI, usage: "forget the server's stored OAuth tokens (revoking them where allowed) and sign in again"},
 	{name: "--no-revoke", kind: kindBool, group: groupCLI, usage: "with --relogin: forget the tokens without revoking them at the authorization server"},
 	{name: "--browser", kind: kindString, group: groupCLI, arg: "CMD", usage: "command that opens the OAuth sign-in page (the URL is appended, or replaces %s); default $BROWSER, then xdg-open",
@@ -631,7 +641,7 @@ func (inv *Invocation) checkCLI() error {
 		}
 	}
 	if slices.Contains(localMethods, inv.Method) {
-		for _, f := range []string{"--params-json", "--trace", "--verbose", "--root", "--timeout", "--sampling", "--elicitation", "--metadata", "--relogin", "--no-revoke", "--browser"} {
+		for _, f := range []string{"--params-json", "--trace", "--verbose", "--root", "--timeout", "--sampling", "--elicitation", "--metadata", "--relogin", "--no-revoke", "--browser", "--fault"} {
 			if inv.given[f] {
 				return fmt.Errorf("%s cannot be combined with --method %s, which reads the server list and does not connect", f, inv.Method)
 			}

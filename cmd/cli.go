@@ -25,6 +25,7 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/sampling"
 	"github.com/spyglass-mcp/spyglass/core/session"
 	"github.com/spyglass-mcp/spyglass/core/wire"
+	"github.com/spyglass-mcp/spyglass/core/wire/fault"
 )
 
 // Exit codes of --cli, documented in README.md.
@@ -116,6 +117,10 @@ func (r *cliRun) run(ctx context.Context) int {
 		}
 	} else if r.inv.Relogin {
 		return r.usage(fmt.Errorf("--relogin signs in to an http/sse server again, but %q is a stdio server", name))
+	}
+	if r.inv.Fault != "" {
+		spec, _ := fault.Parse(r.inv.Fault) // checked by ParseArgs
+		r.conn.dial = fault.New(spec, r.log).Dial(r.conn.dial, name)
 	}
 	opts := r.conn.opts
 	opts.NoReconnect = true

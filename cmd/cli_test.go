@@ -267,6 +267,13 @@ func TestCLIExitCodes(t *testing.T) {
 		{"authorization required", []string{"--cli", "--method", "ping", "--server-url", unauthorized.URL + "/mcp", "--transport", "http"}, exitAuth, "authorization"},
 		{"json-rpc error", []string{"--cli", "--server", "spyglass-demo", "--method", "no/such-method", "--format", "json"}, exitRPC, `"code":-32601`},
 		{"tool isError", []string{"--cli", "--server", "spyglass-demo", "--method", "tools/call", "--tool-name", "fail", "--format", "json"}, exitToolError, `"isError":true`},
+		{"flaky write: outcome unknown", []string{"--cli", "--server", "spyglass-demo", "--method", "tools/call", "--tool-name", "flaky_write",
+			"--tool-arg", "text=hello"}, exitConnect, "check whether it did before retrying"},
+		{"fault: injected error", []string{"--cli", "--server", "spyglass-demo", "--method", "tools/call", "--tool-name", "echo",
+			"--tool-arg", "message=x", "--fault", "error=tools/call:-32001", "--format", "json"}, exitRPC, `"code":-32001`},
+		{"fault: dropped request times out", []string{"--cli", "--server", "spyglass-demo", "--method", "ping",
+			"--fault", "drop=out:ping", "--timeout", "300ms"}, exitTimeout, "timed out"},
+		{"fault: bad spec", []string{"--cli", "--server", "spyglass-demo", "--method", "ping", "--fault", "explode=now"}, exitUsage, "--fault"},
 		{"timeout", []string{"--cli", "--server", "spyglass-demo", "--method", "tools/call", "--tool-name", "slow_task",
 			"--tool-args-json", `{"steps":50,"step_ms":1000}`, "--timeout", "300ms"}, exitTimeout, "timed out"},
 	}

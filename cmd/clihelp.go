@@ -158,6 +158,18 @@ func exampleFor(types map[string]bool) string {
 
 // describeError words a connection or request failure for a person.
 func describeError(err error) string {
+	msg := describeCause(err)
+	if errors.Is(err, session.ErrOutcomeUnknown) && !strings.Contains(msg, "may have run") {
+		msg += " (the tool may have run)"
+	}
+	if errors.Is(err, session.ErrOutcomeUnknown) {
+		msg += " — check whether it did before retrying"
+	}
+	return msg
+}
+
+// describeCause words the cause of a failure.
+func describeCause(err error) string {
 	var exit *wire.ExitError
 	var httpErr *wire.HTTPError
 	var timeout *session.TimeoutError
