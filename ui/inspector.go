@@ -129,7 +129,6 @@ func (in *inspector) createRow() fyne.CanvasObject {
 	b := newBadge("", "")
 	tm := widget.NewLabel("00:00:00.000")
 	tm.SizeName = theme.SizeNameCaptionText
-	tm.Importance = widget.LowImportance
 	return container.NewBorder(nil, nil, dir, container.NewHBox(container.NewCenter(b), tm), title)
 }
 
@@ -490,7 +489,6 @@ func newEventDetail(in *inspector) *eventDetail {
 	d.badge = newBadge("", "")
 	d.meta = widget.NewLabel("")
 	d.meta.SizeName = theme.SizeNameCaptionText
-	d.meta.Importance = widget.LowImportance
 	d.payload = container.NewStack()
 	d.run = container.NewVBox()
 	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), in.closeDetail)

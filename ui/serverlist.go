@@ -42,7 +42,6 @@ func (l *serverList) buildUI() fyne.CanvasObject {
 	}
 	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(l.imp, l.add), title), l.ro)
 	hint := wrapLabel("Drop or paste a Claude, Cursor or VS Code config to import it.")
-	hint.Importance = widget.LowImportance
 	hint.SizeName = theme.SizeNameCaptionText
 	if ro, _ := l.w.be.ReadOnly(); ro {
 		hint.Hide()

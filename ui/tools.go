@@ -168,7 +168,7 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 	}
 	t.banner = listChangedBanner(t.onRefresh)
 	t.status = widget.NewLabel("Loading tools…")
-	t.status.Importance = widget.LowImportance
+	t.status.SizeName = theme.SizeNameCaptionText
 	t.more = nextPageButton(t.onNextPage)
 	left := container.NewBorder(container.NewVBox(t.banner, t.search, t.status), t.more, nil, nil, t.list)
 
