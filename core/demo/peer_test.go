@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spyglass-mcp/spyglass/core/internal/peers"
+	peers "github.com/spyglass-mcp/spyglass/core/testpeers"
 )
 
 // inspectorCLI is the entry point of @modelcontextprotocol/inspector's CLI,

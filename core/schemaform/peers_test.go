@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spyglass-mcp/spyglass/core/internal/peers"
 	"github.com/spyglass-mcp/spyglass/core/schemaform/internal/capture"
+	peers "github.com/spyglass-mcp/spyglass/core/testpeers"
 )
 
 // TestPeerSchemas runs the real npm servers, lists their tools and

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/spyglass-mcp/spyglass/core/internal/peers"
+	peers "github.com/spyglass-mcp/spyglass/core/testpeers"
 )
 
 // conformanceClient is the helper mode the conformance suite runs: a raw

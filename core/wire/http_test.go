@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
-	"github.com/spyglass-mcp/spyglass/core/internal/peers"
+	peers "github.com/spyglass-mcp/spyglass/core/testpeers"
 )
 
 // freePort returns a TCP port that was free a moment ago.

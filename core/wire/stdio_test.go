@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
-	"github.com/spyglass-mcp/spyglass/core/internal/peers"
+	peers "github.com/spyglass-mcp/spyglass/core/testpeers"
 )
 
 // startStdio starts cfg and stops it when the test ends.
