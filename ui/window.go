@@ -180,19 +180,38 @@ func (w *Window) ToggleInspector() {
 	w.body.Refresh()
 }
 
+// addShortcuts installs the main menu, whose shortcuts work even while a
+// text field has the focus: Ctrl+I (⌘I) toggles the inspector, Ctrl+Enter
+// (⌘↩) runs the selected tool.
 func (w *Window) addShortcuts() {
 	mod := fyne.KeyModifierControl
 	if runtime.GOOS == "darwin" {
 		mod = fyne.KeyModifierSuper
 	}
-	w.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyI, Modifier: mod}, func(fyne.Shortcut) {
-		w.ToggleInspector()
-	})
-	w.win.Canvas().AddShortcut(&desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: mod}, func(fyne.Shortcut) {
-		if w.selected != nil && w.selected.screens != nil {
-			w.selected.screens.tools.onRun()
-		}
-	})
+	inspector := fyne.NewMenuItem("Inspector", w.ToggleInspector)
+	inspector.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyI, Modifier: mod}
+	runTool := fyne.NewMenuItem("Run tool", w.onRunTool)
+	runTool.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: mod}
+	add := fyne.NewMenuItem("Add server…", w.list.onAdd)
+	paste := fyne.NewMenuItem("Import config from clipboard", w.list.onPasteImport)
+	if ro, _ := w.be.ReadOnly(); ro {
+		add.Disabled, paste.Disabled = true, true
+	}
+	w.win.SetMainMenu(fyne.NewMainMenu(
+		fyne.NewMenu("Servers", add, paste),
+		fyne.NewMenu("View", inspector),
+		fyne.NewMenu("Tool", runTool),
+	))
+	// also as canvas shortcuts, for when no menu bar is shown
+	w.win.Canvas().AddShortcut(inspector.Shortcut, func(fyne.Shortcut) { w.ToggleInspector() })
+	w.win.Canvas().AddShortcut(runTool.Shortcut, func(fyne.Shortcut) { w.onRunTool() })
+}
+
+// onRunTool runs the selected tool of the selected server.
+func (w *Window) onRunTool() {
+	if w.selected != nil && w.selected.screens != nil {
+		w.selected.screens.tools.onRun()
+	}
 }
 
 // inspectEvent opens the inspector on one event (its request and
