@@ -290,6 +290,7 @@ type guiConn struct {
 	schemas     map[string]json.RawMessage // output schemas by tool name
 }
 
+// Connect implements ui.Conn.
 func (c *guiConn) Connect(ctx context.Context) error {
 	err := c.s.Connect(ctx)
 	if errors.Is(err, wire.ErrUnreachable) {
@@ -305,8 +306,11 @@ type humanError struct {
 	text string
 }
 
+// Error implements error and the detail the window shows.
 func (e *humanError) Error() string  { return e.text }
+// Unwrap implements error and the detail the window shows.
 func (e *humanError) Unwrap() error  { return e.err }
+// Detail implements error and the detail the window shows.
 func (e *humanError) Detail() string { return e.err.Error() }
 
 func humanize(err error) error {
@@ -316,6 +320,7 @@ func humanize(err error) error {
 	return &humanError{err: err, text: describeError(err)}
 }
 
+// Close implements ui.Conn.
 func (c *guiConn) Close() error {
 	err := c.s.Close()
 	if c.cancelState != nil {
@@ -324,6 +329,7 @@ func (c *guiConn) Close() error {
 	return err
 }
 
+// Info implements ui.Conn.
 func (c *guiConn) Info() ui.ServerInfo {
 	in := c.s.Info()
 	if in == nil {
@@ -360,6 +366,7 @@ type rawTool struct {
 
 func isTrue(b *bool) bool { return b != nil && *b }
 
+// ListTools implements ui.Conn.
 func (c *guiConn) ListTools(ctx context.Context, cursor string) ([]ui.Tool, string, error) {
 	res, err := c.s.ListTools(ctx, &session.ListOptions{Cursor: cursor})
 	if err != nil {
@@ -397,6 +404,7 @@ func (c *guiConn) ListTools(ctx context.Context, cursor string) ([]ui.Tool, stri
 	return out, res.NextCursor, nil
 }
 
+// CallTool implements ui.Conn.
 func (c *guiConn) CallTool(ctx context.Context, req ui.ToolCall, progress func(ui.Progress)) (ui.ToolResult, error) {
 	tc := session.ToolCall{Name: req.Name, Arguments: req.Arguments}
 	if req.AsTask {
@@ -521,6 +529,7 @@ func parseContent(raw json.RawMessage) ui.Content {
 	return c
 }
 
+// ListResources implements ui.Conn.
 func (c *guiConn) ListResources(ctx context.Context, cursor string) ([]ui.Resource, string, error) {
 	res, err := c.s.ListResources(ctx, &session.ListOptions{Cursor: cursor})
 	if err != nil {
@@ -541,6 +550,7 @@ func (c *guiConn) ListResources(ctx context.Context, cursor string) ([]ui.Resour
 	return out, res.NextCursor, nil
 }
 
+// ListResourceTemplates implements ui.Conn.
 func (c *guiConn) ListResourceTemplates(ctx context.Context) ([]ui.ResourceTemplate, error) {
 	res, err := c.s.ListResourceTemplates(ctx, nil)
 	if err != nil {
@@ -561,6 +571,7 @@ func (c *guiConn) ListResourceTemplates(ctx context.Context) ([]ui.ResourceTempl
 	return out, nil
 }
 
+// ReadResource implements ui.Conn.
 func (c *guiConn) ReadResource(ctx context.Context, uri string) (ui.ReadResult, error) {
 	res, err := c.s.ReadResource(ctx, uri, nil)
 	if err != nil {
@@ -592,16 +603,19 @@ func (c *guiConn) ReadResource(ctx context.Context, uri string) (ui.ReadResult, 
 	return out, nil
 }
 
+// Subscribe implements ui.Conn.
 func (c *guiConn) Subscribe(ctx context.Context, uri string) error {
 	_, err := c.s.SubscribeResource(ctx, uri, nil)
 	return err
 }
 
+// Unsubscribe implements ui.Conn.
 func (c *guiConn) Unsubscribe(ctx context.Context, uri string) error {
 	_, err := c.s.UnsubscribeResource(ctx, uri, nil)
 	return err
 }
 
+// Complete implements ui.Conn.
 func (c *guiConn) Complete(ctx context.Context, ref, name, arg, value string) ([]string, error) {
 	r := session.CompletionRef{Type: ref, Name: name}
 	if ref == "ref/resource" {
@@ -620,6 +634,7 @@ func (c *guiConn) Complete(ctx context.Context, ref, name, arg, value string) ([
 	return v.Completion.Values, nil
 }
 
+// ListPrompts implements ui.Conn.
 func (c *guiConn) ListPrompts(ctx context.Context, cursor string) ([]ui.Prompt, string, error) {
 	res, err := c.s.ListPrompts(ctx, &session.ListOptions{Cursor: cursor})
 	if err != nil {
@@ -639,6 +654,7 @@ func (c *guiConn) ListPrompts(ctx context.Context, cursor string) ([]ui.Prompt, 
 	return out, res.NextCursor, nil
 }
 
+// GetPrompt implements ui.Conn.
 func (c *guiConn) GetPrompt(ctx context.Context, name string, args map[string]string) (ui.PromptResult, error) {
 	res, err := c.s.GetPrompt(ctx, name, args, nil)
 	if err != nil {
@@ -659,6 +675,7 @@ func (c *guiConn) GetPrompt(ctx context.Context, name string, args map[string]st
 	return out, nil
 }
 
+// SetLogLevel implements ui.Conn.
 func (c *guiConn) SetLogLevel(ctx context.Context, level string) error {
 	_, err := c.s.SetLogLevel(ctx, mcp.LoggingLevel(level), nil)
 	return err
@@ -676,6 +693,7 @@ func toUITask(raw json.RawMessage) ui.Task {
 	return ui.Task{ID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage, Created: t.CreatedAt, Updated: t.LastUpdatedAt}
 }
 
+// ListTasks implements ui.Conn.
 func (c *guiConn) ListTasks(ctx context.Context) ([]ui.Task, error) {
 	res, err := c.s.ListTasks(ctx, nil)
 	if err != nil {
@@ -688,6 +706,7 @@ func (c *guiConn) ListTasks(ctx context.Context) ([]ui.Task, error) {
 	return out, nil
 }
 
+// GetTask implements ui.Conn.
 func (c *guiConn) GetTask(ctx context.Context, id string) (ui.Task, error) {
 	res, err := c.s.GetTask(ctx, id, nil)
 	if err != nil {
@@ -696,6 +715,7 @@ func (c *guiConn) GetTask(ctx context.Context, id string) (ui.Task, error) {
 	return toUITask(res.Raw), nil
 }
 
+// TaskResult implements ui.Conn.
 func (c *guiConn) TaskResult(ctx context.Context, id string) (json.RawMessage, error) {
 	res, err := c.s.TaskResult(ctx, id, nil)
 	if err != nil {
@@ -704,11 +724,13 @@ func (c *guiConn) TaskResult(ctx context.Context, id string) (json.RawMessage, e
 	return res.Raw, nil
 }
 
+// CancelTask implements ui.Conn.
 func (c *guiConn) CancelTask(ctx context.Context, id string) error {
 	_, err := c.s.CancelTask(ctx, id, nil)
 	return err
 }
 
+// OnNotification implements ui.Conn.
 func (c *guiConn) OnNotification(fn func(ui.Notification)) {
 	c.s.OnNotification(func(n session.Notification) {
 		fn(ui.Notification{Method: n.Method, Params: n.Params, Time: n.Time})
@@ -721,6 +743,7 @@ type guiEvents struct {
 	b   *guiBackend
 }
 
+// Subscribe implements ui.EventSource.
 func (g *guiEvents) Subscribe(fn func(ui.EventBatch)) func() {
 	return g.log.Subscribe(func(b events.Batch) {
 		out := ui.EventBatch{Dropped: b.Dropped}
@@ -734,6 +757,7 @@ func (g *guiEvents) Subscribe(fn func(ui.EventBatch)) func() {
 	})
 }
 
+// After implements ui.EventSource.
 func (g *guiEvents) After(seq uint64, max int) ([]ui.EventView, error) {
 	evs, err := g.log.After(seq, max)
 	out := make([]ui.EventView, 0, len(evs))
@@ -743,6 +767,7 @@ func (g *guiEvents) After(seq uint64, max int) ([]ui.EventView, error) {
 	return out, err
 }
 
+// Get implements ui.EventSource.
 func (g *guiEvents) Get(seq uint64) (ui.EventView, bool) {
 	e, ok := g.log.Get(seq)
 	if !ok {

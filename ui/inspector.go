@@ -672,6 +672,7 @@ func (b *waterfallBar) Tapped(*fyne.PointEvent) {
 	}
 }
 
+// CreateRenderer implements fyne.Widget.
 func (b *waterfallBar) CreateRenderer() fyne.WidgetRenderer {
 	bg := newBarRect(colorFor(""), 0x30)
 	fg := newBarRect(colorFor(b.level), 0xff)

@@ -33,7 +33,9 @@ func (w *Window) newArgsEditor(schema, prev json.RawMessage, submit func()) args
 // formArgs is the schema-driven form.
 type formArgs struct{ f *form.Form }
 
+// Object implements argsEditor.
 func (a *formArgs) Object() fyne.CanvasObject      { return a.f }
+// JSON implements argsEditor.
 func (a *formArgs) JSON() (json.RawMessage, error) { return a.f.Values() }
 
 // Problems validates the arguments and words each problem.

@@ -152,6 +152,7 @@ func newServerCard(s *server) *serverCard {
 	return c
 }
 
+// CreateRenderer implements fyne.Widget.
 func (c *serverCard) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(container.NewStack(c.bg, container.NewPadded(c.content)))
 }

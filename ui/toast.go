@@ -98,6 +98,7 @@ func (t *toaster) texts() []string {
 // width (and at most that, so toasts stay compact).
 type minWidth struct{ w float32 }
 
+// MinSize implements fyne.Layout.
 func (m *minWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	s := fyne.NewSize(m.w, 0)
 	for _, o := range objs {
@@ -106,6 +107,7 @@ func (m *minWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	return s
 }
 
+// Layout implements fyne.Layout.
 func (m *minWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	for _, o := range objs {
 		o.Move(fyne.NewPos(0, 0))

@@ -73,8 +73,10 @@ func newJSONArgs(schema json.RawMessage, prev string) *jsonArgs {
 	return &jsonArgs{e: e}
 }
 
+// Object implements argsEditor.
 func (j *jsonArgs) Object() fyne.CanvasObject { return j.e }
 
+// JSON implements argsEditor.
 func (j *jsonArgs) JSON() (json.RawMessage, error) {
 	t := strings.TrimSpace(j.e.Text)
 	if t == "" {

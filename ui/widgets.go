@@ -77,6 +77,7 @@ func (b *badge) Set(text, level string) {
 	b.Refresh()
 }
 
+// CreateRenderer implements fyne.Widget.
 func (b *badge) CreateRenderer() fyne.WidgetRenderer {
 	bg := canvas.NewRectangle(color.Transparent)
 	bg.CornerRadius = 4
@@ -94,13 +95,16 @@ type badgeRenderer struct {
 	txt *canvas.Text
 }
 
+// Destroy implements fyne.WidgetRenderer.
 func (r *badgeRenderer) Destroy() {}
+// Objects implements fyne.WidgetRenderer.
 func (r *badgeRenderer) Objects() []fyne.CanvasObject {
 	if r.b.text == "" {
 		return nil
 	}
 	return []fyne.CanvasObject{r.bg, r.txt}
 }
+// MinSize implements fyne.WidgetRenderer.
 func (r *badgeRenderer) MinSize() fyne.Size {
 	if r.b.text == "" {
 		return fyne.NewSize(0, 0)
@@ -108,12 +112,14 @@ func (r *badgeRenderer) MinSize() fyne.Size {
 	s := r.txt.MinSize()
 	return fyne.NewSize(s.Width+10, s.Height+4)
 }
+// Layout implements fyne.WidgetRenderer.
 func (r *badgeRenderer) Layout(size fyne.Size) {
 	r.bg.Resize(size)
 	ts := r.txt.MinSize()
 	r.txt.Move(fyne.NewPos((size.Width-ts.Width)/2, (size.Height-ts.Height)/2))
 	r.txt.Resize(ts)
 }
+// Refresh implements fyne.WidgetRenderer.
 func (r *badgeRenderer) Refresh() {
 	c := colorFor(r.b.level)
 	r.bg.StrokeColor = c
@@ -166,16 +172,22 @@ func (d *statusDot) Set(level string, pulse bool) {
 	d.circle.Refresh()
 }
 
+// CreateRenderer implements fyne.Widget.
 func (d *statusDot) CreateRenderer() fyne.WidgetRenderer {
 	return &dotRenderer{d: d}
 }
 
 type dotRenderer struct{ d *statusDot }
 
+// Destroy implements fyne.WidgetRenderer.
 func (r *dotRenderer) Destroy()                     {}
+// Objects implements fyne.WidgetRenderer.
 func (r *dotRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.d.circle} }
+// MinSize implements fyne.WidgetRenderer.
 func (r *dotRenderer) MinSize() fyne.Size           { return fyne.NewSize(12, 12) }
+// Refresh implements fyne.WidgetRenderer.
 func (r *dotRenderer) Refresh()                     { r.d.circle.Refresh() }
+// Layout implements fyne.WidgetRenderer.
 func (r *dotRenderer) Layout(size fyne.Size) {
 	s := fyne.Min(size.Width, size.Height)
 	if s > 12 {
@@ -430,10 +442,15 @@ type barRenderer struct {
 	bg, fg *canvas.Rectangle
 }
 
+// Destroy implements fyne.WidgetRenderer.
 func (r *barRenderer) Destroy()                     {}
+// Objects implements fyne.WidgetRenderer.
 func (r *barRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.bg, r.fg} }
+// MinSize implements fyne.WidgetRenderer.
 func (r *barRenderer) MinSize() fyne.Size           { return fyne.NewSize(60, 14) }
+// Refresh implements fyne.WidgetRenderer.
 func (r *barRenderer) Refresh()                     { r.bg.Refresh(); r.fg.Refresh() }
+// Layout implements fyne.WidgetRenderer.
 func (r *barRenderer) Layout(size fyne.Size) {
 	h := float32(10)
 	y := (size.Height - h) / 2
