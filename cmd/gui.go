@@ -307,9 +307,11 @@ type humanError struct {
 }
 
 // Error implements error and the detail the window shows.
-func (e *humanError) Error() string  { return e.text }
+func (e *humanError) Error() string { return e.text }
+
 // Unwrap implements error and the detail the window shows.
-func (e *humanError) Unwrap() error  { return e.err }
+func (e *humanError) Unwrap() error { return e.err }
+
 // Detail implements error and the detail the window shows.
 func (e *humanError) Detail() string { return e.err.Error() }
 

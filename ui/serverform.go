@@ -34,7 +34,8 @@ func (w *Window) newArgsEditor(schema, prev json.RawMessage, submit func()) args
 type formArgs struct{ f *form.Form }
 
 // Object implements argsEditor.
-func (a *formArgs) Object() fyne.CanvasObject      { return a.f }
+func (a *formArgs) Object() fyne.CanvasObject { return a.f }
+
 // JSON implements argsEditor.
 func (a *formArgs) JSON() (json.RawMessage, error) { return a.f.Values() }
 

@@ -97,6 +97,7 @@ type badgeRenderer struct {
 
 // Destroy implements fyne.WidgetRenderer.
 func (r *badgeRenderer) Destroy() {}
+
 // Objects implements fyne.WidgetRenderer.
 func (r *badgeRenderer) Objects() []fyne.CanvasObject {
 	if r.b.text == "" {
@@ -104,6 +105,7 @@ func (r *badgeRenderer) Objects() []fyne.CanvasObject {
 	}
 	return []fyne.CanvasObject{r.bg, r.txt}
 }
+
 // MinSize implements fyne.WidgetRenderer.
 func (r *badgeRenderer) MinSize() fyne.Size {
 	if r.b.text == "" {
@@ -112,6 +114,7 @@ func (r *badgeRenderer) MinSize() fyne.Size {
 	s := r.txt.MinSize()
 	return fyne.NewSize(s.Width+10, s.Height+4)
 }
+
 // Layout implements fyne.WidgetRenderer.
 func (r *badgeRenderer) Layout(size fyne.Size) {
 	r.bg.Resize(size)
@@ -119,6 +122,7 @@ func (r *badgeRenderer) Layout(size fyne.Size) {
 	r.txt.Move(fyne.NewPos((size.Width-ts.Width)/2, (size.Height-ts.Height)/2))
 	r.txt.Resize(ts)
 }
+
 // Refresh implements fyne.WidgetRenderer.
 func (r *badgeRenderer) Refresh() {
 	c := colorFor(r.b.level)
@@ -180,13 +184,17 @@ func (d *statusDot) CreateRenderer() fyne.WidgetRenderer {
 type dotRenderer struct{ d *statusDot }
 
 // Destroy implements fyne.WidgetRenderer.
-func (r *dotRenderer) Destroy()                     {}
+func (r *dotRenderer) Destroy() {}
+
 // Objects implements fyne.WidgetRenderer.
 func (r *dotRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.d.circle} }
+
 // MinSize implements fyne.WidgetRenderer.
-func (r *dotRenderer) MinSize() fyne.Size           { return fyne.NewSize(12, 12) }
+func (r *dotRenderer) MinSize() fyne.Size { return fyne.NewSize(12, 12) }
+
 // Refresh implements fyne.WidgetRenderer.
-func (r *dotRenderer) Refresh()                     { r.d.circle.Refresh() }
+func (r *dotRenderer) Refresh() { r.d.circle.Refresh() }
+
 // Layout implements fyne.WidgetRenderer.
 func (r *dotRenderer) Layout(size fyne.Size) {
 	s := fyne.Min(size.Width, size.Height)
@@ -443,13 +451,17 @@ type barRenderer struct {
 }
 
 // Destroy implements fyne.WidgetRenderer.
-func (r *barRenderer) Destroy()                     {}
+func (r *barRenderer) Destroy() {}
+
 // Objects implements fyne.WidgetRenderer.
 func (r *barRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.bg, r.fg} }
+
 // MinSize implements fyne.WidgetRenderer.
-func (r *barRenderer) MinSize() fyne.Size           { return fyne.NewSize(60, 14) }
+func (r *barRenderer) MinSize() fyne.Size { return fyne.NewSize(60, 14) }
+
 // Refresh implements fyne.WidgetRenderer.
-func (r *barRenderer) Refresh()                     { r.bg.Refresh(); r.fg.Refresh() }
+func (r *barRenderer) Refresh() { r.bg.Refresh(); r.fg.Refresh() }
+
 // Layout implements fyne.WidgetRenderer.
 func (r *barRenderer) Layout(size fyne.Size) {
 	h := float32(10)
