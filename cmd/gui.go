@@ -934,6 +934,13 @@ func runScreenshotScript(w *ui.Window, dir string, out, stderr io.Writer) {
 	if !shot("3-inspector") {
 		return
 	}
+	if err := w.EditServer(good); err != nil {
+		fail(err)
+		return
+	}
+	if !shot("4-edit-server") {
+		return
+	}
 	fmt.Fprintln(out, "DONE")
 	w.Quit()
 }

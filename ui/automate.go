@@ -144,6 +144,20 @@ func (w *Window) Resize(width, height float32) {
 	Sync(func() { w.win.Resize(fyneSize(width, height)) })
 }
 
+// EditServer opens the edit form of the named server.
+func (w *Window) EditServer(name string) error {
+	var err error
+	Sync(func() {
+		s := w.server(name)
+		if s == nil {
+			err = fmt.Errorf("no server %q", name)
+			return
+		}
+		showServerForm(w, name, s.cfg)
+	})
+	return err
+}
+
 // DismissToasts closes every toast.
 func (w *Window) DismissToasts() {
 	Sync(func() {

@@ -150,24 +150,21 @@ func (f *serverForm) buildUI(c ServerConfig) fyne.CanvasObject {
 	f.headers.SetPlaceHolder("Name: value, one per line")
 	f.headers.SetMinRowsVisible(2)
 
-	stdio := widget.NewForm(
-		widget.NewFormItem("Command", f.command),
-		widget.NewFormItem("Arguments", f.args),
-		widget.NewFormItem("Environment", f.env),
-		widget.NewFormItem("Working folder", f.cwd),
-	)
-	httpForm := widget.NewForm(
-		widget.NewFormItem("URL", f.url),
-		widget.NewFormItem("Headers", f.headers),
-	)
-	f.trans = widget.NewSelect([]string{"stdio", "http", "sse"}, func(s string) {
-		if s == "stdio" {
-			stdio.Show()
-			httpForm.Hide()
+	// one form, rebuilt for the transport, so every label lines up
+	main := container.NewStack()
+	f.trans = widget.NewSelect([]string{"stdio", "http", "sse"}, func(t string) {
+		items := []*widget.FormItem{widget.NewFormItem("Name", f.name), widget.NewFormItem("Transport", f.trans)}
+		if t == "stdio" {
+			items = append(items,
+				widget.NewFormItem("Command", f.command),
+				widget.NewFormItem("Arguments", f.args),
+				widget.NewFormItem("Environment", f.env),
+				widget.NewFormItem("Working folder", f.cwd))
 		} else {
-			stdio.Hide()
-			httpForm.Show()
+			items = append(items, widget.NewFormItem("URL", f.url), widget.NewFormItem("Headers", f.headers))
 		}
+		main.Objects = []fyne.CanvasObject{widget.NewForm(items...)}
+		main.Refresh()
 	})
 	t := c.Transport
 	if t == "" {
@@ -213,9 +210,7 @@ func (f *serverForm) buildUI(c ServerConfig) fyne.CanvasObject {
 		widget.NewFormItem("OAuth scopes", f.scopes),
 	)
 	acc := widget.NewAccordion(widget.NewAccordionItem("Server Settings", settings))
-	return container.NewVBox(
-		widget.NewForm(widget.NewFormItem("Name", f.name), widget.NewFormItem("Transport", f.trans)),
-		stdio, httpForm, acc)
+	return container.NewVBox(main, acc)
 }
 
 func durEntry(d time.Duration, ph string) *widget.Entry {
@@ -410,7 +405,11 @@ func (f *serverForm) onSave() bool {
 	if s := f.w.server(c.Name); s != nil {
 		f.w.selectServer(s)
 	}
-	f.w.toast("ok", "Saved "+c.Name)
+	msg := "Saved " + c.Name
+	if s := f.w.server(c.Name); s != nil && s.state.State == StateConnected {
+		msg += ". Reconnect to use the new settings."
+	}
+	f.w.toast("ok", msg)
 	return true
 }
 
