@@ -786,3 +786,24 @@ func TestGUISampling(t *testing.T) {
 	ui.Sync(func() { test.Tap(h.button("LLM")) })
 	h.waitFor("LLM traffic", func() bool { return h.hasText("sampling/createMessage") })
 }
+
+func TestValidateOutput(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{"temp":{"type":"number"},"tags":{"type":"array","items":{"type":"string"}}},"required":["temp"]}`)
+	tests := []struct {
+		value, want string
+	}{
+		{`{"temp": 21.5, "tags": ["a"]}`, ""},
+		{`{"temp": "warm"}`, "/temp: type"},
+		{`{"tags": ["a", 2]}`, "/: required"},
+		{`{"temp": 1, "tags": ["a", 2]}`, "/tags/1: type"},
+	}
+	for _, tc := range tests {
+		got := validateOutput(schema, json.RawMessage(tc.value))
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("validateOutput(%s) = %q, want %q", tc.value, got, tc.want)
+		}
+	}
+	if got := validateOutput(nil, json.RawMessage(`{}`)); got != "" {
+		t.Errorf("no schema: %q", got)
+	}
+}
