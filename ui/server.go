@@ -71,7 +71,7 @@ func (s *server) placeholder() fyne.CanvasObject {
 	title := heading(s.cfg.Name)
 	title.SizeName = theme.SizeNameSubHeadingText
 	sum := wrapLabel(s.cfg.Transport + " · " + s.cfg.Summary())
-	sum.Importance = widget.LowImportance
+	sum.TextStyle = fyne.TextStyle{Monospace: true}
 	var msg string
 	var btn *widget.Button
 	switch s.state.State {
