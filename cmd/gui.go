@@ -934,6 +934,22 @@ func runScreenshotScript(w *ui.Window, dir string, out, stderr io.Writer) {
 	if !shot("3-inspector") {
 		return
 	}
+	// a run with progress: the waterfall shows where the time went
+	if err := w.RunTool("slow_task", json.RawMessage(`{"steps": 6, "step_ms": 120}`), 60*time.Second); err != nil {
+		fail(err)
+		return
+	}
+	if err := w.OpenEvent("tools/call #", 10*time.Second); err != nil {
+		fail(err)
+		return
+	}
+	if err := w.ShowEventTab("This run"); err != nil {
+		fail(err)
+		return
+	}
+	if !shot("5-this-run") {
+		return
+	}
 	if err := w.EditServer(good); err != nil {
 		fail(err)
 		return

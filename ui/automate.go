@@ -158,6 +158,22 @@ func (w *Window) EditServer(name string) error {
 	return err
 }
 
+// ShowEventTab opens a tab of the open event's details ("Payload",
+// "This run").
+func (w *Window) ShowEventTab(name string) error {
+	var err error
+	Sync(func() {
+		for i, it := range w.inspector.detail.tabs.Items {
+			if it.Text == name {
+				w.inspector.detail.tabs.SelectIndex(i)
+				return
+			}
+		}
+		err = fmt.Errorf("no tab %q", name)
+	})
+	return err
+}
+
 // DismissToasts closes every toast.
 func (w *Window) DismissToasts() {
 	Sync(func() {
