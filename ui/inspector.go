@@ -544,18 +544,22 @@ func (d *eventDetail) show(seq uint64) {
 		}
 	}
 	if req != nil || resp != nil {
-		d.payload.Objects = []fyne.CanvasObject{container.NewGridWithColumns(2, pane("Request", req), pane("Response", resp))}
+		missing := "No response yet."
+		if req != nil {
+			missing = missingResponse(req.Badge)
+		}
+		d.payload.Objects = []fyne.CanvasObject{container.NewGridWithColumns(2, pane("Request", req, ""), pane("Response", resp, missing))}
 	} else {
-		d.payload.Objects = []fyne.CanvasObject{pane("", &e)}
+		d.payload.Objects = []fyne.CanvasObject{pane("", &e, "")}
 	}
 	d.payload.Refresh()
 	d.showRun(e)
 }
 
 // pane is one side of the request/response view.
-func pane(label string, e *EventView) fyne.CanvasObject {
+func pane(label string, e *EventView, missing string) fyne.CanvasObject {
 	if e == nil {
-		msg := "No response yet."
+		msg := missing
 		if label == "Request" {
 			msg = "The request is no longer in memory."
 		}
@@ -589,6 +593,21 @@ func pane(label string, e *EventView) fyne.CanvasObject {
 		top = container.NewBorder(nil, nil, nil, cp, top)
 	}
 	return container.NewBorder(top, nil, nil, nil, tree.obj)
+}
+
+// missingResponse says why a request has no response, from its badge.
+func missingResponse(badge string) string {
+	switch {
+	case badge == "no response":
+		return "No response: the connection closed while the request was open."
+	case strings.HasPrefix(badge, "timed out"):
+		return "Timed out: Spyglass gave up waiting (and sent notifications/cancelled)."
+	case badge == "cancelled":
+		return "Cancelled: notifications/cancelled was sent; no answer came."
+	case strings.HasPrefix(badge, "waiting"):
+		return "Waiting for the answer…"
+	}
+	return "No response yet."
 }
 
 // HTTP is the HTTP summary line of an http event ("" otherwise).
