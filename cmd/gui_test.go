@@ -616,6 +616,11 @@ func TestGUIFlakyWrite(t *testing.T) {
 		})
 		return n > 0
 	})
+	// its details say why there is no response
+	if err := h.w.OpenEvent("tools/call #", 10*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the no-response marker", func() bool { return h.hasText("No response: the connection closed") })
 	// the next call starts the server again
 	ui.Sync(func() { h.entry("Search tools").SetText("read_notes") })
 	h.waitFor("read_notes", func() bool { return h.hasText("read_notes · ") })
