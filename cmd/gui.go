@@ -364,6 +364,9 @@ type rawTool struct {
 	Execution struct {
 		TaskSupport string `json:"taskSupport"`
 	} `json:"execution"`
+	Icons []struct {
+		Src string `json:"src"`
+	} `json:"icons"`
 }
 
 func isTrue(b *bool) bool { return b != nil && *b }
@@ -390,6 +393,9 @@ func (c *guiConn) ListTools(ctx context.Context, cursor string) ([]ui.Tool, stri
 			Idempotent: isTrue(r.Annotations.IdempotentHint), OpenWorld: isTrue(r.Annotations.OpenWorldHint),
 			TaskSupport: r.Execution.TaskSupport, Raw: t.Raw,
 		})
+		if len(r.Icons) > 0 {
+			out[len(out)-1].IconURL = r.Icons[0].Src
+		}
 		if len(r.OutputSchema) > 0 {
 			schemas[r.Name] = r.OutputSchema
 		}

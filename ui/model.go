@@ -147,6 +147,8 @@ type Tool struct {
 	Idempotent, OpenWorld    bool
 	// TaskSupport is "", "optional", "required" or "forbidden".
 	TaskSupport string
+	// IconURL is the tool's first icon (a data: URI or an http(s) URL).
+	IconURL string
 	Raw         json.RawMessage
 }
 

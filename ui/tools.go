@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
@@ -44,6 +45,7 @@ type toolsScreen struct {
 	lastRes *ToolResult
 	started time.Time
 	formObj fyne.CanvasObject // the scrollable form, shown once a tool is selected
+	icons   map[string]fyne.CanvasObject
 	next    string            // cursor of the next page
 	more    *widget.Button
 	// sendAnyway skips validation once the user confirmed.
@@ -144,7 +146,7 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 			desc := widget.NewLabel("")
 			desc.Truncation = fyne.TextTruncateEllipsis
 			desc.SizeName = theme.SizeNameCaptionText
-			return container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(), name), desc)
+			return container.NewVBox(container.NewBorder(nil, nil, container.NewStack(), container.NewHBox(), name), desc)
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			if i >= len(t.shown) {
@@ -154,7 +156,13 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 			box := o.(*fyne.Container)
 			row := box.Objects[0].(*fyne.Container)
 			row.Objects[0].(*widget.Label).SetText(firstNonEmpty(tool.Title, tool.Name))
-			icons := row.Objects[1].(*fyne.Container)
+			left := row.Objects[1].(*fyne.Container)
+			left.Objects = nil
+			if img := t.icon(tool); img != nil {
+				left.Objects = []fyne.CanvasObject{img}
+			}
+			left.Refresh()
+			icons := row.Objects[2].(*fyne.Container)
 			icons.Objects = annotationIcons(tool)
 			icons.Refresh()
 			sub := tool.Name
@@ -208,6 +216,27 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 	split := container.NewHSplit(left, t.detail)
 	split.Offset = 0.34
 	return split
+}
+
+// icon is the tool's own icon (from its icons list), decoded once.
+func (t *toolsScreen) icon(tool Tool) fyne.CanvasObject {
+	if tool.IconURL == "" {
+		return nil
+	}
+	if t.icons == nil {
+		t.icons = map[string]fyne.CanvasObject{}
+	}
+	img, ok := t.icons[tool.Name]
+	if !ok {
+		if im := iconImage(tool.IconURL); im != nil {
+			if ci, ok := im.(*canvas.Image); ok {
+				ci.SetMinSize(fyne.NewSize(20, 20))
+			}
+			img = im
+		}
+		t.icons[tool.Name] = img
+	}
+	return img
 }
 
 func toolTitle(t Tool) string {
