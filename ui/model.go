@@ -149,7 +149,7 @@ type Tool struct {
 	TaskSupport string
 	// IconURL is the tool's first icon (a data: URI or an http(s) URL).
 	IconURL string
-	Raw         json.RawMessage
+	Raw     json.RawMessage
 }
 
 // ToolCall is one tools/call request.

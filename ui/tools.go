@@ -46,7 +46,7 @@ type toolsScreen struct {
 	started time.Time
 	formObj fyne.CanvasObject // the scrollable form, shown once a tool is selected
 	icons   map[string]fyne.CanvasObject
-	next    string            // cursor of the next page
+	next    string // cursor of the next page
 	more    *widget.Button
 	// sendAnyway skips validation once the user confirmed.
 	sendAnyway bool
