@@ -57,15 +57,13 @@ func newGUIHarness(t *testing.T) *guiHarness {
 	h := &guiHarness{t: t, dir: dir}
 	a := test.NewTempApp(t)
 	h.be = newGUIBackend(cat, "", nil)
-	h.w = ui.New(a, h.be, &ui.Options{ConnectAttempts: 2, RetryDelay: 10 * time.Millisecond,
+	opts := &ui.Options{ConnectAttempts: 2, RetryDelay: 10 * time.Millisecond,
 		SaveDialog: func(name string, done func(fyne.URIWriteCloser, error)) {
 			wr, err := storage.Writer(storage.NewFileURI(filepath.Join(dir, name)))
 			done(wr, err)
-		}})
-	h.win = h.w.Window()
+		}}
+	h.open(a, opts)
 	t.Cleanup(func() { ui.Sync(h.w.Close) })
-	h.win.Resize(fyne.NewSize(1280, 800))
-	h.win.Show()
 	return h
 }
 
@@ -432,11 +430,8 @@ func TestGUIServerEverything(t *testing.T) {
 	h := &guiHarness{t: t, dir: dir}
 	a := test.NewTempApp(t)
 	h.be = newGUIBackend(cat, "", nil)
-	h.w = ui.New(a, h.be, &ui.Options{ConnectAttempts: 1})
-	h.win = h.w.Window()
+	h.open(a, &ui.Options{ConnectAttempts: 1})
 	t.Cleanup(func() { ui.Sync(h.w.Close) })
-	h.win.Resize(fyne.NewSize(1280, 800))
-	h.win.Show()
 
 	h.tap("Connect")
 	h.waitFor("connected with tools", func() bool {
@@ -587,11 +582,8 @@ func TestGUIFlakyWrite(t *testing.T) {
 	h := &guiHarness{t: t, dir: dir}
 	a := test.NewTempApp(t)
 	h.be = newGUIBackend(cat, "", nil)
-	h.w = ui.New(a, h.be, &ui.Options{ConnectAttempts: 1})
-	h.win = h.w.Window()
+	h.open(a, &ui.Options{ConnectAttempts: 1})
 	t.Cleanup(func() { ui.Sync(h.w.Close) })
-	h.win.Resize(fyne.NewSize(1280, 800))
-	h.win.Show()
 
 	h.tap("Connect")
 	h.waitFor("connected", func() bool { return h.hasText("flaky_write · ") || h.hasText("echo · Echoes the message back.") })
@@ -811,4 +803,15 @@ func TestValidateOutput(t *testing.T) {
 	if got := validateOutput(nil, json.RawMessage(`{}`)); got != "" {
 		t.Errorf("no schema: %q", got)
 	}
+}
+
+// open builds and shows the window while no callback of an earlier test's
+// window runs (Fyne's text measuring shares caches).
+func (h *guiHarness) open(a fyne.App, opts *ui.Options) {
+	ui.Sync(func() {
+		h.w = ui.New(a, h.be, opts)
+		h.win = h.w.Window()
+		h.win.Resize(fyne.NewSize(1280, 800))
+		h.win.Show()
+	})
 }

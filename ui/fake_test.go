@@ -275,9 +275,12 @@ func newTestWindow(t *testing.T, b *fakeBackend, opts *Options) *Window {
 	if opts.RetryDelay == 0 {
 		opts.RetryDelay = 5 * time.Millisecond
 	}
-	w := New(a, b, opts)
-	w.win.Resize(fyne.NewSize(1280, 800))
-	w.win.Show()
+	var w *Window
+	Sync(func() {
+		w = New(a, b, opts)
+		w.win.Resize(fyne.NewSize(1280, 800))
+		w.win.Show()
+	})
 	t.Cleanup(func() { Sync(w.Close) })
 	return w
 }
