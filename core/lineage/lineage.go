@@ -259,12 +259,26 @@ type Tracker struct {
 	byCall map[string]*line
 }
 
+// line is one lineage. Its judgement needs only counts over all its
+// attempts, so a tool called a million times with the same arguments costs
+// the same per call as one called twice; attempts keeps the most recent
+// ones (every running one included) for the Attempts view.
 type line struct {
 	id       string
 	fp       string
 	attempts []Attempt
 	last     time.Time // when the last attempt began or ended
+
+	total     int // attempts ever begun
+	running   int // attempts still running
+	succeeded int // attempts that succeeded
+	unknown   int // attempts whose outcome is unknown
 }
+
+// MaxKeptAttempts is how many attempts of one lineage a Tracker keeps for
+// Attempts (the oldest finished ones are forgotten first; numbering and
+// judgement still count every attempt).
+const MaxKeptAttempts = 256
 
 // NewTracker returns an empty tracker. opts may be nil.
 func NewTracker(opts *Options) *Tracker {
@@ -289,7 +303,7 @@ func (t *Tracker) Begin(fp, callID, conn, tool string, h Hints, run string) Atte
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	l := t.byFP[fp]
-	if l != nil && t.opts.Window > 0 && now.Sub(l.last) > t.opts.Window && !l.running() {
+	if l != nil && t.opts.Window > 0 && now.Sub(l.last) > t.opts.Window && l.running == 0 {
 		l = nil
 	}
 	if l == nil {
@@ -301,11 +315,16 @@ func (t *Tracker) Begin(fp, callID, conn, tool string, h Hints, run string) Atte
 		t.evictLocked()
 	}
 	a := Attempt{
-		Lineage: l.id, N: len(l.attempts) + 1, Fingerprint: fp, Conn: conn, Tool: tool, Hints: h,
+		Lineage: l.id, N: l.total + 1, Fingerprint: fp, Conn: conn, Tool: tool, Hints: h,
 		CallID: callID, Run: run, Start: now, Status: Running,
 	}
-	a.SameCallAgain, _ = Judge(l.attempts, a)
+	// Judge, from counts: a write repeated while an earlier attempt
+	// succeeded or still runs.
+	a.SameCallAgain = !h.ReadOnly && !h.Idempotent && l.running+l.succeeded > 0
+	l.total++
+	l.running++
 	l.attempts = append(l.attempts, a)
+	l.trim()
 	l.last = now
 	t.byCall[callID] = l
 	return a
@@ -354,14 +373,24 @@ func (t *Tracker) End(callID string, r Result) (a Attempt, ok bool) {
 		a.Duration = now.Sub(a.Start)
 	}
 	a.OutcomeUnknown = OutcomeUnknown(a.Hints, a.Class, r.Sent)
-	_, a.MayHaveRunTwice = Judge(l.attempts[:i], a)
+	// Judge, from counts: a write that succeeded after another attempt
+	// of the lineage left its outcome unknown.
+	a.MayHaveRunTwice = a.Status == Succeeded && !a.Hints.ReadOnly && !a.Hints.Idempotent && l.unknown > 0
+	l.running--
+	if a.Status == Succeeded {
+		l.succeeded++
+	}
+	if a.OutcomeUnknown {
+		l.unknown++
+	}
 	l.attempts[i] = a
 	l.last = now
 	return a, true
 }
 
-// Attempts returns every attempt of a lineage, in order (nil for an
-// unknown lineage).
+// Attempts returns the most recent MaxKeptAttempts attempts of a lineage,
+// in order; nil for an unknown lineage. Attempt.N still counts every
+// attempt ever begun.
 func (t *Tracker) Attempts(lineageID string) []Attempt {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -369,7 +398,11 @@ func (t *Tracker) Attempts(lineageID string) []Attempt {
 	if l == nil {
 		return nil
 	}
-	return append([]Attempt(nil), l.attempts...)
+	kept := l.attempts
+	if len(kept) > MaxKeptAttempts {
+		kept = kept[len(kept)-MaxKeptAttempts:]
+	}
+	return append([]Attempt(nil), kept...)
 }
 
 // Lineage returns the id of the lineage an attempt (by call id) belongs
@@ -409,11 +442,21 @@ func (l *line) index(callID string) int {
 	return -1
 }
 
-func (l *line) running() bool {
-	for _, a := range l.attempts {
-		if a.Status == Running {
-			return true
-		}
+// trim forgets the oldest finished attempts beyond MaxKeptAttempts, once
+// twice as many have piled up (so its cost is spread over many attempts).
+func (l *line) trim() {
+	if len(l.attempts) < 2*MaxKeptAttempts {
+		return
 	}
-	return false
+	kept := l.attempts[:0]
+	extra := len(l.attempts) - MaxKeptAttempts
+	for _, a := range l.attempts {
+		if extra > 0 && a.Status != Running {
+			extra--
+			continue
+		}
+		kept = append(kept, a)
+	}
+	clear(l.attempts[len(kept):])
+	l.attempts = kept
 }

@@ -189,3 +189,34 @@ func TestTrackerLineages(t *testing.T) {
 		t.Errorf("Lineage(4) = %q %v", id, ok)
 	}
 }
+
+// TestTrackerLongLineage repeats one write many times: numbering and
+// judgement count every attempt while only the recent ones are kept, and
+// each attempt costs the same (no scan of the history).
+func TestTrackerLongLineage(t *testing.T) {
+	tr := NewTracker(nil)
+	const n = 20000
+	first := tr.Begin("fp", "c0", "srv", "tool", Hints{}, "")
+	tr.End(first.CallID, Result{Class: ClassTransport, Sent: true}) // outcome unknown, long ago
+	var last Attempt
+	for i := 1; i < n; i++ {
+		a := tr.Begin("fp", fmt.Sprint("c", i), "srv", "tool", Hints{}, "")
+		last, _ = tr.End(a.CallID, Result{Class: ClassNone, Sent: true})
+	}
+	if last.N != n || !last.MayHaveRunTwice || !last.SameCallAgain {
+		t.Errorf("attempt %d: twice %v same %v; want #%d flagged both ways", last.N, last.MayHaveRunTwice, last.SameCallAgain, n)
+	}
+	kept := tr.Attempts(last.Lineage)
+	if len(kept) != MaxKeptAttempts || kept[len(kept)-1].N != n {
+		t.Errorf("kept %d attempts ending at #%d; want the last %d", len(kept), kept[len(kept)-1].N, MaxKeptAttempts)
+	}
+	// A running attempt is never forgotten, however many finish after it.
+	run := tr.Begin("fp2", "r0", "srv", "tool", Hints{}, "")
+	for i := 0; i < 2*MaxKeptAttempts; i++ {
+		a := tr.Begin("fp2", fmt.Sprint("r", i+1), "srv", "tool", Hints{}, "")
+		tr.End(a.CallID, Result{Class: ClassNone, Sent: true})
+	}
+	if a, ok := tr.End(run.CallID, Result{Class: ClassNone, Sent: true}); !ok || a.N != 1 {
+		t.Errorf("the long-running first attempt was forgotten: %+v %v", a, ok)
+	}
+}
