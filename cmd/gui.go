@@ -8,12 +8,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
+	"fyne.io/fyne/v2"
+	"github.com/adrg/xdg"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -23,6 +27,7 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/wire"
 	"github.com/spyglass-mcp/spyglass/ui"
 	"github.com/spyglass-mcp/spyglass/ui/desktop"
+	"github.com/spyglass-mcp/spyglass/ui/requests"
 )
 
 // guiBackend adapts core (catalog, sessions, event log) to ui.Backend.
@@ -41,8 +46,45 @@ type guiBackend struct {
 	// the command line's overrides applied (--server NAME -e ...).
 	red      *wire.Redactor
 	override map[string]catalog.Server
-	// asker answers sampling and elicitation through the window.
+	// asker answers sampling and elicitation through the window's simple
+	// dialogs; queue, when set, through ui/requests' queue instead.
 	asker *guiAsker
+	queue *requests.Queue
+}
+
+// useQueue answers the server's own requests through ui/requests' queue
+// (testing profiles, elicitation forms, URL mode), shown under the server's
+// screens while requests wait. Call it on the UI thread before the first
+// connection.
+func (b *guiBackend) useQueue(w *ui.Window, profiles string) *requests.Queue {
+	q := requests.NewQueue(&requests.QueueOptions{
+		Window:    w.Window(),
+		Profiles:  profileStore{file: profiles},
+		Responder: responder{},
+		Forms:     buildElicitationForm,
+		Open:      openBrowser,
+		OnCountChanged: func(n int) {
+			w.SetRequestCount(n)
+		},
+		OnAdded: func(kind, server, _, _ string) {
+			w.Toast("ok", server+" asks for "+kind+": answer it below the screens")
+		},
+	})
+	w.SetRequests(q.Object())
+	b.mu.Lock()
+	b.queue = q
+	b.handlers = session.Handlers{Sampling: requestHandlers{q}, Elicitation: requestHandlers{q}}
+	b.mu.Unlock()
+	return q
+}
+
+// openBrowser opens a URL-mode elicitation: $BROWSER when set, else the
+// desktop's opener.
+func openBrowser(u *url.URL) error {
+	if b := os.Getenv("BROWSER"); b != "" {
+		return exec.Command(b, u.String()).Start()
+	}
+	return fyne.CurrentApp().OpenURL(u)
 }
 
 // attach gives the backend its window, which answers the server's own
@@ -210,9 +252,15 @@ func (b *guiBackend) Open(name string, onState func(ui.StateView)) (ui.Conn, err
 	}
 	// a crashed server is started again by the next request (the window
 	// keeps its screens and says so)
+	b.mu.Lock()
 	opts.Handlers = b.handlers
+	q := b.queue
+	b.mu.Unlock()
 	sess := session.New(dial, b.log, opts)
 	c := &guiConn{s: sess, ttl: s.TaskTTLOrDefault(), target: toUIConfig(name, s).Summary()}
+	if q != nil {
+		c.cancelWatch = watchCompletions(sess, q, name)
+	}
 	c.cancelState = sess.OnState(func(ch session.StateChange) {
 		onState(ui.StateView{State: ui.ConnState(ch.To), Err: humanize(ch.Err)})
 	})
@@ -286,6 +334,7 @@ type guiConn struct {
 	ttl         int64
 	target      string // the command line or URL, for error messages
 	cancelState func()
+	cancelWatch func()
 	mu          sync.Mutex
 	schemas     map[string]json.RawMessage // output schemas by tool name
 }
@@ -327,6 +376,9 @@ func (c *guiConn) Close() error {
 	err := c.s.Close()
 	if c.cancelState != nil {
 		c.cancelState()
+	}
+	if c.cancelWatch != nil {
+		c.cancelWatch()
 	}
 	return err
 }
@@ -867,6 +919,7 @@ func runGUI(inv *Invocation, stderr io.Writer) int {
 	script := os.Getenv("SPYGLASS_SCREENSHOT_SCRIPT")
 	ready := func(w *ui.Window) {
 		be.attach(w)
+		be.useQueue(w, filepath.Join(xdg.ConfigHome, "spyglass", "sampling-profiles.json"))
 		if script != "" {
 			go runScreenshotScript(w, script, os.Stdout, stderr)
 		}

@@ -291,7 +291,7 @@ func TestGUIDemoServer(t *testing.T) {
 
 	// clear
 	h.tap("Clear")
-	h.waitFor("cleared counters", func() bool { return h.hasText("0 tool calls · 0 errors · 0 events") })
+	h.waitFor("cleared counters", func() bool { return h.hasText("0 tool calls · 0 errors · ") })
 
 	// download a trace
 	h.tap("Run")
@@ -814,4 +814,42 @@ func (h *guiHarness) open(a fyne.App, opts *ui.Options) {
 		h.win.Resize(fyne.NewSize(1280, 800))
 		h.win.Show()
 	})
+}
+
+// TestGUIRequestQueue: with ui/requests' queue (the app's default), the
+// demo's elicit_form shows its form under the screens, a decline reaches
+// the tool, and the panel goes away; sampling is answered by the default
+// testing profile.
+func TestGUIRequestQueue(t *testing.T) {
+	h := newGUIHarness(t)
+	ui.Sync(func() { h.be.useQueue(h.w, filepath.Join(h.dir, "profiles.json")) })
+	h.tap("Connect")
+	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
+	ui.Sync(func() { h.entry("Search tools").SetText("elicit_form") })
+	h.waitFor("elicit_form", func() bool { return h.hasText("elicit_form · ") })
+	ui.Sync(func() {
+		if !h.selectRow("elicit_form") {
+			t.Fatal("could not select elicit_form")
+		}
+	})
+	h.tap("Run")
+	h.waitFor("the queued elicitation", func() bool { return h.button("Decline") != nil && h.button("Submit") != nil })
+	h.tap("Decline")
+	h.waitFor("the answer in the result", func() bool { return h.hasText("The user chose decline") && h.button("Submit") == nil })
+
+	ui.Sync(func() { h.entry("Search tools").SetText("sample") })
+	h.waitFor("sample", func() bool { return h.hasText("sample · ") })
+	ui.Sync(func() {
+		if !h.selectRow("(sample)") {
+			t.Fatal("could not select sample")
+		}
+	})
+	h.tap("Run")
+	h.waitFor("an answer from the testing profile or the queue", func() bool {
+		return h.hasText("The model (") || h.button("Auto-respond") != nil
+	})
+	if b := h.button("Auto-respond"); b != nil {
+		h.tap("Auto-respond")
+	}
+	h.waitFor("the sampled answer", func() bool { return h.hasText("The model (") })
 }

@@ -40,7 +40,10 @@ type Window struct {
 	selected *server
 
 	list      *serverList
-	middle    *fyne.Container
+	middle    *fyne.Container // the selected server's pane
+	center    *fyne.Container // middle, with the requests panel below it when requests wait
+	requests  fyne.CanvasObject
+	reqSplit  *container.Split
 	inspector *inspector
 	body      *fyne.Container // middle, or middle + inspector split
 	split     *container.Split
@@ -93,8 +96,9 @@ func (w *Window) buildUI() fyne.CanvasObject {
 	w.toasts = newToaster()
 	w.list = newServerList(w)
 	w.middle = container.NewStack()
+	w.center = container.NewStack(w.middle)
 	w.inspector = newInspector(w, w.be.Events())
-	w.split = container.NewHSplit(w.middle, w.inspector.buildUI())
+	w.split = container.NewHSplit(w.center, w.inspector.buildUI())
 	w.split.Offset = 0.58
 	w.body = container.NewStack(w.split)
 	w.inspOpen = true
@@ -171,10 +175,10 @@ func (w *Window) selectServer(s *server) {
 func (w *Window) ToggleInspector() {
 	w.inspOpen = !w.inspOpen
 	if w.inspOpen {
-		w.split.Leading = w.middle
+		w.split.Leading = w.center
 		w.body.Objects = []fyne.CanvasObject{w.split}
 	} else {
-		w.body.Objects = []fyne.CanvasObject{w.middle}
+		w.body.Objects = []fyne.CanvasObject{w.center}
 	}
 	w.split.Refresh()
 	w.body.Refresh()
@@ -233,6 +237,36 @@ func (w *Window) inspectEvent(seq uint64) {
 	in.onSelect(seq)
 }
 
+// SetRequests gives the window the panel of the server's own requests
+// waiting for the user (ui/requests' queue). It shows under the server's
+// screens while requests wait (see SetRequestCount). UI thread only.
+func (w *Window) SetRequests(panel fyne.CanvasObject) {
+	w.requests = panel
+}
+
+// SetRequestCount shows the requests panel when n requests wait, and hides
+// it when none do. UI thread only.
+func (w *Window) SetRequestCount(n int) {
+	if w.requests == nil {
+		return
+	}
+	if n > 0 {
+		if w.reqSplit == nil {
+			w.reqSplit = container.NewVSplit(w.middle, w.requests)
+			w.reqSplit.Offset = 0.45
+		}
+		w.reqSplit.Leading = w.middle
+		w.center.Objects = []fyne.CanvasObject{w.reqSplit}
+		w.reqSplit.Refresh()
+	} else {
+		w.center.Objects = []fyne.CanvasObject{w.middle}
+	}
+	w.center.Refresh()
+}
+
+// Toast shows a transient message ("ok" or "error" level). UI thread only.
+func (w *Window) Toast(level, msg string) { w.toast(level, msg) }
+
 // toast shows a transient message; level is "ok" or "error".
 func (w *Window) toast(level, msg string) { w.toasts.show(level, msg) }
 
@@ -260,6 +294,11 @@ func do(fn func()) {
 		fn()
 	})
 }
+
+// Do runs fn on the UI thread without waiting, never at the same time as
+// another callback of the window: other packages' components that live in
+// the window (ui/requests' queue) hand work over through it.
+func Do(fn func()) { do(fn) }
 
 // Sync runs fn on the UI thread, while no callback of the window is
 // touching widgets, and waits for it. Tests and the screenshot script drive

@@ -188,7 +188,7 @@ func TestToggleInspector(t *testing.T) {
 	})
 	Sync(w.ToggleInspector)
 	Sync(func() {
-		if w.inspOpen || w.body.Objects[0] != w.middle {
+		if w.inspOpen || w.body.Objects[0] != w.center {
 			t.Error("Ctrl+I did not hide the inspector")
 		}
 	})

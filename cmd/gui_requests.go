@@ -1,0 +1,264 @@
+// Adapter between core and ui/requests (the queue of the server's own
+// requests: sampling with testing profiles, elicitation, roots), written by
+// the requests engineer (ui/requests/testdata/adapter.go.txt) and wired into
+// the window by runGUI.
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/spyglass-mcp/spyglass/core/catalog"
+	"github.com/spyglass-mcp/spyglass/core/sampling"
+	"github.com/spyglass-mcp/spyglass/core/schemaform"
+	"github.com/spyglass-mcp/spyglass/core/session"
+	"github.com/spyglass-mcp/spyglass/ui"
+	"github.com/spyglass-mcp/spyglass/ui/form"
+	"github.com/spyglass-mcp/spyglass/ui/requests"
+)
+
+// ---- testing profiles: requests.ProfileStore and requests.Responder over core/sampling
+
+// profileStore keeps the testing profiles in a file, e.g.
+// filepath.Join(xdg.ConfigHome, "spyglass", "sampling-profiles.json").
+type profileStore struct{ file string }
+
+func (s profileStore) Load() (requests.ProfileSet, error) {
+	ps, err := sampling.Load(s.file) // a missing file gives the defaults
+	if err != nil {
+		return toUIProfiles(sampling.DefaultProfiles()), err
+	}
+	return toUIProfiles(ps), nil
+}
+
+func (s profileStore) Save(ps requests.ProfileSet) error {
+	return sampling.Save(s.file, fromUIProfiles(ps))
+}
+
+type responder struct{}
+
+func (responder) Draft(p requests.Profile, params json.RawMessage) string {
+	cp := fromUIProfile(p)
+	return cp.Draft(params)
+}
+
+func (responder) Respond(p requests.Profile, params json.RawMessage) (json.RawMessage, error) {
+	cp := fromUIProfile(p)
+	return cp.Respond(params)
+}
+
+func toUIProfiles(ps *sampling.Profiles) requests.ProfileSet {
+	out := requests.ProfileSet{Active: ps.Active}
+	for _, p := range ps.Profiles {
+		up := requests.Profile{Name: p.Name, Provider: p.Provider, AutoRespond: p.AutoRespond, Template: p.Template,
+			Model: p.Model, StopReason: p.StopReason, CallTools: p.CallTools}
+		for _, o := range p.Overrides {
+			up.Overrides = append(up.Overrides, requests.Override{Pattern: o.Pattern, Template: o.Template})
+		}
+		out.Profiles = append(out.Profiles, up)
+	}
+	return out
+}
+
+func fromUIProfiles(ps requests.ProfileSet) *sampling.Profiles {
+	out := &sampling.Profiles{Active: ps.Active}
+	for _, p := range ps.Profiles {
+		out.Profiles = append(out.Profiles, fromUIProfile(p))
+	}
+	return out
+}
+
+func fromUIProfile(p requests.Profile) sampling.Profile {
+	sp := sampling.Profile{Name: p.Name, Provider: p.Provider, AutoRespond: p.AutoRespond, Template: p.Template,
+		Model: p.Model, StopReason: p.StopReason, CallTools: p.CallTools}
+	for _, o := range p.Overrides {
+		sp.Overrides = append(sp.Overrides, sampling.Override{Pattern: o.Pattern, Template: o.Template})
+	}
+	return sp
+}
+
+// buildElicitationForm is the requests.FormBuilder.
+func buildElicitationForm(schema json.RawMessage) (*form.Form, error) {
+	m, err := schemaform.Build(schema)
+	if err != nil {
+		return nil, err
+	}
+	return form.New(m, &form.Options{Elicitation: true, NoToggle: true}), nil
+}
+
+// ---- session handlers over the queue
+
+// askQueue queues a request on the UI thread (under the window's lock, like
+// every other callback of the window) and waits for the user's answer, or
+// for ctx: the server cancelled, or the connection closed, and the panel
+// closes with a note.
+func askQueue[A any](ctx context.Context, add func(answer func(A)), cancel func()) (A, error) {
+	ch := make(chan A, 1)
+	ui.Do(func() {
+		add(func(a A) {
+			select {
+			case ch <- a:
+			default:
+			}
+		})
+	})
+	select {
+	case a := <-ch:
+		return a, nil
+	case <-ctx.Done():
+		ui.Do(cancel)
+		var zero A
+		return zero, fmt.Errorf("%w: %w", requests.ErrCancelled, ctx.Err())
+	}
+}
+
+// requestHandlers implements session.SamplingHandler and
+// session.ElicitationHandler with the window's request queue. AskSampling
+// and AskElicitation may be called from the session's goroutine: they hand
+// over with fyne.Do and block until the user answers or ctx ends (the server
+// sent notifications/cancelled, the connection closed), in which case the
+// panel closes with a note.
+type requestHandlers struct{ q *requests.Queue }
+
+func (h requestHandlers) CreateMessage(ctx context.Context, req *session.SamplingRequest) (*mcp.CreateMessageResult, error) {
+	id := req.ID
+	if id == "" {
+		id = req.InputKey // input request of the modern protocol
+	}
+	r0 := requests.SamplingRequest{Server: req.Conn, ID: id, Run: req.Run, Params: req.Params}
+	a, err := askQueue(ctx, func(answer func(requests.SamplingAnswer)) { h.q.AddSampling(r0, answer) },
+		func() { h.q.Cancel(r0.Server, r0.ID, "") })
+	if err != nil {
+		return nil, err
+	}
+	if a.Rejected {
+		return nil, &session.RPCError{Code: session.CodeUserRejected, Message: "User rejected sampling request"}
+	}
+	var r struct {
+		Role       mcp.Role        `json:"role"`
+		Content    json.RawMessage `json:"content"`
+		Model      string          `json:"model"`
+		StopReason string          `json:"stopReason"`
+	}
+	if err := json.Unmarshal(a.Result, &r); err != nil {
+		return nil, err
+	}
+	return &mcp.CreateMessageResult{
+		// Content stays raw: a text block, or text + tool_use blocks.
+		SamplingMessage: mcp.SamplingMessage{Role: r.Role, Content: r.Content},
+		Model:           r.Model,
+		StopReason:      r.StopReason,
+	}, nil
+}
+
+func (h requestHandlers) Elicit(ctx context.Context, req *session.ElicitationRequest) (*mcp.ElicitationResult, error) {
+	id := req.ID
+	if id == "" {
+		id = req.InputKey
+	}
+	r0 := requests.ElicitationRequest{
+		Server: req.Conn, ID: id, Run: req.Run, Mode: req.Mode, Message: req.Message,
+		Schema: req.Schema, URL: req.URL, ElicitationID: req.ElicitationID,
+	}
+	a, err := askQueue(ctx, func(answer func(requests.ElicitationAnswer)) { h.q.AddElicitation(r0, answer) },
+		func() { h.q.Cancel(r0.Server, r0.ID, "") })
+	if err != nil {
+		return nil, err
+	}
+	res := &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseAction(a.Action)}}
+	if a.Content != nil {
+		res.Content = a.Content // json.RawMessage: exactly what the form produced
+	}
+	return res, nil
+}
+
+// watchCompletions closes URL-mode requests on
+// notifications/elicitation/complete; call it for each session in
+// guiBackend.Open and call the returned cancel when the session closes.
+func watchCompletions(sess *session.Session, q *requests.Queue, server string) (cancel func()) {
+	return sess.OnNotification(func(n session.Notification) {
+		if n.Method != session.MethodElicitationComplete {
+			return
+		}
+		var p struct {
+			ElicitationID string `json:"elicitationId"`
+		}
+		if json.Unmarshal(n.Params, &p) == nil {
+			ui.Do(func() { q.CompleteElicitation(server, p.ElicitationID) })
+		}
+	})
+}
+
+// When a tools/call fails with code -32042 (URLElicitationRequiredError),
+// the tools screen (or the adapter) lists the URLs and retries after
+// completion:
+//
+//	if rpc := (*session.RPCError)(nil); errors.As(err, &rpc) && rpc.Code == -32042 {
+//		if reqs, err := requests.ElicitationsFromError(rpc.Data); err == nil {
+//			fyne.Do(func() { q.AddURLRequired(serverName, reqs) })
+//		}
+//	}
+
+// ---- roots: the panel shows the selected server's catalog roots
+
+func toUIRoots(rs []catalog.Root) []requests.Root {
+	out := make([]requests.Root, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, requests.Root{Name: r.Name, URI: r.URI})
+	}
+	return out
+}
+
+func toMCPRoots(rs []requests.Root) []mcp.Root {
+	out := make([]mcp.Root, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, mcp.Root{URI: r.URI, Name: r.Name})
+	}
+	return out
+}
+
+func toCatalogRoots(rs []requests.Root) []catalog.Root {
+	out := make([]catalog.Root, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, catalog.Root{URI: r.URI, Name: r.Name})
+	}
+	return out
+}
+
+// ---- wiring (sketch, in the GUI start-up once the window exists)
+//
+//	q := requests.NewQueue(&requests.QueueOptions{
+//		Window:    win.Window(),
+//		Profiles:  profileStore{file: filepath.Join(xdg.ConfigHome, "spyglass", "sampling-profiles.json")},
+//		Responder: responder{},
+//		Forms:     buildElicitationForm,
+//		Open:      openURL, // honours $BROWSER, else app.OpenURL
+//		OnCountChanged: func(n int) { /* badge on the Requests tab */ },
+//		OnAdded:   func(kind, server, id, run string) { /* toast "<server> asks for <kind>", or show inline under the run */ },
+//	})
+//	b.handlers = session.Handlers{Sampling: requestHandlers{q}, Elicitation: requestHandlers{q}}
+//	// guiBackend.Open, after session.New:  stop := watchCompletions(sess, q, name)  (stop on Close)
+//	// a "Requests" screen/tab shows q.Object().
+//
+//	roots := requests.NewRootsPanel(toUIRoots(s.Roots), &requests.RootsOptions{Window: win.Window()})
+//	roots.SetServer(name)                       // and SetServer/SetRoots again when another server is selected
+//	roots.OnChanged = func(rs []requests.Root) {
+//		// save to the catalog (s.Roots = toCatalogRoots(rs)); then, connected or not:
+//		go sess.SetRoots(context.Background(), toMCPRoots(rs)) // sends notifications/roots/list_changed when connected
+//	}
+//	// Window.SetOnDropped: folders go to the roots panel, files to the config import:
+//	//	folders, files := requests.SplitFolders(uris)
+//	//	if len(folders) > 0 { roots.OnDropped(folders) }
+//	//	importFiles(files)
+//	// roots.Roots() is safe from any goroutine, if a RootsProvider is preferred to SetRoots.
+
+var (
+	_ session.SamplingHandler    = requestHandlers{}
+	_ session.ElicitationHandler = requestHandlers{}
+	_ requests.ProfileStore      = profileStore{}
+	_ requests.Responder         = responder{}
+	_ requests.FormBuilder       = buildElicitationForm
+)
