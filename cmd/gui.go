@@ -1016,6 +1016,19 @@ func runScreenshotScript(w *ui.Window, dir string, out, stderr io.Writer) {
 	if !shot("4-edit-server") {
 		return
 	}
+	w.CloseDialogs()
+	// a server's own request waiting for the user
+	if _, err := w.StartTool("elicit_form", json.RawMessage(`{}`)); err != nil {
+		fail(err)
+		return
+	}
+	if err := w.WaitRequests(30 * time.Second); err != nil {
+		fail(err)
+		return
+	}
+	if !shot("6-requests") {
+		return
+	}
 	fmt.Fprintln(out, "DONE")
 	w.Quit()
 }

@@ -86,6 +86,23 @@ func (w *Window) ShowScreen(tab string) error {
 // RunTool selects a tool of the selected server, fills its arguments (a
 // JSON object) and runs it; it waits for the result.
 func (w *Window) RunTool(tool string, args json.RawMessage, timeout time.Duration) error {
+	t, err := w.StartTool(tool, args)
+	if err != nil {
+		return err
+	}
+	return poll(timeout, tool+" to finish", func() bool { return t.running == nil && len(t.result.Objects) > 0 })
+}
+
+// WaitRequests waits until the requests panel shows (a server asked the
+// user something).
+func (w *Window) WaitRequests(timeout time.Duration) error {
+	return poll(timeout, "a server request", func() bool {
+		return w.reqSplit != nil && len(w.center.Objects) == 1 && w.center.Objects[0] == w.reqSplit
+	})
+}
+
+// StartTool is RunTool without waiting for the result.
+func (w *Window) StartTool(tool string, args json.RawMessage) (*toolsScreen, error) {
 	var t *toolsScreen
 	Sync(func() {
 		if w.selected != nil && w.selected.screens != nil {
@@ -93,10 +110,10 @@ func (w *Window) RunTool(tool string, args json.RawMessage, timeout time.Duratio
 		}
 	})
 	if t == nil {
-		return fmt.Errorf("no connected server selected")
+		return nil, fmt.Errorf("no connected server selected")
 	}
 	if err := w.ShowScreen("Tools"); err != nil {
-		return err
+		return nil, err
 	}
 	var found bool
 	Sync(func() {
@@ -117,9 +134,9 @@ func (w *Window) RunTool(tool string, args json.RawMessage, timeout time.Duratio
 		}
 	})
 	if !found {
-		return fmt.Errorf("no tool %q", tool)
+		return nil, fmt.Errorf("no tool %q", tool)
 	}
-	return poll(timeout, tool+" to finish", func() bool { return t.running == nil && len(t.result.Objects) > 0 })
+	return t, nil
 }
 
 // OpenEvent opens, in the inspector, the newest event of the selected
@@ -172,6 +189,16 @@ func (w *Window) ShowEventTab(name string) error {
 		err = fmt.Errorf("no tab %q", name)
 	})
 	return err
+}
+
+// CloseDialogs closes every dialog and pop-up of the window.
+func (w *Window) CloseDialogs() {
+	Sync(func() {
+		o := w.win.Canvas().Overlays()
+		for top := o.Top(); top != nil; top = o.Top() {
+			o.Remove(top)
+		}
+	})
 }
 
 // DismissToasts closes every toast.
