@@ -50,6 +50,8 @@ type guiBackend struct {
 	// dialogs; queue, when set, through ui/requests' queue instead.
 	asker *guiAsker
 	queue *requests.Queue
+	// live is the newest session of each server, for SetRoots.
+	live map[string]*session.Session
 }
 
 // useQueue answers the server's own requests through ui/requests' queue
@@ -224,6 +226,36 @@ func vscodeToMCPServers(data []byte) []byte {
 	return data
 }
 
+// SetRoots implements ui.Backend: the roots are saved in the catalog
+// (when it is writable) and announced to the live session.
+func (b *guiBackend) SetRoots(name string, roots []ui.Root) error {
+	b.mu.Lock()
+	sess := b.live[name]
+	var saveErr error
+	if s, ok := b.cat.Get(name); ok && b.roWhy == "" {
+		s.Roots = nil
+		for _, r := range roots {
+			s.Roots = append(s.Roots, catalog.Root{URI: r.URI, Name: r.Name})
+		}
+		if saveErr = b.cat.Put(name, s); saveErr == nil {
+			saveErr = b.cat.Save(nil)
+		}
+	}
+	b.mu.Unlock()
+	if sess != nil {
+		mr := make([]mcp.Root, 0, len(roots))
+		for _, r := range roots {
+			mr = append(mr, mcp.Root{URI: r.URI, Name: r.Name})
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := sess.SetRoots(ctx, mr); err != nil {
+			return err
+		}
+	}
+	return saveErr
+}
+
 // Events implements ui.Backend.
 func (b *guiBackend) Events() ui.EventSource { return b.events }
 
@@ -252,12 +284,23 @@ func (b *guiBackend) Open(name string, onState func(ui.StateView)) (ui.Conn, err
 	}
 	// a crashed server is started again by the next request (the window
 	// keeps its screens and says so)
+	if opts.Roots == nil {
+		// the window can always answer roots/list (the Roots screen), so
+		// the roots capability is advertised even before any root exists
+		opts.Roots = []mcp.Root{}
+	}
 	b.mu.Lock()
 	opts.Handlers = b.handlers
 	q := b.queue
 	b.mu.Unlock()
 	sess := session.New(dial, b.log, opts)
 	c := &guiConn{s: sess, ttl: s.TaskTTLOrDefault(), target: toUIConfig(name, s).Summary()}
+	b.mu.Lock()
+	if b.live == nil {
+		b.live = map[string]*session.Session{}
+	}
+	b.live[name] = sess
+	b.mu.Unlock()
 	if q != nil {
 		c.cancelWatch = watchCompletions(sess, q, name)
 	}

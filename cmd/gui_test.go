@@ -853,3 +853,33 @@ func TestGUIRequestQueue(t *testing.T) {
 	}
 	h.waitFor("the sampled answer", func() bool { return h.hasText("The model (") })
 }
+
+// TestGUIRoots: a folder dropped on the window becomes a root of the
+// selected server, is saved in the catalog and reaches the server.
+func TestGUIRoots(t *testing.T) {
+	h := newGUIHarness(t)
+	h.tap("Connect")
+	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
+	folder := filepath.Join(h.dir, "project root")
+	if err := os.Mkdir(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ui.Sync(func() { h.w.Drop([]fyne.URI{storage.NewFileURI(folder)}) })
+	ui.Sync(func() { h.entry("Search tools") }) // the Roots screen is shown
+	h.waitFor("the root saved", func() bool {
+		data, _ := os.ReadFile(filepath.Join(h.dir, "mcp.json"))
+		return strings.Contains(string(data), "project%20root") || strings.Contains(string(data), "project root")
+	})
+	if err := h.w.ShowScreen("Tools"); err != nil {
+		t.Fatal(err)
+	}
+	ui.Sync(func() { h.entry("Search tools").SetText("list_roots") })
+	h.waitFor("list_roots", func() bool { return h.hasText("list_roots · ") })
+	ui.Sync(func() {
+		if !h.selectRow("list_roots") {
+			t.Fatal("could not select list_roots")
+		}
+	})
+	h.tap("Run")
+	h.waitFor("the root at the server", func() bool { return h.hasText("roots: [1]") })
+}

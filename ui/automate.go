@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"fyne.io/fyne/v2"
 )
 
 // The methods in this file drive the window the way a user would, from any
@@ -67,20 +69,22 @@ func (w *Window) SelectServer(name string) error {
 // ShowScreen opens a screen tab of the selected server ("Tools", ...).
 func (w *Window) ShowScreen(tab string) error {
 	var err error
-	Sync(func() {
-		if w.selected == nil || w.selected.screens == nil {
-			err = fmt.Errorf("no connected server selected")
-			return
-		}
-		for i, it := range w.selected.screens.tabs.Items {
-			if it.Text == tab {
-				w.selected.screens.tabs.SelectIndex(i)
-				return
-			}
-		}
-		err = fmt.Errorf("no screen %q", tab)
-	})
+	Sync(func() { err = w.ShowScreenNow(tab) })
 	return err
+}
+
+// ShowScreenNow is ShowScreen on the UI thread.
+func (w *Window) ShowScreenNow(tab string) error {
+	if w.selected == nil || w.selected.screens == nil {
+		return fmt.Errorf("no connected server selected")
+	}
+	for i, it := range w.selected.screens.tabs.Items {
+		if it.Text == tab {
+			w.selected.screens.tabs.SelectIndex(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("no screen %q", tab)
 }
 
 // RunTool selects a tool of the selected server, fills its arguments (a
@@ -217,3 +221,7 @@ func (w *Window) Quit() {
 		w.app.Quit()
 	})
 }
+
+// Drop handles URIs as if dropped on the window (UI thread): config files
+// are imported, folders become roots of the selected server.
+func (w *Window) Drop(uris []fyne.URI) { w.onDropped(fyne.NewPos(0, 0), uris) }

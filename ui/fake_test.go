@@ -99,6 +99,19 @@ func (b *fakeBackend) Open(name string, onState func(StateView)) (Conn, error) {
 	return c, nil
 }
 func (b *fakeBackend) Events() EventSource { return b.ev }
+func (b *fakeBackend) SetRoots(name string, roots []Root) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for i, s := range b.servers {
+		if s.Name == name {
+			b.servers[i].Roots = nil
+			for _, r := range roots {
+				b.servers[i].Roots = append(b.servers[i].Roots, r.URI)
+			}
+		}
+	}
+	return nil
+}
 
 // fakeConn answers like a tiny server; fail makes Connect fail.
 type fakeConn struct {

@@ -29,6 +29,15 @@ type Backend interface {
 	Open(name string, onState func(StateView)) (Conn, error)
 	// Events is the live record of every connection.
 	Events() EventSource
+	// SetRoots replaces the filesystem roots offered to the named server:
+	// saved in the catalog when it is writable, and announced to the
+	// server (notifications/roots/list_changed) when it is connected.
+	SetRoots(name string, roots []Root) error
+}
+
+// Root is one filesystem root offered to a server.
+type Root struct {
+	Name, URI string
 }
 
 // ServerConfig is one catalog server as the edit form shows it.

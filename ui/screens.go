@@ -18,6 +18,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/requests"
 )
 
 // opTimeout bounds the list/read operations a screen starts by itself.
@@ -32,6 +34,7 @@ type serverScreens struct {
 	tasks     *tasksScreen
 	logs      *logsScreen
 	info      *infoScreen
+	roots     *requests.RootsPanel
 	tabs      *container.AppTabs
 	obj       fyne.CanvasObject
 	ctx       context.Context
@@ -57,6 +60,7 @@ func newServerScreens(s *server) *serverScreens {
 		container.NewTabItem("Prompts", ss.prompts.buildUI()),
 		container.NewTabItem("Tasks", ss.tasks.buildUI()),
 		container.NewTabItem("Logs", ss.logs.buildUI()),
+		container.NewTabItem("Roots", ss.buildRoots()),
 		container.NewTabItem("Server info", ss.info.buildUI()),
 	)
 	title := heading(s.cfg.Name)
@@ -99,6 +103,29 @@ func (ss *serverScreens) queue(n Notification) {
 			ss.logs.flush()
 		})
 	})
+}
+
+// buildRoots is the Roots screen: ui/requests' roots panel for this server.
+func (ss *serverScreens) buildRoots() fyne.CanvasObject {
+	var rs []requests.Root
+	for _, u := range ss.s.cfg.Roots {
+		rs = append(rs, requests.Root{URI: u})
+	}
+	ss.roots = requests.NewRootsPanel(rs, &requests.RootsOptions{Window: ss.s.w.win})
+	ss.roots.SetServer(ss.s.cfg.Name)
+	name, be, w := ss.s.cfg.Name, ss.s.w.be, ss.s.w
+	ss.roots.OnChanged = func(rs []requests.Root) {
+		roots := make([]Root, len(rs))
+		for i, r := range rs {
+			roots[i] = Root{Name: r.Name, URI: r.URI}
+		}
+		go func() {
+			if err := be.SetRoots(name, roots); err != nil {
+				do(func() { w.toast("error", "Could not change the roots: "+err.Error()) })
+			}
+		}()
+	}
+	return ss.roots.Object()
 }
 
 // load fetches every list once connected.

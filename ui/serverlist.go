@@ -10,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/requests"
 )
 
 // serverList is the left column: one card per catalog server, add and
@@ -315,9 +317,19 @@ func (w *Window) removeServer(name string) {
 	w.toast("ok", "Removed "+name)
 }
 
-// onDropped imports dropped config files.
+// onDropped imports dropped config files; dropped folders become roots
+// of the selected server.
 func (w *Window) onDropped(_ fyne.Position, uris []fyne.URI) {
-	for _, u := range uris {
+	folders, files := requests.SplitFolders(uris)
+	if len(folders) > 0 {
+		if w.selected != nil && w.selected.screens != nil {
+			w.selected.screens.roots.OnDropped(folders)
+			_ = w.ShowScreenNow("Roots")
+		} else {
+			w.toast("error", "Connect to a server first: dropped folders become its roots.")
+		}
+	}
+	for _, u := range files {
 		r, err := storageReader(u)
 		if err != nil {
 			w.toast("error", "Could not read "+u.Name()+": "+err.Error())
