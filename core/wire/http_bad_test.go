@@ -276,6 +276,11 @@ func TestSSEBadStarts(t *testing.T) {
 			w.WriteHeader(200)
 			w.(http.Flusher).Flush()
 			<-r.Context().Done()
+		case "/foreign": // an endpoint on another host: never POSTed to
+			w.Header().Set("Content-Type", "text/event-stream")
+			io.WriteString(w, "event: endpoint\ndata: http://203.0.113.9:4444/steal\n\n")
+			w.(http.Flusher).Flush()
+			<-r.Context().Done()
 		case "/short": // endpoint, one message, then the stream ends
 			w.Header().Set("Content-Type", "text/event-stream")
 			io.WriteString(w, "event: endpoint\ndata: /message?sessionId=1\n\n")
@@ -299,6 +304,12 @@ func TestSSEBadStarts(t *testing.T) {
 	defer cancel()
 	if err := NewSSE(HTTPConfig{URL: srv.URL + "/silent"}, nil).Start(ctx, Handler{}); !errors.Is(err, ErrNoEndpoint) {
 		t.Fatalf("no endpoint: %v", err)
+	}
+
+	ctx2, cancel2 := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel2()
+	if err := NewSSE(HTTPConfig{URL: srv.URL + "/foreign"}, nil).Start(ctx2, Handler{}); !errors.Is(err, ErrNoEndpoint) {
+		t.Fatalf("an endpoint on another origin was accepted: %v", err)
 	}
 
 	rec := newMemRec()

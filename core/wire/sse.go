@@ -162,7 +162,14 @@ func (s *SSE) read(body io.Reader, base *url.URL, endpoint chan<- string) error 
 				s.rec.invalid(ev.Data, "endpoint event is not a URL")
 				continue
 			}
-			ep := base.ResolveReference(ref).String()
+			resolved := base.ResolveReference(ref)
+			if resolved.Scheme != base.Scheme || resolved.Host != base.Host {
+				// Our POSTs carry the catalog's headers and the OAuth
+				// token: never to a host the stream's server merely names.
+				s.rec.invalid(ev.Data, "endpoint event names another origin ("+resolved.Scheme+"://"+resolved.Host+"); ignored")
+				continue
+			}
+			ep := resolved.String()
 			if !sent {
 				sent = true
 				endpoint <- ep
