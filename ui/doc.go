@@ -14,6 +14,11 @@
 // details, "This run" waterfall, counters, pause, clear and trace
 // download), shown and hidden with Ctrl+I (⌘I on macOS).
 //
+// The server's own requests (sampling, elicitation) wait in ui/requests'
+// queue, which the window shows under the screens while requests wait
+// (SetRequests, SetRequestCount); each server's Roots screen is ui/requests'
+// roots panel, and folders dropped on the window become roots.
+//
 // Only the UI thread touches widgets: goroutines hand their results over
 // with do (fyne.Do), and the event stream arrives in batches. Tool
 // arguments and elicitation forms come from ui/form. The methods in
