@@ -65,7 +65,7 @@ func runCLI(inv *Invocation, stdout, stderr io.Writer) int {
 	return r.run(ctx)
 }
 
-func (r *cliRun) run(ctx context.Context) int {
+func (r *cliRun) run(ctx context.Context) (code int) {
 	src, err := r.inv.Source()
 	if err != nil {
 		return r.usage(err)
@@ -93,7 +93,11 @@ func (r *cliRun) run(ctx context.Context) int {
 		}()
 	}
 	if r.inv.Trace != "" {
-		defer r.writeTrace()
+		defer func() {
+			if !r.writeTrace() && code == exitOK {
+				code = exitInternal
+			}
+		}()
 	}
 
 	r.conn, err = newConnection(name, server, r.log, r.red)
@@ -245,7 +249,11 @@ func (r *cliRun) call(ctx context.Context) int {
 		if err != nil {
 			return r.fail(err)
 		}
-		return r.printResult(reply.Raw)
+		code := r.printResult(reply.Raw)
+		if code == exitOK && inv.Method == "tools/call" && isToolError(reply.Raw) {
+			return exitToolError
+		}
+		return code
 	}
 	switch inv.Method {
 	case "initialize":
@@ -379,6 +387,20 @@ func (r *cliRun) subscribe(ctx context.Context) int {
 		}
 	})
 	defer cancel()
+	ended := make(chan error, 1)
+	stopState := r.sess.OnState(func(ch session.StateChange) {
+		if ch.To == session.StateDisconnected || ch.To == session.StateFailed {
+			err := ch.Err
+			if err == nil {
+				err = session.ErrConnectionClosed
+			}
+			select {
+			case ended <- err:
+			default:
+			}
+		}
+	})
+	defer stopState()
 	if _, err := r.sess.SubscribeResource(ctx, r.inv.URI, nil); err != nil {
 		return r.fail(err)
 	}
@@ -396,6 +418,8 @@ func (r *cliRun) subscribe(ctx context.Context) int {
 				buf.Write(n.Params)
 			}
 			fmt.Fprintf(r.stdout, "{\"method\":%q,\"params\":%s}\n", n.Method, buf.Bytes())
+		case err := <-ended:
+			return r.fail(fmt.Errorf("the connection ended while subscribed: %w", err))
 		case <-done:
 			r.unsubscribe()
 			return exitOK
@@ -410,6 +434,14 @@ func (r *cliRun) unsubscribe() {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	_, _ = r.sess.UnsubscribeResource(ctx, r.inv.URI, nil)
+}
+
+// isToolError reports whether a tools/call result says isError: true.
+func isToolError(raw json.RawMessage) bool {
+	var res struct {
+		IsError bool `json:"isError"`
+	}
+	return json.Unmarshal(raw, &res) == nil && res.IsError
 }
 
 // rawItems collects the exact JSON of each listed item.
@@ -497,7 +529,7 @@ func (r *cliRun) fail(err error) int {
 		}
 		return exitRPC
 	}
-	code, msg := exitConnect, describeError(err)
+	code, msg := exitConnect, r.mask(describeError(err))
 	switch {
 	case errors.Is(err, session.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
 		code = exitTimeout
@@ -539,12 +571,22 @@ func (r *cliRun) printStderrTail() {
 func (r *cliRun) usageText(msg string) int { return r.usage(errors.New(msg)) }
 
 func (r *cliRun) usage(err error) int {
+	msg := r.mask(err.Error())
 	if r.inv.Format == "json" {
-		b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": err.Error()}})
+		b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": msg}})
 		fmt.Fprintf(r.stdout, "%s\n", b)
 	}
-	fmt.Fprintf(r.stderr, "spyglass: %v\n", err)
+	fmt.Fprintf(r.stderr, "spyglass: %s\n", msg)
 	return exitUsage
+}
+
+// mask hides the secrets the run knows of (tokens, secret headers, env
+// values and URL parameters) in a message meant for the terminal.
+func (r *cliRun) mask(msg string) string {
+	if r.red == nil {
+		return msg
+	}
+	return r.red.String(msg)
 }
 
 // writeVerbose streams events to stderr as JSON lines.
@@ -571,9 +613,9 @@ func (r *cliRun) flushVerbose() {
 }
 
 // writeTrace saves the whole record to --trace FILE, atomically.
-func (r *cliRun) writeTrace() {
+func (r *cliRun) writeTrace() (ok bool) {
 	if r.log == nil {
-		return
+		return true
 	}
 	evs, err := r.log.After(0, 0)
 	meta := events.TraceMeta{App: "spyglass " + version, Created: time.Now()}
@@ -602,11 +644,13 @@ func (r *cliRun) writeTrace() {
 	var b bytes.Buffer
 	if err := events.WriteTrace(&b, meta, evs); err != nil {
 		fmt.Fprintf(r.stderr, "error: writing the trace: %v\n", err)
-		return
+		return false
 	}
 	if err := catalog.WriteAtomic(r.inv.Trace, b.Bytes(), nil); err != nil {
 		fmt.Fprintf(r.stderr, "error: writing the trace to %s: %v\n", r.inv.Trace, err)
+		return false
 	}
+	return true
 }
 
 // rootsGrace is how long --cli waits after the handshake for a server to

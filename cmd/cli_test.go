@@ -439,3 +439,63 @@ func TestCLISubscribePrintsUpdates(t *testing.T) {
 		t.Errorf("no update printed:\n%s", out.String())
 	}
 }
+
+// TestCLIReviewFindings covers behaviour a review found missing: secrets in
+// URLs masked in every message, the tool-error exit code through
+// --params-json, a failed trace write, JSON on a flag error, and a
+// subscription whose server dies.
+func TestCLIReviewFindings(t *testing.T) {
+	dir := isolateCLI(t)
+	notFound := httptest.NewServer(http.NotFoundHandler())
+	defer notFound.Close()
+
+	code, out, errs := cli(t, "--cli", "--method", "ping", "--format", "json", "--transport", "http",
+		"--server-url", notFound.URL+"/mcp?api_key=querysecret777&access_token=tok888")
+	if code != exitConnect || strings.Contains(out+errs, "querysecret777") || strings.Contains(out+errs, "tok888") {
+		t.Errorf("secret URL parameters shown (exit %d):\n%s\n%s", code, out, errs)
+	}
+
+	code, out, _ = cli(t, "--cli", "--server", "spyglass-demo", "--method", "tools/call", "--format", "json",
+		"--params-json", `{"name":"fail","arguments":{}}`)
+	if code != exitToolError || !strings.Contains(out, `"isError":true`) {
+		t.Errorf("isError through --params-json: exit %d\n%s", code, out)
+	}
+
+	code, _, errs = cli(t, "--cli", "--server", "spyglass-demo", "--method", "ping", "--trace", filepath.Join(dir, "no", "such", "dir", "t.json"))
+	if code != exitInternal || !strings.Contains(errs, "writing the trace") {
+		t.Errorf("failed trace write: exit %d, %s", code, errs)
+	}
+
+	code, out, _ = cli(t, "--cli", "--format", "json", "--method", "tools/list", "--bogus-flag")
+	var e struct {
+		Error struct{ Message string } `json:"error"`
+	}
+	if code != exitUsage || json.Unmarshal([]byte(out), &e) != nil || e.Error.Message == "" {
+		t.Errorf("flag error with --format json: exit %d, stdout %q", code, out)
+	}
+
+	// A server that answers the subscription and then exits.
+	script := filepath.Join(dir, "dies.js")
+	js := `const rl = require("readline").createInterface({input: process.stdin});
+rl.on("line", l => { const m = JSON.parse(l);
+  if (m.method === "initialize") console.log(JSON.stringify({jsonrpc: "2.0", id: m.id, result: {protocolVersion: "2025-06-18",
+    capabilities: {resources: {subscribe: true}}, serverInfo: {name: "dies", version: "1"}}}));
+  if (m.method === "resources/subscribe") { console.log(JSON.stringify({jsonrpc: "2.0", id: m.id, result: {}})); setTimeout(() => process.exit(1), 50); } });`
+	if err := os.WriteFile(script, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	node := peers.Node(t)
+	done := make(chan int, 1)
+	go func() {
+		c, _, _ := cli(t, "--cli", "--method", "resources/subscribe", "--uri", "x://y", "--", node, script)
+		done <- c
+	}()
+	select {
+	case c := <-done:
+		if c != exitConnect {
+			t.Errorf("subscription whose server died: exit %d, want %d", c, exitConnect)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the CLI kept waiting after the server died")
+	}
+}

@@ -168,6 +168,22 @@ func describeError(err error) string {
 	return msg
 }
 
+// signInFailure returns why a sign-in failed, when err joins the server's
+// refusal with the authorizer's error (see authConn), else "".
+func signInFailure(err error) string {
+	joined, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return ""
+	}
+	for _, e := range joined.Unwrap() {
+		var h *wire.HTTPError
+		if !errors.As(e, &h) {
+			return e.Error()
+		}
+	}
+	return ""
+}
+
 // describeCause words the cause of a failure.
 func describeCause(err error) string {
 	var exit *wire.ExitError
@@ -178,7 +194,11 @@ func describeCause(err error) string {
 	case errors.As(err, &start) && errors.Is(err, wire.ErrCommandNotFound):
 		return fmt.Sprintf("command not found: %s — check the command, or give its full path", start.Command)
 	case errors.As(err, &httpErr) && errors.Is(err, wire.ErrUnauthorized):
-		return fmt.Sprintf("the server requires authorization (HTTP %d from %s)", httpErr.Status, httpErr.URL)
+		msg := fmt.Sprintf("the server requires authorization (HTTP %d from %s)", httpErr.Status, httpErr.URL)
+		if why := signInFailure(err); why != "" {
+			msg += "; signing in failed: " + why
+		}
+		return msg
 	case errors.As(err, &httpErr):
 		return fmt.Sprintf("HTTP %d from %s %s — is this the server's MCP endpoint?", httpErr.Status, httpErr.Method, httpErr.URL)
 	case errors.Is(err, wire.ErrUnreachable):

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"sort"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -28,6 +29,29 @@ type connection struct {
 	// auth signs in to an http/sse server that asks for it (see
 	// enableOAuth); nil until then, and always for stdio.
 	auth *oauth.Authorizer
+}
+
+// urlSecrets returns the secret parts of a URL: its password and the values
+// of query parameters whose names say token, secret, key, password...
+func urlSecrets(raw string) []string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	if p, ok := u.User.Password(); ok && p != "" {
+		out = append(out, p)
+	}
+	for name, vals := range u.Query() {
+		if wire.SecretHeader(name) {
+			for _, v := range vals {
+				if v != "" {
+					out = append(out, v)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // newConnection prepares the connection to one server. Secret values of
@@ -61,6 +85,9 @@ func newConnection(name string, s catalog.Server, rec wire.Recorder, red *wire.R
 			if red != nil && wire.SecretHeader(k) && v != "" {
 				red.Add(v)
 			}
+		}
+		if red != nil {
+			red.Add(urlSecrets(s.URL)...)
 		}
 		c.http = &wire.HTTPConfig{Conn: name, URL: s.URL, Header: h, Redactor: red}
 		sse := s.Type == catalog.TypeSSE

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -31,6 +32,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	inv, err := ParseArgs(args)
 	if err != nil {
+		if wantsJSON(args) {
+			b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": err.Error()}})
+			fmt.Fprintf(stdout, "%s\n", b)
+		}
 		fmt.Fprintf(stderr, "spyglass: %v\n(run spyglass --help for the flags)\n", err)
 		return exitUsage
 	}
@@ -51,6 +56,20 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitConnect
 	}
 	return runGUI(inv, stderr)
+}
+
+// wantsJSON reports whether the command line asks for --format json (read
+// directly, for the errors that stop the parser itself).
+func wantsJSON(args []string) bool {
+	for i, a := range args {
+		if a == "--" {
+			return false
+		}
+		if a == "--format=json" || (a == "--format" && i+1 < len(args) && args[i+1] == "json") {
+			return true
+		}
+	}
+	return false
 }
 
 // noDisplay explains why the desktop app cannot open a window here, or
