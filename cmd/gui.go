@@ -46,9 +46,8 @@ type guiBackend struct {
 	// the command line's overrides applied (--server NAME -e ...).
 	red      *wire.Redactor
 	override map[string]catalog.Server
-	// asker answers sampling and elicitation through the window's simple
-	// dialogs; queue, when set, through ui/requests' queue instead.
-	asker *guiAsker
+	// queue answers sampling and elicitation (ui/requests); without it
+	// the server's requests are not advertised.
 	queue *requests.Queue
 	// live is the newest session of each server, for SetRoots.
 	live map[string]*session.Session
@@ -89,14 +88,6 @@ func openBrowser(u *url.URL) error {
 	return fyne.CurrentApp().OpenURL(u)
 }
 
-// attach gives the backend its window, which answers the server's own
-// requests from then on.
-func (b *guiBackend) attach(w *ui.Window) {
-	b.asker.mu.Lock()
-	b.asker.win = w
-	b.asker.mu.Unlock()
-}
-
 // newGUIBackend wraps a loaded catalog. roWhy says why it is read-only
 // ("" when it may be edited).
 func newGUIBackend(cat *catalog.Catalog, roWhy string, log *events.Log) *guiBackend {
@@ -107,8 +98,7 @@ func newGUIBackend(cat *catalog.Catalog, roWhy string, log *events.Log) *guiBack
 	if roWhy == "" && cat.ReadOnly() {
 		roWhy = "this server list cannot be saved"
 	}
-	b := &guiBackend{cat: cat, roWhy: roWhy, log: log, red: red, override: map[string]catalog.Server{}, asker: &guiAsker{}}
-	b.handlers = session.Handlers{Sampling: b.asker, Elicitation: b.asker}
+	b := &guiBackend{cat: cat, roWhy: roWhy, log: log, red: red, override: map[string]catalog.Server{}}
 	b.events = &guiEvents{log: log, b: b}
 	return b
 }
@@ -961,7 +951,6 @@ func runGUI(inv *Invocation, stderr io.Writer) int {
 	}
 	script := os.Getenv("SPYGLASS_SCREENSHOT_SCRIPT")
 	ready := func(w *ui.Window) {
-		be.attach(w)
 		be.useQueue(w, filepath.Join(xdg.ConfigHome, "spyglass", "sampling-profiles.json"))
 		if script != "" {
 			go runScreenshotScript(w, script, os.Stdout, stderr)
@@ -1074,72 +1063,4 @@ func runScreenshotScript(w *ui.Window, dir string, out, stderr io.Writer) {
 	}
 	fmt.Fprintln(out, "DONE")
 	w.Quit()
-}
-
-// guiAsker answers the server's sampling and elicitation requests through
-// the window's dialogs.
-type guiAsker struct {
-	mu  sync.Mutex
-	win *ui.Window
-}
-
-func (a *guiAsker) window() *ui.Window {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.win
-}
-
-// CreateMessage implements session.SamplingHandler: the user writes the
-// model's reply or declines.
-func (a *guiAsker) CreateMessage(ctx context.Context, req *session.SamplingRequest) (*mcp.CreateMessageResult, error) {
-	w := a.window()
-	if w == nil {
-		return nil, &session.RPCError{Code: session.CodeUserRejected, Message: "no window to ask the user"}
-	}
-	var p struct {
-		SystemPrompt string `json:"systemPrompt"`
-		MaxTokens    int    `json:"maxTokens"`
-		Messages     []struct {
-			Role    string          `json:"role"`
-			Content json.RawMessage `json:"content"`
-		} `json:"messages"`
-	}
-	_ = json.Unmarshal(req.Params, &p)
-	view := ui.SamplingRequest{Server: req.Conn, SystemPrompt: p.SystemPrompt, MaxTokens: p.MaxTokens, Raw: req.Params}
-	for _, m := range p.Messages {
-		raw := m.Content
-		var list []json.RawMessage
-		if json.Unmarshal(raw, &list) == nil && len(list) > 0 {
-			raw = list[0]
-		}
-		view.Messages = append(view.Messages, ui.PromptMessage{Role: m.Role, Content: parseContent(raw)})
-	}
-	ans, err := w.AskSampling(ctx, view)
-	if errors.Is(err, ui.ErrDeclined) {
-		return nil, &session.RPCError{Code: session.CodeUserRejected, Message: "the user declined the sampling request"}
-	}
-	if err != nil {
-		return nil, err
-	}
-	return &mcp.CreateMessageResult{
-		SamplingMessage: mcp.SamplingMessage{Role: mcp.RoleAssistant, Content: mcp.NewTextContent(ans.Text)},
-		Model:           ans.Model, StopReason: "endTurn",
-	}, nil
-}
-
-// Elicit implements session.ElicitationHandler with the window's form.
-func (a *guiAsker) Elicit(ctx context.Context, req *session.ElicitationRequest) (*mcp.ElicitationResult, error) {
-	w := a.window()
-	if w == nil {
-		return &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseActionDecline}}, nil
-	}
-	ans, err := w.AskElicitation(ctx, ui.ElicitationRequest{Server: req.Conn, Mode: req.Mode, Message: req.Message, URL: req.URL, Schema: req.Schema})
-	if err != nil {
-		return nil, err
-	}
-	res := &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseAction(ans.Action)}}
-	if ans.Action == "accept" && len(ans.Content) > 0 {
-		res.Content = ans.Content
-	}
-	return res, nil
 }

@@ -491,26 +491,6 @@ func TestGUIServerEverything(t *testing.T) {
 	h.waitFor("messages", func() bool { return h.hasText("Messages") && h.hasText("This is a simple prompt") })
 }
 
-// TestGUIElicitation: the demo server's elicit_form asks the user through
-// the window's form dialog; the answer reaches the tool.
-func TestGUIElicitation(t *testing.T) {
-	h := newGUIHarness(t)
-	h.be.attach(h.w)
-	h.tap("Connect")
-	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
-	ui.Sync(func() { h.entry("Search tools").SetText("elicit_form") })
-	h.waitFor("elicit_form", func() bool { return h.hasText("elicit_form · ") })
-	ui.Sync(func() {
-		if !h.selectRow("elicit_form") {
-			t.Fatal("could not select elicit_form")
-		}
-	})
-	h.tap("Run")
-	h.waitFor("the elicitation dialog", func() bool { return h.button("Decline") != nil && h.hasText("Tell the demo server about yourself.") })
-	h.tap("Decline")
-	h.waitFor("the answer in the result", func() bool { return h.hasText("The user chose decline") })
-}
-
 // TestGUIProgressAndCancel: slow_task shows live progress; Cancel stops it
 // and the inspector marks the request cancelled.
 func TestGUIProgressAndCancel(t *testing.T) {
@@ -758,32 +738,6 @@ func TestGUIFlood(t *testing.T) {
 	})
 }
 
-// TestGUISampling: the demo's sample tool asks for sampling; the user
-// writes the model's reply in the window and the tool gets it.
-func TestGUISampling(t *testing.T) {
-	h := newGUIHarness(t)
-	h.be.attach(h.w)
-	h.tap("Connect")
-	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
-	ui.Sync(func() { h.entry("Search tools").SetText("sample") })
-	h.waitFor("sample", func() bool { return h.hasText("sample · ") })
-	ui.Sync(func() {
-		if !h.selectRow("(sample)") {
-			t.Fatal("could not select sample")
-		}
-	})
-	h.tap("Run")
-	h.waitFor("the sampling dialog", func() bool {
-		return h.entry("Write the model's reply") != nil && h.hasText("Write a haiku about telescopes.")
-	})
-	ui.Sync(func() { h.entry("Write the model's reply").SetText("Glass eye on the night") })
-	h.tap("Send reply")
-	h.waitFor("the reply in the result", func() bool { return h.hasText("Glass eye on the night") && h.hasText("spyglass-human") })
-	// the sampling request is on the inspector's LLM tab
-	ui.Sync(func() { test.Tap(h.button("LLM")) })
-	h.waitFor("LLM traffic", func() bool { return h.hasText("sampling/createMessage") })
-}
-
 func TestValidateOutput(t *testing.T) {
 	schema := json.RawMessage(`{"type":"object","properties":{"temp":{"type":"number"},"tags":{"type":"array","items":{"type":"string"}}},"required":["temp"]}`)
 	tests := []struct {
@@ -852,6 +806,9 @@ func TestGUIRequestQueue(t *testing.T) {
 		h.tap("Auto-respond")
 	}
 	h.waitFor("the sampled answer", func() bool { return h.hasText("The model (") })
+	// the sampling request is on the inspector's LLM tab
+	ui.Sync(func() { test.Tap(h.button("LLM")) })
+	h.waitFor("LLM traffic", func() bool { return h.hasText("sampling/createMessage") })
 }
 
 // TestGUIRoots: a folder dropped on the window becomes a root of the
