@@ -631,6 +631,7 @@ func (a *Authorizer) browserLeg(ctx context.Context, l leg) (*Token, *Client, er
 	}
 	verifier := oauth2.GenerateVerifier()
 	state := randomString()
+	rcv.expect(state)
 	authURL, dropped, err := AuthRequest{
 		Endpoint:      l.meta.AuthorizationEndpoint,
 		ClientID:      cl.ClientID,

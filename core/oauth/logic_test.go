@@ -361,3 +361,38 @@ func TestInsecure(t *testing.T) {
 		}
 	}
 }
+
+// TestLoopbackIgnoresStrayResponses: a request to the redirect URI without
+// the expected state (a stray tab, a hostile page) neither ends the sign-in
+// nor takes the place of the real redirect.
+func TestLoopbackIgnoresStrayResponses(t *testing.T) {
+	rcv, err := listenLoopback(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rcv.close()
+	rcv.expect("the-state")
+	get := func(q string) int {
+		resp, err := http.Get(rcv.redirectURI + "?" + q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if c := get("code=bogus&state=other"); c != http.StatusBadRequest {
+		t.Errorf("stray response: status %d, want 400", c)
+	}
+	if c := get("code=bogus"); c != http.StatusBadRequest {
+		t.Errorf("response without state: status %d, want 400", c)
+	}
+	if c := get("code=real&state=the-state"); c != http.StatusOK {
+		t.Errorf("real redirect: status %d, want 200", c)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	q, err := rcv.wait(ctx)
+	if err != nil || q.Get("code") != "real" {
+		t.Errorf("delivered %v, %v; want the real code", q, err)
+	}
+}

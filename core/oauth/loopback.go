@@ -23,6 +23,18 @@ type receiver struct {
 	redirectURI string
 	once        sync.Once
 	ch          chan url.Values
+
+	mu    sync.Mutex
+	state string // the state of the request in flight; "" accepts any
+}
+
+// expect makes the receiver take only a response carrying state: a stray
+// or hostile request to the loopback port (a web page can send one) must
+// not end the sign-in before the real redirect arrives.
+func (r *receiver) expect(state string) {
+	r.mu.Lock()
+	r.state = state
+	r.mu.Unlock()
 }
 
 // listenLoopback listens on 127.0.0.1:port; port 0, or a port in use,
@@ -56,6 +68,13 @@ func (r *receiver) serve(w http.ResponseWriter, req *http.Request) {
 	q := req.URL.Query()
 	if q.Get("code") == "" && q.Get("error") == "" {
 		http.Error(w, "Not an authorization response.", http.StatusBadRequest)
+		return
+	}
+	r.mu.Lock()
+	want := r.state
+	r.mu.Unlock()
+	if want != "" && q.Get("state") != want {
+		http.Error(w, "This response does not belong to the sign-in in progress.", http.StatusBadRequest)
 		return
 	}
 	delivered := false
