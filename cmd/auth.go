@@ -55,7 +55,7 @@ func (c *connection) enableOAuth(base context.Context, store secrets.Store, log 
 		if err != nil {
 			return nil, err
 		}
-		return &authConn{Conn: conn, auth: c.auth, base: base}, nil
+		return &authConn{Conn: conn, auth: c.auth, base: base, redial: dial}, nil
 	}
 }
 
@@ -68,8 +68,36 @@ func (c *connection) enableOAuth(base context.Context, store secrets.Store, log 
 // signInTimeout.
 type authConn struct {
 	wire.Conn
-	auth *oauth.Authorizer
-	base context.Context
+	auth   *oauth.Authorizer
+	base   context.Context
+	redial func(ctx context.Context) (wire.Conn, error)
+}
+
+// Start implements wire.Conn. A legacy SSE server asks for authorization
+// on the GET that opens its stream: sign in, then start a fresh conn (a
+// conn starts once).
+func (c *authConn) Start(ctx context.Context, h wire.Handler) error {
+	for i := 0; ; i++ {
+		err := c.Conn.Start(ctx, h)
+		if err == nil || i == maxAuthorize || !errors.Is(err, wire.ErrUnauthorized) {
+			return err
+		}
+		if herr := c.signIn(err); herr != nil {
+			return errors.Join(err, herr)
+		}
+		fresh, derr := c.redial(ctx)
+		if derr != nil {
+			return derr
+		}
+		c.Conn = fresh
+	}
+}
+
+// signIn runs the authorizer for a refusal, bounded by signInTimeout.
+func (c *authConn) signIn(refusal error) error {
+	actx, cancel := context.WithTimeout(c.base, signInTimeout)
+	defer cancel()
+	return c.auth.HandleUnauthorized(actx, refusal)
 }
 
 // signInTimeout bounds one sign-in in the browser.
@@ -82,10 +110,7 @@ func (c *authConn) Send(ctx context.Context, msg []byte, opts *wire.SendOptions)
 		if err == nil || i == maxAuthorize || !errors.Is(err, wire.ErrUnauthorized) {
 			return err
 		}
-		actx, cancel := context.WithTimeout(c.base, signInTimeout)
-		herr := c.auth.HandleUnauthorized(actx, err)
-		cancel()
-		if herr != nil {
+		if herr := c.signIn(err); herr != nil {
 			return errors.Join(err, herr)
 		}
 	}

@@ -3,9 +3,12 @@ package cmd
 import (
 	"bytes"
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -71,5 +74,46 @@ func TestCommandBrowser(t *testing.T) {
 	}
 	if err := commandBrowser("/nonexistent/browser", &bytes.Buffer{}).Open(context.Background(), "http://x"); err == nil {
 		t.Error("a missing browser command did not fail")
+	}
+}
+
+// TestSignInStartsOnEveryTransport: a server that refuses with 401 and
+// names its protected-resource metadata gets the OAuth discovery, whether
+// it refuses the first POST (Streamable HTTP) or the GET that opens its
+// stream (legacy SSE).
+func TestSignInStartsOnEveryTransport(t *testing.T) {
+	for _, transport := range []string{"http", "sse"} {
+		t.Run(transport, func(t *testing.T) {
+			isolateCLI(t)
+			var mu sync.Mutex
+			var paths []string
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				paths = append(paths, r.Method+" "+r.URL.Path)
+				mu.Unlock()
+				if strings.HasPrefix(r.URL.Path, "/.well-known/") {
+					http.NotFound(w, r)
+					return
+				}
+				w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="http://`+r.Host+`/.well-known/oauth-protected-resource/mcp"`)
+				w.WriteHeader(http.StatusUnauthorized)
+			}))
+			defer srv.Close()
+			code, _, errs := cli(t, "--cli", "--method", "ping", "--transport", transport, "--server-url", srv.URL+"/mcp")
+			if code != exitAuth {
+				t.Errorf("exit %d, want %d: %s", code, exitAuth, errs)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			found := false
+			for _, p := range paths {
+				if strings.HasPrefix(p, "GET /.well-known/oauth-protected-resource") {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("no sign-in was attempted over %s; the server saw %v", transport, paths)
+			}
+		})
 	}
 }
