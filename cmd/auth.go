@@ -23,13 +23,19 @@ import (
 const maxAuthorize = 3
 
 // enableOAuth gives an http/sse connection an OAuth authorizer: every
-// request carries the stored token (refreshed when due), and withAuth runs
-// the sign-in when the server answers 401 or 403. Tokens live in store;
-// every secret the flow meets is masked in the event log; the flow's own
-// HTTP exchanges are recorded (headers masked) so the inspector shows them.
-// Stdio connections are left alone.
+// request carries the stored token (refreshed when due), and the sign-in
+// runs when the server answers 401 or 403. Tokens live in store; every
+// secret the flow meets is masked in the event log; the flow's own HTTP
+// exchanges are recorded (headers masked) so the inspector shows them.
 // base bounds the sign-ins (the run's context: interrupting the program
-// stops a sign-in in progress).
+// stops a sign-in in progress). Stdio connections are left alone.
+//
+// Where the sign-in runs: a refusal of the handshake is passed up, and
+// connect (below) signs in outside the session's connection timeout — a
+// person in a browser takes longer than a server should — then connects
+// again. Once connected, a refusal (a step-up 403, an expired grant on a
+// restarted server) is handled on the wire by authConn, which signs in and
+// resends the same bytes: the server refused before processing anything.
 func (c *connection) enableOAuth(base context.Context, store secrets.Store, log *events.Log, red *wire.Redactor, opts oauth.Options) {
 	if c.http == nil {
 		return
@@ -48,6 +54,7 @@ func (c *connection) enableOAuth(base context.Context, store secrets.Store, log 
 		opts.SoftwareVersion = version
 	}
 	c.auth = oauth.New(c.name, c.http.URL, settings, store, &opts)
+	c.authBase = base
 	c.http.Prepare = c.auth.Prepare
 	dial := c.dial
 	c.dial = func(ctx context.Context) (wire.Conn, error) {
@@ -55,34 +62,62 @@ func (c *connection) enableOAuth(base context.Context, store secrets.Store, log 
 		if err != nil {
 			return nil, err
 		}
-		return &authConn{Conn: conn, auth: c.auth, base: base, redial: dial}, nil
+		return &authConn{Conn: conn, owner: c, redial: dial}, nil
 	}
 }
 
-// authConn resends a message that an http/sse server refused with 401 or
-// 403 after the authorizer signed in (or stepped up): the refusal came
-// before the server processed anything, so the same bytes go again. Being
-// on the wire, it covers the handshake and every request of every surface
-// alike. The sign-in runs under base (not the request's context, whose
-// timeout is for the server, not for a person in a browser), bounded by
-// signInTimeout.
+// signIn runs the authorizer for a refusal, bounded by signInTimeout and
+// told to onAuthorizing (the window shows the OAuth state meanwhile).
+func (c *connection) signIn(refusal error) error {
+	if c.onAuthorizing != nil {
+		c.onAuthorizing(true)
+		defer c.onAuthorizing(false)
+	}
+	actx, cancel := context.WithTimeout(c.authBase, signInTimeout)
+	defer cancel()
+	return c.auth.HandleUnauthorized(actx, refusal)
+}
+
+// connect connects the session to the connection's server, signing in
+// between attempts when the server asks for authorization (at most
+// maxAuthorize times).
+func (c *connection) connect(ctx context.Context, sess interface{ Connect(context.Context) error }) error {
+	for i := 0; ; i++ {
+		err := sess.Connect(ctx)
+		if err == nil {
+			c.connected.Store(true)
+			return nil
+		}
+		if c.auth == nil || i == maxAuthorize || !errors.Is(err, wire.ErrUnauthorized) {
+			return err
+		}
+		if herr := c.signIn(err); herr != nil {
+			return errors.Join(err, herr)
+		}
+	}
+}
+
+// signInTimeout bounds one sign-in in the browser.
+const signInTimeout = 5 * time.Minute
+
+// authConn handles refusals on the wire once the connection has been
+// established (see enableOAuth): it signs in and resends.
 type authConn struct {
 	wire.Conn
-	auth   *oauth.Authorizer
-	base   context.Context
+	owner  *connection
 	redial func(ctx context.Context) (wire.Conn, error)
 }
 
 // Start implements wire.Conn. A legacy SSE server asks for authorization
-// on the GET that opens its stream: sign in, then start a fresh conn (a
-// conn starts once).
+// on the GET that opens its stream; after the first connection (a
+// reconnect) sign in here and start a fresh conn (a conn starts once).
 func (c *authConn) Start(ctx context.Context, h wire.Handler) error {
 	for i := 0; ; i++ {
 		err := c.Conn.Start(ctx, h)
-		if err == nil || i == maxAuthorize || !errors.Is(err, wire.ErrUnauthorized) {
+		if err == nil || !c.owner.connected.Load() || i == maxAuthorize || !errors.Is(err, wire.ErrUnauthorized) {
 			return err
 		}
-		if herr := c.signIn(err); herr != nil {
+		if herr := c.owner.signIn(err); herr != nil {
 			return errors.Join(err, herr)
 		}
 		fresh, derr := c.redial(ctx)
@@ -93,24 +128,14 @@ func (c *authConn) Start(ctx context.Context, h wire.Handler) error {
 	}
 }
 
-// signIn runs the authorizer for a refusal, bounded by signInTimeout.
-func (c *authConn) signIn(refusal error) error {
-	actx, cancel := context.WithTimeout(c.base, signInTimeout)
-	defer cancel()
-	return c.auth.HandleUnauthorized(actx, refusal)
-}
-
-// signInTimeout bounds one sign-in in the browser.
-const signInTimeout = 5 * time.Minute
-
 // Send implements wire.Conn.
 func (c *authConn) Send(ctx context.Context, msg []byte, opts *wire.SendOptions) error {
 	for i := 0; ; i++ {
 		err := c.Conn.Send(ctx, msg, opts)
-		if err == nil || i == maxAuthorize || !errors.Is(err, wire.ErrUnauthorized) {
+		if err == nil || !c.owner.connected.Load() || i == maxAuthorize || !errors.Is(err, wire.ErrUnauthorized) {
 			return err
 		}
-		if herr := c.signIn(err); herr != nil {
+		if herr := c.owner.signIn(err); herr != nil {
 			return errors.Join(err, herr)
 		}
 	}

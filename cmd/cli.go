@@ -151,7 +151,7 @@ func (r *cliRun) run(ctx context.Context) (code int) {
 	r.sess = session.New(r.conn.dial, r.log, opts)
 	defer r.sess.Close()
 
-	if err := r.sess.Connect(ctx); err != nil {
+	if err := r.conn.connect(ctx, r.sess); err != nil {
 		return r.fail(err)
 	}
 	if answered != nil {

@@ -155,7 +155,7 @@ func runConformanceScenario(ctx context.Context, log *events.Log, scenario, url 
 	})
 	defer s.Close()
 
-	if err := s.Connect(ctx); err != nil {
+	if err := c.connect(ctx, s); err != nil {
 		return fmt.Errorf("connect: %w", err)
 	}
 	// Servers (the TypeScript SDK among them) send requests that are not

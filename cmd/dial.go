@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -27,8 +28,13 @@ type connection struct {
 	// http is the HTTP configuration of an http/sse server, nil for stdio.
 	http *wire.HTTPConfig
 	// auth signs in to an http/sse server that asks for it (see
-	// enableOAuth); nil until then, and always for stdio.
-	auth *oauth.Authorizer
+	// enableOAuth); nil until then, and always for stdio. authBase bounds
+	// its sign-ins; onAuthorizing, when set, hears when one starts and
+	// ends; connected turns true once the first handshake succeeded.
+	auth          *oauth.Authorizer
+	authBase      context.Context
+	onAuthorizing func(active bool)
+	connected     atomic.Bool
 }
 
 // urlSecrets returns the secret parts of a URL: its password and the values

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -23,6 +24,8 @@ import (
 
 	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/oauth"
+	"github.com/spyglass-mcp/spyglass/core/secrets"
 	"github.com/spyglass-mcp/spyglass/core/session"
 	"github.com/spyglass-mcp/spyglass/core/wire"
 	"github.com/spyglass-mcp/spyglass/ui"
@@ -51,6 +54,8 @@ type guiBackend struct {
 	queue *requests.Queue
 	// live is the newest session of each server, for SetRoots.
 	live map[string]*session.Session
+	// secrets holds OAuth tokens (see secretStore).
+	secrets secrets.Store
 }
 
 // useQueue answers the server's own requests through ui/requests' queue
@@ -101,6 +106,18 @@ func newGUIBackend(cat *catalog.Catalog, roWhy string, log *events.Log) *guiBack
 	b := &guiBackend{cat: cat, roWhy: roWhy, log: log, red: red, override: map[string]catalog.Server{}}
 	b.events = &guiEvents{log: log, b: b}
 	return b
+}
+
+// secretStore is where the window keeps OAuth tokens: the OS keyring (one
+// store for every server; keys are namespaced by server name), or memory
+// for the session where no keyring can be reached.
+func (b *guiBackend) secretStore() secrets.Store {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.secrets == nil {
+		b.secrets = cliStore(runtime.GOOS, os.Getenv, os.Stderr)
+	}
+	return b.secrets
 }
 
 // Servers implements ui.Backend.
@@ -268,6 +285,23 @@ func (b *guiBackend) Open(name string, onState func(ui.StateView)) (ui.Conn, err
 	if err != nil {
 		return nil, err
 	}
+	if conn.http != nil {
+		log := b.log
+		conn.enableOAuth(context.Background(), b.secretStore(), b.log, b.red, oauth.Options{
+			Browser: oauth.SystemBrowser{},
+			// warnings reach the inspector's Logs tab (no widget touched here)
+			OnWarning: func(w oauth.Warning) {
+				log.Append(events.Event{Kind: events.KindWarning, Conn: name, Text: "sign-in: " + string(w.Code) + ": " + w.Detail})
+			},
+		})
+		conn.onAuthorizing = func(active bool) {
+			if active {
+				onState(ui.StateView{State: ui.StateAuthorizing})
+			} else {
+				onState(ui.StateView{State: ui.StateConnecting})
+			}
+		}
+	}
 	dial, opts := conn.dial, conn.opts
 	if b.dial != nil {
 		dial = b.dial(name, s)
@@ -284,7 +318,7 @@ func (b *guiBackend) Open(name string, onState func(ui.StateView)) (ui.Conn, err
 	q := b.queue
 	b.mu.Unlock()
 	sess := session.New(dial, b.log, opts)
-	c := &guiConn{s: sess, ttl: s.TaskTTLOrDefault(), target: toUIConfig(name, s).Summary()}
+	c := &guiConn{s: sess, conn: conn, ttl: s.TaskTTLOrDefault(), target: toUIConfig(name, s).Summary()}
 	b.mu.Lock()
 	if b.live == nil {
 		b.live = map[string]*session.Session{}
@@ -364,6 +398,7 @@ func fromUIConfig(base catalog.Server, c ui.ServerConfig) catalog.Server {
 // guiConn adapts a session to ui.Conn.
 type guiConn struct {
 	s           *session.Session
+	conn        *connection // signs in between connection attempts (OAuth)
 	ttl         int64
 	target      string // the command line or URL, for error messages
 	cancelState func()
@@ -374,7 +409,7 @@ type guiConn struct {
 
 // Connect implements ui.Conn.
 func (c *guiConn) Connect(ctx context.Context) error {
-	err := c.s.Connect(ctx)
+	err := c.conn.connect(ctx, c.s)
 	if errors.Is(err, wire.ErrUnreachable) {
 		return &humanError{err: err, text: "cannot reach " + c.target + " — is the server running, and is the URL right?"}
 	}
