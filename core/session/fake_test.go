@@ -100,6 +100,14 @@ type fakeConn struct {
 	writes int
 	// protocolVersion is what SetProtocolVersion was told.
 	protocolVersion string
+	// abandoned holds the ids Abandon was told, in order.
+	abandoned []string
+}
+
+func (c *fakeConn) Abandon(id string) {
+	c.mu.Lock()
+	c.abandoned = append(c.abandoned, id)
+	c.mu.Unlock()
 }
 
 func (c *fakeConn) Start(ctx context.Context, h wire.Handler) error {

@@ -354,6 +354,7 @@ func (s *Session) roundTrip(ctx context.Context, l *link, method string, params 
 			}
 			s.log.MarkTimedOut(s.conn, events.DirOut, id)
 			s.sendCancelled(l, c, "timed out")
+			abandonOnConn(l, id)
 			return rep, &TimeoutError{Method: method, After: time.Since(c.start)}
 		case <-ctx.Done():
 			if !s.abandon(c) {
@@ -371,6 +372,7 @@ func (s *Session) roundTrip(ctx context.Context, l *link, method string, params 
 				reason = "timed out"
 			}
 			s.sendCancelled(l, c, reason)
+			abandonOnConn(l, id)
 			return rep, ctx.Err()
 		case <-l.done:
 			if !s.abandon(c) {
@@ -447,6 +449,15 @@ func (s *Session) sendCancelled(l *link, c *call, reason string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	_ = s.notifyRPC(ctx, l, "notifications/cancelled", params, c.run, nil, c.rpc)
+}
+
+// abandonOnConn tells l's conn, when it wants to know, that the session
+// stopped waiting for the request with id (so that it can release the
+// request's response stream after a short grace for a late reply).
+func abandonOnConn(l *link, id string) {
+	if a, ok := l.conn.(wire.Abandoner); ok {
+		a.Abandon(id)
+	}
 }
 
 // send records raw as an outgoing message and writes it.

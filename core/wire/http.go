@@ -128,6 +128,15 @@ type StreamableHTTP struct {
 	ctx       context.Context // lives until Close
 	cancel    context.CancelFunc
 	streams   sync.WaitGroup
+	posts     map[string]*postStream // open POST response streams, by request id
+	abandoned []*postStream          // abandoned posts still open, oldest first
+}
+
+// postStream is the open SSE response stream of one POSTed request.
+type postStream struct {
+	cancel    context.CancelFunc
+	abandoned bool
+	timer     *time.Timer // ends the stream after the grace, once abandoned
 }
 
 var _ Conn = (*StreamableHTTP)(nil)
@@ -359,10 +368,19 @@ func (c *StreamableHTTP) Send(ctx context.Context, msg []byte, opts *SendOptions
 			return fmt.Errorf("wire: POST %s: %w", c.cfg.URL, ErrClosed)
 		}
 		c.streams.Add(1)
+		var ps *postStream
+		if o.id != "" {
+			ps = &postStream{cancel: reqCancel}
+			if c.posts == nil {
+				c.posts = make(map[string]*postStream)
+			}
+			c.posts[o.id] = ps
+		}
 		c.mu.Unlock()
 		go func() {
 			defer c.streams.Done()
 			defer reqCancel()
+			defer c.endPost(o.id, ps)
 			c.readStream(reqCtx, resp, o.id, false, modern)
 		}()
 	} else {
@@ -597,6 +615,64 @@ func (c *StreamableHTTP) readStream(ctx context.Context, resp *http.Response, wa
 				}
 				return
 			}
+		}
+	}
+}
+
+// abandonGrace is how long the response stream of an abandoned request
+// stays open, so that a late answer is still delivered (and recorded as
+// such) instead of being cut off.
+var abandonGrace = 5 * time.Second
+
+// maxAbandoned bounds the abandoned response streams kept open for their
+// grace; past it the oldest is closed at once.
+const maxAbandoned = 16
+
+// Abandon tells c that the caller stopped waiting for the request with
+// JSON-RPC id (its JSON text): its response stream, if still open, is
+// closed after a short grace (during which a late answer is still
+// delivered). At most a few abandoned streams are kept open: when more
+// are, the oldest is closed at once. See [Abandoner].
+func (c *StreamableHTTP) Abandon(id string) {
+	c.mu.Lock()
+	ps := c.posts[id]
+	if ps == nil || ps.abandoned {
+		c.mu.Unlock()
+		return
+	}
+	ps.abandoned = true
+	ps.timer = time.AfterFunc(abandonGrace, ps.cancel)
+	c.abandoned = append(c.abandoned, ps)
+	var evict []*postStream
+	for len(c.abandoned) > maxAbandoned {
+		evict = append(evict, c.abandoned[0])
+		c.abandoned[0] = nil
+		c.abandoned = c.abandoned[1:]
+	}
+	c.mu.Unlock()
+	for _, e := range evict {
+		e.timer.Stop()
+		e.cancel()
+	}
+}
+
+// endPost forgets the response stream ps of request id once it ended.
+func (c *StreamableHTTP) endPost(id string, ps *postStream) {
+	if ps == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.posts[id] == ps {
+		delete(c.posts, id)
+	}
+	if ps.timer != nil {
+		ps.timer.Stop()
+	}
+	for i, a := range c.abandoned {
+		if a == ps {
+			c.abandoned = append(c.abandoned[:i], c.abandoned[i+1:]...)
+			break
 		}
 	}
 }

@@ -26,6 +26,17 @@ type Conn interface {
 	Close() error
 }
 
+// Abandoner is implemented by conns that hold something open per request
+// (the Streamable HTTP response stream of a POST). Abandon(id) tells them
+// the caller stopped waiting for the request with JSON-RPC id (its JSON
+// text, e.g. "5"): it timed out or was cancelled. The conn may keep the
+// request's resources for a short, bounded grace so that a late answer is
+// still delivered, then releases them. Unknown ids are ignored. Decorators
+// of a Conn should forward it.
+type Abandoner interface {
+	Abandon(id string)
+}
+
 // Handler receives what arrives on a Conn.
 type Handler struct {
 	// OnMessage gets the exact bytes of each incoming JSON-RPC message

@@ -327,6 +327,14 @@ func (c *Conn) SetProtocolVersion(v string) {
 	}
 }
 
+// Abandon passes on that the caller stopped waiting for the request with
+// id, when the inner conn wants to know (see [wire.Abandoner]).
+func (c *Conn) Abandon(id string) {
+	if a, ok := c.inner.(wire.Abandoner); ok {
+		a.Abandon(id)
+	}
+}
+
 // Close closes the inner conn and drops whatever is held back.
 func (c *Conn) Close() error {
 	c.cancel()
