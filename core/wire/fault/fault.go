@@ -257,15 +257,17 @@ type Conn struct {
 	rec   wire.Recorder
 	name  string
 
-	mu      sync.Mutex
-	h       wire.Handler
-	passed  map[Direction]int // messages that passed, per direction (and Both)
-	methods map[string]string // request id (dir+id) → method, to match responses
-	held    map[Direction]*heldMsg
-	closed  bool
-	cutErr  error
-	ctx     context.Context
-	cancel  context.CancelFunc
+	mu       sync.Mutex
+	h        wire.Handler
+	passed   map[Direction]int // messages that passed, per direction (and Both)
+	methods  map[string]string // request id (dir+id) → method, to match responses
+	held     map[Direction]*heldMsg
+	closed   bool
+	cutErr   error
+	ctx      context.Context
+	cancel   context.CancelFunc
+	queue    [][]byte // injected answers waiting for delivery, in order
+	draining bool     // a goroutine is delivering queue
 
 	deliverMu sync.Mutex // serializes OnMessage calls
 	closeOnce sync.Once
@@ -450,7 +452,10 @@ func (c *Conn) Send(ctx context.Context, msg []byte, opts *wire.SendOptions) err
 		return wire.ErrClosed
 	}
 	p := c.peek(msg, Out)
-	for _, r := range c.match(p, Out, Error) {
+	// match applies Error rules to requests only (a notification has no
+	// id to answer); the first matching rule gives the error.
+	if rs := c.match(p, Out, Error); len(rs) > 0 {
+		r := rs[0]
 		c.warn(r, Out, p, "JSON-RPC error instead of sending")
 		code, text := r.Code, r.Message
 		if code == 0 {
@@ -463,7 +468,7 @@ func (c *Conn) Send(ctx context.Context, msg []byte, opts *wire.SendOptions) err
 			Code    int    `json:"code"`
 			Message string `json:"message"`
 		}{code, text})
-		go c.deliver([]byte(`{"jsonrpc":"2.0","id":` + p.id + `,"error":` + string(e) + `}`))
+		c.deliverLater([]byte(`{"jsonrpc":"2.0","id":` + p.id + `,"error":` + string(e) + `}`))
 		return nil
 	}
 	return c.pass(ctx, Out, p, msg, func(b []byte) error { return c.inner.Send(ctx, b, opts) })
@@ -607,6 +612,35 @@ func (in *Injector) take(i int) bool {
 	}
 	in.used[i]++
 	return true
+}
+
+// deliverLater delivers b after the messages queued before it, on
+// another goroutine (Send may be called from within OnMessage).
+func (c *Conn) deliverLater(b []byte) {
+	c.mu.Lock()
+	c.queue = append(c.queue, b)
+	start := !c.draining
+	c.draining = true
+	c.mu.Unlock()
+	if !start {
+		return
+	}
+	go func() {
+		for {
+			c.mu.Lock()
+			if len(c.queue) == 0 {
+				c.draining = false
+				c.queue = nil
+				c.mu.Unlock()
+				return
+			}
+			b := c.queue[0]
+			c.queue[0] = nil
+			c.queue = c.queue[1:]
+			c.mu.Unlock()
+			c.deliver(b)
+		}
+	}()
 }
 
 // deliver hands one message to the handler; calls never overlap.
