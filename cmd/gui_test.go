@@ -23,6 +23,7 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/demo"
 	"github.com/spyglass-mcp/spyglass/core/testpeers"
 	"github.com/spyglass-mcp/spyglass/ui"
+	"github.com/spyglass-mcp/spyglass/ui/form"
 )
 
 // guiHarness is the real window (headless driver) on a catalog whose
@@ -329,17 +330,9 @@ func TestGUIDemoServer(t *testing.T) {
 			t.Fatal("could not select greet")
 		}
 	})
-	ui.Sync(func() {
-		var ents []*widget.SelectEntry
-		walk(h.win.Content(), func(o fyne.CanvasObject) {
-			if e, ok := o.(*widget.SelectEntry); ok {
-				ents = append(ents, e)
-			}
-		})
-		for _, e := range ents {
-			e.SetText("Ada")
-		}
-	})
+	// the arguments are a ui/form form: type the name into its first field
+	h.waitFor("the arguments form", func() bool { return len(h.formEntries()) >= 2 })
+	ui.Sync(func() { test.Type(h.formEntries()[0], "Ada") })
 	h.tap("Get prompt")
 	h.waitFor("the prompt messages", func() bool { return h.hasText("Messages") && h.hasText("Ada") })
 
@@ -355,6 +348,61 @@ func TestGUIDemoServer(t *testing.T) {
 	})
 	// the demo server stays connected meanwhile
 	h.waitFor("demo still connected", func() bool { return h.hasText("Connected") })
+}
+
+// formEntries are the visible entries of the ui/form forms, in order.
+func (h *guiHarness) formEntries() []*widget.Entry {
+	var out []*widget.Entry
+	walk(h.win.Content(), func(o fyne.CanvasObject) {
+		if f, ok := o.(*form.Form); ok {
+			walk(f, func(o fyne.CanvasObject) {
+				if e, ok := o.(*widget.Entry); ok {
+					out = append(out, e)
+				}
+			})
+		}
+	})
+	return out
+}
+
+// TestGUIResourceTemplate fills resource template variables through the
+// form generator against the demo server: a completion suggestion taken
+// for the catalogue item's id, typed values for the greeting; each is
+// expanded (RFC 6570) and read.
+func TestGUIResourceTemplate(t *testing.T) {
+	h := newGUIHarness(t)
+	h.waitFor("the server cards", func() bool { return h.hasText("demo") })
+	h.tap("Connect")
+	h.waitFor("connected", func() bool { return h.hasText("Connected") && h.hasText("tools") })
+	h.openTab("Resources")
+	h.waitFor("the templates", func() bool { return h.hasText(demo.ItemTemplate) })
+	ui.Sync(func() {
+		if !h.selectRow("Catalogue item") {
+			t.Fatal("could not select the item template")
+		}
+	})
+	// the server's suggestions for id show under the form at once
+	h.waitFor("id suggestions", func() bool { return h.hasText("Suggestions for id") && h.button("100") != nil })
+	h.tap("100")
+	h.waitFor("the expansion", func() bool { return h.hasText("→ demo://items/100") })
+	h.tap("Read")
+	h.waitFor("the item", func() bool { return h.hasText("Item 100: Radio telescope") })
+
+	ui.Sync(func() {
+		if !h.selectRow("Greeting") {
+			t.Fatal("could not select the greeting template")
+		}
+	})
+	h.waitFor("two variables", func() bool { return len(h.formEntries()) == 2 })
+	h.waitFor("lang suggestions", func() bool { return h.hasText("Suggestions for lang") && h.button("fr") != nil })
+	ui.Sync(func() {
+		ents := h.formEntries()
+		test.Type(ents[0], "fr")
+		test.Type(ents[1], "Zoe")
+	})
+	h.waitFor("the expansion", func() bool { return h.hasText("→ demo://greetings/fr/Zoe") })
+	h.tap("Read")
+	h.waitFor("the greeting", func() bool { return h.hasText("Bonjour, Zoe!") })
 }
 
 // selectInspectorRow selects the inspector row titled title.

@@ -21,7 +21,10 @@
 //
 // Only the UI thread touches widgets: goroutines hand their results over
 // with do (fyne.Do), and the event stream arrives in batches. Tool
-// arguments and elicitation forms come from ui/form. The methods in
+// arguments and elicitation forms come from ui/form; so do prompt
+// arguments and resource template variables (paramform.go: through
+// schemaform.StringsSchema, with the server's completion suggestions
+// under the form and RFC 6570 expansion). The methods in
 // automate.go drive the window like a user for the screenshot script.
 // Package ui/desktop is the one place that creates the real app (and the
 // GL driver), so this package's tests run headless.

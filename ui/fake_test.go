@@ -142,7 +142,7 @@ func (c *fakeConn) Connect(ctx context.Context) error {
 func (c *fakeConn) Close() error { return nil }
 func (c *fakeConn) Info() ServerInfo {
 	return ServerInfo{ProtocolVersion: "2025-11-25", Name: "fake", Version: "1.0", Instructions: "Use it well.",
-		ServerCapabilities: json.RawMessage(`{"tools":{"listChanged":true},"experimental":{"x.y":{}}}`),
+		ServerCapabilities: json.RawMessage(`{"tools":{"listChanged":true},"completions":{},"experimental":{"x.y":{}}}`),
 		ClientCapabilities: json.RawMessage(`{"roots":{"listChanged":true}}`)}
 }
 func (c *fakeConn) ListTools(_ context.Context, cursor string) ([]Tool, string, error) {
@@ -180,7 +180,7 @@ func (c *fakeConn) ListResources(context.Context, string) ([]Resource, string, e
 	return []Resource{{URI: "fake://a", Name: "a"}, {URI: "fake://bin", Name: "bin"}}, "", nil
 }
 func (c *fakeConn) ListResourceTemplates(context.Context) ([]ResourceTemplate, error) {
-	return []ResourceTemplate{{URITemplate: "fake://greet/{name}", Name: "greet"}}, nil
+	return []ResourceTemplate{{URITemplate: "fake://greet/{lang}/{name}{?style}", Name: "greet", Description: "A greeting"}}, nil
 }
 func (c *fakeConn) ReadResource(_ context.Context, uri string) (ReadResult, error) {
 	if uri == "fake://bin" {
@@ -190,7 +190,22 @@ func (c *fakeConn) ReadResource(_ context.Context, uri string) (ReadResult, erro
 }
 func (c *fakeConn) Subscribe(context.Context, string) error   { return nil }
 func (c *fakeConn) Unsubscribe(context.Context, string) error { return nil }
-func (c *fakeConn) Complete(_ context.Context, _, _, _, value string) ([]string, error) {
+func (c *fakeConn) Complete(ctx context.Context, ref, name, arg, value string) ([]string, error) {
+	return c.CompleteWith(ctx, ref, name, arg, value, nil)
+}
+
+// CompleteWith completes the greet template's name from its lang (as the
+// demo server does), and anything else with value+"1", value+"2".
+func (c *fakeConn) CompleteWith(_ context.Context, ref, _, arg, value string, resolved map[string]string) ([]string, error) {
+	if ref == "ref/resource" && arg == "lang" {
+		return []string{"en", "fr"}, nil
+	}
+	if ref == "ref/resource" && arg == "name" {
+		if resolved["lang"] == "fr" {
+			return []string{"Amélie", "Camille"}, nil
+		}
+		return []string{"Alice", "Bob"}, nil
+	}
 	return []string{value + "1", value + "2"}, nil
 }
 func (c *fakeConn) ListPrompts(context.Context, string) ([]Prompt, string, error) {
@@ -339,4 +354,35 @@ func walkVisible(o fyne.CanvasObject, fn func(fyne.CanvasObject)) {
 			walkVisible(c, fn)
 		}
 	}
+}
+
+// tapButton taps the visible button labelled text under o.
+func tapButton(t *testing.T, o fyne.CanvasObject, text string) {
+	t.Helper()
+	var found *widget.Button
+	walkVisible(o, func(o fyne.CanvasObject) {
+		if b, ok := o.(*widget.Button); ok && b.Text == text && found == nil {
+			found = b
+		}
+	})
+	if found == nil {
+		t.Fatalf("no button %q in %s", text, texts(o))
+	}
+	test.Tap(found)
+}
+
+// formEntry is the i-th visible entry under o (a ui/form form's fields,
+// in order).
+func formEntry(t *testing.T, o fyne.CanvasObject, i int) *widget.Entry {
+	t.Helper()
+	var ents []*widget.Entry
+	walkVisible(o, func(o fyne.CanvasObject) {
+		if e, ok := o.(*widget.Entry); ok {
+			ents = append(ents, e)
+		}
+	})
+	if i >= len(ents) {
+		t.Fatalf("no entry #%d (of %d)", i, len(ents))
+	}
+	return ents[i]
 }

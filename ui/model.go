@@ -227,8 +227,8 @@ type Prompt struct {
 
 // PromptArgument is one argument of a prompt.
 type PromptArgument struct {
-	Name, Description string
-	Required          bool
+	Name, Title, Description string
+	Required                 bool
 }
 
 // PromptMessage is one message of prompts/get.

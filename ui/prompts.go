@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -23,9 +24,8 @@ type promptsScreen struct {
 	detail  *fyne.Container
 	title   *widget.Label
 	desc    *widget.Label
-	form    *widget.Form
 	formBox *fyne.Container
-	ents    map[string]*widget.SelectEntry
+	args    *paramForm // the selected prompt's arguments
 	getBtn  *widget.Button
 	msgs    *fyne.Container
 	formObj fyne.CanvasObject
@@ -66,8 +66,7 @@ func (p *promptsScreen) buildUI() fyne.CanvasObject {
 	p.title = heading("")
 	p.title.SizeName = theme.SizeNameSubHeadingText
 	p.desc = wrapLabel("")
-	p.form = widget.NewForm()
-	p.formBox = container.NewStack(p.form)
+	p.formBox = container.NewStack()
 	p.getBtn = widget.NewButtonWithIcon("Get prompt", theme.MediaPlayIcon(), p.onGet)
 	p.getBtn.Importance = widget.HighImportance
 	p.msgs = container.NewVBox()
@@ -127,23 +126,8 @@ func (p *promptsScreen) onSelect(pr Prompt) {
 	p.cur = &pr
 	p.title.SetText(firstNonEmpty(pr.Title, pr.Name))
 	p.desc.SetText(pr.Description)
-	p.ents = map[string]*widget.SelectEntry{}
-	p.form = widget.NewForm()
-	for _, a := range pr.Arguments {
-		name := a.Name
-		e := widget.NewSelectEntry(nil)
-		e.SetPlaceHolder(a.Description)
-		e.OnChanged = func(s string) { p.onComplete(name, s) }
-		p.ents[name] = e
-		label := name
-		if a.Required {
-			label += " *"
-		}
-		item := widget.NewFormItem(label, e)
-		item.HintText = a.Description
-		p.form.AppendItem(item)
-	}
-	p.formBox.Objects = []fyne.CanvasObject{p.form}
+	p.args = newParamForm(p.ss, "ref/prompt", pr.Name, promptParams(pr), p.onGet)
+	p.formBox.Objects = []fyne.CanvasObject{container.NewVBox(heading("Arguments"), p.args.Object())}
 	if len(pr.Arguments) == 0 {
 		p.formBox.Hide()
 	} else {
@@ -156,36 +140,24 @@ func (p *promptsScreen) onSelect(pr Prompt) {
 	p.detail.Refresh()
 }
 
-// onComplete asks the server for completions of an argument.
-func (p *promptsScreen) onComplete(arg, value string) {
-	if p.cur == nil {
-		return
-	}
-	name := p.cur.Name
-	run(p.ss, func(ctx context.Context, c Conn) ([]string, error) {
-		return c.Complete(ctx, "ref/prompt", name, arg, value)
-	}, func(vals []string, err error) {
-		if e := p.ents[arg]; e != nil && err == nil {
-			e.SetOptions(vals)
-		}
-	})
-}
-
 // onGet sends prompts/get with the filled arguments.
 func (p *promptsScreen) onGet() {
 	if p.cur == nil {
 		return
 	}
-	args := map[string]string{}
-	for _, a := range p.cur.Arguments {
-		v := p.ents[a.Name].Text
-		if v == "" && a.Required {
-			p.showError(fmt.Errorf("%s is required", a.Name))
-			return
+	args, err := p.args.Values()
+	if err != nil {
+		p.showError(err)
+		return
+	}
+	if miss := p.args.missing(args); len(miss) > 0 {
+		p.args.form.Validate() // marks the empty fields
+		verb := " is required"
+		if len(miss) > 1 {
+			verb = " are required"
 		}
-		if v != "" {
-			args[a.Name] = v
-		}
+		p.showError(fmt.Errorf("%s%s", strings.Join(miss, ", "), verb))
+		return
 	}
 	name := p.cur.Name
 	p.getBtn.Disable()

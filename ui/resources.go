@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -32,7 +31,8 @@ type resourcesScreen struct {
 	title   *widget.Label
 	uri     *widget.Label
 	vars    *fyne.Container
-	varEnts map[string]*widget.SelectEntry
+	params  *paramForm // the template's variables
+	expand  *widget.Label
 	readBtn *widget.Button
 	subBtn  *widget.Button
 	updLbl  *widget.Label
@@ -114,6 +114,10 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 	r.title.SizeName = theme.SizeNameSubHeadingText
 	r.uri = wrapLabel("")
 	r.vars = container.NewVBox()
+	r.expand = widget.NewLabel("")
+	r.expand.Wrapping = fyne.TextWrapBreak
+	r.expand.TextStyle.Monospace = true
+	r.expand.Hide()
 	r.readBtn = widget.NewButtonWithIcon("Read", theme.DocumentIcon(), r.onRead)
 	r.readBtn.Importance = widget.HighImportance
 	r.subBtn = widget.NewButtonWithIcon("Subscribe", theme.VisibilityIcon(), r.onSubscribe)
@@ -121,7 +125,7 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 	r.updLbl.Importance = widget.LowImportance
 	r.content = container.NewVBox()
 	r.formObj = container.NewVScroll(container.NewPadded(container.NewVBox(
-		r.title, r.uri, r.vars, container.NewHBox(r.readBtn, r.subBtn, r.updLbl), widget.NewSeparator(), r.content)))
+		r.title, r.uri, r.vars, r.expand, container.NewHBox(r.readBtn, r.subBtn, r.updLbl), widget.NewSeparator(), r.content)))
 	r.detail = container.NewStack(emptyState("Select a resource or template to read it."))
 	split := container.NewHSplit(left, r.detail)
 	split.Offset = 0.34
@@ -217,41 +221,29 @@ func (r *resourcesScreen) showUpdated(uri string) {
 	}
 }
 
-var templateVar = regexp.MustCompile(`\{[+#./;?&]?([^}]+)\}`)
-
-// templateVars lists the variable names of an RFC 6570 template.
-func templateVars(t string) []string {
-	var out []string
-	for _, m := range templateVar.FindAllStringSubmatch(t, -1) {
-		for _, v := range strings.Split(m[1], ",") {
-			v = strings.TrimSuffix(strings.SplitN(v, ":", 2)[0], "*")
-			out = append(out, v)
-		}
-	}
-	return out
-}
-
 func (r *resourcesScreen) onSelect(row resRow) {
 	r.cur = &row
 	r.content.Objects = nil
 	r.content.Refresh()
 	r.vars.Objects = nil
-	r.varEnts = map[string]*widget.SelectEntry{}
+	r.params = nil
+	r.expand.Hide()
 	r.title.SetText(row.name())
 	if row.tmpl != nil {
-		r.uri.SetText(row.tmpl.URITemplate + "\n" + row.tmpl.Description)
+		r.uri.SetText(strings.TrimSpace(row.tmpl.URITemplate + "\n" + row.tmpl.Description))
 		r.subBtn.Hide()
 		r.updLbl.SetText("")
-		for _, v := range templateVars(row.tmpl.URITemplate) {
-			name := v
-			e := widget.NewSelectEntry(nil)
-			e.SetPlaceHolder(name)
-			e.OnChanged = func(s string) { r.onComplete(name, s) }
-			r.varEnts[name] = e
-			r.vars.Add(widget.NewForm(widget.NewFormItem(name, e)))
+		params, err := templateParams(row.tmpl.URITemplate)
+		if err != nil {
+			r.showError(err)
+		} else {
+			r.params = newParamForm(r.ss, "ref/resource", row.tmpl.URITemplate, params, r.onRead)
+			r.params.onChanged = r.showExpansion
+			r.vars.Objects = []fyne.CanvasObject{heading("Variables"), r.params.Object()}
+			r.showExpansion()
 		}
 	} else {
-		r.uri.SetText(row.res.URI + "\n" + row.res.Description)
+		r.uri.SetText(strings.TrimSpace(row.res.URI + "\n" + row.res.Description))
 		r.subBtn.Show()
 		r.styleSub()
 		r.showUpdated(row.res.URI)
@@ -261,19 +253,17 @@ func (r *resourcesScreen) onSelect(row resRow) {
 	r.detail.Refresh()
 }
 
-// onComplete asks the server for completions of a template variable.
-func (r *resourcesScreen) onComplete(arg, value string) {
-	if r.cur == nil || r.cur.tmpl == nil {
-		return
+// showExpansion shows the URI the template's variables expand to, the
+// one Read will read.
+func (r *resourcesScreen) showExpansion() {
+	uri, err := r.currentURI()
+	switch {
+	case err != nil:
+		r.expand.SetText(err.Error())
+	default:
+		r.expand.SetText("→ " + uri)
 	}
-	tmpl := r.cur.tmpl.URITemplate
-	run(r.ss, func(ctx context.Context, c Conn) ([]string, error) {
-		return c.Complete(ctx, "ref/resource", tmpl, arg, value)
-	}, func(vals []string, err error) {
-		if e := r.varEnts[arg]; e != nil && err == nil {
-			e.SetOptions(vals)
-		}
-	})
+	r.expand.Show()
 }
 
 func (r *resourcesScreen) styleSub() {
@@ -292,9 +282,12 @@ func (r *resourcesScreen) currentURI() (string, error) {
 	if r.cur.res != nil {
 		return r.cur.res.URI, nil
 	}
-	vals := map[string]string{}
-	for k, e := range r.varEnts {
-		vals[k] = e.Text
+	if r.params == nil {
+		return "", fmt.Errorf("bad URI template %q", r.cur.tmpl.URITemplate)
+	}
+	vals, err := r.params.Values()
+	if err != nil {
+		return "", err
 	}
 	return r.ss.s.w.expandTemplate(r.cur.tmpl.URITemplate, vals)
 }

@@ -140,14 +140,34 @@ func TestResourcesPromptsTasksLogsInfo(t *testing.T) {
 		s := texts(ss.resources.content)
 		return strings.Contains(s, "3 bytes") && strings.Contains(s, "[Save…]")
 	})
-	// a template, expanded
-	Sync(func() {
-		ss.resources.list.Select(2)
-		ss.resources.varEnts["name"].SetText("ada lovelace")
-		ss.resources.onRead()
+	// a template: its variables are a ui/form form; the first one's
+	// suggestions show at once, a suggestion taken fills it and the next
+	// variable's suggestions use it as context
+	Sync(func() { ss.resources.list.Select(2) })
+	r := ss.resources
+	waitFor(t, "lang suggestions", func() bool {
+		return strings.Contains(texts(r.vars), "Suggestions for lang") && strings.Contains(texts(r.vars), "[fr]")
 	})
+	Sync(func() {
+		if !strings.Contains(texts(r.vars), "lang *") || !strings.Contains(texts(r.vars), "name *") || strings.Contains(texts(r.vars), "style *") {
+			t.Errorf("the variables' form: %s", texts(r.vars))
+		}
+		tapButton(t, r.vars, "fr")
+	})
+	waitFor(t, "name suggestions from lang", func() bool {
+		return strings.Contains(texts(r.vars), "Suggestions for name") && strings.Contains(texts(r.vars), "[Amélie]")
+	})
+	// typing in the name field (the form's own entry) expands the URI
+	Sync(func() {
+		e := formEntry(t, r.vars, 1)
+		test.Type(e, "ada lovelace")
+		if got := r.expand.Text; got != "→ fake://greet/fr/ada%20lovelace" {
+			t.Errorf("expansion = %q", got)
+		}
+	})
+	Sync(func() { r.onRead() })
 	waitFor(t, "template read", func() bool {
-		return strings.Contains(texts(ss.resources.content), "contents of fake://greet/ada%20lovelace")
+		return strings.Contains(texts(r.content), "contents of fake://greet/fr/ada%20lovelace")
 	})
 	// subscribe
 	Sync(func() {
@@ -169,7 +189,7 @@ func TestResourcesPromptsTasksLogsInfo(t *testing.T) {
 	})
 	waitFor(t, "required", func() bool { return strings.Contains(texts(ss.prompts.msgs), "who is required") })
 	Sync(func() {
-		ss.prompts.ents["who"].SetText("Ada")
+		test.Type(formEntry(t, ss.prompts.formBox, 0), "Ada")
 		ss.prompts.onGet()
 	})
 	waitFor(t, "messages", func() bool {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -52,18 +53,60 @@ func (a *formArgs) Problems() []string {
 func (a *formArgs) Set(raw json.RawMessage) error { return a.f.SetValues(raw) }
 
 // expandTemplate expands an RFC 6570 URI template.
+//
+// uritemplate v3.0.2 percent-encodes a character outside ASCII as the
+// bytes of its code point (é becomes %E9, こ becomes %30%53) instead of
+// its UTF-8 bytes (%C3%A9) as RFC 6570 asks, so such characters go
+// through the expansion as ASCII stand-ins and are encoded here. (A
+// prefix modifier such as {var:3} then counts a stand-in's length.)
 func (w *Window) expandTemplate(tmpl string, vals map[string]string) (string, error) {
 	t, err := uritemplate.New(tmpl)
 	if err != nil {
 		return "", fmt.Errorf("bad URI template %q: %w", tmpl, err)
 	}
-	v := uritemplate.Values{}
-	for k, s := range vals {
-		if s != "" {
-			v.Set(k, uritemplate.String(s))
+	// the marker occurs neither in the template nor in any value
+	marker := "zQz"
+	for used := true; used; {
+		used = strings.Contains(tmpl, marker)
+		for _, s := range vals {
+			used = used || strings.Contains(s, marker)
+		}
+		if used {
+			marker += "Q"
 		}
 	}
-	return t.Expand(v)
+	var back []string // stand-in, encoding, ...
+	standIn := map[rune]string{}
+	v := uritemplate.Values{}
+	for k, s := range vals {
+		if s == "" {
+			continue
+		}
+		var b strings.Builder
+		for _, r := range s {
+			if r < utf8.RuneSelf {
+				b.WriteRune(r)
+				continue
+			}
+			si, ok := standIn[r]
+			if !ok {
+				si = marker + strconv.Itoa(len(standIn)) + marker
+				standIn[r] = si
+				var enc strings.Builder
+				for _, c := range []byte(string(r)) {
+					fmt.Fprintf(&enc, "%%%02X", c)
+				}
+				back = append(back, si, enc.String())
+			}
+			b.WriteString(si)
+		}
+		v.Set(k, uritemplate.String(b.String()))
+	}
+	out, err := t.Expand(v)
+	if err != nil || len(back) == 0 {
+		return out, err
+	}
+	return strings.NewReplacer(back...).Replace(out), nil
 }
 
 // serverForm is the add/edit dialog of a server, with its Server Settings.
