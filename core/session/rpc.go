@@ -451,6 +451,23 @@ func (s *Session) sendCancelled(l *link, c *call, reason string) {
 	_ = s.notifyRPC(ctx, l, "notifications/cancelled", params, c.run, nil, c.rpc)
 }
 
+// maxTasks bounds the task id → run table: past it the oldest task is
+// forgotten (its later traffic is then related like any other).
+const maxTasks = 4096
+
+// rememberTaskLocked relates task id to run. Call with s.mu held.
+func (s *Session) rememberTaskLocked(id, run string) {
+	if _, ok := s.tasks[id]; !ok {
+		for len(s.tasks) >= maxTasks && len(s.taskOrder) > 0 {
+			delete(s.tasks, s.taskOrder[0])
+			s.taskOrder[0] = ""
+			s.taskOrder = s.taskOrder[1:]
+		}
+		s.taskOrder = append(s.taskOrder, id)
+	}
+	s.tasks[id] = run
+}
+
 // abandonOnConn tells l's conn, when it wants to know, that the session
 // stopped waiting for the request with id (so that it can release the
 // request's response stream after a short grace for a late reply).
@@ -613,7 +630,7 @@ func (s *Session) onOne(l *link, raw []byte) {
 					} `json:"task"`
 				}
 				if json.Unmarshal(env.Result, &tr) == nil && tr.Task != nil && tr.Task.TaskID != "" {
-					s.tasks[tr.Task.TaskID] = run
+					s.rememberTaskLocked(tr.Task.TaskID, run)
 				}
 			}
 		} else {

@@ -202,7 +202,8 @@ type Session struct {
 	pending    map[string]*call  // our requests waiting for an answer, by id text
 	gaveUp     map[string]gaveUp // requests we stopped waiting for, by id (late replies)
 	tokens     map[string]*call  // progress token text → call
-	tasks      map[string]string // task id → run
+	tasks      map[string]string // task id → run (at most maxTasks)
+	taskOrder  []string          // the ids in tasks, oldest first
 	roots      []mcp.Root
 	logLevel   string
 	tools      map[string]toolMeta // the last listing of each tool, for lineage
