@@ -187,7 +187,6 @@ type Session struct {
 	conn     string
 	caps     effectiveCaps
 	connSem  chan struct{} // held while connecting
-	stateMu  sync.Mutex    // serializes state listeners
 	stateLsn listeners[StateChange]
 	subs     subscribers
 
