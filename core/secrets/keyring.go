@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/zalando/go-keyring"
@@ -28,11 +30,17 @@ type KeyringOptions struct {
 	Timeout time.Duration
 }
 
-// Keyring is a Store in the operating system's keyring.
+// Keyring is a Store in the operating system's keyring. Operations on
+// one key run one at a time, in the order they were called, so that a
+// Set still blocked in the keyring after it timed out cannot land after a
+// later Delete (or Set) of the key.
 type Keyring struct {
 	service string
 	timeout time.Duration
 	b       backend
+
+	mu   sync.Mutex
+	last map[string]chan struct{} // per key: closed when its latest operation ended
 }
 
 // backend is the keyring API; tests replace it with one that blocks.
@@ -73,7 +81,7 @@ func NewKeyring(opts *KeyringOptions) *Keyring {
 // Get returns the value stored under key.
 func (k *Keyring) Get(ctx context.Context, key string) (string, error) {
 	var v string
-	err := k.do(ctx, "get", key, func() error {
+	err := k.do(ctx, "get", key, true, func() error {
 		var err error
 		v, err = k.b.Get(k.service, key)
 		return err
@@ -86,12 +94,12 @@ func (k *Keyring) Get(ctx context.Context, key string) (string, error) {
 
 // Set stores value under key, replacing what was there.
 func (k *Keyring) Set(ctx context.Context, key, value string) error {
-	return k.do(ctx, "set", key, func() error { return k.b.Set(k.service, key, value) })
+	return k.do(ctx, "set", key, true, func() error { return k.b.Set(k.service, key, value) })
 }
 
 // Delete removes key; a missing key is not an error.
 func (k *Keyring) Delete(ctx context.Context, key string) error {
-	err := k.do(ctx, "delete", key, func() error { return k.b.Delete(k.service, key) })
+	err := k.do(ctx, "delete", key, false, func() error { return k.b.Delete(k.service, key) })
 	if errors.Is(err, ErrNotFound) {
 		return nil
 	}
@@ -108,18 +116,48 @@ func (k *Keyring) Ping(ctx context.Context) error {
 	return err
 }
 
-// do runs fn in its own goroutine and waits at most the timeout (or
-// until ctx ends). The result channel is buffered so that a call that
+// do runs fn in its own goroutine, after the operations on key called
+// before it have ended, and waits at most the timeout (or until ctx ends).
+// An operation given up on before it started is skipped when skippable
+// (a Get, or a Set that must not land after the caller was told it
+// failed); a Delete still runs, since clearing a secret is the safe side.
+// One that already started cannot be interrupted: the next operations on
+// key wait for it. The result channel is buffered so that a call that
 // finishes after we gave up does not leak a blocked goroutine.
-func (k *Keyring) do(ctx context.Context, op, key string, fn func() error) error {
+func (k *Keyring) do(ctx context.Context, op, key string, skippable bool, fn func() error) error {
 	ctx, cancel := context.WithTimeout(ctx, k.timeout)
 	defer cancel()
+	k.mu.Lock()
+	if k.last == nil {
+		k.last = make(map[string]chan struct{})
+	}
+	prev, mine := k.last[key], make(chan struct{})
+	k.last[key] = mine
+	k.mu.Unlock()
+	var gaveUp atomic.Bool
 	done := make(chan error, 1)
-	go func() { done <- fn() }()
+	go func() {
+		defer func() {
+			k.mu.Lock()
+			if k.last[key] == mine {
+				delete(k.last, key)
+			}
+			k.mu.Unlock()
+			close(mine)
+		}()
+		if prev != nil {
+			<-prev
+		}
+		if skippable && gaveUp.Load() {
+			return
+		}
+		done <- fn()
+	}()
 	select {
 	case err := <-done:
 		return wrap(op, key, err)
 	case <-ctx.Done():
+		gaveUp.Store(true)
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			return fmt.Errorf("secrets: keyring %s %q: %w", op, key, ErrTimeout)
 		}
