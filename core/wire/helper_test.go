@@ -70,6 +70,13 @@ func helper(mode string) int {
 		}
 		bufio.NewReader(os.Stdin).ReadBytes('\n')
 		return 0
+	case "stderrflood": // a 1 MiB stderr line, then a progress bar
+		w := bufio.NewWriter(os.Stderr)
+		w.WriteString(strings.Repeat("y", 1<<20) + "\n")
+		w.WriteString("10%\r50%\r100%\r\ndone\n")
+		w.Flush()
+		bufio.NewReader(os.Stdin).ReadBytes('\n')
+		return 0
 	case "stubborn": // ignores EOF and SIGTERM
 		signal.Ignore(syscall.SIGTERM)
 		fmt.Fprintln(out, `{"jsonrpc":"2.0","method":"ready"}`)

@@ -260,21 +260,65 @@ func (s *Stdio) deliver(line []byte, onMessage func([]byte)) {
 	}
 }
 
-// readStderr records every stderr line with the time it was read.
+// readStderr records every stderr line with the time it was read. '\n',
+// '\r' and "\r\n" end a line (so that a progress bar redrawn with '\r'
+// reads as a line per update); a line longer than maxStderrLine is
+// recorded cut to it, marked truncated, with its full length in Size,
+// and the rest of it is not kept in memory.
 func (s *Stdio) readStderr(r io.Reader) {
 	br := bufio.NewReaderSize(r, 16<<10)
+	var line []byte
+	size := 0 // bytes of the current line, kept or not
+	emit := func() {
+		e := events.Event{Kind: events.KindStderr, Text: string(line)}
+		if size > len(line) {
+			e.Text += fmt.Sprintf(" … [line truncated: %d bytes]", size)
+			e.Size = size
+		}
+		s.rec.add(e)
+		s.keepTail(e.Text)
+		line, size = line[:0], 0
+	}
+	afterCR := false
 	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			text := string(bytes.TrimRight(line, "\r\n"))
-			s.rec.add(events.Event{Kind: events.KindStderr, Text: text})
-			s.keepTail(text)
+		chunk, err := br.ReadSlice('\n')
+		for len(chunk) > 0 {
+			if afterCR && chunk[0] == '\n' {
+				chunk = chunk[1:] // the '\n' of "\r\n"
+				afterCR = false
+				continue
+			}
+			afterCR = false
+			i := bytes.IndexAny(chunk, "\r\n")
+			part := chunk
+			if i >= 0 {
+				part = chunk[:i]
+			}
+			size += len(part)
+			if room := maxStderrLine - len(line); room > 0 {
+				line = append(line, part[:min(room, len(part))]...)
+			}
+			if i < 0 {
+				break
+			}
+			afterCR = chunk[i] == '\r'
+			chunk = chunk[i+1:]
+			emit()
+		}
+		if err == bufio.ErrBufferFull {
+			continue
 		}
 		if err != nil {
+			if size > 0 {
+				emit()
+			}
 			return
 		}
 	}
 }
+
+// maxStderrLine bounds one recorded stderr line.
+const maxStderrLine = 64 << 10
 
 // Stderr tail bounds.
 const (
