@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // wideSchema returns an object schema with n properties of mixed kinds,
@@ -79,6 +80,78 @@ func BenchmarkSchema(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkSchemaRatio measures the two targets inside one benchmark, so
+// that both sides of each ratio see the same machine load and the same
+// garbage collector state. Each iteration alternates, in a rotating order,
+// ten json.Unmarshal calls of the 500-property schema, ten builds (and
+// ten build-and-state runs) of it, and one build (and one build-and-state
+// run) of the 5000-property schema: both sizes then allocate about as much
+// per iteration. It reports
+//
+//   - build500/unmarshal500: one Build500 over one Unmarshal500 (target ≤ 3),
+//   - build5000/build500: one Build5000 over one Build500 (target ≤ 12),
+//   - state5000/state500: the same for Build plus Form.NewState().Value(),
+//     the path a form takes,
+//
+// and the mean time of each case in ns.
+func BenchmarkSchemaRatio(b *testing.B) {
+	small, large := wideSchema(500), wideSchema(5000)
+	const reps = 10 // small runs per large run: the same amount of work
+	unmarshal := func(schema []byte) {
+		var v any
+		if err := json.Unmarshal(schema, &v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	build := func(schema []byte) {
+		if _, err := Build(schema); err != nil {
+			b.Fatal(err)
+		}
+	}
+	state := func(schema []byte) {
+		f, err := Build(schema)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_ = f.NewState().Value()
+	}
+	type phase struct {
+		run    func([]byte)
+		schema []byte
+		n      int
+		total  time.Duration
+	}
+	phases := []*phase{
+		{run: unmarshal, schema: small, n: reps},
+		{run: build, schema: small, n: reps},
+		{run: build, schema: large, n: 1},
+		{run: state, schema: small, n: reps},
+		{run: state, schema: large, n: 1},
+	}
+	iter := 0
+	for b.Loop() {
+		for k := range phases {
+			p := phases[(k+iter)%len(phases)]
+			start := time.Now()
+			for range p.n {
+				p.run(p.schema)
+			}
+			p.total += time.Since(start)
+		}
+		iter++
+	}
+	mean := func(p *phase) float64 { return float64(p.total) / float64(iter*p.n) }
+	u500, b500, b5000, s500, s5000 := mean(phases[0]), mean(phases[1]), mean(phases[2]), mean(phases[3]), mean(phases[4])
+	b.ReportMetric(b500/u500, "build500/unmarshal500")
+	b.ReportMetric(b5000/b500, "build5000/build500")
+	b.ReportMetric(s5000/s500, "state5000/state500")
+	b.ReportMetric(u500, "unmarshal500-ns")
+	b.ReportMetric(b500, "build500-ns")
+	b.ReportMetric(b5000, "build5000-ns")
+	b.ReportMetric(s500, "state500-ns")
+	b.ReportMetric(s5000, "state5000-ns")
 }
 
 // TestBuildWideSchema checks that the benchmark schema builds as expected.

@@ -67,7 +67,7 @@ func (s *State) Check() []Issue {
 			}
 			return out
 		}
-		if _, err := ParseValue([]byte(s.Text)); err != nil {
+		if _, err := parse(s.Text); err != nil {
 			add(CodeJSON, "invalid JSON: %v", err)
 		}
 		return out
@@ -130,7 +130,7 @@ func (s *State) Check() []Issue {
 			}
 			return out
 		}
-		if _, err := ParseValue([]byte(s.Text)); err != nil {
+		if _, err := parse(s.Text); err != nil {
 			add(CodeJSON, "invalid JSON: %v", err)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Kind is the kind of control a Field needs.
@@ -80,11 +81,18 @@ type Field struct {
 	Schema      *Value   // the sub-schema (with $ref resolved)
 	Reason      string   // KindJSON: why the form has no dedicated control
 
-	reOnce  sync.Once
-	re      *regexp.Regexp
-	idxOnce sync.Once
-	idx     map[string]int
+	// re is the compiled Pattern (noRegexp when it does not compile),
+	// made on first use: most fields are never checked.
+	re atomic.Pointer[regexp.Regexp]
+	// idx maps property names to their index in Properties when there
+	// are many. Build shares the parser's index of the "properties"
+	// object when it has no duplicate names; otherwise it is made on
+	// first use.
+	idx atomic.Pointer[map[string]int]
 }
+
+// noRegexp marks a pattern that Go cannot compile.
+var noRegexp = new(regexp.Regexp)
 
 // propIndex returns the index of the property named name, or -1.
 func (f *Field) propIndex(name string) int {
@@ -96,13 +104,16 @@ func (f *Field) propIndex(name string) int {
 		}
 		return -1
 	}
-	f.idxOnce.Do(func() {
-		f.idx = make(map[string]int, len(f.Properties))
+	idx := f.idx.Load()
+	if idx == nil {
+		m := make(map[string]int, len(f.Properties))
 		for i, p := range f.Properties {
-			f.idx[p.Name] = i
+			m[p.Name] = i
 		}
-	})
-	if i, ok := f.idx[name]; ok {
+		idx = &m
+		f.idx.Store(idx) // racing callers store equal maps
+	}
+	if i, ok := (*idx)[name]; ok {
 		return i
 	}
 	return -1
@@ -129,12 +140,21 @@ func (f *Field) Property(name string) *Field {
 // regexp returns the compiled pattern, or nil when there is none or Go
 // cannot compile it (ECMA-262 syntax that RE2 lacks).
 func (f *Field) regexp() *regexp.Regexp {
-	f.reOnce.Do(func() {
-		if f.Pattern != "" {
-			f.re, _ = regexp.Compile(f.Pattern)
+	if f.Pattern == "" {
+		return nil
+	}
+	re := f.re.Load()
+	if re == nil {
+		var err error
+		if re, err = regexp.Compile(f.Pattern); err != nil {
+			re = noRegexp
 		}
-	})
-	return f.re
+		f.re.Store(re) // racing callers store equivalent regexps
+	}
+	if re == noRegexp {
+		return nil
+	}
+	return re
 }
 
 // Form is a parsed schema: the field model plus what whole-document
@@ -188,6 +208,22 @@ type builder struct {
 	refs       []string
 	expansions int
 	fields     int
+	slab       []Field // fields are carved from slabs: fewer allocations
+	slabSize   int
+}
+
+// newField returns a zero field carved from the builder's slab. Slabs
+// start small (most schemas are) and grow with the schema up to 96 fields
+// (28 KiB): a small object, so that large schemas do not take fresh pages
+// for one huge block.
+func (b *builder) newField() *Field {
+	if len(b.slab) == 0 {
+		b.slabSize = min(max(b.slabSize*2, 6), 96)
+		b.slab = make([]Field, b.slabSize)
+	}
+	f := &b.slab[0]
+	b.slab = b.slab[1:]
+	return f
 }
 
 // resolve follows $ref chains from s. It returns the schema to build
@@ -335,6 +371,21 @@ func escapeToken(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
 
+// hasString reports whether items holds the string s.
+func hasString(items []*Value, s string) bool {
+	for _, it := range items {
+		if it.Type == TypeString && it.Str == s {
+			return true
+		}
+	}
+	return false
+}
+
+// escapedLen is len(escapeToken(s)).
+func escapedLen(s string) int {
+	return len(s) + strings.Count(s, "~") + strings.Count(s, "/")
+}
+
 // jsonField turns f into a JSON fallback.
 func jsonField(f *Field, reason string) {
 	f.Kind = KindJSON
@@ -378,10 +429,12 @@ func (b *builder) field(s *Value, f *Field, depth int, root bool) {
 		jsonField(f, "nested too deeply")
 		return
 	}
-	for _, k := range [...]string{"if", "then", "else", "not", "prefixItems", "dependentSchemas", "dependencies", "patternProperties", "contains", "unevaluatedProperties"} {
-		if s.Has(k) {
-			jsonField(f, k+" is not expressible as a form")
-			return
+	if unsupported(s) {
+		for _, k := range unsupportedKeywords {
+			if s.Has(k) {
+				jsonField(f, k+" is not expressible as a form")
+				return
+			}
 		}
 	}
 	if all := s.Get("allOf"); all != nil {
@@ -442,6 +495,9 @@ func (b *builder) field(s *Value, f *Field, depth int, root bool) {
 			if titled && names.Items[i].Type == TypeString {
 				o.Title = names.Items[i].Str
 			}
+			if f.Options == nil {
+				f.Options = make([]Option, 0, len(e.Items))
+			}
 			f.Options = append(f.Options, o)
 		}
 		return
@@ -484,6 +540,24 @@ func (b *builder) field(s *Value, f *Field, depth int, root bool) {
 	}
 }
 
+// unsupportedKeywords are the keywords a form cannot express, in the
+// order their reasons are reported.
+var unsupportedKeywords = [...]string{"if", "then", "else", "not", "prefixItems", "dependentSchemas",
+	"dependencies", "patternProperties", "contains", "unevaluatedProperties"}
+
+// unsupported reports, in one pass over the members of s, whether it has
+// one of unsupportedKeywords.
+func unsupported(s *Value) bool {
+	for _, m := range s.Members {
+		switch m.Key {
+		case "if", "then", "else", "not", "prefixItems", "dependentSchemas",
+			"dependencies", "patternProperties", "contains", "unevaluatedProperties":
+			return true
+		}
+	}
+	return false
+}
+
 // mergeSchemas lays the members of over (except skip) on base.
 func mergeSchemas(base, over *Value, skip string) *Value {
 	if base.Type != TypeObject {
@@ -518,7 +592,8 @@ func without(s *Value, key string) *Value {
 
 func (b *builder) nullable(f *Field, inner *Value, depth int) {
 	f.Kind = KindNullable
-	in := &Field{Name: f.Name, Path: f.Path}
+	in := b.newField()
+	in.Name, in.Path = f.Name, f.Path
 	b.field(inner, in, depth+1, false)
 	in.Title, in.Description = "", ""
 	if in.Default != nil && in.Default.Type == TypeNull {
@@ -717,7 +792,8 @@ func (b *builder) arrayField(s *Value, f *Field, depth int) {
 	if items == nil {
 		items = &Value{Type: TypeObject, Members: []Member{}}
 	}
-	item := &Field{Path: f.Path + "/*", Required: true}
+	item := b.newField()
+	item.Path, item.Required = f.Path+"/*", true
 	b.field(items, item, depth+1, false)
 	if (item.Kind == KindEnum || item.Kind == KindTitledEnum) && len(item.Options) <= maxMultiOptions {
 		f.Kind = KindMultiSelect
@@ -740,36 +816,88 @@ func (b *builder) objectField(s *Value, f *Field, depth int, root bool) {
 		return
 	}
 	f.Kind = KindObject
-	var req map[string]bool
-	if r := s.Get("required"); r != nil && r.Type == TypeArray && len(r.Items) > 0 {
-		req = make(map[string]bool, len(r.Items))
-		for _, it := range r.Items {
-			if it.Type == TypeString {
-				req[it.Str] = true
-			}
-		}
-	}
 	f.Properties = make([]*Field, 0, len(props.Members))
 	// Duplicate names are possible (the last one wins, as in JSON
 	// decoding); the parser's index tells when there are none.
 	var seen map[string]int
-	if props.ext == nil || props.ext.index == nil || len(props.ext.index) != len(props.Members) {
+	index := props.ext != nil && props.ext.index != nil && props.ext.n == len(props.Members) &&
+		len(props.ext.index) == len(props.Members)
+	// Small objects (the parser indexes larger ones) look names up by
+	// scanning: at most 16 members, no maps.
+	small := !index && len(props.Members) <= 16
+	switch {
+	case small:
+	case !index:
 		seen = make(map[string]int, len(props.Members))
+	default:
+		// No duplicates: the parser's index of the members is the
+		// index of the properties, and nothing ever modifies it.
+		f.idx.Store(&props.ext.index)
 	}
-	fields := make([]Field, len(props.Members))
-	for i, m := range props.Members {
-		p := &fields[i]
+	var req map[string]bool
+	var reqList, reqIndexed []*Value
+	if r := s.Get("required"); r != nil && r.Type == TypeArray && len(r.Items) > 0 {
+		switch {
+		case index:
+			reqIndexed = r.Items // marked below, through the index
+		case small:
+			reqList = r.Items
+		default:
+			req = make(map[string]bool, len(r.Items))
+			for _, it := range r.Items {
+				if it.Type == TypeString {
+					req[it.Str] = true
+				}
+			}
+		}
+	}
+	// The paths of all the properties are substrings of one string.
+	size := 0
+	for _, m := range props.Members {
+		size += len(f.Path) + 1 + escapedLen(m.Key)
+	}
+	var pb strings.Builder
+	pb.Grow(size)
+	for _, m := range props.Members {
+		pb.WriteString(f.Path)
+		pb.WriteByte('/')
+		pb.WriteString(escapeToken(m.Key))
+	}
+	paths, off := pb.String(), 0
+	for _, m := range props.Members {
+		p := b.newField()
 		p.Name = m.Key
-		p.Path = f.Path + "/" + escapeToken(m.Key)
-		p.Required = req[m.Key]
+		n := len(f.Path) + 1 + escapedLen(m.Key)
+		p.Path, off = paths[off:off+n], off+n
+		switch {
+		case req != nil:
+			p.Required = req[m.Key]
+		case reqList != nil:
+			p.Required = hasString(reqList, m.Key)
+		}
 		b.field(m.Value, p, depth+1, false)
-		if seen != nil {
+		switch {
+		case seen != nil:
 			if j, dup := seen[m.Key]; dup {
 				f.Properties[j] = p
 				continue
 			}
 			seen[m.Key] = len(f.Properties)
+		case small:
+			if j := f.propIndex(m.Key); j >= 0 {
+				f.Properties[j] = p
+				continue
+			}
 		}
 		f.Properties = append(f.Properties, p)
+	}
+	if seen != nil && len(f.Properties) > 16 {
+		f.idx.Store(&seen)
+	}
+	// Without duplicates, property i is member i.
+	for _, it := range reqIndexed {
+		if i, ok := props.ext.index[it.Str]; ok && it.Type == TypeString {
+			f.Properties[i].Required = true
+		}
 	}
 }

@@ -42,8 +42,9 @@ type State struct {
 	keep bool
 	// order: member order of the loaded object.
 	order []string
-	// orig: the loaded string, sent as loaded while Text is unchanged
-	// (so its escapes survive).
+	// orig: the loaded string, number or boolean, sent as loaded while
+	// the control still shows it (so a string's escapes survive, and no
+	// new value is made for an unchanged default).
 	orig *Value
 }
 
@@ -58,15 +59,53 @@ func NewState(f *Field) *State {
 func (f *Form) NewState() *State { return NewState(f.Root) }
 
 func newEmpty(f *Field) *State {
-	s := &State{Field: f, Index: -1}
+	a := stateAlloc{left: countStates(f)}
+	return a.empty(f)
+}
+
+// countStates is how many states an empty state of f holds, itself
+// included.
+func countStates(f *Field) int {
+	n := 1
+	switch f.Kind {
+	case KindObject:
+		for _, p := range f.Properties {
+			n += countStates(p)
+		}
+	case KindNullable:
+		n += countStates(f.Inner)
+	}
+	return n
+}
+
+// stateAlloc carves the states of one empty state tree from slabs of at
+// most maxStateSlab states (small objects, unlike one block for a huge
+// form).
+type stateAlloc struct {
+	slab []State
+	left int // states still to hand out
+}
+
+// maxStateSlab × 184 bytes is 23 KiB.
+const maxStateSlab = 128
+
+// empty returns the empty state of f and of everything below it.
+func (a *stateAlloc) empty(f *Field) *State {
+	if len(a.slab) == 0 {
+		a.slab = make([]State, max(min(a.left, maxStateSlab), 1))
+	}
+	s := &a.slab[0]
+	a.slab = a.slab[1:]
+	a.left--
+	s.Field, s.Index = f, -1
 	switch f.Kind {
 	case KindObject:
 		s.Props = make([]*State, len(f.Properties))
 		for i, p := range f.Properties {
-			s.Props[i] = newEmpty(p)
+			s.Props[i] = a.empty(p)
 		}
 	case KindNullable:
-		s.Inner = newEmpty(f.Inner)
+		s.Inner = a.empty(f.Inner)
 	}
 	return s
 }
@@ -107,22 +146,23 @@ func Defaults(f *Field) *Value {
 }
 
 // Reset puts the defaults back (in schema order).
-func (s *State) Reset() {
-	s.Set(Defaults(s.Field))
-	s.Walk(func(_ string, st *State) { st.order = nil })
-}
+func (s *State) Reset() { s.set(Defaults(s.Field), false) }
 
 // Set loads v (nil: absent) into the state, replacing what it held.
-func (s *State) Set(v *Value) {
+func (s *State) Set(v *Value) { s.set(v, true) }
+
+// set is Set; keepOrder says whether objects remember the member order of
+// v (Reset does not: defaults are sent in schema order).
+func (s *State) set(v *Value, keepOrder bool) {
 	f := s.Field
 	s.Text, s.Index, s.Checked, s.Bool, s.Touched, s.Null = "", -1, nil, false, false, false
 	s.Items, s.Extra, s.Raw, s.keep, s.order, s.orig = nil, nil, false, false, nil, nil
 	if v == nil {
 		for _, p := range s.Props {
-			p.Set(nil)
+			p.set(nil, false)
 		}
 		if s.Inner != nil {
-			s.Inner.Set(nil)
+			s.Inner.set(nil, false)
 		}
 		return
 	}
@@ -130,10 +170,10 @@ func (s *State) Set(v *Value) {
 		s.Raw = true
 		s.Text = string(v.Indent())
 		for _, p := range s.Props {
-			p.Set(nil)
+			p.set(nil, false)
 		}
 		if s.Inner != nil {
-			s.Inner.Set(nil)
+			s.Inner.set(nil, false)
 		}
 	}
 	switch f.Kind {
@@ -151,6 +191,7 @@ func (s *State) Set(v *Value) {
 			return
 		}
 		s.Text = string(v.Num)
+		s.orig = v
 	case KindEnum, KindTitledEnum:
 		i := optionIndex(f.Options, v)
 		if i < 0 {
@@ -180,6 +221,7 @@ func (s *State) Set(v *Value) {
 			return
 		}
 		s.Bool, s.Touched = v.Bool, true
+		s.orig = v
 	case KindArray:
 		if v.Type != TypeArray {
 			raw()
@@ -188,7 +230,7 @@ func (s *State) Set(v *Value) {
 		s.Items = make([]*State, len(v.Items))
 		for i, it := range v.Items {
 			c := newEmpty(f.Items)
-			c.Set(it)
+			c.set(it, keepOrder)
 			s.Items[i] = c
 		}
 		s.keep = len(v.Items) == 0
@@ -198,34 +240,54 @@ func (s *State) Set(v *Value) {
 			return
 		}
 		for _, p := range s.Props {
-			p.Set(nil)
+			p.set(nil, false)
 		}
 		set := make([]bool, len(s.Props))
-		s.order = make([]string, 0, len(v.Members))
+		if keepOrder {
+			s.order = make([]string, 0, len(v.Members))
+		}
+		next := 0 // members usually come in property order
 		for _, m := range v.Members {
-			i := s.propIndex(m.Key)
+			i := s.nextProp(next, m.Key)
+			if i >= 0 {
+				next = i + 1
+			}
 			if i < 0 || set[i] {
 				s.Extra = append(s.Extra, m)
 			} else {
 				set[i] = true
-				s.Props[i].Set(m.Value)
+				s.Props[i].set(m.Value, keepOrder)
 			}
-			s.order = append(s.order, m.Key)
+			if keepOrder {
+				s.order = append(s.order, m.Key)
+			}
 		}
 		s.keep = len(v.Members) == 0
 	case KindNullable:
 		if v.Type == TypeNull {
 			s.Null = true
-			s.Inner.Set(nil)
+			s.Inner.set(nil, false)
 			return
 		}
-		s.Inner.Set(v)
+		s.Inner.set(v, keepOrder)
 	default: // KindJSON
 		s.Text = string(v.Indent())
 	}
 }
 
 func (s *State) propIndex(name string) int { return s.Field.propIndex(name) }
+
+// nextProp is propIndex, looking first at the few properties from index
+// from on: members that come in schema order (defaults, arguments sent
+// by a form) are then found without a lookup.
+func (s *State) nextProp(from int, name string) int {
+	for i := from; i < len(s.Props) && i < from+8; i++ {
+		if s.Props[i].Field.Name == name {
+			return i
+		}
+	}
+	return s.propIndex(name)
+}
 
 func optionIndex(opts []Option, v *Value) int {
 	for i, o := range opts {
@@ -330,7 +392,7 @@ func (s *State) value(top bool) *Value {
 		if s.Text == "" && !s.keep && !top {
 			return nil // empty: left out (Issues reports a required one)
 		}
-		if s.orig != nil && s.orig.Str == s.Text {
+		if s.orig != nil && s.orig.Type == TypeString && s.orig.Str == s.Text {
 			return s.orig
 		}
 		return String(s.Text)
@@ -338,6 +400,9 @@ func (s *State) value(top bool) *Value {
 		t := strings.TrimSpace(s.Text)
 		if t == "" || !IsNumber(t) || (f.Kind == KindInteger && !IsInteger(t)) {
 			return nil
+		}
+		if s.orig != nil && s.orig.Type == TypeNumber && string(s.orig.Num) == t {
+			return s.orig
 		}
 		return Number(t)
 	case KindEnum, KindTitledEnum:
@@ -357,6 +422,9 @@ func (s *State) value(top bool) *Value {
 	case KindBoolean:
 		if !s.Touched && !required {
 			return nil
+		}
+		if s.orig != nil && s.orig.Type == TypeBool && s.orig.Bool == s.Bool {
+			return s.orig
 		}
 		return Bool(s.Bool)
 	case KindArray:
@@ -419,7 +487,7 @@ func typed(text string) *Value {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
-	v, err := ParseValue([]byte(text))
+	v, err := parse(text)
 	if err != nil {
 		return nil
 	}

@@ -312,9 +312,19 @@ func (e *SyntaxError) Unwrap() error { return ErrSyntax }
 const maxNesting = 1000
 
 // ParseValue parses one JSON text (surrounding whitespace allowed) into a
-// Value. Errors are *SyntaxError with line and column.
+// Value. Errors are *SyntaxError with line and column. The result is
+// meant to be read, not modified: within one document, every true,
+// false, null, 0, 1 and JSON type name ("string", "object", ...) is the
+// same Value.
 func ParseValue(data []byte) (*Value, error) {
-	p := parser{data: data}
+	// One copy of the text: member names, strings and number literals
+	// are substrings of it rather than an allocation each.
+	return parse(string(data))
+}
+
+// parse parses the JSON text src; see ParseValue.
+func parse(src string) (*Value, error) {
+	p := parser{data: src}
 	p.skip()
 	v := p.value(0)
 	if p.err == nil {
@@ -329,24 +339,108 @@ func ParseValue(data []byte) (*Value, error) {
 	return v, nil
 }
 
+// Common scalars: every occurrence of one of these literals in a document
+// is the same Value (schemas repeat "type":"string" on every property).
+const (
+	commonTrue = iota
+	commonFalse
+	commonNull
+	commonZero
+	commonOne
+	commonTypeNames // then one per JSON Schema type name, see commonString
+	commonCount     = commonTypeNames + 7
+)
+
+// commonString returns the common-scalar slot of a string literal without
+// escapes, or -1.
+func commonString(s string) int {
+	switch s {
+	case "string":
+		return commonTypeNames
+	case "number":
+		return commonTypeNames + 1
+	case "integer":
+		return commonTypeNames + 2
+	case "boolean":
+		return commonTypeNames + 3
+	case "object":
+		return commonTypeNames + 4
+	case "array":
+		return commonTypeNames + 5
+	case "null":
+		return commonTypeNames + 6
+	}
+	return -1
+}
+
+// common returns the document's Value of common scalar k, making it on
+// first use (lit is its string or number literal, b its boolean).
+func (p *parser) common(k int, t Type, lit string, b bool) *Value {
+	if v := p.shared[k]; v != nil {
+		return v
+	}
+	v := p.alloc(t)
+	switch t {
+	case TypeString:
+		v.Str = lit
+	case TypeNumber:
+		v.Num = json.Number(lit)
+	case TypeBool:
+		v.Bool = b
+	}
+	p.shared[k] = v
+	return v
+}
+
 type parser struct {
-	data   []byte
+	shared [commonCount]*Value // see common
+	data   string // the text; keys, strings and numbers are substrings of it
 	pos    int
 	err    *SyntaxError
 	slab   []Value  // values are carved from slabs: fewer allocations
+	mslab  []Member // so are the member lists of objects
 	mstack []Member // members of the objects being parsed
 	vstack []*Value // items of the arrays being parsed
+}
+
+// Slab sizes: large documents get larger slabs, small ones do not pay for
+// them. A full slab stays a small object (24 KiB, a size class of its
+// own): larger ones would each take fresh pages from the heap.
+const (
+	maxValueSlab  = 256  // 256 × 96 bytes
+	maxMemberSlab = 1024 // 1024 × 24 bytes
+)
+
+// slabSize is how many values (or members) the next slab holds.
+func (p *parser) slabSize(limit int) int {
+	return min(max(len(p.data)/32, 16), limit)
 }
 
 // alloc returns a new zero Value from the current slab.
 func (p *parser) alloc(t Type) *Value {
 	if len(p.slab) == 0 {
-		p.slab = make([]Value, 64)
+		p.slab = make([]Value, p.slabSize(maxValueSlab))
 	}
 	v := &p.slab[0]
 	p.slab = p.slab[1:]
 	v.Type = t
 	return v
+}
+
+// members returns a copy of ms carved from the member slab, with its
+// capacity capped so that appending to it never touches its neighbours.
+func (p *parser) members(ms []Member) []Member {
+	n := len(ms)
+	if n > len(p.mslab) {
+		if n > 64 {
+			return append(make([]Member, 0, n), ms...)
+		}
+		p.mslab = make([]Member, p.slabSize(maxMemberSlab))
+	}
+	out := p.mslab[:n:n]
+	p.mslab = p.mslab[n:]
+	copy(out, ms)
+	return out
 }
 
 func (p *parser) fail(msg string) {
@@ -362,7 +456,7 @@ func (p *parser) fail(msg string) {
 			last = i + 1
 		}
 	}
-	col = utf8.RuneCount(p.data[last:end]) + 1
+	col = utf8.RuneCountInString(p.data[last:end]) + 1
 	p.err = &SyntaxError{Msg: msg, Offset: p.pos, Line: line, Col: col}
 }
 
@@ -397,6 +491,11 @@ func (p *parser) value(depth int) *Value {
 		if !ok {
 			return nil
 		}
+		if p.pos-start == len(s)+2 {
+			if k := commonString(s); k >= 0 {
+				return p.common(k, TypeString, s, false)
+			}
+		}
 		v := p.alloc(TypeString)
 		v.Str = s
 		if p.pos-start != len(s)+2 {
@@ -406,11 +505,11 @@ func (p *parser) value(depth int) *Value {
 		}
 		return v
 	case c == 't':
-		return p.lit("true", TypeBool, true)
+		return p.lit("true", TypeBool, true, commonTrue)
 	case c == 'f':
-		return p.lit("false", TypeBool, false)
+		return p.lit("false", TypeBool, false, commonFalse)
 	case c == 'n':
-		return p.lit("null", TypeNull, false)
+		return p.lit("null", TypeNull, false, commonNull)
 	case c == '-' || (c >= '0' && c <= '9'):
 		start := p.pos
 		for p.pos < len(p.data) {
@@ -421,28 +520,32 @@ func (p *parser) value(depth int) *Value {
 			}
 			break
 		}
-		lit := string(p.data[start:p.pos])
+		lit := p.data[start:p.pos]
 		if !IsNumber(lit) {
 			p.pos = start
 			p.fail("invalid number " + strconv.Quote(lit))
 			return nil
 		}
+		switch lit {
+		case "0":
+			return p.common(commonZero, TypeNumber, lit, false)
+		case "1":
+			return p.common(commonOne, TypeNumber, lit, false)
+		}
 		v := p.alloc(TypeNumber)
 		v.Num = json.Number(lit)
 		return v
 	default:
-		r, _ := utf8.DecodeRune(p.data[p.pos:])
+		r, _ := utf8.DecodeRuneInString(p.data[p.pos:])
 		p.fail(fmt.Sprintf("unexpected character %q", r))
 		return nil
 	}
 }
 
-func (p *parser) lit(word string, t Type, b bool) *Value {
-	if bytes.HasPrefix(p.data[p.pos:], []byte(word)) {
+func (p *parser) lit(word string, t Type, b bool, k int) *Value {
+	if strings.HasPrefix(p.data[p.pos:], word) {
 		p.pos += len(word)
-		v := p.alloc(t)
-		v.Bool = b
-		return v
+		return p.common(k, t, "", b)
 	}
 	p.fail("invalid literal (expected " + word + ")")
 	return nil
@@ -491,7 +594,7 @@ func (p *parser) object(depth int) *Value {
 			p.pos++
 		case '}':
 			p.pos++
-			v.Members = append(make([]Member, 0, len(p.mstack)-mark), p.mstack[mark:]...)
+			v.Members = p.members(p.mstack[mark:])
 			if len(v.Members) > 16 {
 				v.indexMembers()
 			}
@@ -548,7 +651,7 @@ func (p *parser) str() (string, bool) {
 	for p.pos < len(p.data) {
 		c := p.data[p.pos]
 		if c == '"' {
-			s := string(p.data[start:p.pos])
+			s := p.data[start:p.pos]
 			p.pos++
 			return s, true
 		}
@@ -562,7 +665,7 @@ func (p *parser) str() (string, bool) {
 		p.pos++
 	}
 	var b strings.Builder
-	b.Write(p.data[start:p.pos])
+	b.WriteString(p.data[start:p.pos])
 	for p.pos < len(p.data) {
 		c := p.data[p.pos]
 		switch {
@@ -633,7 +736,8 @@ func (p *parser) hex4(at int) (rune, bool) {
 		return 0, false
 	}
 	var r rune
-	for _, c := range p.data[at : at+4] {
+	for i := at; i < at+4; i++ {
+		c := p.data[i]
 		r <<= 4
 		switch {
 		case c >= '0' && c <= '9':
