@@ -394,7 +394,7 @@ func (p *parser) common(k int, t Type, lit string, b bool) *Value {
 
 type parser struct {
 	shared [commonCount]*Value // see common
-	data   string // the text; keys, strings and numbers are substrings of it
+	data   string              // the text; keys, strings and numbers are substrings of it
 	pos    int
 	err    *SyntaxError
 	slab   []Value  // values are carved from slabs: fewer allocations
