@@ -231,3 +231,11 @@ func (c *authConn) SetProtocolVersion(v string) {
 		pv.SetProtocolVersion(v)
 	}
 }
+
+// Abandon forwards to the conn underneath (see wire.Abandoner), which then
+// releases the response stream of a request the session gave up on.
+func (c *authConn) Abandon(id string) {
+	if a, ok := c.Conn.(wire.Abandoner); ok {
+		a.Abandon(id)
+	}
+}
