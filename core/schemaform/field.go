@@ -210,6 +210,25 @@ type builder struct {
 	fields     int
 	slab       []Field // fields are carved from slabs: fewer allocations
 	slabSize   int
+	paths      strings.Builder // field paths are substrings of its chunks
+	pathsSize  int
+}
+
+// path returns parent + "/" + tok, carved from the builder's current
+// chunk of path text. Chunks grow with the schema up to 16 KiB; a string
+// returned by a strings.Builder stays valid while it goes on appending.
+func (b *builder) path(parent, tok string) string {
+	n := len(parent) + 1 + len(tok)
+	if b.paths.Cap()-b.paths.Len() < n {
+		b.pathsSize = min(max(b.pathsSize*2, 256), 16<<10)
+		b.paths = strings.Builder{}
+		b.paths.Grow(max(n, b.pathsSize))
+	}
+	start := b.paths.Len()
+	b.paths.WriteString(parent)
+	b.paths.WriteByte('/')
+	b.paths.WriteString(tok)
+	return b.paths.String()[start:]
 }
 
 // newField returns a zero field carved from the builder's slab. Slabs
@@ -379,11 +398,6 @@ func hasString(items []*Value, s string) bool {
 		}
 	}
 	return false
-}
-
-// escapedLen is len(escapeToken(s)).
-func escapedLen(s string) int {
-	return len(s) + strings.Count(s, "~") + strings.Count(s, "/")
 }
 
 // jsonField turns f into a JSON fallback.
@@ -793,7 +807,7 @@ func (b *builder) arrayField(s *Value, f *Field, depth int) {
 		items = &Value{Type: TypeObject, Members: []Member{}}
 	}
 	item := b.newField()
-	item.Path, item.Required = f.Path+"/*", true
+	item.Path, item.Required = b.path(f.Path, "*"), true
 	b.field(items, item, depth+1, false)
 	if (item.Kind == KindEnum || item.Kind == KindTitledEnum) && len(item.Options) <= maxMultiOptions {
 		f.Kind = KindMultiSelect
@@ -851,24 +865,10 @@ func (b *builder) objectField(s *Value, f *Field, depth int, root bool) {
 			}
 		}
 	}
-	// The paths of all the properties are substrings of one string.
-	size := 0
-	for _, m := range props.Members {
-		size += len(f.Path) + 1 + escapedLen(m.Key)
-	}
-	var pb strings.Builder
-	pb.Grow(size)
-	for _, m := range props.Members {
-		pb.WriteString(f.Path)
-		pb.WriteByte('/')
-		pb.WriteString(escapeToken(m.Key))
-	}
-	paths, off := pb.String(), 0
 	for _, m := range props.Members {
 		p := b.newField()
 		p.Name = m.Key
-		n := len(f.Path) + 1 + escapedLen(m.Key)
-		p.Path, off = paths[off:off+n], off+n
+		p.Path = b.path(f.Path, escapeToken(m.Key))
 		switch {
 		case req != nil:
 			p.Required = req[m.Key]

@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -325,6 +326,16 @@ func ParseValue(data []byte) (*Value, error) {
 // parse parses the JSON text src; see ParseValue.
 func parse(src string) (*Value, error) {
 	p := parser{data: src}
+	if st, ok := stacks.Get().(*parseStacks); ok {
+		p.mstack, p.vstack = st.m[:0], st.v[:0]
+		defer func() {
+			// Drop the references the stacks still hold, then reuse them.
+			clear(p.mstack[:p.mhigh])
+			clear(p.vstack[:p.vhigh])
+			st.m, st.v = p.mstack[:0], p.vstack[:0]
+			stacks.Put(st)
+		}()
+	}
 	p.skip()
 	v := p.value(0)
 	if p.err == nil {
@@ -338,6 +349,15 @@ func parse(src string) (*Value, error) {
 	}
 	return v, nil
 }
+
+// parseStacks are the member and item stacks of a parser, kept between
+// parses: a wide object would otherwise grow a new stack each time.
+type parseStacks struct {
+	m []Member
+	v []*Value
+}
+
+var stacks = sync.Pool{New: func() any { return new(parseStacks) }}
 
 // Common scalars: every occurrence of one of these literals in a document
 // is the same Value (schemas repeat "type":"string" on every property).
@@ -401,6 +421,8 @@ type parser struct {
 	mslab  []Member // so are the member lists of objects
 	mstack []Member // members of the objects being parsed
 	vstack []*Value // items of the arrays being parsed
+	mhigh  int      // the most members and items the stacks held
+	vhigh  int
 }
 
 // Slab sizes: large documents get larger slabs, small ones do not pay for
@@ -584,6 +606,7 @@ func (p *parser) object(depth int) *Value {
 			return nil
 		}
 		p.mstack = append(p.mstack, Member{key, m})
+		p.mhigh = max(p.mhigh, len(p.mstack))
 		p.skip()
 		if p.pos >= len(p.data) {
 			p.fail("unexpected end of JSON: missing '}'")
@@ -624,6 +647,7 @@ func (p *parser) array(depth int) *Value {
 			return nil
 		}
 		p.vstack = append(p.vstack, it)
+		p.vhigh = max(p.vhigh, len(p.vstack))
 		p.skip()
 		if p.pos >= len(p.data) {
 			p.fail("unexpected end of JSON: missing ']'")
