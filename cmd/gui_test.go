@@ -836,6 +836,30 @@ func TestGUIRequestQueue(t *testing.T) {
 	})
 	h.tap("Run")
 	h.waitFor("the queued elicitation", func() bool { return h.button("Decline") != nil && h.button("Submit") != nil })
+	// the window still fits the smallest supported size, the inspector's
+	// details open
+	h.waitFor("the tools/call row", func() bool { return h.hasText("tools/call #") })
+	ui.Sync(func() {
+		var title string
+		walk(h.win.Content(), func(o fyne.CanvasObject) {
+			if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, "tools/call #") && title == "" {
+				title = l.Text
+			}
+		})
+		h.selectInspectorRow(title)
+	})
+	ui.Sync(func() {
+		m := h.win.Content().MinSize()
+		t.Logf("the window needs at least %v", m)
+		if m.Width > 1024 || m.Height > 700 {
+			t.Errorf("with a request waiting the window needs %v, more than 1024×700", m)
+			walk(h.win.Content(), func(o fyne.CanvasObject) {
+				if sp, ok := o.(*container.Split); ok {
+					t.Logf("a split (horizontal %v) needs %v | %v", sp.Horizontal, sp.Leading.MinSize(), sp.Trailing.MinSize())
+				}
+			})
+		}
+	})
 	h.tap("Decline")
 	h.waitFor("the answer in the result", func() bool { return h.hasText("The user chose decline") && h.button("Submit") == nil })
 

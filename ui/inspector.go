@@ -489,6 +489,7 @@ func newEventDetail(in *inspector) *eventDetail {
 	d.badge = newBadge("", "")
 	d.meta = widget.NewLabel("")
 	d.meta.SizeName = theme.SizeNameCaptionText
+	d.meta.Wrapping = fyne.TextWrapWord
 	d.payload = container.NewStack()
 	d.run = container.NewVBox()
 	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), in.closeDetail)
@@ -580,7 +581,9 @@ func pane(label string, e *EventView, missing string) fyne.CanvasObject {
 	if e.Badge != "" && label == "Request" {
 		head += " · " + e.Badge
 	}
-	var top fyne.CanvasObject = heading(head)
+	hl := heading(head)
+	hl.Truncation = fyne.TextTruncateEllipsis
+	var top fyne.CanvasObject = hl
 	if label == "" {
 		top = nil
 		if e.HTTP() != "" {

@@ -55,6 +55,9 @@ type paramForm struct {
 
 	// onChanged is called after every edit (a suggestion taken included).
 	onChanged func()
+	// relayout lays the screen out again when the suggestions show or
+	// hide (the form's height changes).
+	relayout func()
 }
 
 // newParamForm builds the form of params; submit runs on Enter.
@@ -211,8 +214,7 @@ func (p *paramForm) showSuggestions(arg string, vals []string, err error) {
 	p.sugg.Objects = nil
 	// A value already typed in full is not worth suggesting again.
 	if err != nil || len(vals) == 0 || (len(vals) == 1 && vals[0] == p.values[arg]) {
-		p.suggBox.Hide()
-		p.sugg.Refresh()
+		p.hideSuggestions()
 		return
 	}
 	more := ""
@@ -222,12 +224,31 @@ func (p *paramForm) showSuggestions(arg string, vals []string, err error) {
 	}
 	p.suggHead.SetText("Suggestions for " + p.label(arg) + more)
 	for _, v := range vals {
-		b := widget.NewButton(v, func() { p.onSuggestion(arg, v) })
-		b.Importance = widget.LowImportance
-		p.sugg.Add(b)
+		p.sugg.Add(widget.NewButton(v, func() { p.onSuggestion(arg, v) }))
 	}
-	p.sugg.Refresh()
 	p.suggBox.Show()
+	p.layout()
+}
+
+// hideSuggestions removes the suggestions.
+func (p *paramForm) hideSuggestions() {
+	if !p.suggBox.Visible() {
+		return
+	}
+	p.suggBox.Hide()
+	p.layout()
+}
+
+// layout lays the form and its suggestions out again. Twice: a row-wrap
+// layout knows its height only once it has been laid out at its width.
+func (p *paramForm) layout() {
+	for range 2 {
+		if p.relayout != nil {
+			p.relayout()
+		} else {
+			p.obj.Refresh()
+		}
+	}
 }
 
 // label is how the form names a parameter: its title, or its name.
@@ -258,7 +279,7 @@ func (p *paramForm) onSuggestion(arg, v string) {
 			return
 		}
 	}
-	p.suggBox.Hide()
+	p.hideSuggestions()
 }
 
 // promptParams are a prompt's arguments as string parameters.

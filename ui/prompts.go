@@ -65,6 +65,7 @@ func (p *promptsScreen) buildUI() fyne.CanvasObject {
 	left := container.NewBorder(container.NewVBox(p.banner, p.status), p.more, nil, nil, p.list)
 	p.title = heading("")
 	p.title.SizeName = theme.SizeNameSubHeadingText
+	p.title.Wrapping = fyne.TextWrapWord
 	p.desc = wrapLabel("")
 	p.formBox = container.NewStack()
 	p.getBtn = widget.NewButtonWithIcon("Get prompt", theme.MediaPlayIcon(), p.onGet)
@@ -73,9 +74,7 @@ func (p *promptsScreen) buildUI() fyne.CanvasObject {
 	p.formObj = container.NewVScroll(container.NewPadded(container.NewVBox(
 		p.title, p.desc, p.formBox, container.NewHBox(p.getBtn), widget.NewSeparator(), p.msgs)))
 	p.detail = container.NewStack(emptyState("Select a prompt to fill its arguments and get it."))
-	split := container.NewHSplit(left, p.detail)
-	split.Offset = 0.34
-	return split
+	return listSplit(left, p.detail)
 }
 
 func (p *promptsScreen) onRefresh() {
@@ -126,7 +125,9 @@ func (p *promptsScreen) onSelect(pr Prompt) {
 	p.cur = &pr
 	p.title.SetText(firstNonEmpty(pr.Title, pr.Name))
 	p.desc.SetText(pr.Description)
+	p.desc.Hidden = pr.Description == ""
 	p.args = newParamForm(p.ss, "ref/prompt", pr.Name, promptParams(pr), p.onGet)
+	p.args.relayout = p.formObj.Refresh
 	p.formBox.Objects = []fyne.CanvasObject{container.NewVBox(heading("Arguments"), p.args.Object())}
 	if len(pr.Arguments) == 0 {
 		p.formBox.Hide()

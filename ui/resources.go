@@ -112,6 +112,7 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 
 	r.title = heading("")
 	r.title.SizeName = theme.SizeNameSubHeadingText
+	r.title.Wrapping = fyne.TextWrapWord
 	r.uri = wrapLabel("")
 	r.vars = container.NewVBox()
 	r.expand = widget.NewLabel("")
@@ -125,11 +126,9 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 	r.updLbl.Importance = widget.LowImportance
 	r.content = container.NewVBox()
 	r.formObj = container.NewVScroll(container.NewPadded(container.NewVBox(
-		r.title, r.uri, r.vars, r.expand, container.NewHBox(r.readBtn, r.subBtn, r.updLbl), widget.NewSeparator(), r.content)))
+		r.title, r.uri, r.vars, r.expand, wrapRow(r.readBtn, r.subBtn, r.updLbl), widget.NewSeparator(), r.content)))
 	r.detail = container.NewStack(emptyState("Select a resource or template to read it."))
-	split := container.NewHSplit(left, r.detail)
-	split.Offset = 0.34
-	return split
+	return listSplit(left, r.detail)
 }
 
 func (r *resourcesScreen) onRefresh() {
@@ -239,6 +238,7 @@ func (r *resourcesScreen) onSelect(row resRow) {
 		} else {
 			r.params = newParamForm(r.ss, "ref/resource", row.tmpl.URITemplate, params, r.onRead)
 			r.params.onChanged = r.showExpansion
+			r.params.relayout = r.formObj.Refresh
 			r.vars.Objects = []fyne.CanvasObject{heading("Variables"), r.params.Object()}
 			r.showExpansion()
 		}
@@ -306,7 +306,9 @@ func (r *resourcesScreen) onRead() {
 				r.showError(err)
 				return
 			}
-			objs := []fyne.CanvasObject{container.NewHBox(heading(uri), rawButton(r.ss.s.w, "resources/read result", res.Raw))}
+			head := heading(uri)
+			head.Wrapping = fyne.TextWrapBreak
+			objs := []fyne.CanvasObject{container.NewBorder(nil, nil, nil, rawButton(r.ss.s.w, "resources/read result", res.Raw), head)}
 			for _, c := range res.Contents {
 				objs = append(objs, r.ss.contentView(c))
 			}

@@ -229,7 +229,9 @@ func (ss *serverScreens) contentView(c Content) fyne.CanvasObject {
 		l.Truncation = fyne.TextTruncateEllipsis
 		return container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), open, l)
 	case "resource":
-		head := container.NewHBox(widget.NewIcon(theme.FileIcon()), widget.NewLabel("Embedded resource "+c.URI))
+		l := widget.NewLabel("Embedded resource " + c.URI)
+		l.Wrapping = fyne.TextWrapBreak
+		head := container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), nil, l)
 		var body fyne.CanvasObject
 		if c.Data != nil {
 			body = binaryView(c, w)

@@ -67,6 +67,13 @@ func TestToolsScreen(t *testing.T) {
 			t.Errorf("result lacks %q:\n%s", want, got)
 		}
 	}
+	// with a result shown the list keeps a readable column (the detail's
+	// rows wrap instead of widening it)
+	Sync(func() {
+		if w := ss.tools.list.Size().Width; w < 200 {
+			t.Errorf("the tools list is %v wide at 1280 px", w)
+		}
+	})
 	// isError is distinct
 	got = runTool(t, ss, "boom", "")
 	if !strings.Contains(got, "<tool error (isError)>") || !strings.Contains(got, "it broke") {

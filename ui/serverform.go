@@ -11,6 +11,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/yosida95/uritemplate/v3"
 
@@ -135,6 +137,10 @@ type serverForm struct {
 	scopes    *widget.Entry
 	errLbl    *widget.Label
 	base      ServerConfig
+	// settingsOpen shows the Server Settings; rebuild lays the form out
+	// again (transport changed, settings opened or closed).
+	settingsOpen bool
+	rebuild      func()
 }
 
 // showServerForm opens the add (oldName "") or edit form.
@@ -156,7 +162,7 @@ func showServerForm(w *Window, oldName string, cfg ServerConfig) {
 	})
 	save.Importance = widget.HighImportance
 	cancel := widget.NewButton("Cancel", func() { d.Hide() })
-	content := container.NewBorder(nil, container.NewVBox(f.errLblInit(), container.NewHBox(cancel, save)), nil, nil,
+	content := container.NewBorder(nil, container.NewVBox(f.errLblInit(), container.NewHBox(layout.NewSpacer(), cancel, save)), nil, nil,
 		container.NewVScroll(f.buildUI(cfg)))
 	d = dialog.NewCustomWithoutButtons(title, content, w.win)
 	d.Resize(fyne.NewSize(620, 600))
@@ -193,11 +199,14 @@ func (f *serverForm) buildUI(c ServerConfig) fyne.CanvasObject {
 	f.headers.SetPlaceHolder("Name: value, one per line")
 	f.headers.SetMinRowsVisible(2)
 
-	// one form, rebuilt for the transport, so every label lines up
+	// one form, rebuilt for the transport and when Server Settings open
+	// or close, so that every label lines up
 	main := container.NewStack()
-	f.trans = widget.NewSelect([]string{"stdio", "http", "sse"}, func(t string) {
+	var settings []*widget.FormItem
+	var toggle *widget.Button
+	f.rebuild = func() {
 		items := []*widget.FormItem{widget.NewFormItem("Name", f.name), widget.NewFormItem("Transport", f.trans)}
-		if t == "stdio" {
+		if f.trans.Selected == "stdio" {
 			items = append(items,
 				widget.NewFormItem("Command", f.command),
 				widget.NewFormItem("Arguments", f.args),
@@ -206,9 +215,25 @@ func (f *serverForm) buildUI(c ServerConfig) fyne.CanvasObject {
 		} else {
 			items = append(items, widget.NewFormItem("URL", f.url), widget.NewFormItem("Headers", f.headers))
 		}
+		items = append(items, widget.NewFormItem("", container.NewHBox(toggle)))
+		if f.settingsOpen {
+			toggle.SetIcon(theme.MenuDropUpIcon())
+			items = append(items, settings...)
+		} else {
+			toggle.SetIcon(theme.MenuDropDownIcon())
+		}
 		main.Objects = []fyne.CanvasObject{widget.NewForm(items...)}
 		main.Refresh()
+	}
+	toggle = widget.NewButtonWithIcon("Server Settings", theme.MenuDropDownIcon(), func() {
+		f.settingsOpen = !f.settingsOpen
+		f.rebuild()
 	})
+	toggle.Importance = widget.LowImportance
+	toggle.IconPlacement = widget.ButtonIconTrailingText
+	// editing: the settings are what one often comes to change
+	f.settingsOpen = f.oldName != ""
+	f.trans = widget.NewSelect([]string{"stdio", "http", "sse"}, func(string) { f.rebuild() })
 	t := c.Transport
 	if t == "" {
 		t = "stdio"
@@ -239,7 +264,7 @@ func (f *serverForm) buildUI(c ServerConfig) fyne.CanvasObject {
 	f.clientID.SetText(c.OAuthClientID)
 	f.scopes = widget.NewEntry()
 	f.scopes.SetText(c.OAuthScopes)
-	settings := widget.NewForm(
+	settings = []*widget.FormItem{
 		widget.NewFormItem("Protocol version", f.protoVer),
 		widget.NewFormItem("Protocol era", f.protoEra),
 		widget.NewFormItem("Connection timeout", f.connTO),
@@ -251,9 +276,9 @@ func (f *serverForm) buildUI(c ServerConfig) fyne.CanvasObject {
 		widget.NewFormItem("Metadata", f.metadata),
 		widget.NewFormItem("OAuth client ID", f.clientID),
 		widget.NewFormItem("OAuth scopes", f.scopes),
-	)
-	acc := widget.NewAccordion(widget.NewAccordionItem("Server Settings", settings))
-	return container.NewVBox(main, acc)
+	}
+	f.rebuild()
+	return main
 }
 
 func durEntry(d time.Duration, ph string) *widget.Entry {

@@ -148,8 +148,11 @@ func newServerCard(s *server) *serverCard {
 	c.menu = widget.NewButtonWithIcon("", theme.MoreVerticalIcon(), c.onMenu)
 	c.menu.Importance = widget.LowImportance
 
-	head := container.NewBorder(nil, nil, c.dot, container.NewHBox(container.NewCenter(c.trans), c.toggle, c.menu), c.name)
-	c.content = container.NewVBox(head, c.summary, container.NewHBox(c.stateTxt, c.cancel), c.errBox.box, c.retryTxt, c.actions, c.oauth)
+	// the name gets the head's width; the transport goes with the
+	// command line or URL
+	head := container.NewBorder(nil, nil, c.dot, container.NewHBox(c.toggle, c.menu), c.name)
+	summary := container.NewBorder(nil, nil, container.NewCenter(c.trans), nil, c.summary)
+	c.content = container.NewVBox(head, summary, container.NewHBox(c.stateTxt, c.cancel), c.errBox.box, c.retryTxt, c.actions, c.oauth)
 	c.ExtendBaseWidget(c)
 	return c
 }

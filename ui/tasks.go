@@ -51,9 +51,7 @@ func (t *tasksScreen) buildUI() fyne.CanvasObject {
 	left := container.NewBorder(container.NewBorder(nil, nil, nil, refresh, t.status), nil, nil, nil, t.list)
 	t.result = container.NewVBox()
 	t.detail = container.NewStack(emptyState("Tasks started with \"Run as task\" on a task-capable tool appear here."))
-	split := container.NewHSplit(left, t.detail)
-	split.Offset = 0.34
-	return split
+	return listSplit(left, t.detail)
 }
 
 func taskColor(s string) string {

@@ -140,13 +140,17 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 	t.list = widget.NewList(
 		func() int { return len(t.shown) },
 		func() fyne.CanvasObject {
+			// the title has the row's whole width; the caption line
+			// (name · description) carries the annotation icons
 			name := widget.NewLabel("tool")
 			name.TextStyle = fyne.TextStyle{Bold: true}
 			name.Truncation = fyne.TextTruncateEllipsis
 			desc := widget.NewLabel("")
 			desc.Truncation = fyne.TextTruncateEllipsis
 			desc.SizeName = theme.SizeNameCaptionText
-			return container.NewVBox(container.NewBorder(nil, nil, container.NewStack(), container.NewHBox(), name), desc)
+			return container.NewVBox(
+				container.NewBorder(nil, nil, container.NewStack(), nil, name),
+				container.NewBorder(nil, nil, nil, container.NewHBox(), desc))
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			if i >= len(t.shown) {
@@ -162,14 +166,15 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 				left.Objects = []fyne.CanvasObject{img}
 			}
 			left.Refresh()
-			icons := row.Objects[2].(*fyne.Container)
+			caption := box.Objects[1].(*fyne.Container)
+			icons := caption.Objects[1].(*fyne.Container)
 			icons.Objects = annotationIcons(tool)
 			icons.Refresh()
 			sub := tool.Name
 			if d := firstLine(tool.Description); d != "" {
 				sub += " · " + d
 			}
-			box.Objects[1].(*widget.Label).SetText(sub)
+			caption.Objects[0].(*widget.Label).SetText(sub)
 		})
 	t.list.OnSelected = func(i widget.ListItemID) {
 		if i < len(t.shown) {
@@ -184,8 +189,9 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 
 	t.name = heading("")
 	t.name.SizeName = theme.SizeNameSubHeadingText
+	t.name.Wrapping = fyne.TextWrapWord
 	t.desc = wrapLabel("")
-	t.badges = container.NewHBox()
+	t.badges = wrapRow()
 	t.argsBox = container.NewStack()
 	t.asTask = widget.NewCheck("Run as task", nil)
 	t.asTask.Hide()
@@ -206,16 +212,14 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 	form := container.NewVBox(
 		t.name, t.badges, t.desc,
 		heading("Arguments"), t.argsBox,
-		container.NewHBox(t.runBtn, t.cancel, t.asTask, hint),
+		wrapRow(t.runBtn, t.cancel, t.asTask, hint),
 		t.prog, t.progInf, t.progMsg,
 		widget.NewSeparator(),
 		t.result,
 	)
 	t.detail = container.NewStack(emptyState("Select a tool to see its arguments and run it."))
 	t.formObj = container.NewVScroll(container.NewPadded(form))
-	split := container.NewHSplit(left, t.detail)
-	split.Offset = 0.34
-	return split
+	return listSplit(left, t.detail)
 }
 
 // icon is the tool's own icon (from its icons list), decoded once.
@@ -518,24 +522,25 @@ func latencyText(d time.Duration) string {
 // showResult renders a tools/call result.
 func (t *toolsScreen) showResult(res ToolResult, elapsed time.Duration) {
 	var objs []fyne.CanvasObject
+	// the heading with its outcome, then the ways to look closer
 	head := container.NewHBox(heading("Result"))
 	if res.IsError {
-		head.Add(newBadge("tool error (isError)", "error"))
+		head.Add(container.NewCenter(newBadge("tool error (isError)", "error")))
 	} else {
-		head.Add(newBadge("ok · "+latencyText(elapsed), "ok"))
+		head.Add(container.NewCenter(newBadge("ok · "+latencyText(elapsed), "ok")))
 	}
 	raw := widget.NewButtonWithIcon("Raw JSON", theme.FileTextIcon(), func() {
 		showTextDialog("tools/call result", prettyJSON(res.Raw), t.ss.s.w.win)
 	})
 	raw.Importance = widget.LowImportance
-	head.Add(raw)
+	links := wrapRow(raw)
 	if res.Seq != 0 {
 		seq := res.Seq
 		insp := widget.NewButtonWithIcon("Request and response", theme.SearchIcon(), func() { t.ss.s.w.inspectEvent(seq) })
 		insp.Importance = widget.LowImportance
-		head.Add(insp)
+		links.Add(insp)
 	}
-	objs = append(objs, head)
+	objs = append(objs, head, links)
 	if res.IsError {
 		objs = append(objs, wrapLabel("The tool ran and reported an error:"))
 	}
@@ -564,4 +569,5 @@ func (t *toolsScreen) showResult(res ToolResult, elapsed time.Duration) {
 	}
 	t.result.Objects = objs
 	t.result.Refresh()
+	t.formObj.Refresh() // again, now that the wrapping rows know their height
 }

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -478,4 +479,27 @@ func (r *barRenderer) Layout(size fyne.Size) {
 	}
 	r.fg.Move(fyne.NewPos(x, y))
 	r.fg.Resize(fyne.NewSize(w, h))
+}
+
+// listWidth is the narrowest a screen's list column gets, so that its
+// titles stay readable however much room the detail wants (the details
+// wrap their text and rows, so the column mostly keeps its share).
+const listWidth = 160
+
+// listSplit puts a screen's list to the left of its detail; the list
+// starts at about two fifths of the width and never narrower than
+// listWidth.
+func listSplit(list, detail fyne.CanvasObject) *container.Split {
+	spacer := canvas.NewRectangle(color.Transparent)
+	spacer.SetMinSize(fyne.NewSize(listWidth, 0))
+	split := container.NewHSplit(container.NewStack(spacer, list), detail)
+	split.Offset = 0.38
+	return split
+}
+
+// wrapRow lays objects out left to right, wrapping onto more lines when
+// the row is narrow (a row of buttons and badges must not make its whole
+// pane wider).
+func wrapRow(objs ...fyne.CanvasObject) *fyne.Container {
+	return container.New(layout.NewRowWrapLayout(), objs...)
 }
