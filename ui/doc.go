@@ -12,7 +12,9 @@
 // buildUI and onXxx handlers), and the inspector on the right
 // (inspector.go: the live event list with tabs, search, outcome badges,
 // details, "This run" waterfall, counters, pause, clear and trace
-// download), shown and hidden with Ctrl+I (⌘I on macOS).
+// download; a tool call attempt's row carries its retry-lineage label,
+// "attempt N", "outcome unknown" or "may have run twice", explained in its
+// details), shown and hidden with Ctrl+I (⌘I on macOS).
 //
 // The server's own requests (sampling, elicitation) wait in ui/requests'
 // queue, which the window shows under the screens while requests wait

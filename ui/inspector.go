@@ -140,16 +140,25 @@ func updateRow(o fyne.CanvasObject, e EventView) {
 	b := right.Objects[0].(*fyne.Container).Objects[0].(*badge)
 	tm := right.Objects[1].(*widget.Label)
 	title.SetText(e.Title)
-	if e.IsError() {
+	text, level := e.Badge, e.BadgeLevel
+	warn := e.Kind == "warning"
+	if e.Attempt != nil {
+		if t, l := e.Attempt.Label(); t != "" {
+			text, level = t, l
+			warn = warn || l == "warning"
+		}
+	}
+	switch {
+	case e.IsError():
 		title.Importance = widget.DangerImportance
-	} else if e.Kind == "warning" {
+	case warn:
 		title.Importance = widget.WarningImportance
-	} else {
+	default:
 		title.Importance = widget.MediumImportance
 	}
 	title.Refresh()
 	dir.SetText(dirArrow(e))
-	b.Set(e.Badge, e.BadgeLevel)
+	b.Set(text, level)
 	tm.SetText(e.Time.Local().Format("15:04:05.000"))
 }
 
@@ -475,6 +484,7 @@ type eventDetail struct {
 	title   *widget.Label
 	badge   *badge
 	meta    *widget.Label
+	attempt *widget.Label // a tool call attempt's lineage and warnings
 	payload *fyne.Container
 	run     *fyne.Container
 	tabs    *container.AppTabs
@@ -490,6 +500,8 @@ func newEventDetail(in *inspector) *eventDetail {
 	d.meta = widget.NewLabel("")
 	d.meta.SizeName = theme.SizeNameCaptionText
 	d.meta.Wrapping = fyne.TextWrapWord
+	d.attempt = wrapLabel("")
+	d.attempt.Hide()
 	d.payload = container.NewStack()
 	d.run = container.NewVBox()
 	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), in.closeDetail)
@@ -507,6 +519,7 @@ func newEventDetail(in *inspector) *eventDetail {
 	head := container.NewVBox(
 		container.NewBorder(nil, nil, nil, container.NewHBox(container.NewCenter(d.badge), cp, closeBtn), d.title),
 		d.meta,
+		d.attempt,
 	)
 	d.obj = container.NewBorder(head, nil, nil, nil, d.tabs)
 	return d
@@ -529,6 +542,17 @@ func (d *eventDetail) show(seq uint64) {
 		meta += " · " + sizeText(e.Size)
 	}
 	d.meta.SetText(meta)
+	d.attempt.Hide()
+	if a := e.Attempt; a != nil {
+		if text := a.Explain(); text != "" {
+			d.attempt.SetText(text)
+			d.attempt.Importance = widget.MediumImportance
+			if _, level := a.Label(); level == "warning" {
+				d.attempt.Importance = widget.WarningImportance
+			}
+			d.attempt.Show()
+		}
+	}
 
 	var req, resp *EventView
 	if e.Kind == "message" && (e.Type == "request" || e.Type == "result" || e.Type == "error") {

@@ -3,7 +3,9 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -299,6 +301,69 @@ type EventView struct {
 	Size       int
 	// Latency is the request's round trip (0 while waiting).
 	Latency time.Duration
+	// Attempt is set on a tool call attempt (Kind "tool"): its place in
+	// its retry lineage and what is known of its outcome.
+	Attempt *AttemptView
+}
+
+// AttemptView is one attempt of a tool call in its retry lineage: attempts
+// of the same call (same server, tool and arguments) share a lineage and
+// are numbered 1, 2, 3...
+type AttemptView struct {
+	Lineage string
+	Attempt int
+	// ErrorClass says why the attempt failed (timeout, cancelled,
+	// transport, protocol, tool, declined, input); "" when it succeeded.
+	ErrorClass string
+	// OutcomeUnknown: the attempt failed, but a tool that may change
+	// something may have done its work all the same.
+	OutcomeUnknown bool
+	// MayHaveRunTwice: the attempt succeeded after one whose outcome is
+	// unknown.
+	MayHaveRunTwice bool
+	// SameCallAgain: the attempt repeated a write that had succeeded or
+	// was still running.
+	SameCallAgain bool
+}
+
+// Label is the attempt's badge and its level: the warning when there is
+// one, else "attempt N" for a retry, else "".
+func (a AttemptView) Label() (text, level string) {
+	switch {
+	case a.OutcomeUnknown:
+		return "outcome unknown", "warning"
+	case a.MayHaveRunTwice:
+		return "may have run twice", "warning"
+	case a.SameCallAgain:
+		return "same call again", "warning"
+	case a.Attempt > 1:
+		return fmt.Sprintf("attempt %d", a.Attempt), "primary"
+	}
+	return "", ""
+}
+
+// Explain says in a sentence or two what the attempt's label means.
+func (a AttemptView) Explain() string {
+	var parts []string
+	if a.Attempt > 0 {
+		s := fmt.Sprintf("Attempt %d of this call", a.Attempt)
+		if a.Lineage != "" {
+			s += " (lineage " + a.Lineage + ")"
+		}
+		parts = append(parts, s+".")
+	}
+	if a.ErrorClass != "" {
+		parts = append(parts, "It failed: "+a.ErrorClass+".")
+	}
+	switch {
+	case a.OutcomeUnknown:
+		parts = append(parts, "⚠ Outcome unknown: the tool may change something, and it may have done its work although the call failed. Check before you retry.")
+	case a.MayHaveRunTwice:
+		parts = append(parts, "⚠ May have run twice: this attempt succeeded after one whose outcome is unknown.")
+	case a.SameCallAgain:
+		parts = append(parts, "⚠ Same call again: this repeats a write that had already succeeded or was still running.")
+	}
+	return strings.Join(parts, " ")
 }
 
 // IsError reports whether the event is a failure of some kind.

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 )
 
 // connected opens a window on one fake server and connects it.
@@ -348,4 +349,47 @@ func TestInspector(t *testing.T) {
 		t.Errorf("trace = %s", data)
 	}
 	_ = test.NewTempApp
+}
+
+// TestInspectorAttempts: a tool call attempt's lineage shows on its row
+// (the warning, or "attempt N") and is explained in its details.
+func TestInspectorAttempts(t *testing.T) {
+	w, b, _ := connected(t, nil)
+	in := w.inspector
+	now := time.Now()
+	b.ev.send(
+		EventView{Seq: 2001, Conn: "fake", Kind: "tool", Title: "tool · write · timeout · outcome unknown", Categories: []string{"tools", "logs"}, Time: now,
+			Attempt: &AttemptView{Lineage: "L1", Attempt: 1, ErrorClass: "timeout", OutcomeUnknown: true}},
+		EventView{Seq: 2002, Conn: "fake", Kind: "tool", Title: "tool · write · attempt 2 · may have run twice", Categories: []string{"tools", "logs"}, Time: now,
+			Attempt: &AttemptView{Lineage: "L1", Attempt: 2, MayHaveRunTwice: true}},
+		EventView{Seq: 2003, Conn: "fake", Kind: "tool", Title: "tool · read · attempt 3", Categories: []string{"tools"}, Time: now,
+			Attempt: &AttemptView{Lineage: "L2", Attempt: 3}},
+		EventView{Seq: 2004, Conn: "fake", Kind: "tool", Title: "tool · read", Categories: []string{"tools"}, Time: now,
+			Attempt: &AttemptView{Lineage: "L3", Attempt: 1}},
+	)
+	waitFor(t, "the attempts", func() bool { return len(in.shownTitles()) >= 4 })
+	Sync(func() {
+		rows := texts(in.list)
+		for _, want := range []string{"<outcome unknown>", "<may have run twice>", "<attempt 3>"} {
+			if !strings.Contains(rows, want) {
+				t.Errorf("the rows lack %s:\n%s", want, rows)
+			}
+		}
+		in.onSelect(2001)
+		got := texts(in.detail.obj)
+		if !strings.Contains(got, "Attempt 1 of this call (lineage L1). It failed: timeout.") || !strings.Contains(got, "Outcome unknown") {
+			t.Errorf("the details do not explain the attempt:\n%s", got)
+		}
+		if in.detail.attempt.Importance != widget.WarningImportance {
+			t.Error("outcome unknown is not a warning")
+		}
+		in.onSelect(2002)
+		if got := texts(in.detail.obj); !strings.Contains(got, "May have run twice") {
+			t.Errorf("the details lack the warning:\n%s", got)
+		}
+		in.onSelect(2004)
+		if got := in.detail.attempt.Text; !in.detail.attempt.Visible() || got != "Attempt 1 of this call (lineage L3)." {
+			t.Errorf("a first attempt's details say %q", got)
+		}
+	})
 }
