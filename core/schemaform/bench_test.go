@@ -3,6 +3,7 @@ package schemaform
 import (
 	"encoding/json"
 	"fmt"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -86,17 +87,42 @@ func BenchmarkSchema(b *testing.B) {
 // that both sides of each ratio see the same machine load and the same
 // garbage collector state. Each iteration alternates, in a rotating order,
 // ten json.Unmarshal calls of the 500-property schema, ten builds (and
-// ten build-and-state runs) of it, and one build (and one build-and-state
-// run) of the 5000-property schema: both sizes then allocate about as much
-// per iteration. It reports
+// ten build-and-state runs) of it, and one json.Unmarshal, one build and
+// one build-and-state run of the 5000-property schema: both sizes then
+// allocate about as much per iteration. It reports
 //
 //   - build500/unmarshal500: one Build500 over one Unmarshal500 (target ≤ 3),
 //   - build5000/build500: one Build5000 over one Build500 (target ≤ 12),
 //   - state5000/state500: the same for Build plus Form.NewState().Value(),
 //     the path a form takes,
+//   - unmarshal5000/unmarshal500: the same for json.Unmarshal, for
+//     reference (how this machine and the garbage collector treat a ten
+//     times larger heap),
 //
 // and the mean time of each case in ns.
+//
+// It runs twice. gc=default runs with the collector as configured
+// (GOGC=100 unless set): a 500-property model (under 1 MB) stays below the
+// runtime's 4 MB minimum heap goal, so its collections are rare and
+// nearly empty, while a 5000-property one (over 6 MB, all of it live until
+// the build ends) pays about one full marking per build, and the pages
+// the scavenger returned in between: this part grows faster than the
+// work, for any code that allocates what it keeps. gc=rare turns the
+// collector's pacing off and collects only when the heap reaches 256 MiB
+// (every few iterations, the same for both sizes): what remains is the
+// code's own scaling, which is where a quadratic path would show.
 func BenchmarkSchemaRatio(b *testing.B) {
+	b.Run("gc=default", schemaRatio)
+	b.Run("gc=rare", func(b *testing.B) {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(256 << 20))
+		defer debug.SetGCPercent(debug.SetGCPercent(-1))
+		schemaRatio(b)
+	})
+}
+
+// schemaRatio is BenchmarkSchemaRatio under the current collector settings.
+func schemaRatio(b *testing.B) {
+	b.ReportAllocs()
 	small, large := wideSchema(500), wideSchema(5000)
 	const reps = 10 // small runs per large run: the same amount of work
 	unmarshal := func(schema []byte) {
@@ -129,6 +155,7 @@ func BenchmarkSchemaRatio(b *testing.B) {
 		{run: build, schema: large, n: 1},
 		{run: state, schema: small, n: reps},
 		{run: state, schema: large, n: 1},
+		{run: unmarshal, schema: large, n: 1},
 	}
 	iter := 0
 	for b.Loop() {
@@ -147,6 +174,7 @@ func BenchmarkSchemaRatio(b *testing.B) {
 	b.ReportMetric(b500/u500, "build500/unmarshal500")
 	b.ReportMetric(b5000/b500, "build5000/build500")
 	b.ReportMetric(s5000/s500, "state5000/state500")
+	b.ReportMetric(mean(phases[5])/u500, "unmarshal5000/unmarshal500")
 	b.ReportMetric(u500, "unmarshal500-ns")
 	b.ReportMetric(b500, "build500-ns")
 	b.ReportMetric(b5000, "build5000-ns")
