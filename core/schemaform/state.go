@@ -59,31 +59,17 @@ func NewState(f *Field) *State {
 func (f *Form) NewState() *State { return NewState(f.Root) }
 
 func newEmpty(f *Field) *State {
-	a := stateAlloc{left: countStates(f)}
+	var a stateAlloc
 	return a.empty(f)
 }
 
-// countStates is how many states an empty state of f holds, itself
-// included.
-func countStates(f *Field) int {
-	n := 1
-	switch f.Kind {
-	case KindObject:
-		for _, p := range f.Properties {
-			n += countStates(p)
-		}
-	case KindNullable:
-		n += countStates(f.Inner)
-	}
-	return n
-}
-
-// stateAlloc carves the states of one empty state tree from slabs of at
-// most maxStateSlab states (small objects, unlike one block for a huge
+// stateAlloc carves the states of one empty state tree from slabs that
+// start at one state (an array item is often a single control) and double
+// up to maxStateSlab states (small objects, unlike one block for a huge
 // form).
 type stateAlloc struct {
 	slab []State
-	left int // states still to hand out
+	size int // states in the last slab
 }
 
 // maxStateSlab × 184 bytes is 23 KiB.
@@ -92,11 +78,11 @@ const maxStateSlab = 128
 // empty returns the empty state of f and of everything below it.
 func (a *stateAlloc) empty(f *Field) *State {
 	if len(a.slab) == 0 {
-		a.slab = make([]State, max(min(a.left, maxStateSlab), 1))
+		a.size = min(max(a.size*2, 1), maxStateSlab)
+		a.slab = make([]State, a.size)
 	}
 	s := &a.slab[0]
 	a.slab = a.slab[1:]
-	a.left--
 	s.Field, s.Index = f, -1
 	switch f.Kind {
 	case KindObject:
