@@ -745,11 +745,20 @@ func (c *guiConn) Unsubscribe(ctx context.Context, uri string) error {
 
 // Complete implements ui.Conn.
 func (c *guiConn) Complete(ctx context.Context, ref, name, arg, value string) ([]string, error) {
+	return c.CompleteWith(ctx, ref, name, arg, value, nil)
+}
+
+// CompleteWith implements ui.ContextCompleter: the other filled arguments
+// are sent as context.arguments.
+func (c *guiConn) CompleteWith(ctx context.Context, ref, name, arg, value string, resolved map[string]string) ([]string, error) {
+	if len(resolved) == 0 {
+		resolved = nil
+	}
 	r := session.CompletionRef{Type: ref, Name: name}
 	if ref == "ref/resource" {
 		r = session.CompletionRef{Type: ref, URI: name}
 	}
-	res, err := c.s.Complete(ctx, r, mcp.CompleteArgument{Name: arg, Value: value}, nil, nil)
+	res, err := c.s.Complete(ctx, r, mcp.CompleteArgument{Name: arg, Value: value}, resolved, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -943,6 +952,16 @@ func toEventView(e events.Event) ui.EventView {
 		case events.Cancelled, events.CancelledLate:
 			v.BadgeLevel = "warning"
 		}
+	}
+	if e.Kind == events.KindTool {
+		a := &ui.AttemptView{ErrorClass: e.ErrorClass, OutcomeUnknown: e.OutcomeUnknown}
+		if e.Lineage != nil {
+			a.Lineage, a.Attempt = e.Lineage.ID, e.Lineage.Attempt
+		}
+		if e.Tool != nil {
+			a.MayHaveRunTwice, a.SameCallAgain = e.Tool.MayHaveRunTwice, e.Tool.SameCallAgain
+		}
+		v.Attempt = a
 	}
 	return v
 }
