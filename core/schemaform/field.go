@@ -59,11 +59,14 @@ type Bound struct {
 // constraints it checks.
 type Field struct {
 	Kind        Kind
+	Required    bool // required by the parent object
+	UniqueItems bool
+	// uniq: Build made Properties, whose names are then distinct.
+	uniq        bool
 	Name        string // property name; "" for the root and array items
 	Path        string // JSON pointer of the instance; array items use "*" as index
 	Title       string
 	Description string
-	Required    bool   // required by the parent object
 	Default     *Value // nil when the schema has none
 	Options     []Option
 	Format      string // KindFormat (and informational on KindString)
@@ -72,15 +75,21 @@ type Field struct {
 	MinLength   int // -1 when absent
 	MaxLength   int // -1 when absent
 	Pattern     string
-	MinItems    int // -1 when absent
-	MaxItems    int // -1 when absent
-	UniqueItems bool
+	MinItems    int      // -1 when absent
+	MaxItems    int      // -1 when absent
 	Items       *Field   // KindArray
 	Properties  []*Field // KindObject, in schema order
 	Inner       *Field   // KindNullable
 	Schema      *Value   // the sub-schema (with $ref resolved)
 	Reason      string   // KindJSON: why the form has no dedicated control
 
+	// ext holds what few fields need (made on first use), out of line:
+	// every field of a large form would otherwise carry it.
+	ext atomic.Pointer[fieldExt]
+}
+
+// fieldExt is the rarely needed part of a Field.
+type fieldExt struct {
 	// re is the compiled Pattern (noRegexp when it does not compile),
 	// made on first use: most fields are never checked.
 	re atomic.Pointer[regexp.Regexp]
@@ -89,6 +98,18 @@ type Field struct {
 	// object when it has no duplicate names; otherwise it is made on
 	// first use.
 	idx atomic.Pointer[map[string]int]
+}
+
+// extra returns the side part of f, making it on first use.
+func (f *Field) extra() *fieldExt {
+	if e := f.ext.Load(); e != nil {
+		return e
+	}
+	e := new(fieldExt)
+	if f.ext.CompareAndSwap(nil, e) {
+		return e
+	}
+	return f.ext.Load()
 }
 
 // noRegexp marks a pattern that Go cannot compile.
@@ -104,14 +125,17 @@ func (f *Field) propIndex(name string) int {
 		}
 		return -1
 	}
-	idx := f.idx.Load()
+	var idx *map[string]int
+	if e := f.ext.Load(); e != nil {
+		idx = e.idx.Load()
+	}
 	if idx == nil {
 		m := make(map[string]int, len(f.Properties))
 		for i, p := range f.Properties {
 			m[p.Name] = i
 		}
 		idx = &m
-		f.idx.Store(idx) // racing callers store equal maps
+		f.extra().idx.Store(idx) // racing callers store equal maps
 	}
 	if i, ok := (*idx)[name]; ok {
 		return i
@@ -143,13 +167,14 @@ func (f *Field) regexp() *regexp.Regexp {
 	if f.Pattern == "" {
 		return nil
 	}
-	re := f.re.Load()
+	e := f.extra()
+	re := e.re.Load()
 	if re == nil {
 		var err error
 		if re, err = regexp.Compile(f.Pattern); err != nil {
 			re = noRegexp
 		}
-		f.re.Store(re) // racing callers store equivalent regexps
+		e.re.Store(re) // racing callers store equivalent regexps
 	}
 	if re == noRegexp {
 		return nil
@@ -232,12 +257,12 @@ func (b *builder) path(parent, tok string) string {
 }
 
 // newField returns a zero field carved from the builder's slab. Slabs
-// start small (most schemas are) and grow with the schema up to 96 fields
-// (28 KiB): a small object, so that large schemas do not take fresh pages
+// start small (most schemas are) and grow with the schema up to 100 fields
+// (27 KiB): a small object, so that large schemas do not take fresh pages
 // for one huge block.
 func (b *builder) newField() *Field {
 	if len(b.slab) == 0 {
-		b.slabSize = min(max(b.slabSize*2, 6), 96)
+		b.slabSize = min(max(b.slabSize*2, 6), 100)
 		b.slab = make([]Field, b.slabSize)
 	}
 	f := &b.slab[0]
@@ -846,7 +871,7 @@ func (b *builder) objectField(s *Value, f *Field, depth int, root bool) {
 	default:
 		// No duplicates: the parser's index of the members is the
 		// index of the properties, and nothing ever modifies it.
-		f.idx.Store(&props.ext.index)
+		f.extra().idx.Store(&props.ext.index)
 	}
 	var req map[string]bool
 	var reqList, reqIndexed []*Value
@@ -865,6 +890,7 @@ func (b *builder) objectField(s *Value, f *Field, depth int, root bool) {
 			}
 		}
 	}
+	dups := false
 	for _, m := range props.Members {
 		p := b.newField()
 		p.Name = m.Key
@@ -880,19 +906,22 @@ func (b *builder) objectField(s *Value, f *Field, depth int, root bool) {
 		case seen != nil:
 			if j, dup := seen[m.Key]; dup {
 				f.Properties[j] = p
+				dups = true
 				continue
 			}
 			seen[m.Key] = len(f.Properties)
 		case small:
 			if j := f.propIndex(m.Key); j >= 0 {
 				f.Properties[j] = p
+				dups = true
 				continue
 			}
 		}
 		f.Properties = append(f.Properties, p)
 	}
+	f.uniq = !dups
 	if seen != nil && len(f.Properties) > 16 {
-		f.idx.Store(&seen)
+		f.extra().idx.Store(&seen)
 	}
 	// Without duplicates, property i is member i.
 	for _, it := range reqIndexed {

@@ -42,6 +42,7 @@ func FuzzBuild(f *testing.F) {
 			return
 		}
 		_ = form.CheckElicitation()
+		checkReset(t, form)
 		st := form.NewState()
 		_ = st.Value()
 		v, err := ParseValue(doc)

@@ -27,25 +27,28 @@ type State struct {
 	Field   *Field
 	Text    string
 	Index   int
-	Checked []int
 	Bool    bool
 	Touched bool
 	Null    bool
-	Inner   *State
-	Items   []*State
-	Props   []*State
-	Extra   []Member
 	Raw     bool
 
 	// keep: send the empty value ("" / [] / {}) although it is empty,
 	// because it was loaded that way.
 	keep bool
-	// order: member order of the loaded object.
-	order []string
+
+	Checked []int
+	Inner   *State
+	Items   []*State
+	Props   []*State
+	Extra   []Member
+
 	// orig: the loaded string, number or boolean, sent as loaded while
 	// the control still shows it (so a string's escapes survive, and no
 	// new value is made for an unchanged default).
 	orig *Value
+	// order: member order of the loaded object (Set of an object
+	// only), out of line: most states never have one.
+	order *[]string
 }
 
 // NewState returns the state of f holding its defaults.
@@ -72,7 +75,7 @@ type stateAlloc struct {
 	size int // states in the last slab
 }
 
-// maxStateSlab × 184 bytes is 23 KiB.
+// maxStateSlab × 160 bytes is 20 KiB.
 const maxStateSlab = 128
 
 // empty returns the empty state of f and of everything below it.
@@ -132,7 +135,77 @@ func Defaults(f *Field) *Value {
 }
 
 // Reset puts the defaults back (in schema order).
-func (s *State) Reset() { s.set(Defaults(s.Field), false) }
+func (s *State) Reset() { s.reset() }
+
+// reset is s.set(Defaults(s.Field), false) without building the defaults
+// of objects as values first: each state takes its own defaults in one
+// pass. It reports whether Defaults(s.Field) is non-nil.
+func (s *State) reset() bool {
+	f := s.Field
+	d := f.Default
+	switch f.Kind {
+	case KindObject:
+		if (d != nil && d.Type != TypeObject) || !f.uniq || len(s.Props) != len(f.Properties) {
+			// Rare (a default the control cannot show, properties
+			// not made by Build): the general way.
+			v := Defaults(f)
+			s.set(v, false)
+			return v != nil
+		}
+		s.clear()
+		props := false // some property has defaults
+		var set []bool
+		if d != nil && len(d.Members) > 0 {
+			// As set does with Defaults(f): the members of the default
+			// first, ...
+			set = make([]bool, len(s.Props))
+			next := 0
+			for _, m := range d.Members {
+				i := s.nextProp(next, m.Key)
+				if i >= 0 {
+					next = i + 1
+				}
+				if i < 0 || set[i] {
+					s.Extra = append(s.Extra, m)
+				} else {
+					set[i] = true
+					s.Props[i].set(m.Value, false)
+				}
+			}
+		}
+		// ... then the defaults of the other properties (their names
+		// are distinct, so each lands on its own property).
+		for i, p := range s.Props {
+			if set != nil && set[i] {
+				continue
+			}
+			if p.reset() {
+				props = true
+			}
+		}
+		// set keeps an empty object: the default {} when no property
+		// has defaults.
+		s.keep = d != nil && len(d.Members) == 0 && !props
+		return d != nil || props
+	case KindNullable:
+		in := f.Inner
+		if d == nil && in != nil && s.Inner != nil && in.Kind == KindObject && (in.Default == nil || in.Default.Type != TypeNull) {
+			// Defaults(f) is Defaults(in), never a null: set would
+			// pass it on to the inner state.
+			s.clear()
+			return s.Inner.reset()
+		}
+	}
+	v := Defaults(f)
+	s.set(v, false)
+	return v != nil
+}
+
+// clear empties what set empties first.
+func (s *State) clear() {
+	s.Text, s.Index, s.Checked, s.Bool, s.Touched, s.Null = "", -1, nil, false, false, false
+	s.Items, s.Extra, s.Raw, s.keep, s.order, s.orig = nil, nil, false, false, nil, nil
+}
 
 // Set loads v (nil: absent) into the state, replacing what it held.
 func (s *State) Set(v *Value) { s.set(v, true) }
@@ -141,8 +214,7 @@ func (s *State) Set(v *Value) { s.set(v, true) }
 // v (Reset does not: defaults are sent in schema order).
 func (s *State) set(v *Value, keepOrder bool) {
 	f := s.Field
-	s.Text, s.Index, s.Checked, s.Bool, s.Touched, s.Null = "", -1, nil, false, false, false
-	s.Items, s.Extra, s.Raw, s.keep, s.order, s.orig = nil, nil, false, false, nil, nil
+	s.clear()
 	if v == nil {
 		for _, p := range s.Props {
 			p.set(nil, false)
@@ -229,8 +301,9 @@ func (s *State) set(v *Value, keepOrder bool) {
 			p.set(nil, false)
 		}
 		set := make([]bool, len(s.Props))
+		var order []string
 		if keepOrder {
-			s.order = make([]string, 0, len(v.Members))
+			order = make([]string, 0, len(v.Members))
 		}
 		next := 0 // members usually come in property order
 		for _, m := range v.Members {
@@ -245,8 +318,11 @@ func (s *State) set(v *Value, keepOrder bool) {
 				s.Props[i].set(m.Value, keepOrder)
 			}
 			if keepOrder {
-				s.order = append(s.order, m.Key)
+				order = append(order, m.Key)
 			}
+		}
+		if keepOrder {
+			s.order = &order
 		}
 		s.keep = len(v.Members) == 0
 	case KindNullable:
@@ -430,7 +506,11 @@ func (s *State) value(top bool) *Value {
 		o := &Value{Type: TypeObject, Members: make([]Member, 0, len(s.Props)+len(s.Extra))}
 		done := make([]bool, len(s.Props))
 		extra := 0
-		for _, k := range s.order {
+		var order []string
+		if s.order != nil {
+			order = *s.order
+		}
+		for _, k := range order {
 			if i := s.propIndex(k); i >= 0 && !done[i] {
 				done[i] = true
 				if v := s.Props[i].value(false); v != nil {
