@@ -326,14 +326,14 @@ func ParseValue(data []byte) (*Value, error) {
 // parse parses the JSON text src; see ParseValue.
 func parse(src string) (*Value, error) {
 	p := parser{data: src}
-	if st, ok := stacks.Get().(*parseStacks); ok {
+	if st := getStacks(); st != nil {
 		p.mstack, p.vstack = st.m[:0], st.v[:0]
 		defer func() {
 			// Drop the references the stacks still hold, then reuse them.
 			clear(p.mstack[:p.mhigh])
 			clear(p.vstack[:p.vhigh])
 			st.m, st.v = p.mstack[:0], p.vstack[:0]
-			stacks.Put(st)
+			putStacks(st)
 		}()
 	}
 	p.skip()
@@ -358,6 +358,46 @@ type parseStacks struct {
 }
 
 var stacks = sync.Pool{New: func() any { return new(parseStacks) }}
+
+// spare holds one set of parse stacks across garbage collections, which
+// empty the pool: a large schema parsed again would otherwise grow its
+// stacks from nothing each time, as much garbage as the stacks are large.
+// Stacks of more than maxSpare entries are left to the pool.
+var spare struct {
+	mu sync.Mutex
+	st *parseStacks
+}
+
+// maxSpare bounds the stacks spare keeps (384 KiB of members).
+const maxSpare = 1 << 14
+
+// getStacks returns parse stacks to reuse, or nil.
+func getStacks() *parseStacks {
+	spare.mu.Lock()
+	st := spare.st
+	spare.st = nil
+	spare.mu.Unlock()
+	if st != nil {
+		return st
+	}
+	st, _ = stacks.Get().(*parseStacks)
+	return st
+}
+
+// putStacks keeps st, emptied, for the next parse.
+func putStacks(st *parseStacks) {
+	if cap(st.m) <= maxSpare && cap(st.v) <= maxSpare {
+		spare.mu.Lock()
+		if spare.st == nil {
+			spare.st = st
+			st = nil
+		}
+		spare.mu.Unlock()
+	}
+	if st != nil {
+		stacks.Put(st)
+	}
+}
 
 // Common scalars: every occurrence of one of these literals in a document
 // is the same Value (schemas repeat "type":"string" on every property).
