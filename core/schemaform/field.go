@@ -98,6 +98,10 @@ type fieldExt struct {
 	// object when it has no duplicate names; otherwise it is made on
 	// first use.
 	idx atomic.Pointer[map[string]int]
+	// props, when set, is the parsed "properties" object, with no
+	// duplicate names, that Build made Properties from: property i is
+	// its member i, and its index is the index of the properties.
+	props atomic.Pointer[Value]
 }
 
 // extra returns the side part of f, making it on first use.
@@ -127,6 +131,9 @@ func (f *Field) propIndex(name string) int {
 	}
 	var idx *map[string]int
 	if e := f.ext.Load(); e != nil {
+		if pv := e.props.Load(); pv != nil {
+			return pv.lookup(name)
+		}
 		idx = e.idx.Load()
 	}
 	if idx == nil {
@@ -860,7 +867,7 @@ func (b *builder) objectField(s *Value, f *Field, depth int, root bool) {
 	// decoding); the parser's index tells when there are none.
 	var seen map[string]int
 	index := props.ext != nil && props.ext.index != nil && props.ext.n == len(props.Members) &&
-		len(props.ext.index) == len(props.Members)
+		props.ext.keys == len(props.Members)
 	// Small objects (the parser indexes larger ones) look names up by
 	// scanning: at most 16 members, no maps.
 	small := !index && len(props.Members) <= 16
@@ -871,7 +878,7 @@ func (b *builder) objectField(s *Value, f *Field, depth int, root bool) {
 	default:
 		// No duplicates: the parser's index of the members is the
 		// index of the properties, and nothing ever modifies it.
-		f.extra().idx.Store(&props.ext.index)
+		f.extra().props.Store(props)
 	}
 	var req map[string]bool
 	var reqList, reqIndexed []*Value
@@ -925,7 +932,7 @@ func (b *builder) objectField(s *Value, f *Field, depth int, root bool) {
 	}
 	// Without duplicates, property i is member i.
 	for _, it := range reqIndexed {
-		if i, ok := props.ext.index[it.Str]; ok && it.Type == TypeString {
+		if i := props.lookup(it.Str); i >= 0 && it.Type == TypeString {
 			f.Properties[i].Required = true
 		}
 	}

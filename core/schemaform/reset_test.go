@@ -1,9 +1,11 @@
 package schemaform
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -63,5 +65,58 @@ func TestResetMatchesDefaults(t *testing.T) {
 			continue
 		}
 		checkReset(t, form)
+	}
+}
+
+// TestGetIndexed checks Get on objects large enough to be indexed,
+// duplicate names included (the last one wins).
+func TestGetIndexed(t *testing.T) {
+	for _, n := range []int{17, 100, 3000} {
+		var b []byte
+		b = append(b, '{')
+		for i := range n {
+			b = fmt.Appendf(b, `"k%d":%d,"dup":%d,`, i, i, i)
+		}
+		b = append(b, `"":"empty"}`...)
+		v, err := ParseValue(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range n {
+			if g := v.Get(fmt.Sprintf("k%d", i)); g == nil || string(g.Num) != strconv.Itoa(i) {
+				t.Fatalf("n=%d: Get(k%d) = %v", n, i, g)
+			}
+		}
+		if g := v.Get("dup"); g == nil || string(g.Num) != strconv.Itoa(n-1) {
+			t.Fatalf("n=%d: Get(dup) = %v", n, g)
+		}
+		if g := v.Get(""); g == nil || g.Str != "empty" {
+			t.Fatalf("n=%d: Get(\"\") = %v", n, g)
+		}
+		if v.Get("absent") != nil || v.Get("k") != nil {
+			t.Fatalf("n=%d: Get of a missing name", n)
+		}
+	}
+}
+
+// TestParseShortWideObject parses objects of 17 to 64 members written
+// in fewer than 32 bytes per member, which once overran the member slab.
+func TestParseShortWideObject(t *testing.T) {
+	for n := 17; n <= 70; n++ {
+		b := []byte{'{'}
+		for i := range n {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = fmt.Appendf(b, `"%d":0`, i)
+		}
+		b = append(b, '}')
+		v, err := ParseValue(b)
+		if err != nil || len(v.Members) != n || v.Get(strconv.Itoa(n-1)) == nil {
+			t.Fatalf("n=%d: %v", n, err)
+		}
+		if _, err := Build(fmt.Appendf(nil, `{"type":"object","properties":%s}`, b)); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

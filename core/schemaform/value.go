@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"math/big"
 	"strconv"
 	"strings"
@@ -60,9 +61,32 @@ type Value struct {
 }
 
 type valueExt struct {
-	index map[string]int // key index of large parsed objects
-	n     int            // len(Members) when index was built
-	raw   []byte         // compact text as typed; encodes verbatim when set
+	// index is the key index of a large parsed object: an open-addressing
+	// table of member indices plus one (0: empty slot), the last member
+	// of each name; it holds no pointers, so the collector skips it.
+	index []int32
+	n     int    // len(Members) when index was built
+	keys  int    // distinct names in Members when index was built
+	raw   []byte // compact text as typed; encodes verbatim when set
+}
+
+// indexSeed seeds the hashes of member names in indexes.
+var indexSeed = maphash.MakeSeed()
+
+// lookup returns the index of the last member named key through the
+// index (which the caller has checked is current), or -1.
+func (v *Value) lookup(key string) int {
+	tab := v.ext.index
+	mask := uint64(len(tab) - 1)
+	for h := maphash.String(indexSeed, key) & mask; ; h = (h + 1) & mask {
+		j := tab[h]
+		if j == 0 {
+			return -1
+		}
+		if v.Members[j-1].Key == key {
+			return int(j - 1)
+		}
+	}
 }
 
 // Member is one name/value pair of a JSON object.
@@ -98,7 +122,7 @@ func (v *Value) Get(key string) *Value {
 		return nil
 	}
 	if v.ext != nil && v.ext.index != nil && v.ext.n == len(v.Members) {
-		if i, ok := v.ext.index[key]; ok && v.Members[i].Key == key {
+		if i := v.lookup(key); i >= 0 {
 			return v.Members[i].Value
 		}
 		return nil
@@ -113,14 +137,34 @@ func (v *Value) Get(key string) *Value {
 
 // indexMembers builds the key index of a large parsed object.
 func (v *Value) indexMembers() {
-	idx := make(map[string]int, len(v.Members))
+	if len(v.Members) >= 1<<29 {
+		return // not indexed: Get scans
+	}
+	size := 32
+	for size < 2*len(v.Members) {
+		size <<= 1
+	}
+	tab := make([]int32, size)
+	mask := uint64(size - 1)
+	keys := 0
 	for i, m := range v.Members {
-		idx[m.Key] = i
+		for h := maphash.String(indexSeed, m.Key) & mask; ; h = (h + 1) & mask {
+			j := tab[h]
+			if j == 0 {
+				tab[h] = int32(i + 1)
+				keys++
+				break
+			}
+			if v.Members[j-1].Key == m.Key {
+				tab[h] = int32(i + 1) // the last one wins
+				break
+			}
+		}
 	}
 	if v.ext == nil {
 		v.ext = &valueExt{}
 	}
-	v.ext.index, v.ext.n = idx, len(v.Members)
+	v.ext.index, v.ext.n, v.ext.keys = tab, len(v.Members), keys
 }
 
 // Has reports whether an object has a member named key.
@@ -497,7 +541,9 @@ func (p *parser) members(ms []Member) []Member {
 		if n > 64 {
 			return append(make([]Member, 0, n), ms...)
 		}
-		p.mslab = make([]Member, p.slabSize(maxMemberSlab))
+		// At least n: a short text can hold an object of up to 64
+		// members that a slab sized by the text's length cannot.
+		p.mslab = make([]Member, max(n, p.slabSize(maxMemberSlab)))
 	}
 	out := p.mslab[:n:n]
 	p.mslab = p.mslab[n:]
