@@ -503,39 +503,55 @@ func (s *State) value(top bool) *Value {
 		}
 		return a
 	case KindObject:
-		o := &Value{Type: TypeObject, Members: make([]Member, 0, len(s.Props)+len(s.Extra))}
-		done := make([]bool, len(s.Props))
+		// The members are made on the first one: an empty optional
+		// object allocates nothing.
+		var members []Member
+		add := func(m Member) {
+			if members == nil {
+				members = make([]Member, 0, len(s.Props)+len(s.Extra))
+			}
+			members = append(members, m)
+		}
+		var done []bool // only with a loaded member order
 		extra := 0
 		var order []string
 		if s.order != nil {
 			order = *s.order
 		}
+		if len(order) > 0 {
+			done = make([]bool, len(s.Props))
+		}
 		for _, k := range order {
 			if i := s.propIndex(k); i >= 0 && !done[i] {
 				done[i] = true
 				if v := s.Props[i].value(false); v != nil {
-					o.Members = append(o.Members, Member{k, v})
+					add(Member{k, v})
 				}
 				continue
 			}
 			if extra < len(s.Extra) && s.Extra[extra].Key == k {
-				o.Members = append(o.Members, s.Extra[extra])
+				add(s.Extra[extra])
 				extra++
 			}
 		}
 		for i, p := range s.Props {
-			if done[i] {
+			if done != nil && done[i] {
 				continue
 			}
 			if v := p.value(false); v != nil {
-				o.Members = append(o.Members, Member{p.Field.Name, v})
+				add(Member{p.Field.Name, v})
 			}
 		}
-		o.Members = append(o.Members, s.Extra[extra:]...)
-		if len(o.Members) == 0 && !s.keep && !required {
+		for _, m := range s.Extra[extra:] {
+			add(m)
+		}
+		if len(members) == 0 && !s.keep && !required {
 			return nil
 		}
-		return o
+		if members == nil {
+			members = make([]Member, 0, len(s.Props)+len(s.Extra))
+		}
+		return &Value{Type: TypeObject, Members: members}
 	case KindNullable:
 		if s.Null {
 			return Null()
