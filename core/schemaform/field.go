@@ -94,8 +94,8 @@ type fieldExt struct {
 	// made on first use: most fields are never checked.
 	re atomic.Pointer[regexp.Regexp]
 	// idx maps property names to their index in Properties when there
-	// are many. Build shares the parser's index of the "properties"
-	// object when it has no duplicate names; otherwise it is made on
+	// are many and props is not set: Build makes it when the
+	// "properties" object has duplicate names; otherwise it is made on
 	// first use.
 	idx atomic.Pointer[map[string]int]
 	// props, when set, is the parsed "properties" object, with no
