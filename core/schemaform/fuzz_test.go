@@ -83,8 +83,22 @@ func subset(a, b *Value) bool {
 		return true
 	}
 	if a.Type == TypeObject && b.Type == TypeObject {
+		// The k-th member named x in a must be within the k-th member
+		// named x in b (duplicate keys are kept, in order).
+		seen := map[string]int{}
 		for _, m := range a.Members {
-			bm := b.Get(m.Key)
+			k := seen[m.Key]
+			seen[m.Key]++
+			var bm *Value
+			for _, n := range b.Members {
+				if n.Key == m.Key {
+					if k == 0 {
+						bm = n.Value
+						break
+					}
+					k--
+				}
+			}
 			if bm == nil || !subset(m.Value, bm) {
 				return false
 			}
