@@ -874,7 +874,9 @@ func TestGUIRequestQueue(t *testing.T) {
 	h.waitFor("an answer from the testing profile or the queue", func() bool {
 		return h.hasText("The model (") || h.button("Auto-respond") != nil
 	})
-	if b := h.button("Auto-respond"); b != nil {
+	var auto *widget.Button
+	ui.Sync(func() { auto = h.button("Auto-respond") })
+	if auto != nil {
 		h.tap("Auto-respond")
 	}
 	h.waitFor("the sampled answer", func() bool { return h.hasText("The model (") })
