@@ -185,52 +185,31 @@ func (b *guiBackend) Import(data []byte, source string) (added, skipped []string
 	if b.roWhy != "" {
 		return nil, nil, errors.New(b.roWhy)
 	}
-	data = vscodeToMCPServers(data)
-	other, err := catalog.Parse(data)
-	if other == nil {
-		return nil, nil, fmt.Errorf("%s is not a Claude, Cursor or VS Code config: %w", filepath.Base(source), err)
+	im, err := catalog.ParseImport(source, data)
+	if im == nil {
+		return nil, nil, fmt.Errorf("%s is not a Claude, Cursor or VS Code config: %s", filepath.Base(source), explainCatalogError(err))
 	}
-	for _, name := range other.Names() {
-		s, _ := other.Get(name)
-		if _, exists := b.cat.Get(name); exists {
-			skipped = append(skipped, name)
-			continue
-		}
-		if other.Problem(name) != nil {
-			skipped = append(skipped, name)
-			continue
-		}
-		if err := b.cat.Add(name, s); err != nil {
-			skipped = append(skipped, name)
-			continue
-		}
-		added = append(added, name)
+	if err != nil {
+		// a readable file with bad entries: import nothing until it is fixed
+		return nil, nil, fmt.Errorf("%s: %s", filepath.Base(source), explainCatalogError(err))
 	}
-	if len(added) > 0 {
+	res := b.cat.Import(im)
+	if len(res.Added) > 0 {
 		if err := b.cat.Save(nil); err != nil {
-			return nil, nil, err
+			var conflict *catalog.ConflictError
+			if !errors.As(err, &conflict) {
+				return nil, nil, err
+			}
+			// someone else saved the catalog meanwhile: keep both changes
+			if err := b.cat.Rebase(); err != nil {
+				return nil, nil, err
+			}
+			if err := b.cat.Save(nil); err != nil {
+				return nil, nil, err
+			}
 		}
 	}
-	return added, skipped, nil
-}
-
-// vscodeToMCPServers renames VS Code's "servers" key to "mcpServers" so
-// the catalog parser reads it.
-func vscodeToMCPServers(data []byte) []byte {
-	var top map[string]json.RawMessage
-	if json.Unmarshal(data, &top) != nil {
-		return data
-	}
-	if _, ok := top["mcpServers"]; ok {
-		return data
-	}
-	if s, ok := top["servers"]; ok {
-		out, err := json.Marshal(map[string]json.RawMessage{"mcpServers": s})
-		if err == nil {
-			return out
-		}
-	}
-	return data
+	return res.Added, res.Clashes, nil
 }
 
 // SetRoots implements ui.Backend: the roots are saved in the catalog
