@@ -321,6 +321,16 @@ func (c *StreamableHTTP) Send(ctx context.Context, msg []byte, opts *SendOptions
 		}
 	}
 
+	// The standalone GET stream is opened alongside the initialized
+	// notification rather than after it: it needs only the session id,
+	// and dialling it in parallel saves a round trip on every connect.
+	// Send still returns only once the server has the stream (below), so
+	// that what the server sends after initialized has a stream to go to.
+	var getReady <-chan struct{}
+	if o.method == "notifications/initialized" && !modern {
+		getReady = c.openGET()
+	}
+
 	stop := context.AfterFunc(ctx, reqCancel)
 	resp, err := do(c.client, c.cfg.Prepare, req)
 	if err != nil {
@@ -394,18 +404,15 @@ func (c *StreamableHTTP) Send(ctx context.Context, msg []byte, opts *SendOptions
 		c.body(body, resp.Header.Get("Content-Type"))
 	}
 
-	if o.method == "notifications/initialized" && !modern {
-		// Wait (briefly) until the server has the GET stream, so that
-		// what it sends after initialized has a stream to go to.
-		if ready := c.openGET(); ready != nil {
-			t := time.NewTimer(getReadyWait)
-			select {
-			case <-ready:
-			case <-t.C:
-			case <-ctx.Done():
-			}
-			t.Stop()
+	if getReady != nil {
+		// Wait (briefly) until the server has the GET stream.
+		t := time.NewTimer(getReadyWait)
+		select {
+		case <-getReady:
+		case <-t.C:
+		case <-ctx.Done():
 		}
+		t.Stop()
 	}
 	return nil
 }

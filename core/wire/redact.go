@@ -167,10 +167,16 @@ func maskCredential(v string) string {
 	return Mask
 }
 
+// The patterns are compiled on first use, not at package init: every
+// process start (a one-shot --cli run too) would otherwise pay for them.
 var (
-	bearerRE = regexp.MustCompile(`(?i)\b(bearer)(\s+)[A-Za-z0-9\-._~+/]{6,}=*`)
+	bearerRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?i)\b(bearer)(\s+)[A-Za-z0-9\-._~+/]{6,}=*`)
+	})
 	// OAuth fields in JSON text: "access_token": "..." and friends.
-	jsonFieldRE = regexp.MustCompile(`("(?:access_token|refresh_token|id_token|client_secret|code_verifier|password|api_key|apiKey|secret)"\s*:\s*")((?:[^"\\]|\\.)*)(")`)
+	jsonFieldRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`("(?:access_token|refresh_token|id_token|client_secret|code_verifier|password|api_key|apiKey|secret)"\s*:\s*")((?:[^"\\]|\\.)*)(")`)
+	})
 )
 
 // String masks bearer tokens, OAuth token fields and registered secrets
@@ -180,10 +186,10 @@ func (r *Redactor) String(s string) string {
 		return s
 	}
 	if containsFold(s, "bearer") {
-		s = bearerRE.ReplaceAllString(s, "${1}${2}"+Mask)
+		s = bearerRE().ReplaceAllString(s, "${1}${2}"+Mask)
 	}
 	if strings.Contains(s, `"`) && hasFieldHint(s) {
-		s = jsonFieldRE.ReplaceAllString(s, "${1}"+Mask+"${3}")
+		s = jsonFieldRE().ReplaceAllString(s, "${1}"+Mask+"${3}")
 	}
 	return r.secretsOnly(s)
 }
