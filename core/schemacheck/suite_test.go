@@ -1,0 +1,192 @@
+package schemacheck
+
+import (
+	"encoding/json"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// moduleDir finds a module in the module cache through the go command.
+func moduleDir(t testing.TB, mod string) string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", mod).Output()
+	dir := strings.TrimSpace(string(out))
+	if err != nil || dir == "" {
+		t.Fatalf("cannot locate module %s (go list -m): %v", mod, err)
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("module %s: %v", mod, err)
+	}
+	return dir
+}
+
+// readTree reads every file under dir into a map keyed by prefix + the
+// slash-separated relative path (with a ".json" suffix kept as is).
+func readTree(t testing.TB, dir, prefix string, into map[string][]byte) {
+	t.Helper()
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		into[prefix+filepath.ToSlash(rel)] = b
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+var metaOnce sync.Once
+var metaRes map[string][]byte
+
+// metaschemas returns the JSON Schema meta-schemas, keyed by their URLs,
+// read from the santhosh-tekuri module (tests only).
+func metaschemas(t testing.TB) map[string][]byte {
+	metaOnce.Do(func() {
+		dir := filepath.Join(moduleDir(t, "github.com/santhosh-tekuri/jsonschema/v6"), "metaschemas")
+		m := map[string][]byte{}
+		readTree(t, dir, "", m)
+		metaRes = map[string][]byte{}
+		for k, v := range m {
+			switch {
+			case strings.HasPrefix(k, "draft-"):
+				metaRes["http://json-schema.org/"+k] = v
+			default:
+				metaRes["https://json-schema.org/"+k] = v
+			}
+		}
+	})
+	return metaRes
+}
+
+type suiteCase struct {
+	Description string          `json:"description"`
+	Data        json.RawMessage `json:"data"`
+	Valid       bool            `json:"valid"`
+}
+
+type suiteGroup struct {
+	Description string          `json:"description"`
+	Schema      json.RawMessage `json:"schema"`
+	Tests       []suiteCase     `json:"tests"`
+}
+
+// knownDifferences lists suite cases (file: group: test) whose expected
+// result this package does not reproduce, each with the reason.
+var knownDifferences = map[string]string{}
+
+type suiteStats struct{ groups, cases, passed, skipped int }
+
+func runSuiteDir(t *testing.T, dir string, draft Draft, res map[string][]byte, assertFormat bool) suiteStats {
+	var st suiteStats
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".json") {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		af := assertFormat || strings.Contains(rel, "optional/format")
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var groups []suiteGroup
+		if err := json.Unmarshal(b, &groups); err != nil {
+			t.Errorf("%s: %v", rel, err)
+			return nil
+		}
+		for _, g := range groups {
+			st.groups++
+			sch, cerr := Compile(g.Schema, Options{Draft: draft, Resources: res, AssertFormat: af})
+			for _, tc := range g.Tests {
+				st.cases++
+				name := rel + ": " + g.Description + ": " + tc.Description
+				if reason, ok := knownDifferences[name]; ok {
+					st.skipped++
+					t.Logf("known difference %s: %s", name, reason)
+					continue
+				}
+				if cerr != nil {
+					t.Errorf("%s: compile: %v", name, cerr)
+					continue
+				}
+				errs, verr := sch.Validate(tc.Data)
+				if verr != nil {
+					t.Errorf("%s: validate: %v", name, verr)
+					continue
+				}
+				if got := len(errs) == 0; got != tc.Valid {
+					t.Errorf("%s: valid=%v, want %v; errors %+v", name, got, tc.Valid, errs)
+					continue
+				}
+				if !tc.Valid && len(errs) == 0 {
+					t.Errorf("%s: invalid without errors", name)
+				}
+				st.passed++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+func suiteResources(t *testing.T, remotes string) map[string][]byte {
+	res := map[string][]byte{}
+	for k, v := range metaschemas(t) {
+		res[k] = v
+	}
+	readTree(t, remotes, "http://localhost:1234/", res)
+	return res
+}
+
+// TestSuite runs every case of the official JSON-Schema-Test-Suite copy
+// shipped in github.com/google/jsonschema-go (draft7 and draft2020-12).
+func TestSuite(t *testing.T) {
+	base := filepath.Join(moduleDir(t, "github.com/google/jsonschema-go"), "jsonschema", "testdata")
+	res := suiteResources(t, filepath.Join(base, "remotes"))
+	for _, tc := range []struct {
+		dir   string
+		draft Draft
+	}{{"draft7", Draft7}, {"draft2020-12", Draft2020}} {
+		t.Run(tc.dir, func(t *testing.T) {
+			st := runSuiteDir(t, filepath.Join(base, tc.dir), tc.draft, res, false)
+			if st.cases == 0 {
+				t.Fatal("no test cases found")
+			}
+			t.Logf("%s: %d groups, %d cases, %d passed, %d known differences", tc.dir, st.groups, st.cases, st.passed, st.skipped)
+		})
+	}
+}
+
+// TestExtraSuite runs santhosh-tekuri/jsonschema's Extra-Test-Suite, which
+// has the official suite's format (optional/format with format
+// assertions on).
+func TestExtraSuite(t *testing.T) {
+	base := filepath.Join(moduleDir(t, "github.com/santhosh-tekuri/jsonschema/v6"), "testdata", "Extra-Test-Suite")
+	res := suiteResources(t, filepath.Join(base, "remotes"))
+	for _, tc := range []struct {
+		dir   string
+		draft Draft
+	}{{"draft4", Draft4}, {"draft7", Draft7}, {"draft2019-09", Draft2019}, {"draft2020-12", Draft2020}} {
+		t.Run(tc.dir, func(t *testing.T) {
+			st := runSuiteDir(t, filepath.Join(base, "tests", tc.dir), tc.draft, res, false)
+			if st.cases == 0 {
+				t.Fatal("no test cases found")
+			}
+			t.Logf("%s: %d groups, %d cases, %d passed, %d known differences", tc.dir, st.groups, st.cases, st.passed, st.skipped)
+		})
+	}
+}
