@@ -224,7 +224,7 @@ func (c *compiler) index(d *doc, ptr string, node any, res *resInfo, draft Draft
 		return nil
 	}
 	_, hasID := o.m["$id"]
-	if _, ok := o.m["id"]; ok && draft == Draft4 {
+	if _, ok := o.m["id"]; ok {
 		hasID = true
 	}
 	if sv, ok := o.m["$schema"]; ok && (isRoot || hasID) {

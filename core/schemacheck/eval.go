@@ -15,7 +15,11 @@ import (
 const maxDepth = 512
 
 // maxSteps bounds the number of subschema evaluations per validation.
-const maxSteps = 1 << 21
+const maxSteps = 1 << 20
+
+// maxErrors bounds the number of failures created per validation
+// (including those of anyOf/oneOf branches that are later discarded).
+const maxErrors = 10000
 
 // annot collects the annotations unevaluatedProperties and
 // unevaluatedItems depend on.
@@ -68,6 +72,7 @@ type evaluator struct {
 	stack []frame
 	scope []*resource
 	steps int
+	nerrs int
 	fatal error
 }
 
@@ -80,6 +85,10 @@ func newAnn(want *annot) *annot {
 }
 
 func (e *evaluator) errorf(kwPath, kw string, format string, args ...any) Error {
+	e.nerrs++
+	if e.nerrs > maxErrors && e.fatal == nil {
+		e.fatal = fmt.Errorf("%w: more than %d failures", ErrLimit, maxErrors)
+	}
 	loc := make([]string, len(e.inst))
 	copy(loc, e.inst)
 	return Error{InstanceLocation: loc, KeywordLocation: kwPath, Keyword: kw, Message: fmt.Sprintf(format, args...)}
@@ -170,9 +179,7 @@ func (e *evaluator) eval(s *schema, v any, kwPath string, ann *annot) []Error {
 	if s.ref != nil {
 		sub := newAnn(ann)
 		es := e.eval(s.ref, v, kwPath+"/$ref", sub)
-		if len(es) == 0 {
-			ann.merge(sub)
-		}
+		ann.merge(sub)
 		l.add("$ref", es...)
 	}
 	if s.recRef != nil {
@@ -186,9 +193,7 @@ func (e *evaluator) eval(s *schema, v any, kwPath string, ann *annot) []Error {
 		}
 		sub := newAnn(ann)
 		es := e.eval(t, v, kwPath+"/$recursiveRef", sub)
-		if len(es) == 0 {
-			ann.merge(sub)
-		}
+		ann.merge(sub)
 		l.add("$recursiveRef", es...)
 	}
 	if s.dynRef != nil {
@@ -202,9 +207,7 @@ func (e *evaluator) eval(s *schema, v any, kwPath string, ann *annot) []Error {
 		}
 		sub := newAnn(ann)
 		es := e.eval(t, v, kwPath+"/$dynamicRef", sub)
-		if len(es) == 0 {
-			ann.merge(sub)
-		}
+		ann.merge(sub)
 		l.add("$dynamicRef", es...)
 	}
 	if e.fatal != nil {
@@ -249,9 +252,7 @@ func (e *evaluator) eval(s *schema, v any, kwPath string, ann *annot) []Error {
 	for i, b := range s.allOf {
 		sub := newAnn(ann)
 		es := e.eval(b, v, kwPath+"/allOf/"+strconv.Itoa(i), sub)
-		if len(es) == 0 {
-			ann.merge(sub)
-		}
+		ann.merge(sub)
 		l.add("allOf", es...)
 	}
 	if len(s.anyOf) > 0 {
@@ -322,17 +323,13 @@ func (e *evaluator) eval(s *schema, v any, kwPath string, ann *annot) []Error {
 			if s.thenS != nil {
 				sub := newAnn(ann)
 				es := e.eval(s.thenS, v, kwPath+"/then", sub)
-				if len(es) == 0 {
-					ann.merge(sub)
-				}
+				ann.merge(sub)
 				l.add("then", es...)
 			}
 		} else if s.elseS != nil {
 			sub := newAnn(ann)
 			es := e.eval(s.elseS, v, kwPath+"/else", sub)
-			if len(es) == 0 {
-				ann.merge(sub)
-			}
+			ann.merge(sub)
 			l.add("else", es...)
 		}
 	}
@@ -343,9 +340,7 @@ func (e *evaluator) eval(s *schema, v any, kwPath string, ann *annot) []Error {
 			}
 			sub := newAnn(ann)
 			es := e.eval(ds.s, v, kwPath+"/"+s.depSchemaKw+"/"+escapeToken(ds.name), sub)
-			if len(es) == 0 {
-				ann.merge(sub)
-			}
+			ann.merge(sub)
 			l.add(s.depSchemaKw, es...)
 		}
 		if s.uneProps != nil {
@@ -452,7 +447,7 @@ func (e *evaluator) evalArray(s *schema, arr []any, kwPath string, ann *annot, l
 			} else {
 				for i := len(it.prefix); i < len(arr); i++ {
 					e.push(strconv.Itoa(i))
-					l.add(it.restKw, e.eval(it.rest, arr[i], kwPath+"/"+it.restKw+"/"+strconv.Itoa(i), nil)...)
+					l.add(it.restKw, e.eval(it.rest, arr[i], kwPath+"/"+it.restKw, nil)...)
 					e.pop()
 				}
 			}

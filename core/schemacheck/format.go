@@ -225,17 +225,11 @@ func isEmail(s string, idn bool) bool {
 		if len(local) < 2 || !strings.HasSuffix(local, `"`) {
 			return false
 		}
-		inner := local[1 : len(local)-1]
-		for i := 0; i < len(inner); i++ {
-			c := inner[i]
-			if c == '\\' {
-				i++
-				if i >= len(inner) {
-					return false
-				}
-				continue
-			}
-			if c == '"' || c < 32 || (c >= 0x80 && !idn) {
+		// Inside quotes anything printable (and tab) goes, except a
+		// backslash or a quote: quoted pairs are refused as a corner no
+		// form needs.
+		for _, r := range local[1 : len(local)-1] {
+			if r == '\\' || r == '"' || (r < 32 && r != '\t') || r == 0x7f || (r >= 0x80 && !idn) {
 				return false
 			}
 		}

@@ -2,6 +2,7 @@ package schemacheck
 
 import (
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -81,9 +82,36 @@ type suiteGroup struct {
 	Tests       []suiteCase     `json:"tests"`
 }
 
-// knownDifferences lists suite cases (file: group: test) whose expected
-// result this package does not reproduce, each with the reason.
-var knownDifferences = map[string]string{}
+// knownDifferences lists suite cases whose expected result this package
+// does not reproduce, each with the reason. A key is a prefix of
+// "file: group: test". The official suite needs none; these are all from
+// santhosh-tekuri's Extra-Test-Suite, which tests that library's own
+// extensions.
+var knownDifferences = map[string]string{
+	// Formats that are not JSON Schema formats: unknown formats pass.
+	"optional/format/period.json: ": "period is a santhosh-tekuri extension format, not a JSON Schema format",
+	"optional/format/semver.json: ": "semver is a santhosh-tekuri extension format, not a JSON Schema format",
+	// Content keywords are annotations (2019-09 §8, 2020-12 §8.2); only
+	// santhosh-tekuri asserts them, as an option.
+	"optional/contentSchema.json: ": "contentEncoding/contentMediaType/contentSchema are not asserted",
+	// $vocabulary from a custom meta-schema is not read: the dialect is
+	// always the full draft named by $schema (or Options.Draft).
+	"vocabulary.json: using keywords from disabled vocabulary: ": "custom meta-schema vocabularies are not supported",
+	"mixed-dialects.json: subschema without applicator: ":        "custom meta-schema vocabularies are not supported",
+	// Every $ref must resolve when compiling; santhosh-tekuri does not
+	// compile then/else made unreachable by a boolean "if".
+	"if-then-else.json: skip then when if is false: ": "unresolvable $ref in an unreachable then is still a compile error",
+	"if-then-else.json: skip else when if is true: ":  "unresolvable $ref in an unreachable else is still a compile error",
+}
+
+func knownDifference(name string) (string, bool) {
+	for k, v := range knownDifferences {
+		if strings.HasPrefix(name, k) {
+			return v, true
+		}
+	}
+	return "", false
+}
 
 type suiteStats struct{ groups, cases, passed, skipped int }
 
@@ -111,7 +139,7 @@ func runSuiteDir(t *testing.T, dir string, draft Draft, res map[string][]byte, a
 			for _, tc := range g.Tests {
 				st.cases++
 				name := rel + ": " + g.Description + ": " + tc.Description
-				if reason, ok := knownDifferences[name]; ok {
+				if reason, ok := knownDifference(name); ok {
 					st.skipped++
 					t.Logf("known difference %s: %s", name, reason)
 					continue
@@ -121,6 +149,12 @@ func runSuiteDir(t *testing.T, dir string, draft Draft, res map[string][]byte, a
 					continue
 				}
 				errs, verr := sch.Validate(tc.Data)
+				if verr != nil && !tc.Valid && errors.Is(verr, ErrSchema) {
+					// An infinite $ref loop is an error, which is
+					// more than "invalid".
+					st.passed++
+					continue
+				}
 				if verr != nil {
 					t.Errorf("%s: validate: %v", name, verr)
 					continue

@@ -1,0 +1,172 @@
+package schemacheck
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	santhosh "github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// refCompile compiles a schema with santhosh-tekuri/jsonschema, the
+// validator this package replaces, with no loader (nothing is read from
+// disk or network; its built-in meta-schemas stay available). ok is false
+// when it does not compile or panics.
+func refCompile(schema []byte) (s *santhosh.Schema, ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	doc, err := santhosh.UnmarshalJSON(bytes.NewReader(schema))
+	if err != nil {
+		return nil, false
+	}
+	c := santhosh.NewCompiler()
+	c.DefaultDraft(santhosh.Draft2020)
+	c.UseLoader(santhosh.SchemeURLLoader{})
+	if err := c.AddResource("http://fuzz.invalid/schema.json", doc); err != nil {
+		return nil, false
+	}
+	s, err = c.Compile("http://fuzz.invalid/schema.json")
+	return s, err == nil
+}
+
+// refValid validates with santhosh-tekuri; ok is false when it cannot
+// tell (bad instance, panic, or an error that is not a validation error,
+// such as its infinite-loop detection).
+func refValid(s *santhosh.Schema, instance []byte) (valid, ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	inst, err := santhosh.UnmarshalJSON(bytes.NewReader(instance))
+	if err != nil {
+		return false, false
+	}
+	err = s.Validate(inst)
+	if err == nil {
+		return true, true
+	}
+	var ve *santhosh.ValidationError
+	if !errors.As(err, &ve) {
+		return false, false
+	}
+	if strings.Contains(err.Error(), "infinite loop") {
+		return false, false
+	}
+	return false, true
+}
+
+// comparable reports whether the two validators are expected to agree on
+// a schema. Excluded are:
+//   - "format": the format checkers are written independently and differ
+//     on corner cases (santhosh-tekuri also asserts format in draft 4-7
+//     even when not asked to);
+//   - "dependencies" outside draft 4-7: santhosh-tekuri still applies it
+//     in 2019-09/2020-12, where it is no longer a keyword;
+//   - "$vocabulary" and "content*": not implemented here (annotations).
+//
+// Regular expressions are compared: both sides use Go's regexp package.
+func comparable(schema []byte) bool {
+	s := string(schema)
+	for _, w := range []string{`"format"`, `"$vocabulary"`, `"contentSchema"`, `"contentMediaType"`, `"contentEncoding"`} {
+		if strings.Contains(s, w) {
+			return false
+		}
+	}
+	if strings.Contains(s, `"dependencies"`) && !strings.Contains(s, "json-schema.org/draft-0") {
+		return false
+	}
+	return true
+}
+
+// FuzzValidate compiles schema/instance pairs with this package and with
+// santhosh-tekuri/jsonschema and checks that nothing panics or hangs and
+// that, when both compile and both can decide, the verdicts agree.
+func FuzzValidate(f *testing.F) {
+	for _, seed := range fuzzSeeds(f) {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, schema, instance []byte) {
+		if len(schema) > 4096 || len(instance) > 4096 {
+			return
+		}
+		start := time.Now()
+		defer func() {
+			if d := time.Since(start); d > time.Second {
+				t.Fatalf("slow (%v): schema %q instance %q", d, schema, instance)
+			}
+		}()
+		ours, err := Compile(schema, Options{})
+		if err != nil {
+			if !errors.Is(err, ErrSchema) {
+				t.Fatalf("compile error does not wrap ErrSchema: %v", err)
+			}
+			return
+		}
+		errs, verr := ours.Validate(instance)
+		if verr != nil {
+			if !errors.Is(verr, ErrInstance) && !errors.Is(verr, ErrLimit) && !errors.Is(verr, ErrSchema) {
+				t.Fatalf("validate error wraps no sentinel: %v", verr)
+			}
+			return
+		}
+		for _, e := range errs {
+			if e.Message == "" || e.Keyword == "" {
+				t.Fatalf("error without message or keyword: %+v", e)
+			}
+		}
+		if d := time.Since(start); d > time.Second {
+			t.Fatalf("schemacheck slow (%v): schema %q instance %q", d, schema, instance)
+		}
+		if !comparable(schema) {
+			return
+		}
+		ref, ok := refCompile(schema)
+		if !ok {
+			return
+		}
+		want, ok := refValid(ref, instance)
+		if !ok {
+			return
+		}
+		if got := len(errs) == 0; got != want {
+			t.Fatalf("schema %s\ninstance %s\nschemacheck valid=%v (errors %+v), santhosh-tekuri valid=%v", schema, instance, got, errs, want)
+		}
+	})
+}
+
+// fuzzSeeds takes schema/instance pairs from the official test suite.
+func fuzzSeeds(t testing.TB) [][2][]byte {
+	base := filepath.Join(moduleDir(t, "github.com/google/jsonschema-go"), "jsonschema", "testdata")
+	var seeds [][2][]byte
+	for _, dir := range []string{"draft2020-12", "draft7"} {
+		files, err := filepath.Glob(filepath.Join(base, dir, "*.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range files {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var groups []suiteGroup
+			if err := json.Unmarshal(b, &groups); err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range groups {
+				for _, tc := range g.Tests {
+					seeds = append(seeds, [2][]byte{g.Schema, tc.Data})
+				}
+			}
+		}
+	}
+	return seeds
+}
