@@ -12,7 +12,7 @@ import (
 )
 
 // defaultBase is the base URI of a root schema that has no $id.
-const defaultBase = "urn:spyglass:schemacheck:root"
+const defaultBase = "schemacheck:///root.json"
 
 // doc is one parsed JSON document (the root schema or a resource).
 type doc struct {
@@ -169,6 +169,7 @@ func (c *compiler) compileAll() error {
 	}
 	for _, ri := range c.res {
 		rt := c.runtime(ri)
+		rt.recursive = ri.recursive
 		rt.root = c.schemas[ri.at]
 		for name, k := range ri.dyn {
 			rt.dyn[name] = c.schemas[k]

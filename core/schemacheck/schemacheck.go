@@ -92,6 +92,11 @@ type Schema struct {
 
 // Compile parses and compiles a schema. Errors wrap ErrSchema.
 func Compile(raw []byte, opts Options) (*Schema, error) {
+	switch opts.Draft {
+	case 0, Draft4, Draft6, Draft7, Draft2019, Draft2020:
+	default:
+		return nil, fmt.Errorf("%w: unknown draft %d", ErrSchema, int(opts.Draft))
+	}
 	c := newCompiler(opts)
 	root, err := c.compileRoot(raw)
 	if err != nil {

@@ -343,6 +343,11 @@ func TestResources(t *testing.T) {
 	if errs := validate(t, s, `""`); len(errs) != 1 {
 		t.Fatalf("got %+v", errs)
 	}
+	// A relative $id at the root without a base still works.
+	s = mustCompile(t, `{"$id": "tool-input", "properties": {"a": {"$ref": "tool-input#/$defs/s"}}, "$defs": {"s": {"type": "string"}}}`, Options{})
+	if errs := validate(t, s, `{"a": 1}`); len(errs) != 1 {
+		t.Fatalf("got %+v", errs)
+	}
 	// Percent-escapes and ~ escapes in pointers.
 	s = mustCompile(t, `{"$ref": "#/$defs/a%25b~1c", "$defs": {"a%b/c": {"type": "null"}}}`, Options{})
 	if errs := validate(t, s, `1`); len(errs) != 1 || errs[0].Keyword != "type" {
