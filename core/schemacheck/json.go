@@ -30,7 +30,7 @@ type obj struct {
 }
 
 // errNumber is the cause of a refused number literal.
-var errNumber = errors.New("number literal out of range")
+var errNumber error = &sentinel{"number literal out of range"}
 
 // checkNumber reports whether lit is a JSON number literal small enough to
 // be converted to a big.Rat cheaply.

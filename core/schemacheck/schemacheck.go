@@ -2,7 +2,6 @@ package schemacheck
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 )
 
@@ -48,19 +47,26 @@ type Options struct {
 	Resources map[string][]byte
 }
 
+// sentinel is the type of this package's sentinel errors. They are
+// pointers to static data rather than errors.New results so that the
+// package needs no initialisation code at all.
+type sentinel struct{ msg string }
+
+func (e *sentinel) Error() string { return e.msg }
+
 // Sentinel errors; the errors returned by this package wrap one of them.
 var (
 	// ErrSchema means the schema cannot be compiled: invalid JSON, an
 	// invalid keyword value, a regular expression that does not compile,
 	// a $ref that cannot be resolved, or (from Validate) a $ref cycle that
 	// never consumes any of the instance.
-	ErrSchema = errors.New("schemacheck: invalid schema")
+	ErrSchema error = &sentinel{"schemacheck: invalid schema"}
 	// ErrInstance means the instance is not valid JSON, holds a value of a
 	// type that is not JSON, or holds a number too large to check.
-	ErrInstance = errors.New("schemacheck: invalid instance")
+	ErrInstance error = &sentinel{"schemacheck: invalid instance"}
 	// ErrLimit means validation stopped because it nested too deeply or
 	// did too much work.
-	ErrLimit = errors.New("schemacheck: evaluation limit exceeded")
+	ErrLimit error = &sentinel{"schemacheck: evaluation limit exceeded"}
 )
 
 // Error is one leaf validation failure.
