@@ -526,3 +526,52 @@ func BenchmarkCompileValidate(b *testing.B) {
 		}
 	}
 }
+
+func TestDraftKeywords(t *testing.T) {
+	for _, tc := range []struct {
+		draft        Draft
+		schema, inst string
+		valid        bool
+	}{
+		// Array form of items with additionalItems up to 2019-09.
+		{Draft2019, `{"items": [{"type": "string"}], "additionalItems": {"type": "integer"}}`, `["a", 1, 2]`, true},
+		{Draft2019, `{"items": [{"type": "string"}], "additionalItems": {"type": "integer"}}`, `["a", 1, "b"]`, false},
+		{Draft2019, `{"items": [{"type": "string"}], "additionalItems": false}`, `["a", 1]`, false},
+		{Draft2019, `{"items": [{}], "unevaluatedItems": false}`, `[1, 2]`, false},
+		{Draft2019, `{"items": [{}], "additionalItems": true, "unevaluatedItems": false}`, `[1, 2]`, true},
+		{Draft2019, `{"contains": {"type": "string"}, "unevaluatedItems": false}`, `["a"]`, false},
+		{Draft2020, `{"contains": {"type": "string"}, "unevaluatedItems": false}`, `["a"]`, true},
+		{Draft2020, `{"additionalItems": false}`, `[1]`, true},
+		{Draft2019, `{"contains": {"type": "string"}, "minContains": 2, "maxContains": 3}`, `["a", 1]`, false},
+		{Draft2019, `{"contains": {"type": "string"}, "minContains": 0}`, `[1]`, true},
+		{Draft7, `{"contains": {"type": "string"}, "minContains": 0}`, `[1]`, false},
+		// dependencies (draft 4-7) against dependentRequired/dependentSchemas.
+		{Draft7, `{"dependencies": {"a": ["b"], "c": {"required": ["d"]}}}`, `{"a": 1, "b": 2, "c": 3, "d": 4}`, true},
+		{Draft7, `{"dependencies": {"a": ["b"]}}`, `{"a": 1}`, false},
+		{Draft7, `{"dependencies": {"c": {"required": ["d"]}}}`, `{"c": 1}`, false},
+		{Draft2020, `{"dependencies": {"a": ["b"]}}`, `{"a": 1}`, true},
+		{Draft7, `{"dependentRequired": {"a": ["b"]}}`, `{"a": 1}`, true},
+		{Draft2020, `{"dependentSchemas": {"a": {"required": ["b"]}}, "unevaluatedProperties": false, "properties": {"a": {}}}`, `{"a": 1, "b": 2}`, false},
+		{Draft2020, `{"dependentSchemas": {"a": {"properties": {"b": {}}}}, "unevaluatedProperties": false, "properties": {"a": {}}}`, `{"a": 1, "b": 2}`, true},
+		// if/then/else from draft 7 only.
+		{Draft6, `{"if": {"type": "string"}, "then": {"minLength": 3}}`, `"a"`, true},
+		{Draft7, `{"if": {"type": "string"}, "then": {"minLength": 3}}`, `"a"`, false},
+		{Draft7, `{"if": {"type": "string"}, "else": {"minimum": 3}}`, `1`, false},
+		// const and contains from draft 6, not draft 4.
+		{Draft4, `{"const": 1}`, `2`, true},
+		{Draft6, `{"const": 1}`, `2`, false},
+		{Draft6, `{"exclusiveMinimum": 1}`, `1`, false},
+		// Boolean schemas.
+		{Draft6, `{"properties": {"a": false}}`, `{"a": 1}`, false},
+		{Draft6, `{"properties": {"a": false}}`, `{"b": 1}`, true},
+		{Draft2020, `true`, `{"b": 1}`, true},
+		// $ref in draft 7 and with $defs (not a draft-7 keyword, but a
+		// JSON pointer reaches it).
+		{Draft7, `{"properties": {"a": {"$ref": "#/$defs/s"}}, "$defs": {"s": {"type": "string"}}}`, `{"a": 1}`, false},
+	} {
+		s := mustCompile(t, tc.schema, Options{Draft: tc.draft})
+		if got := validate(t, s, tc.inst) == nil; got != tc.valid {
+			t.Errorf("%v %s on %s: valid=%v, want %v", tc.draft, tc.schema, tc.inst, got, tc.valid)
+		}
+	}
+}
