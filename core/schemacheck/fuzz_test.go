@@ -94,53 +94,89 @@ func FuzzValidate(f *testing.F) {
 	for _, seed := range fuzzSeeds(f) {
 		f.Add(seed[0], seed[1])
 	}
+	for _, seed := range [][2]string{
+		{`{"$ref": "#"}`, `1`},
+		{`{"items": {"$ref": "#"}}`, `[[[[[[[[[[]]]]]]]]]]`},
+		{`{"$schema": "http://json-schema.org/draft-04/schema#", "maximum": 3, "exclusiveMaximum": true}`, `3`},
+		{`{"$schema": "https://json-schema.org/draft/2019-09/schema", "items": [{}], "additionalItems": false, "unevaluatedItems": false}`, `[1, 2]`},
+		{`{"$schema": "http://json-schema.org/draft-07/schema#", "dependencies": {"a": ["b"], "c": {"required": ["d"]}}}`, `{"a": 1, "c": 2}`},
+		{`{"multipleOf": 0.01, "maximum": 123456789012345678901234567890}`, `19.99`},
+		{`{"oneOf": [{"const": "a"}, {"const": "b", "title": "B"}]}`, `"c"`},
+		{`{"properties": {"a": {"pattern": "^x+$"}}, "patternProperties": {"^b": {"minLength": 2}}, "additionalProperties": false}`, `{"a": "xy", "bc": "1", "z": 0}`},
+	} {
+		f.Add([]byte(seed[0]), []byte(seed[1]))
+	}
 	f.Fuzz(func(t *testing.T, schema, instance []byte) {
-		if len(schema) > 4096 || len(instance) > 4096 {
-			return
-		}
-		start := time.Now()
-		defer func() {
-			if d := time.Since(start); d > time.Second {
-				t.Fatalf("slow (%v): schema %q instance %q", d, schema, instance)
-			}
-		}()
-		ours, err := Compile(schema, Options{})
-		if err != nil {
-			if !errors.Is(err, ErrSchema) {
-				t.Fatalf("compile error does not wrap ErrSchema: %v", err)
-			}
-			return
-		}
-		errs, verr := ours.Validate(instance)
-		if verr != nil {
-			if !errors.Is(verr, ErrInstance) && !errors.Is(verr, ErrLimit) && !errors.Is(verr, ErrSchema) {
-				t.Fatalf("validate error wraps no sentinel: %v", verr)
-			}
-			return
-		}
-		for _, e := range errs {
-			if e.Message == "" || e.Keyword == "" {
-				t.Fatalf("error without message or keyword: %+v", e)
-			}
-		}
-		if d := time.Since(start); d > time.Second {
-			t.Fatalf("schemacheck slow (%v): schema %q instance %q", d, schema, instance)
-		}
-		if !comparable(schema) {
-			return
-		}
-		ref, ok := refCompile(schema)
-		if !ok {
-			return
-		}
-		want, ok := refValid(ref, instance)
-		if !ok {
-			return
-		}
-		if got := len(errs) == 0; got != want {
-			t.Fatalf("schema %s\ninstance %s\nschemacheck valid=%v (errors %+v), santhosh-tekuri valid=%v", schema, instance, got, errs, want)
-		}
+		differential(t, schema, instance)
 	})
+}
+
+// TestDifferentialSeeds runs the fuzz seeds through the differential
+// check and makes sure most of them are actually compared.
+func TestDifferentialSeeds(t *testing.T) {
+	seeds := fuzzSeeds(t)
+	compared := 0
+	for _, seed := range seeds {
+		if differential(t, seed[0], seed[1]) {
+			compared++
+		}
+	}
+	t.Logf("%d of %d suite pairs compared with santhosh-tekuri/jsonschema", compared, len(seeds))
+	if compared < len(seeds)/2 {
+		t.Errorf("only %d of %d pairs compared", compared, len(seeds))
+	}
+}
+
+// differential checks one pair; it reports whether the verdicts were
+// compared.
+func differential(t *testing.T, schema, instance []byte) bool {
+	t.Helper()
+	if len(schema) > 4096 || len(instance) > 4096 {
+		return false
+	}
+	start := time.Now()
+	defer func() {
+		if d := time.Since(start); d > time.Second {
+			t.Fatalf("slow (%v): schema %q instance %q", d, schema, instance)
+		}
+	}()
+	ours, err := Compile(schema, Options{})
+	if err != nil {
+		if !errors.Is(err, ErrSchema) {
+			t.Fatalf("compile error does not wrap ErrSchema: %v", err)
+		}
+		return false
+	}
+	errs, verr := ours.Validate(instance)
+	if verr != nil {
+		if !errors.Is(verr, ErrInstance) && !errors.Is(verr, ErrLimit) && !errors.Is(verr, ErrSchema) {
+			t.Fatalf("validate error wraps no sentinel: %v", verr)
+		}
+		return false
+	}
+	for _, e := range errs {
+		if e.Message == "" || e.Keyword == "" {
+			t.Fatalf("error without message or keyword: %+v", e)
+		}
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Fatalf("schemacheck slow (%v): schema %q instance %q", d, schema, instance)
+	}
+	if !comparable(schema) {
+		return false
+	}
+	ref, ok := refCompile(schema)
+	if !ok {
+		return false
+	}
+	want, ok := refValid(ref, instance)
+	if !ok {
+		return false
+	}
+	if got := len(errs) == 0; got != want {
+		t.Fatalf("schema %s\ninstance %s\nschemacheck valid=%v (errors %+v), santhosh-tekuri valid=%v", schema, instance, got, errs, want)
+	}
+	return true
 }
 
 // fuzzSeeds takes schema/instance pairs from the official test suite.
