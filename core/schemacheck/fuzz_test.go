@@ -17,7 +17,7 @@ import (
 // validator this package replaces, with no loader (nothing is read from
 // disk or network; its built-in meta-schemas stay available). ok is false
 // when it does not compile or panics.
-func refCompile(schema []byte) (s *santhosh.Schema, ok bool) {
+func refCompile(schema []byte, draft Draft) (s *santhosh.Schema, ok bool) {
 	defer func() {
 		if recover() != nil {
 			ok = false
@@ -28,7 +28,8 @@ func refCompile(schema []byte) (s *santhosh.Schema, ok bool) {
 		return nil, false
 	}
 	c := santhosh.NewCompiler()
-	c.DefaultDraft(santhosh.Draft2020)
+	c.DefaultDraft(map[Draft]*santhosh.Draft{Draft4: santhosh.Draft4, Draft6: santhosh.Draft6, Draft7: santhosh.Draft7,
+		Draft2019: santhosh.Draft2019, Draft2020: santhosh.Draft2020}[draft])
 	c.UseLoader(santhosh.SchemeURLLoader{})
 	if err := c.AddResource("http://fuzz.invalid/schema.json", doc); err != nil {
 		return nil, false
@@ -69,19 +70,19 @@ func refValid(s *santhosh.Schema, instance []byte) (valid, ok bool) {
 //   - "format": the format checkers are written independently and differ
 //     on corner cases (santhosh-tekuri also asserts format in draft 4-7
 //     even when not asked to);
-//   - "dependencies" outside draft 4-7: santhosh-tekuri still applies it
-//     in 2019-09/2020-12, where it is no longer a keyword;
+//   - "dependencies" where 2019-09/2020-12 may apply: santhosh-tekuri
+//     still applies it there, where it is no longer a keyword;
 //   - "$vocabulary" and "content*": not implemented here (annotations).
 //
 // Regular expressions are compared: both sides use Go's regexp package.
-func comparable(schema []byte) bool {
+func comparable(schema []byte, draft Draft) bool {
 	s := string(schema)
 	for _, w := range []string{`"format"`, `"$vocabulary"`, `"contentSchema"`, `"contentMediaType"`, `"contentEncoding"`} {
 		if strings.Contains(s, w) {
 			return false
 		}
 	}
-	if strings.Contains(s, `"dependencies"`) && !strings.Contains(s, "json-schema.org/draft-0") {
+	if strings.Contains(s, `"dependencies"`) && (draft > Draft7 || strings.Contains(s, "json-schema.org/draft/20")) {
 		return false
 	}
 	return true
@@ -92,7 +93,7 @@ func comparable(schema []byte) bool {
 // that, when both compile and both can decide, the verdicts agree.
 func FuzzValidate(f *testing.F) {
 	for _, seed := range fuzzSeeds(f) {
-		f.Add(seed[0], seed[1])
+		f.Add(seed.schema, seed.instance, seed.draft)
 	}
 	for _, seed := range [][2]string{
 		{`{"$ref": "#"}`, `1`},
@@ -104,10 +105,10 @@ func FuzzValidate(f *testing.F) {
 		{`{"oneOf": [{"const": "a"}, {"const": "b", "title": "B"}]}`, `"c"`},
 		{`{"properties": {"a": {"pattern": "^x+$"}}, "patternProperties": {"^b": {"minLength": 2}}, "additionalProperties": false}`, `{"a": "xy", "bc": "1", "z": 0}`},
 	} {
-		f.Add([]byte(seed[0]), []byte(seed[1]))
+		f.Add([]byte(seed[0]), []byte(seed[1]), uint8(4))
 	}
-	f.Fuzz(func(t *testing.T, schema, instance []byte) {
-		differential(t, schema, instance)
+	f.Fuzz(func(t *testing.T, schema, instance []byte, draft uint8) {
+		differential(t, schema, instance, fuzzDrafts[int(draft)%len(fuzzDrafts)])
 	})
 }
 
@@ -117,7 +118,7 @@ func TestDifferentialSeeds(t *testing.T) {
 	seeds := fuzzSeeds(t)
 	compared := 0
 	for _, seed := range seeds {
-		if differential(t, seed[0], seed[1]) {
+		if differential(t, seed.schema, seed.instance, fuzzDrafts[seed.draft]) {
 			compared++
 		}
 	}
@@ -125,11 +126,22 @@ func TestDifferentialSeeds(t *testing.T) {
 	if compared < len(seeds)/2 {
 		t.Errorf("only %d of %d pairs compared", compared, len(seeds))
 	}
+	// The same pairs with every other draft as the default (schemas
+	// without $schema are then read as that draft).
+	for i, d := range fuzzDrafts {
+		n := 0
+		for _, seed := range seeds {
+			if int(seed.draft) != i && differential(t, seed.schema, seed.instance, d) {
+				n++
+			}
+		}
+		t.Logf("default %v: %d pairs compared", d, n)
+	}
 }
 
 // differential checks one pair; it reports whether the verdicts were
 // compared.
-func differential(t *testing.T, schema, instance []byte) bool {
+func differential(t *testing.T, schema, instance []byte, draft Draft) bool {
 	t.Helper()
 	if len(schema) > 4096 || len(instance) > 4096 {
 		return false
@@ -140,7 +152,7 @@ func differential(t *testing.T, schema, instance []byte) bool {
 			t.Fatalf("slow (%v): schema %q instance %q", d, schema, instance)
 		}
 	}()
-	ours, err := Compile(schema, Options{})
+	ours, err := Compile(schema, Options{Draft: draft})
 	if err != nil {
 		if !errors.Is(err, ErrSchema) {
 			t.Fatalf("compile error does not wrap ErrSchema: %v", err)
@@ -162,10 +174,10 @@ func differential(t *testing.T, schema, instance []byte) bool {
 	if d := time.Since(start); d > time.Second {
 		t.Fatalf("schemacheck slow (%v): schema %q instance %q", d, schema, instance)
 	}
-	if !comparable(schema) {
+	if !comparable(schema, draft) {
 		return false
 	}
-	ref, ok := refCompile(schema)
+	ref, ok := refCompile(schema, draft)
 	if !ok {
 		return false
 	}
@@ -179,12 +191,24 @@ func differential(t *testing.T, schema, instance []byte) bool {
 	return true
 }
 
-// fuzzSeeds takes schema/instance pairs from the official test suite.
-func fuzzSeeds(t testing.TB) [][2][]byte {
+// fuzzDrafts maps the fuzz input's draft byte to the default draft.
+var fuzzDrafts = [...]Draft{Draft4, Draft6, Draft7, Draft2019, Draft2020}
+
+type fuzzSeed struct {
+	schema, instance []byte
+	draft            uint8 // index into fuzzDrafts
+}
+
+// fuzzSeeds takes schema/instance pairs from the official test suite,
+// with the suite's draft as the default draft.
+func fuzzSeeds(t testing.TB) []fuzzSeed {
 	base := filepath.Join(moduleDir(t, "github.com/google/jsonschema-go"), "jsonschema", "testdata")
-	var seeds [][2][]byte
-	for _, dir := range []string{"draft2020-12", "draft7"} {
-		files, err := filepath.Glob(filepath.Join(base, dir, "*.json"))
+	var seeds []fuzzSeed
+	for _, dir := range []struct {
+		name  string
+		draft uint8
+	}{{"draft2020-12", 4}, {"draft7", 2}} {
+		files, err := filepath.Glob(filepath.Join(base, dir.name, "*.json"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -199,7 +223,7 @@ func fuzzSeeds(t testing.TB) [][2][]byte {
 			}
 			for _, g := range groups {
 				for _, tc := range g.Tests {
-					seeds = append(seeds, [2][]byte{g.Schema, tc.Data})
+					seeds = append(seeds, fuzzSeed{g.Schema, tc.Data, dir.draft})
 				}
 			}
 		}
