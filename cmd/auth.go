@@ -35,7 +35,8 @@ const maxAuthorize = 3
 // person in a browser takes longer than a server should — then connects
 // again. Once connected, a refusal (a step-up 403, an expired grant on a
 // restarted server) is handled on the wire by authConn, which signs in and
-// resends the same bytes: the server refused before processing anything.
+// resends the same bytes: the server refused before processing anything;
+// the request's timeout is paused meanwhile (wire.Hold).
 func (c *connection) enableOAuth(base context.Context, store secrets.Store, log *events.Log, red *wire.Redactor, opts oauth.Options) {
 	if c.http == nil {
 		return
@@ -66,16 +67,18 @@ func (c *connection) enableOAuth(base context.Context, store secrets.Store, log 
 	}
 }
 
-// signIn runs the authorizer for a refusal, bounded by signInTimeout and
-// told to onAuthorizing (the window shows the OAuth state meanwhile).
-func (c *connection) signIn(refusal error) error {
+// signIn runs the authorizer for a refusal of a request sent at token
+// generation gen (refusals that arrive together sign in once), bounded by
+// signInTimeout and told to onAuthorizing (the window shows the OAuth
+// state meanwhile).
+func (c *connection) signIn(refusal error, gen uint64) error {
 	if c.onAuthorizing != nil {
 		c.onAuthorizing(true)
 		defer c.onAuthorizing(false)
 	}
 	actx, cancel := context.WithTimeout(c.authBase, signInTimeout)
 	defer cancel()
-	return c.auth.HandleUnauthorized(actx, refusal)
+	return c.auth.HandleUnauthorizedSince(actx, refusal, gen)
 }
 
 // connect connects the session to the connection's server, signing in
@@ -83,6 +86,7 @@ func (c *connection) signIn(refusal error) error {
 // maxAuthorize times).
 func (c *connection) connect(ctx context.Context, sess interface{ Connect(context.Context) error }) error {
 	for i := 0; ; i++ {
+		gen := c.generation()
 		err := sess.Connect(ctx)
 		if err == nil {
 			c.connected.Store(true)
@@ -91,10 +95,18 @@ func (c *connection) connect(ctx context.Context, sess interface{ Connect(contex
 		if c.auth == nil || i == maxAuthorize || !errors.Is(err, wire.ErrUnauthorized) {
 			return err
 		}
-		if herr := c.signIn(err); herr != nil {
+		if herr := c.signIn(err, gen); herr != nil {
 			return errors.Join(err, herr)
 		}
 	}
+}
+
+// generation is the authorizer's token generation (0 without OAuth).
+func (c *connection) generation() uint64 {
+	if c.auth == nil {
+		return 0
+	}
+	return c.auth.Generation()
 }
 
 // signInTimeout bounds one sign-in in the browser.
@@ -113,11 +125,12 @@ type authConn struct {
 // reconnect) sign in here and start a fresh conn (a conn starts once).
 func (c *authConn) Start(ctx context.Context, h wire.Handler) error {
 	for i := 0; ; i++ {
+		gen := c.owner.generation()
 		err := c.Conn.Start(ctx, h)
 		if err == nil || !c.owner.connected.Load() || i == maxAuthorize || !errors.Is(err, wire.ErrUnauthorized) {
 			return err
 		}
-		if herr := c.owner.signIn(err); herr != nil {
+		if herr := c.owner.signIn(err, gen); herr != nil {
 			return errors.Join(err, herr)
 		}
 		fresh, derr := c.redial(ctx)
@@ -131,11 +144,16 @@ func (c *authConn) Start(ctx context.Context, h wire.Handler) error {
 // Send implements wire.Conn.
 func (c *authConn) Send(ctx context.Context, msg []byte, opts *wire.SendOptions) error {
 	for i := 0; ; i++ {
+		gen := c.owner.generation()
 		err := c.Conn.Send(ctx, msg, opts)
 		if err == nil || !c.owner.connected.Load() || i == maxAuthorize || !errors.Is(err, wire.ErrUnauthorized) {
 			return err
 		}
-		if herr := c.owner.signIn(err); herr != nil {
+		// The request's timeout does not run while a person signs in.
+		resume := wire.Hold(ctx)
+		herr := c.owner.signIn(err, gen)
+		resume()
+		if herr != nil {
 			return errors.Join(err, herr)
 		}
 	}

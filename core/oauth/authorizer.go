@@ -143,6 +143,7 @@ type Authorizer struct {
 	meta      *ServerMetadata
 	refreshed string         // access token obtained by Authorize's refresh
 	stepUps   map[string]int // step-up attempts per challenged scope set
+	gen       uint64         // bumped whenever a new token is obtained
 
 	flowMu sync.Mutex // one flow at a time
 }
@@ -318,6 +319,7 @@ func (a *Authorizer) refreshLocked(ctx context.Context) error {
 	nt.Issuer, nt.Resource = tok.Issuer, tok.Resource
 	a.secret(nt.AccessToken, nt.RefreshToken, nt.IDToken)
 	a.token = nt
+	a.gen++
 	a.putJSON(ctx, KeyToken, nt)
 	return nil
 }
@@ -358,12 +360,42 @@ func (a *Authorizer) preregistered(supported []string) *Client {
 // then it runs the whole flow. On 403 insufficient_scope it steps up
 // according to oauth.onInsufficientScope. The caller retries the request
 // after a nil return.
+//
+// Refusals that arrive together (the requests a window sends at once,
+// all with the same expired token) lead to one sign-in: a caller that
+// waited while another obtained a token returns nil at once, to retry
+// with that token. Authorize counts from the moment it is called; a
+// caller that knows when its request was prepared uses AuthorizeSince.
 func (a *Authorizer) Authorize(ctx context.Context, ch Challenge) error {
+	return a.AuthorizeSince(ctx, ch, a.Generation())
+}
+
+// Generation identifies the token state: it changes whenever a new token
+// is obtained (a sign-in, a refresh). Take it before sending a request;
+// hand it to AuthorizeSince if the request is refused.
+func (a *Authorizer) Generation() uint64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.gen
+}
+
+// AuthorizeSince is Authorize for a request sent when Generation was gen:
+// when a token has been obtained since, it returns nil at once (the
+// request is to be sent again with the new token) instead of signing in
+// again.
+func (a *Authorizer) AuthorizeSince(ctx context.Context, ch Challenge, gen uint64) error {
 	if a.settings.EnterpriseManaged && a.opts.Enterprise == nil {
 		return fmt.Errorf("oauth: authorize: %w", ErrEnterpriseManaged)
 	}
 	a.flowMu.Lock()
 	defer a.flowMu.Unlock()
+
+	a.mu.Lock()
+	renewed := a.gen != gen && a.token != nil
+	a.mu.Unlock()
+	if renewed {
+		return nil
+	}
 
 	a.mu.Lock()
 	a.loadLocked(ctx)
@@ -419,11 +451,17 @@ func (a *Authorizer) Authorize(ctx context.Context, ch Challenge) error {
 // sent again, or the authorization error. Any other err is returned as is.
 // A session can depend on this one method without importing this package.
 func (a *Authorizer) HandleUnauthorized(ctx context.Context, err error) error {
+	return a.HandleUnauthorizedSince(ctx, err, a.Generation())
+}
+
+// HandleUnauthorizedSince is HandleUnauthorized for a request sent when
+// Generation was gen (see AuthorizeSince).
+func (a *Authorizer) HandleUnauthorizedSince(ctx context.Context, err error, gen uint64) error {
 	ch, ok := ChallengeFromError(err)
 	if !ok {
 		return err
 	}
-	return a.Authorize(ctx, ch)
+	return a.AuthorizeSince(ctx, ch, gen)
 }
 
 // discovered is the outcome of discovery.
@@ -579,6 +617,7 @@ func (a *Authorizer) run(ctx context.Context, ch Challenge, granted string, step
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.token, a.meta, a.refreshed = tok, &d.raw, ""
+	a.gen++
 	a.putJSON(ctx, KeyToken, tok)
 	a.putJSON(ctx, KeyMetadata, d.raw)
 	if cl.Kind != "preregistered" {

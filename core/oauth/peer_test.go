@@ -446,3 +446,66 @@ func TestOIDCProviderTokenURLOverrideServesRefresh(t *testing.T) {
 		t.Errorf("refresh without the override went through the proxy")
 	}
 }
+
+// Requests refused together (a window connecting sends several at once)
+// lead to one sign-in in the browser, not one each; every request then
+// goes through with the one token.
+func TestOIDCProviderConcurrentRefusalsSignInOnce(t *testing.T) {
+	rs, _ := oauthtest.Setup(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	browser := &oauthtest.Browser{}
+	a := oauth.New("busy", rs.URL+"/mcp", catalog.OAuth{}, secrets.NewMemory(), &oauth.Options{Browser: browser})
+
+	const n = 4
+	send := func() *http.Response {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodPost, rs.URL+"/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		if err := a.Prepare(req); err != nil {
+			t.Error(err)
+			return nil
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Error(err)
+			return nil
+		}
+		resp.Body.Close()
+		return resp
+	}
+	var refused, done sync.WaitGroup
+	refused.Add(n)
+	statuses := make([]int, n)
+	for i := range n {
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			gen := a.Generation()
+			resp := send()
+			refused.Done()
+			if resp == nil {
+				return
+			}
+			if resp.StatusCode != http.StatusUnauthorized {
+				t.Errorf("request %d without a token: %d", i, resp.StatusCode)
+				return
+			}
+			refused.Wait() // every request has its 401 before anyone signs in
+			if err := a.AuthorizeSince(ctx, oauth.ChallengeFromResponse(resp), gen); err != nil {
+				t.Errorf("request %d: authorize: %v", i, err)
+				return
+			}
+			if again := send(); again != nil {
+				statuses[i] = again.StatusCode
+			}
+		}()
+	}
+	done.Wait()
+	if got := len(browser.Opened()); got != 1 {
+		t.Fatalf("%d refusals opened the browser %d times, want once", n, got)
+	}
+	for i, st := range statuses {
+		if st != http.StatusOK {
+			t.Errorf("request %d after the sign-in: %d", i, st)
+		}
+	}
+}

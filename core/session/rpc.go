@@ -300,6 +300,7 @@ func (s *Session) roundTrip(ctx context.Context, l *link, method string, params 
 	}
 	sendCtx, stopSend := context.WithCancel(ctx)
 	defer stopSend()
+	sendCtx = wire.WithHold(sendCtx, func() func() { return s.holdCall(c) })
 	sent := make(chan error, 1)
 	go func() { sent <- s.write(sendCtx, l, raw, opts.Header) }()
 	var timerC <-chan time.Time
@@ -785,10 +786,23 @@ func (c *call) deliverProgress(p Progress) {
 // the server request belongs to no run: any of them may be waiting for
 // it); the returned func resumes them with a full timeout.
 func (s *Session) holdRun(run string) func() {
+	return s.hold(func(c *call) bool { return c.user && (run == "" || c.run == run) })
+}
+
+// holdCall pauses the timeout of one call while its own write waits for
+// a person (an OAuth sign-in inside Send, see wire.Hold).
+func (s *Session) holdCall(c *call) func() {
+	return s.hold(func(p *call) bool { return p == c })
+}
+
+// hold pauses the timeouts of the pending calls that match and returns
+// the function that resumes them with a full timeout (once, however often
+// it is called).
+func (s *Session) hold(match func(*call) bool) func() {
 	s.mu.Lock()
 	var held []*call
 	for _, c := range s.pending {
-		if c.timer != nil && c.user && (run == "" || c.run == run) {
+		if c.timer != nil && c.state == callWaiting && match(c) {
 			c.holds++
 			c.timer.Stop()
 			held = append(held, c)
@@ -798,14 +812,17 @@ func (s *Session) holdRun(run string) func() {
 	if len(held) == 0 {
 		return func() {}
 	}
+	var once sync.Once
 	return func() {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-		for _, c := range held {
-			c.holds--
-			if c.holds == 0 && c.state == callWaiting {
-				c.timer.Reset(c.timeout)
+		once.Do(func() {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			for _, c := range held {
+				c.holds--
+				if c.holds == 0 && c.state == callWaiting {
+					c.timer.Reset(c.timeout)
+				}
 			}
-		}
+		})
 	}
 }

@@ -1221,3 +1221,53 @@ func TestCloseWhileConnecting(t *testing.T) {
 		t.Error("the connection was left open")
 	}
 }
+
+// A write that waits for a person (an OAuth sign-in inside Send) pauses
+// the request's timeout through wire.Hold; the answer that follows is
+// taken, not reported as timed out. Without the hold the same wait times
+// out.
+func TestHoldPausesTimeoutDuringSend(t *testing.T) {
+	fs := newFakeServer(t)
+	const timeout = 150 * time.Millisecond
+	var hold atomic.Bool
+	fs.sendHook = func(ctx context.Context, c *fakeConn, b []byte, opts *wire.SendOptions) error {
+		if !strings.Contains(string(b), `"x/signs-in"`) {
+			return nil
+		}
+		if hold.Load() {
+			resume := wire.Hold(ctx)
+			defer resume()
+		}
+		select { // the sign-in takes several timeouts
+		case <-time.After(4 * timeout):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+		return nil
+	}
+	fs.handle = func(c *fakeConn, m msg) bool {
+		if m.Method == "x/signs-in" {
+			c.reply(m.ID, `{"ok":true}`)
+			return true
+		}
+		return false
+	}
+	s, log := newTestSession(t, fs, &Options{RequestTimeout: timeout})
+
+	hold.Store(true)
+	rep, err := s.Call(testCtx(t), "x/signs-in", nil, nil)
+	if err != nil {
+		t.Fatalf("a request whose write waited for a sign-in: %v", err)
+	}
+	if string(rep.Raw) != `{"ok":true}` {
+		t.Fatalf("result %s", rep.Raw)
+	}
+	if ev, _ := log.Get(rep.Seq); ev.Outcome == nil || ev.Outcome.State == events.TimedOut {
+		t.Errorf("outcome %+v", ev.Outcome)
+	}
+
+	hold.Store(false)
+	if _, err := s.Call(testCtx(t), "x/signs-in", nil, nil); !errors.Is(err, ErrTimeout) {
+		t.Fatalf("without a hold: %v, want a timeout", err)
+	}
+}
