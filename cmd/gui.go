@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -20,11 +19,11 @@ import (
 	"fyne.io/fyne/v2"
 	"github.com/adrg/xdg"
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/oauth"
+	"github.com/spyglass-mcp/spyglass/core/schemacheck"
 	"github.com/spyglass-mcp/spyglass/core/secrets"
 	"github.com/spyglass-mcp/spyglass/core/session"
 	"github.com/spyglass-mcp/spyglass/core/wire"
@@ -559,46 +558,22 @@ func validateOutput(schema, value json.RawMessage) string {
 	if len(schema) == 0 {
 		return ""
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
-	if err != nil {
-		return ""
-	}
-	comp := jsonschema.NewCompiler()
-	if err := comp.AddResource("output.json", doc); err != nil {
-		return ""
-	}
-	sch, err := comp.Compile("output.json")
+	sch, err := schemacheck.Compile(schema, schemacheck.Options{})
 	if err != nil {
 		return "the outputSchema itself is invalid: " + err.Error()
 	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(value))
+	errs, err := sch.Validate(value)
 	if err != nil {
-		return "structuredContent is not JSON"
-	}
-	if err := sch.Validate(v); err != nil {
-		var ve *jsonschema.ValidationError
-		if errors.As(err, &ve) {
-			var parts []string
-			for _, c := range leafErrors(ve) {
-				loc := "/" + strings.Join(c.InstanceLocation, "/")
-				parts = append(parts, loc+": "+c.ErrorKind.KeywordPath()[len(c.ErrorKind.KeywordPath())-1])
-			}
-			return strings.Join(parts, "; ")
+		if errors.Is(err, schemacheck.ErrInstance) {
+			return "structuredContent is not JSON"
 		}
 		return err.Error()
 	}
-	return ""
-}
-
-func leafErrors(e *jsonschema.ValidationError) []*jsonschema.ValidationError {
-	if len(e.Causes) == 0 {
-		return []*jsonschema.ValidationError{e}
+	parts := make([]string, 0, len(errs))
+	for _, e := range errs {
+		parts = append(parts, "/"+strings.Join(e.InstanceLocation, "/")+": "+e.Message)
 	}
-	var out []*jsonschema.ValidationError
-	for _, c := range e.Causes {
-		out = append(out, leafErrors(c)...)
-	}
-	return out
+	return strings.Join(parts, "; ")
 }
 
 // parseContent reads one content block exactly as sent.

@@ -19,8 +19,8 @@
 //
 // Validation is twofold: State.Check and State.Issues check each control
 // (so a UI shows errors next to the field), and Form.Validate checks the
-// whole document with github.com/santhosh-tekuri/jsonschema/v6 (draft
-// 2020-12 by default, draft-07 and others through $schema), mapping every
+// whole document with core/schemacheck (draft 2020-12 by default,
+// draft-07 and others through $schema), mapping every
 // error to the instance location it concerns. Form.Check combines both.
 //
 // CheckElicitation applies the restriction the MCP specification puts on

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/spyglass-mcp/spyglass/core/schemacheck"
 )
 
 // Kind is the kind of control a Field needs.
@@ -197,7 +199,7 @@ type Form struct {
 	raw    []byte
 
 	vOnce     sync.Once
-	validator validatorFunc
+	validator *schemacheck.Schema
 	vErr      error
 }
 

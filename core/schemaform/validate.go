@@ -1,17 +1,12 @@
 package schemaform
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
+	"github.com/spyglass-mcp/spyglass/core/schemacheck"
 )
 
 // ErrNoValidator is wrapped by the error of Validator when the schema
@@ -19,22 +14,10 @@ import (
 // invalid keyword value, ...). The form itself still works.
 var ErrNoValidator = errors.New("schemaform: schema cannot be compiled for validation")
 
-type validatorFunc func(inst any) error
-
-// schemaURL is the location the schema is compiled under. Nothing is ever
-// loaded from it or from any other URL: external references fail.
-const schemaURL = "urn:spyglass:input-schema"
-
-type noLoader struct{}
-
-// Load refuses every URL: schemas never reach out of the document.
-func (noLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("external reference %s is not loaded", url)
-}
-
 // Validator compiles the schema (once) for whole-document validation with
-// santhosh-tekuri/jsonschema (draft 2020-12 by default; draft-07 and the
-// others through $schema). Format assertions are on.
+// core/schemacheck (draft 2020-12 by default; draft-07 and the others
+// through $schema). Format assertions are on. Nothing is ever loaded from
+// outside the schema: an external $ref makes the schema uncheckable.
 func (f *Form) Validator() error {
 	f.vOnce.Do(func() {
 		if hugeNumbers(f.Schema, 0) {
@@ -45,10 +28,10 @@ func (f *Form) Validator() error {
 		// exclusiveMaximum, array items): try 2020-12, then draft-07,
 		// then draft-04 before giving up.
 		var first error
-		for _, d := range []*jsonschema.Draft{jsonschema.Draft2020, jsonschema.Draft7, jsonschema.Draft4} {
-			sch, err := compile(f.raw, d)
+		for _, d := range []schemacheck.Draft{schemacheck.Draft2020, schemacheck.Draft7, schemacheck.Draft4} {
+			sch, err := schemacheck.Compile(f.raw, schemacheck.Options{Draft: d, AssertFormat: true})
 			if err == nil {
-				f.validator = sch.Validate
+				f.validator = sch
 				return
 			}
 			if first == nil {
@@ -61,21 +44,6 @@ func (f *Form) Validator() error {
 		f.vErr = fmt.Errorf("%w: %w", ErrNoValidator, first)
 	})
 	return f.vErr
-}
-
-func compile(raw []byte, draft *jsonschema.Draft) (*jsonschema.Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return nil, err
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(draft)
-	c.UseLoader(noLoader{})
-	c.AssertFormat()
-	if err := c.AddResource(schemaURL, doc); err != nil {
-		return nil, err
-	}
-	return c.Compile(schemaURL)
 }
 
 // hugeNumbers reports whether v holds a number beyond exact arithmetic.
@@ -103,8 +71,6 @@ func hugeNumbers(v *Value, depth int) bool {
 	return false
 }
 
-var printer = message.NewPrinter(language.English)
-
 // Validate checks a whole argument document against the schema and
 // returns its problems, each at the instance location it concerns (a
 // missing required property is reported at the property's own path).
@@ -121,69 +87,32 @@ func (f *Form) Validate(doc []byte) []Issue {
 	if hugeNumbers(v, 0) {
 		return []Issue{{Code: CodeSchema, Message: "a number is too large to check"}}
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(doc))
+	errs, err := f.validator.Validate(doc)
 	if err != nil {
-		return []Issue{{Code: CodeJSON, Message: "invalid JSON: " + err.Error()}}
-	}
-	err = f.validator(inst)
-	if err == nil {
-		return nil
-	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
+		if errors.Is(err, schemacheck.ErrInstance) {
+			return []Issue{{Code: CodeJSON, Message: "invalid JSON: " + err.Error()}}
+		}
 		return []Issue{{Code: CodeSchema, Message: err.Error()}}
 	}
 	var out []Issue
-	leaves(ve, &out)
+	for _, e := range errs {
+		path := pointer(e.InstanceLocation)
+		switch {
+		case len(e.Choices) > 0:
+			vals := make([]string, len(e.Choices))
+			for i, c := range e.Choices {
+				vals[i] = string(c)
+			}
+			out = append(out, Issue{Path: path, Code: CodeSchema, Message: "value must be one of " + strings.Join(vals, ", ")})
+		case e.Keyword == "required" && len(e.Missing) > 0:
+			for _, m := range e.Missing {
+				out = append(out, Issue{Path: path + "/" + escapeToken(m), Code: CodeRequired, Message: "required"})
+			}
+		default:
+			out = append(out, Issue{Path: path, Code: CodeSchema, Message: e.Message})
+		}
+	}
 	return dedupe(out)
-}
-
-// leaves flattens a validation error tree into its leaf issues.
-func leaves(e *jsonschema.ValidationError, out *[]Issue) {
-	if msg, ok := constChoice(e); ok {
-		*out = append(*out, Issue{Path: pointer(e.InstanceLocation), Code: CodeSchema, Message: msg})
-		return
-	}
-	if len(e.Causes) > 0 {
-		for _, c := range e.Causes {
-			leaves(c, out)
-		}
-		return
-	}
-	path := pointer(e.InstanceLocation)
-	if r, ok := e.ErrorKind.(*kind.Required); ok {
-		for _, m := range r.Missing {
-			*out = append(*out, Issue{Path: path + "/" + escapeToken(m), Code: CodeRequired, Message: "required"})
-		}
-		return
-	}
-	*out = append(*out, Issue{Path: path, Code: CodeSchema, Message: e.ErrorKind.LocalizedString(printer)})
-}
-
-// constChoice words a failed oneOf/anyOf whose branches are all consts
-// (a titled enum) as one issue: "value must be one of 'a', 'b'".
-func constChoice(e *jsonschema.ValidationError) (string, bool) {
-	switch e.ErrorKind.(type) {
-	case *kind.OneOf, *kind.AnyOf:
-	default:
-		return "", false
-	}
-	if len(e.Causes) == 0 {
-		return "", false
-	}
-	var vals []string
-	for _, c := range e.Causes {
-		k, ok := c.ErrorKind.(*kind.Const)
-		if !ok || len(c.Causes) > 0 {
-			return "", false
-		}
-		b, err := json.Marshal(k.Want)
-		if err != nil {
-			return "", false
-		}
-		vals = append(vals, string(b))
-	}
-	return "value must be one of " + strings.Join(vals, ", "), true
 }
 
 func pointer(loc []string) string {
