@@ -64,15 +64,16 @@ var (
 	// ErrInstance means the instance is not valid JSON, holds a value of a
 	// type that is not JSON, or holds a number too large to check.
 	ErrInstance error = &sentinel{"schemacheck: invalid instance"}
-	// ErrLimit means validation stopped because it nested too deeply or
-	// did too much work.
+	// ErrLimit means validation stopped because it nested too deeply,
+	// did too much work or found too many failures.
 	ErrLimit error = &sentinel{"schemacheck: evaluation limit exceeded"}
 )
 
 // Error is one leaf validation failure.
 type Error struct {
 	// InstanceLocation holds the JSON-pointer tokens, unescaped, of the
-	// value that failed; empty for the root.
+	// value that failed (for propertyNames, of the property whose name
+	// failed); empty, not nil, for the root.
 	InstanceLocation []string
 	// KeywordLocation is the JSON pointer of the failing keyword, through
 	// the evaluation path (references show as "/$ref/...").
@@ -140,10 +141,6 @@ func (s *Schema) validate(v any) ([]Error, error) {
 	}
 	return dedup(errs), nil
 }
-
-// Valid reports whether the error list from Validate means the instance
-// is valid. It exists for symmetry with callers that keep the list.
-func Valid(errs []Error) bool { return len(errs) == 0 }
 
 func dedup(errs []Error) []Error {
 	if len(errs) < 2 {
