@@ -72,7 +72,11 @@ func refValid(s *santhosh.Schema, instance []byte) (valid, ok bool) {
 //     even when not asked to);
 //   - "dependencies" where 2019-09/2020-12 may apply: santhosh-tekuri
 //     still applies it there, where it is no longer a keyword;
-//   - "$vocabulary" and "content*": not implemented here (annotations).
+//   - "$vocabulary" and "content*": not implemented here (annotations);
+//   - an object with "$ref" and one of const, contains, propertyNames,
+//     if, then, else: in draft 6 and 7 santhosh-tekuri applies these
+//     siblings of $ref (it skips only the draft-4 keywords), where the
+//     specification says every sibling of $ref is ignored.
 //
 // Regular expressions are compared: both sides use Go's regexp package.
 func comparable(schema []byte, draft Draft) bool {
@@ -85,7 +89,40 @@ func comparable(schema []byte, draft Draft) bool {
 	if strings.Contains(s, `"dependencies"`) && (draft > Draft7 || strings.Contains(s, "json-schema.org/draft/20")) {
 		return false
 	}
+	if strings.Contains(s, `"$ref"`) {
+		var v any
+		if json.Unmarshal(schema, &v) != nil || refWithDraft6Siblings(v) {
+			return false
+		}
+	}
 	return true
+}
+
+// refWithDraft6Siblings reports whether v holds an object with "$ref" and
+// a keyword introduced in draft 6 or 7.
+func refWithDraft6Siblings(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		if _, ok := v["$ref"]; ok {
+			for _, k := range []string{"const", "contains", "propertyNames", "if", "then", "else"} {
+				if _, ok := v[k]; ok {
+					return true
+				}
+			}
+		}
+		for _, x := range v {
+			if refWithDraft6Siblings(x) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if refWithDraft6Siblings(x) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // FuzzValidate compiles schema/instance pairs with this package and with
