@@ -224,3 +224,44 @@ func TestExtraSuite(t *testing.T) {
 		})
 	}
 }
+
+// TestMetaschemas validates every schema of the official suite against its
+// draft's meta-schema (given through Resources), which exercises $ref
+// across documents and, for 2020-12, $dynamicRef on real data; a few
+// invalid schemas must fail.
+func TestMetaschemas(t *testing.T) {
+	base := filepath.Join(moduleDir(t, "github.com/google/jsonschema-go"), "jsonschema", "testdata")
+	res := metaschemas(t)
+	for _, tc := range []struct {
+		dir, meta string
+	}{{"draft7", "http://json-schema.org/draft-07/schema#"}, {"draft2020-12", "https://json-schema.org/draft/2020-12/schema"}} {
+		meta := mustCompile(t, `{"$ref": "`+tc.meta+`"}`, Options{Resources: res})
+		files, _ := filepath.Glob(filepath.Join(base, tc.dir, "*.json"))
+		n := 0
+		for _, p := range files {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var groups []suiteGroup
+			if err := json.Unmarshal(b, &groups); err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range groups {
+				errs, err := meta.Validate(g.Schema)
+				if err != nil || errs != nil {
+					t.Errorf("%s: %s: schema fails its meta-schema: %v %+v", filepath.Base(p), g.Description, err, errs)
+				}
+				n++
+			}
+		}
+		if n == 0 {
+			t.Fatalf("%s: no schemas", tc.dir)
+		}
+		for _, bad := range []string{`{"type": "strin"}`, `{"properties": {"a": 1}}`, `{"minLength": -1}`, `{"properties": {"x": {"required": "a"}}}`} {
+			if errs, err := meta.Validate([]byte(bad)); err != nil || errs == nil {
+				t.Errorf("%s: %s passes the meta-schema (%v)", tc.dir, bad, err)
+			}
+		}
+	}
+}
