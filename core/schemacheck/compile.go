@@ -159,11 +159,19 @@ func (c *compiler) loadDoc(u string, raw []byte) (*doc, error) {
 // compileAll compiles every indexed location of every loaded document,
 // including documents loaded while doing so, then links resources.
 func (c *compiler) compileAll() error {
-	for i := 0; i < len(c.docs); i++ {
-		d := c.docs[i]
-		for j := 0; j < len(d.order); j++ {
-			if _, err := c.compileAt(locKey{d, d.order[j]}); err != nil {
-				return err
+	// Compiling can index more locations (a $ref into a place no keyword
+	// leads to) in any document, so go round until nothing is new.
+	done := map[*doc]int{}
+	for changed := true; changed; {
+		changed = false
+		for i := 0; i < len(c.docs); i++ {
+			d := c.docs[i]
+			for j := done[d]; j < len(d.order); j++ {
+				if _, err := c.compileAt(locKey{d, d.order[j]}); err != nil {
+					return err
+				}
+				done[d] = j + 1
+				changed = true
 			}
 		}
 	}
