@@ -505,8 +505,6 @@ func (c *compiler) resolveRef(u string) (locKey, error) {
 	return key, nil
 }
 
-// Keyword availability per draft.
-
 type propSchema struct {
 	name string
 	s    *schema
@@ -537,7 +535,6 @@ type schema struct {
 	key     locKey
 	draft   Draft
 	res     *resource
-	loc     string
 
 	ref     *schema
 	recRef  *schema
@@ -601,7 +598,7 @@ func (c *compiler) compileAt(key locKey) (*schema, error) {
 	if !ok {
 		return nil, schemaErr("internal: location %s#%s not indexed", key.d.url, key.ptr)
 	}
-	s := &schema{key: key, draft: li.draft, res: c.runtime(li.res), loc: key.d.url + "#" + key.ptr,
+	s := &schema{key: key, draft: li.draft, res: c.runtime(li.res),
 		minLength: -1, maxLength: -1, minItems: -1, maxItems: -1, minProps: -1, maxProps: -1,
 		minContains: 1, maxContains: -1}
 	c.schemas[key] = s
