@@ -36,7 +36,7 @@ const maxAuthorize = 3
 // again. Once connected, a refusal (a step-up 403, an expired grant on a
 // restarted server) is handled on the wire by authConn, which signs in and
 // resends the same bytes: the server refused before processing anything;
-// the request's timeout is paused meanwhile (wire.Hold).
+// the request's timeout is paused meanwhile (wire.SendOptions.Hold).
 func (c *connection) enableOAuth(base context.Context, store secrets.Store, log *events.Log, red *wire.Redactor, opts oauth.Options) {
 	if c.http == nil {
 		return
@@ -150,7 +150,7 @@ func (c *authConn) Send(ctx context.Context, msg []byte, opts *wire.SendOptions)
 			return err
 		}
 		// The request's timeout does not run while a person signs in.
-		resume := wire.Hold(ctx)
+		resume := wire.HoldOf(opts)
 		herr := c.owner.signIn(err, gen)
 		resume()
 		if herr != nil {

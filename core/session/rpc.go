@@ -300,9 +300,9 @@ func (s *Session) roundTrip(ctx context.Context, l *link, method string, params 
 	}
 	sendCtx, stopSend := context.WithCancel(ctx)
 	defer stopSend()
-	sendCtx = wire.WithHold(sendCtx, func() func() { return s.holdCall(c) })
 	sent := make(chan error, 1)
-	go func() { sent <- s.write(sendCtx, l, raw, opts.Header) }()
+	so := &wire.SendOptions{Header: opts.Header, Hold: func() func() { return s.holdCall(c) }}
+	go func() { sent <- l.conn.Send(sendCtx, raw, so) }()
 	var timerC <-chan time.Time
 	if c.timer != nil {
 		timerC = c.timer.C
@@ -790,7 +790,7 @@ func (s *Session) holdRun(run string) func() {
 }
 
 // holdCall pauses the timeout of one call while its own write waits for
-// a person (an OAuth sign-in inside Send, see wire.Hold).
+// a person (an OAuth sign-in inside Send, see wire.SendOptions.Hold).
 func (s *Session) holdCall(c *call) func() {
 	return s.hold(func(p *call) bool { return p == c })
 }

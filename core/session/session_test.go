@@ -1223,7 +1223,7 @@ func TestCloseWhileConnecting(t *testing.T) {
 }
 
 // A write that waits for a person (an OAuth sign-in inside Send) pauses
-// the request's timeout through wire.Hold; the answer that follows is
+// the request's timeout through SendOptions.Hold; the answer that follows is
 // taken, not reported as timed out. Without the hold the same wait times
 // out.
 func TestHoldPausesTimeoutDuringSend(t *testing.T) {
@@ -1235,7 +1235,7 @@ func TestHoldPausesTimeoutDuringSend(t *testing.T) {
 			return nil
 		}
 		if hold.Load() {
-			resume := wire.Hold(ctx)
+			resume := wire.HoldOf(opts)
 			defer resume()
 		}
 		select { // the sign-in takes several timeouts

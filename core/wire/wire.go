@@ -55,34 +55,29 @@ type Handler struct {
 	OnLost func(id string, err error)
 }
 
-// holdKey keys the hold function of WithHold in a context.
-type holdKey struct{}
-
-// WithHold returns a copy of ctx carrying hold, for the ctx given to
-// Send: a Conn (or a decorator of one) that has to wait for a person
-// inside Send — an OAuth sign-in in the browser — calls Hold(ctx) so that
-// the caller's request timeout does not run out meanwhile. hold pauses the
-// timeout and returns the function that resumes it.
-func WithHold(ctx context.Context, hold func() (resume func())) context.Context {
-	return context.WithValue(ctx, holdKey{}, hold)
-}
-
-// Hold pauses the timeout of the caller of Send when ctx carries one
-// (WithHold) and returns the function that resumes it with a full
-// timeout; without one both are no-ops. resume may be called more than
-// once.
-func Hold(ctx context.Context) (resume func()) {
-	if h, ok := ctx.Value(holdKey{}).(func() func()); ok && h != nil {
-		return h()
-	}
-	return func() {}
-}
-
 // SendOptions are per-message options of Send.
 type SendOptions struct {
 	// Header holds extra HTTP headers for this message's POST. Stdio
 	// ignores it.
 	Header http.Header
+	// Hold, when set, pauses the sender's timeout for this message and
+	// returns the function that resumes it (with a full timeout). A Conn
+	// or a decorator that has to wait for a person inside Send — an OAuth
+	// sign-in in the browser — calls it (through HoldOf) so that the
+	// request does not time out meanwhile.
+	Hold func() (resume func())
+}
+
+// HoldOf pauses the sender's timeout through opts.Hold and returns the
+// function that resumes it; without a Hold both are no-ops.
+func HoldOf(opts *SendOptions) (resume func()) {
+	if opts == nil || opts.Hold == nil {
+		return func() {}
+	}
+	if r := opts.Hold(); r != nil {
+		return r
+	}
+	return func() {}
 }
 
 // Recorder stores events; *events.Log satisfies it.
