@@ -9,11 +9,9 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -81,34 +79,6 @@ func freePort(t *testing.T) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-// startEverything runs server-everything in an HTTP mode ("streamableHttp"
-// or "sse") on a free loopback port and returns its base URL.
-func startEverything(t *testing.T, mode string) string {
-	t.Helper()
-	node, file := peers.Node(t), peers.File(t, peers.Everything)
-	port := freePort(t)
-	c := exec.Command(node, file, mode)
-	c.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := c.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
-		_ = c.Wait()
-	})
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if conn, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), 200*time.Millisecond); err == nil {
-			conn.Close()
-			return fmt.Sprintf("http://127.0.0.1:%d", port)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	t.Fatalf("server-everything (%s) did not listen on %d", mode, port)
-	return ""
-}
-
 func TestCLIEverythingStdio(t *testing.T) {
 	isolateCLI(t)
 	node, file := peers.Node(t), peers.File(t, peers.Everything)
@@ -159,7 +129,7 @@ func TestCLIEverythingHTTPAndSSE(t *testing.T) {
 		{"sse", "sse", "/sse"},
 	} {
 		t.Run(tc.transport, func(t *testing.T) {
-			url := startEverything(t, tc.mode) + tc.path
+			url := peers.EverythingHTTP(t, tc.mode) + tc.path
 			code, out, errs := cli(t, "--cli", "--server-url", url, "--transport", tc.transport,
 				"--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=over "+tc.transport, "--format", "json")
 			if code != exitOK || toolText(t, result(t, out)) != "Echo: over "+tc.transport {

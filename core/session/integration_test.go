@@ -4,10 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -99,61 +96,23 @@ func TestEverythingStdio(t *testing.T) {
 }
 
 func TestEverythingStreamableHTTP(t *testing.T) {
-	node := peers.Node(t)
-	file := peers.File(t, everythingPkg)
-	port := startHTTPPeer(t, node, file, "streamableHttp")
+	base := peers.EverythingHTTP(t, "streamableHttp")
 	log := events.New(nil)
 	h := &peerHandlers{}
 	dial := func(context.Context) (wire.Conn, error) {
-		return wire.NewStreamableHTTP(wire.HTTPConfig{Conn: "everything-http", URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}, log), nil
+		return wire.NewStreamableHTTP(wire.HTTPConfig{Conn: "everything-http", URL: base + "/mcp"}, log), nil
 	}
 	runEverything(t, log, dial, h, "everything-http")
 }
 
 func TestEverythingSSE(t *testing.T) {
-	node := peers.Node(t)
-	file := peers.File(t, everythingPkg)
-	port := startHTTPPeer(t, node, file, "sse")
+	base := peers.EverythingHTTP(t, "sse")
 	log := events.New(nil)
 	h := &peerHandlers{}
 	dial := func(context.Context) (wire.Conn, error) {
-		return wire.NewSSE(wire.HTTPConfig{Conn: "everything-sse", URL: fmt.Sprintf("http://127.0.0.1:%d/sse", port)}, log), nil
+		return wire.NewSSE(wire.HTTPConfig{Conn: "everything-sse", URL: base + "/sse"}, log), nil
 	}
 	runEverything(t, log, dial, h, "everything-sse")
-}
-
-// startHTTPPeer runs server-everything in an HTTP mode on a free port and
-// waits until it listens.
-func startHTTPPeer(t *testing.T, node, file, mode string) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	cmd := exec.Command(node, file, mode)
-	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		_ = cmd.Wait()
-	})
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second)
-		if err == nil {
-			c.Close()
-			return port
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server-everything %s did not listen on %d", mode, port)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 func runEverything(t *testing.T, log *events.Log, dial func(context.Context) (wire.Conn, error), h *peerHandlers, conn string) {
@@ -576,12 +535,10 @@ func TestEverythingEraAuto(t *testing.T) {
 // a modern server/discover over HTTP with a 4xx status; the auto era falls
 // back to initialize.
 func TestEverythingEraAutoHTTP(t *testing.T) {
-	node := peers.Node(t)
-	file := peers.File(t, everythingPkg)
-	port := startHTTPPeer(t, node, file, "streamableHttp")
+	base := peers.EverythingHTTP(t, "streamableHttp")
 	log := events.New(nil)
 	dial := func(context.Context) (wire.Conn, error) {
-		return wire.NewStreamableHTTP(wire.HTTPConfig{Conn: "auto-http", URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port)}, log), nil
+		return wire.NewStreamableHTTP(wire.HTTPConfig{Conn: "auto-http", URL: base + "/mcp"}, log), nil
 	}
 	s := New(dial, log, &Options{Conn: "auto-http", Era: EraAuto})
 	t.Cleanup(func() { _ = s.Close() })

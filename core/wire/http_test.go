@@ -8,11 +8,9 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
 	peers "github.com/spyglass-mcp/spyglass/core/testpeers"
@@ -27,48 +25,6 @@ func freePort(t *testing.T) int {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port
-}
-
-// startEverythingHTTP runs server-everything in mode (streamableHttp or
-// sse) on a free port and returns its base URL once it accepts
-// connections.
-func startEverythingHTTP(t *testing.T, mode string) string {
-	t.Helper()
-	node := peers.Node(t)
-	file := peers.File(t, peers.Everything)
-	port := freePort(t)
-	cmd := exec.Command(node, file, mode)
-	cmd.Env = append(cmd.Environ(), "PORT="+strconv.Itoa(port))
-	setGroup(cmd)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		signalGroup(cmd.Process.Pid, 9)
-		<-exited
-	})
-	addr := "127.0.0.1:" + strconv.Itoa(port)
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		c, err := net.DialTimeout("tcp", addr, 200*time.Millisecond)
-		if err == nil {
-			c.Close()
-			return "http://" + addr
-		}
-		select {
-		case <-exited:
-			t.Fatalf("server-everything %s exited: %s", mode, out.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server-everything %s did not listen on %s", mode, addr)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 // initSampling declares roots and sampling so that server-everything asks
@@ -98,7 +54,7 @@ func httpEvents(rec *memRec, method string) []events.Event {
 }
 
 func TestStreamableHTTPEverything(t *testing.T) {
-	base := startEverythingHTTP(t, "streamableHttp")
+	base := peers.EverythingHTTP(t, "streamableHttp")
 	rec := newMemRec()
 	c := NewStreamableHTTP(HTTPConfig{
 		Conn:   "everything",
@@ -205,7 +161,7 @@ func TestStreamableHTTPEverything(t *testing.T) {
 }
 
 func TestSSEEverything(t *testing.T) {
-	base := startEverythingHTTP(t, "sse")
+	base := peers.EverythingHTTP(t, "sse")
 	rec := newMemRec()
 	c := NewSSE(HTTPConfig{Conn: "everything-sse", URL: base + "/sse"}, rec)
 	s := newSink()
