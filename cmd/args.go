@@ -113,7 +113,6 @@ var (
 	transports      = []string{"stdio", "sse", "http"}
 	formats         = []string{"text", "json"}
 	logLevels       = []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
-	samplingModes   = []string{"decline", "mock", "mock:TEXT"}
 	elicitationMode = []string{"decline", "cancel", "accept"}
 )
 

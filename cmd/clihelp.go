@@ -78,9 +78,8 @@ func argValue(kv KeyValue, prop json.RawMessage) (json.RawMessage, error) {
 			kv.Key, kv.Value, typeList(types), exampleFor(types))
 	}
 	ok := false
-	switch v.(type) {
+	switch n := v.(type) {
 	case json.Number:
-		n := v.(json.Number)
 		ok = types["number"] || (types["integer"] && !strings.ContainsAny(string(n), ".eE"))
 	case bool:
 		ok = types["boolean"]

@@ -76,8 +76,7 @@ func TestRunDemoServerStdio(t *testing.T) {
 
 // syncWriter guards a buffer written by the server's goroutines.
 type syncWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	w io.Writer
 }
 
 var outMu sync.Mutex

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -296,7 +297,7 @@ func (b *guiBackend) Open(name string, onState func(ui.StateView)) (ui.Conn, err
 	q := b.queue
 	b.mu.Unlock()
 	sess := session.New(dial, b.log, opts)
-	c := &guiConn{s: sess, conn: conn, ttl: s.TaskTTLOrDefault(), target: toUIConfig(name, s).Summary()}
+	c := &guiConn{s: sess, conn: conn, ttl: s.TaskTTLOrDefault(), target: toUIConfig(name, s).Summary(), name: name, queue: q}
 	b.mu.Lock()
 	if b.live == nil {
 		b.live = map[string]*session.Session{}
@@ -381,6 +382,8 @@ type guiConn struct {
 	target      string // the command line or URL, for error messages
 	cancelState func()
 	cancelWatch func()
+	name        string          // the server's catalog name
+	queue       *requests.Queue // where the server's requests wait; nil without one
 	mu          sync.Mutex
 	schemas     map[string]json.RawMessage // output schemas by tool name
 }
@@ -525,7 +528,7 @@ func (c *guiConn) CallTool(ctx context.Context, req ui.ToolCall, progress func(u
 	}
 	res, err := c.s.CallTool(ctx, tc, opts)
 	if err != nil {
-		return ui.ToolResult{}, err
+		return ui.ToolResult{}, c.urlRequired(err)
 	}
 	out := ui.ToolResult{Raw: res.Raw, Duration: res.Duration, Seq: res.Seq}
 	if res.Task != nil {
@@ -550,6 +553,28 @@ func (c *guiConn) CallTool(ctx context.Context, req ui.ToolCall, progress func(u
 		out.SchemaAdvisory = validateOutput(schema, r.StructuredContent)
 	}
 	return out, nil
+}
+
+// urlRequired handles a URLElicitationRequiredError (-32042): the
+// server needs the user to open URLs before the call can go through. Each
+// URL waits in the request queue (domain shown, Open in Browser, Copy
+// URL), and the error the Tools screen shows says to run the tool again
+// afterwards. Any other error is returned as is.
+func (c *guiConn) urlRequired(err error) error {
+	var re *session.RPCError
+	if c.queue == nil || !errors.As(err, &re) || re.Code != session.CodeURLElicitationRequired {
+		return err
+	}
+	reqs, perr := requests.ElicitationsFromError(re.Data)
+	if perr != nil || len(reqs) == 0 {
+		return err
+	}
+	ui.Do(func() { c.queue.AddURLRequired(c.name, reqs) })
+	text := "Open the page below the screens in your browser, then run the tool again."
+	if len(reqs) > 1 {
+		text = "Open the " + strconv.Itoa(len(reqs)) + " pages below the screens in your browser, then run the tool again."
+	}
+	return &humanError{err: err, text: text}
 }
 
 // validateOutput checks structuredContent against the tool's outputSchema

@@ -11,7 +11,6 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/sampling"
 	"github.com/spyglass-mcp/spyglass/core/schemaform"
 	"github.com/spyglass-mcp/spyglass/core/session"
@@ -191,69 +190,6 @@ func watchCompletions(sess *session.Session, q *requests.Queue, server string) (
 		}
 	})
 }
-
-// When a tools/call fails with code -32042 (URLElicitationRequiredError),
-// the tools screen (or the adapter) lists the URLs and retries after
-// completion:
-//
-//	if rpc := (*session.RPCError)(nil); errors.As(err, &rpc) && rpc.Code == -32042 {
-//		if reqs, err := requests.ElicitationsFromError(rpc.Data); err == nil {
-//			fyne.Do(func() { q.AddURLRequired(serverName, reqs) })
-//		}
-//	}
-
-// ---- roots: the panel shows the selected server's catalog roots
-
-func toUIRoots(rs []catalog.Root) []requests.Root {
-	out := make([]requests.Root, 0, len(rs))
-	for _, r := range rs {
-		out = append(out, requests.Root{Name: r.Name, URI: r.URI})
-	}
-	return out
-}
-
-func toMCPRoots(rs []requests.Root) []mcp.Root {
-	out := make([]mcp.Root, 0, len(rs))
-	for _, r := range rs {
-		out = append(out, mcp.Root{URI: r.URI, Name: r.Name})
-	}
-	return out
-}
-
-func toCatalogRoots(rs []requests.Root) []catalog.Root {
-	out := make([]catalog.Root, 0, len(rs))
-	for _, r := range rs {
-		out = append(out, catalog.Root{URI: r.URI, Name: r.Name})
-	}
-	return out
-}
-
-// ---- wiring (sketch, in the GUI start-up once the window exists)
-//
-//	q := requests.NewQueue(&requests.QueueOptions{
-//		Window:    win.Window(),
-//		Profiles:  profileStore{file: filepath.Join(xdg.ConfigHome, "spyglass", "sampling-profiles.json")},
-//		Responder: responder{},
-//		Forms:     buildElicitationForm,
-//		Open:      openURL, // honours $BROWSER, else app.OpenURL
-//		OnCountChanged: func(n int) { /* badge on the Requests tab */ },
-//		OnAdded:   func(kind, server, id, run string) { /* toast "<server> asks for <kind>", or show inline under the run */ },
-//	})
-//	b.handlers = session.Handlers{Sampling: requestHandlers{q}, Elicitation: requestHandlers{q}}
-//	// guiBackend.Open, after session.New:  stop := watchCompletions(sess, q, name)  (stop on Close)
-//	// a "Requests" screen/tab shows q.Object().
-//
-//	roots := requests.NewRootsPanel(toUIRoots(s.Roots), &requests.RootsOptions{Window: win.Window()})
-//	roots.SetServer(name)                       // and SetServer/SetRoots again when another server is selected
-//	roots.OnChanged = func(rs []requests.Root) {
-//		// save to the catalog (s.Roots = toCatalogRoots(rs)); then, connected or not:
-//		go sess.SetRoots(context.Background(), toMCPRoots(rs)) // sends notifications/roots/list_changed when connected
-//	}
-//	// Window.SetOnDropped: folders go to the roots panel, files to the config import:
-//	//	folders, files := requests.SplitFolders(uris)
-//	//	if len(folders) > 0 { roots.OnDropped(folders) }
-//	//	importFiles(files)
-//	// roots.Roots() is safe from any goroutine, if a RootsProvider is preferred to SetRoots.
 
 var (
 	_ session.SamplingHandler    = requestHandlers{}

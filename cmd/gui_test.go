@@ -30,12 +30,11 @@ import (
 // "demo" server is the built-in demo server, in-process over Streamable
 // HTTP, and whose "broken" server is a command that does not exist.
 type guiHarness struct {
-	t    *testing.T
-	w    *ui.Window
-	win  fyne.Window
-	be   *guiBackend
-	dir  string
-	save func(name string) (fyne.URIWriteCloser, error)
+	t   *testing.T
+	w   *ui.Window
+	win fyne.Window
+	be  *guiBackend
+	dir string
 }
 
 func newGUIHarness(t *testing.T) *guiHarness {
@@ -537,6 +536,70 @@ func TestGUIServerEverything(t *testing.T) {
 	})
 	h.tap("Get prompt")
 	h.waitFor("messages", func() bool { return h.hasText("Messages") && h.hasText("This is a simple prompt") })
+}
+
+// TestGUIURLElicitationRequired: a tool call refused with -32042
+// (server-everything's trigger-url-elicitation, error path) puts the page
+// to open in the request queue and tells the user to run the tool again;
+// opened and run again, the call goes through (a URL elicitation request
+// this time, accepted by opening its page).
+func TestGUIURLElicitationRequired(t *testing.T) {
+	t.Setenv("BROWSER", "true") // "opens" URLs without a browser
+	node := testpeers.Node(t)
+	file := testpeers.File(t, testpeers.Everything)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mcp.json")
+	doc, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"everything": map[string]any{"command": node, "args": []string{file}},
+	}})
+	if err := os.WriteFile(path, doc, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := catalog.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &guiHarness{t: t, dir: dir}
+	a := test.NewTempApp(t)
+	h.be = newGUIBackend(cat, "", nil)
+	h.open(a, &ui.Options{ConnectAttempts: 1})
+	t.Cleanup(func() { ui.Sync(h.w.Close) })
+	ui.Sync(func() { h.be.useQueue(h.w, filepath.Join(dir, "profiles.json")) })
+
+	h.tap("Connect")
+	h.waitFor("connected with tools", func() bool {
+		return h.find(func(o fyne.CanvasObject) bool {
+			l, ok := o.(*widget.Label)
+			return ok && strings.HasSuffix(l.Text, " tools") && !strings.HasPrefix(l.Text, "0 ")
+		}) != nil
+	})
+	ui.Sync(func() { h.entry("Search tools").SetText("trigger-url") })
+	h.waitFor("trigger-url-elicitation", func() bool { return h.hasText("trigger-url-elicitation · ") })
+	ui.Sync(func() {
+		if !h.selectRow("trigger-url-elicitation") {
+			t.Fatal("could not select trigger-url-elicitation")
+		}
+	})
+	h.setArgs(`{"url": "https://example.com/consent", "errorPath": true}`)
+	h.tap("Run")
+	h.waitFor("the refusal, saying what to do", func() bool {
+		return h.hasText("Open the page below the screens in your browser, then run the tool again.")
+	})
+	h.waitFor("the prerequisite page in the queue", func() bool {
+		return h.hasText("modelcontextprotocol.io") && h.button("Open in Browser") != nil
+	})
+	h.tap("Open in Browser")
+	// Nothing will say the page was done with: the user closes the panel.
+	h.waitFor("the page opened", func() bool { return h.button("Close") != nil })
+	h.tap("Close")
+	h.waitFor("the queue emptied", func() bool { return h.button("Open in Browser") == nil && h.button("Close") == nil })
+
+	h.tap("Run")
+	h.waitFor("the elicitation of the retried call", func() bool {
+		return h.hasText("example.com/consent") && h.button("Open in Browser") != nil
+	})
+	h.tap("Open in Browser")
+	h.waitFor("the call's result", func() bool { return h.hasText("User completed the URL elicitation flow") })
 }
 
 // TestGUIProgressAndCancel: slow_task shows live progress; Cancel stops it

@@ -270,15 +270,6 @@ func (w *Window) Toast(level, msg string) { w.toast(level, msg) }
 // toast shows a transient message; level is "ok" or "error".
 func (w *Window) toast(level, msg string) { w.toasts.show(level, msg) }
 
-// statusBarText is a small helper for labels built from the selected
-// server (used by tests).
-func (w *Window) selectedName() string {
-	if w.selected == nil {
-		return ""
-	}
-	return w.selected.cfg.Name
-}
-
 // uiMu serialises the callbacks the window hands to the UI thread. With a
 // real driver they all run on the UI thread anyway; with the headless test
 // driver fyne.Do runs them on the calling goroutine, so the lock keeps

@@ -379,12 +379,6 @@ func (c *Catalog) Changed() bool {
 // were added, changed, renamed or removed rewritten. An unchanged catalog
 // renders to exactly the bytes it was read from.
 func (c *Catalog) Bytes() []byte {
-	var origEntries []*entry
-	for _, e := range c.entries {
-		if e.orig != nil {
-			origEntries = append(origEntries, e)
-		}
-	}
 	dirty := c.servers == nil && len(c.entries) > 0 ||
 		c.servers != nil && len(c.servers.members) != len(c.entries)
 	if !dirty {

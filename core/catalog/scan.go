@@ -3,7 +3,6 @@ package catalog
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"strconv"
 	"unicode/utf8"
 )
@@ -251,8 +250,6 @@ func shorten(s string) string {
 	}
 	return s[:cut] + "…"
 }
-
-func errorf(format string, a ...any) error { return fmt.Errorf(format, a...) }
 
 func jsonUnmarshalString(raw []byte, s *string) bool {
 	return json.Unmarshal(raw, s) == nil

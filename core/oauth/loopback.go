@@ -105,11 +105,6 @@ func (r *receiver) wait(ctx context.Context) (url.Values, error) {
 	}
 }
 
-// port is the port the receiver listens on.
-func (r *receiver) port() int {
-	return r.ln.Addr().(*net.TCPAddr).Port
-}
-
 func (r *receiver) close() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()

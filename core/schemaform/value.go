@@ -324,16 +324,6 @@ func IsInteger(s string) bool {
 	return !strings.ContainsAny(s, ".eE")
 }
 
-// isIntegral reports whether the number literal has an integral value
-// (1, 1.0, 1e3 are; 1.5 is not).
-func isIntegral(n json.Number) bool {
-	if IsInteger(string(n)) {
-		return true
-	}
-	r, ok := ratOf(n)
-	return ok && r.IsInt()
-}
-
 // SyntaxError is a JSON syntax error with its position.
 type SyntaxError struct {
 	Msg    string

@@ -32,7 +32,6 @@ type peerHandlers struct {
 	mu       sync.Mutex
 	sampling []*SamplingRequest
 	elicit   []*ElicitationRequest
-	roots    int
 }
 
 func (h *peerHandlers) CreateMessage(ctx context.Context, req *SamplingRequest) (*mcp.CreateMessageResult, error) {
