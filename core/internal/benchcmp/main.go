@@ -127,6 +127,25 @@ func compare(name string, n int, ours, theirs []string, env []string) error {
 	return nil
 }
 
+// startOnly prints the median of `spyglass --version`: the process start
+// alone (runtime and package initialisation, no protocol), the floor
+// under every --cli run of the one binary.
+func startOnly(n int, ours string, env []string) error {
+	var xs []sample
+	for i := 0; i <= n; i++ {
+		x, err := run([]string{ours, "--version"}, env)
+		if err != nil {
+			return err
+		}
+		if i > 0 { // the first run warms the page cache
+			xs = append(xs, x)
+		}
+	}
+	w, m := median(xs)
+	fmt.Printf("%-34s ours %8.1fms %6.1fMB   (process start only: the floor under every --cli run)\n", "spyglass --version", ms(w), float64(m)/1024)
+	return nil
+}
+
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 func main() {
@@ -172,6 +191,7 @@ func main() {
 	must(compare("tools/list, Streamable HTTP", *n,
 		[]string{abs, "--cli", "--server-url", url, "--transport", "http", "--method", "tools/list", "--format", "json"},
 		[]string{"node", inspector, "--cli", "--server-url", url, "--transport", "http", "--method", "tools/list"}, env))
+	must(startOnly(*n, abs, env))
 	must(compare("tools/list, stdio", *n,
 		[]string{abs, "--cli", "--method", "tools/list", "--format", "json", "--", "node", everything},
 		[]string{"node", inspector, "--cli", "node", everything, "--method", "tools/list"}, env))
