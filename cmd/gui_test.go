@@ -602,6 +602,41 @@ func TestGUIURLElicitationRequired(t *testing.T) {
 	h.waitFor("the call's result", func() bool { return h.hasText("User completed the URL elicitation flow") })
 }
 
+// TestGUIURLElicitationCompleted: the demo's link_account refuses with
+// -32042 until its page is done; the queue shows the page, marks it
+// completed when notifications/elicitation/complete arrives, and the tool
+// runs again.
+func TestGUIURLElicitationCompleted(t *testing.T) {
+	t.Setenv("BROWSER", "true")
+	h := newGUIHarness(t)
+	ui.Sync(func() { h.be.useQueue(h.w, filepath.Join(h.dir, "profiles.json")) })
+	h.tap("Connect")
+	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
+	ui.Sync(func() { h.entry("Search tools").SetText("link_account") })
+	h.waitFor("link_account", func() bool { return h.hasText("link_account · ") })
+	ui.Sync(func() {
+		if !h.selectRow("link_account") {
+			t.Fatal("could not select link_account")
+		}
+	})
+	h.setArgs(`{"finish_ms": 1500}`)
+	h.tap("Run")
+	h.waitFor("the refusal", func() bool {
+		return h.hasText("Open the page below the screens in your browser, then run the tool again.")
+	})
+	h.waitFor("the page in the queue", func() bool {
+		return h.hasText("example.com/spyglass-demo/link-account") && h.button("Open in Browser") != nil
+	})
+	h.tap("Open in Browser")
+	h.waitFor("waiting for the page", func() bool { return h.hasText("Waiting for completion") })
+	// notifications/elicitation/complete takes the request off the queue
+	h.waitFor("the page completed", func() bool {
+		return !h.hasText("Waiting for completion") && h.button("Open in Browser") == nil
+	})
+	h.tap("Run")
+	h.waitFor("the linked account", func() bool { return h.hasText("The demo account is linked to this session.") })
+}
+
 // TestGUIProgressAndCancel: slow_task shows live progress; Cancel stops it
 // and the inspector marks the request cancelled.
 func TestGUIProgressAndCancel(t *testing.T) {

@@ -88,6 +88,7 @@ type demo struct {
 	roots    []mcp.Root // the client's roots as last listed
 	rootsGen int        // how many times roots were (re)listed
 	extraOn  bool       // whether the extra tool is registered
+	linked   map[string]bool // sessions whose demo account is linked (link_account)
 }
 
 // New builds the demo MCP server. Serve it with [ServeStdio] or
@@ -102,6 +103,7 @@ func New(opts *Options) *server.MCPServer {
 		subs:     map[string]map[string]bool{},
 		levels:   map[string]bool{},
 		sessions: map[string]server.ClientSession{},
+		linked:   map[string]bool{},
 	}
 	if d.crash == nil {
 		d.crash = func() { os.Exit(CrashExitCode) }

@@ -418,6 +418,25 @@ func TestEngineServerRequests(t *testing.T) {
 			e.call(t, ToolElicitURL, nil, nil)
 			e.waitNote(t, session.MethodElicitationComplete, "elicitationId", 1)
 
+			// link_account: the URL-elicitation-required error path
+			// (legacy), a URL elicitation within the call (modern).
+			if tr.era == session.EraModern {
+				if got := resultText(e.call(t, ToolLinkAccount, nil, nil)); !strings.Contains(got, "is linked") {
+					t.Errorf("link_account (modern) = %q", got)
+				}
+			} else {
+				_, err := e.s.CallTool(ctxT(t), session.ToolCall{Name: ToolLinkAccount, Arguments: map[string]any{"finish_ms": 50}}, nil)
+				var re *session.RPCError
+				if !errors.As(err, &re) || re.Code != session.CodeURLElicitationRequired ||
+					!strings.Contains(string(re.Data), `"mode":"url"`) || !strings.Contains(string(re.Data), "link-account?elicitation=") {
+					t.Fatalf("link_account before the page: %v", err)
+				}
+				e.waitNote(t, session.MethodElicitationComplete, "elicitationId", 2)
+				if got := resultText(e.call(t, ToolLinkAccount, nil, nil)); !strings.Contains(got, "is linked") {
+					t.Errorf("link_account after the page = %q", got)
+				}
+			}
+
 			if got := resultText(e.call(t, ToolListRoots, nil, nil)); !strings.Contains(got, "file:///home/grace/cobol") {
 				t.Errorf("list_roots = %q", got)
 			}

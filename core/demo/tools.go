@@ -37,6 +37,7 @@ const (
 	ToolSampleWithTools   = "sample_with_tools"
 	ToolElicitForm        = "elicit_form"
 	ToolElicitURL         = "elicit_url"
+	ToolLinkAccount       = "link_account"
 	ToolListRoots         = "list_roots"
 	ToolBumpCounter       = "bump_counter"
 	ToolToggleExtra       = "toggle_extra_tool"
@@ -131,6 +132,9 @@ func (d *demo) addTools() {
 		server.ServerTool{Tool: tool(ToolElicitURL, "Elicit (URL)", "Asks the user to open a URL (elicitation/create, mode url), then sends notifications/elicitation/complete.",
 			`{"type":"object","properties":{"url":{"type":"string","format":"uri","default":"https://example.com/spyglass-demo/consent"}}}`,
 			annotations("Elicit (URL)", true, false, false, true)), Handler: d.elicitURL},
+		server.ServerTool{Tool: tool(ToolLinkAccount, "Link account", "Needs a linked demo account. Until then a call fails with -32042 (URL elicitation required) naming a page to open; the demo finishes that page by itself after finish_ms and sends notifications/elicitation/complete, and the next call succeeds. With protocol 2026-07-28 it asks for the page in the call (a multi round-trip request) instead.",
+			`{"type":"object","properties":{"finish_ms":{"type":"integer","minimum":0,"maximum":600000,"default":2000}}}`,
+			annotations("Link account", false, false, true, true)), Handler: d.linkAccount},
 		server.ServerTool{Tool: tool(ToolListRoots, "List roots", "Lists the client's roots (roots/list). The server lists them again when the client sends notifications/roots/list_changed; see demo://roots.",
 			emptySchema, readOnly("List roots")), Handler: d.listRoots},
 		server.ServerTool{Tool: tool(ToolBumpCounter, "Bump counter", "Increments demo://counter; subscribers get notifications/resources/updated.",
@@ -669,6 +673,57 @@ func (d *demo) elicitURL(ctx context.Context, req mcp.CallToolRequest) (*mcp.Cal
 		ElicitationID: id,
 		URL:           u + sep + "elicitation=" + id,
 	}).ToolResult(), nil
+}
+
+// linkAccount shows the URL-elicitation-required error path: the call
+// cannot go through until the user has opened a page.
+func (d *demo) linkAccount(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	sess := server.ClientSessionFromContext(ctx)
+	key := ""
+	if sess != nil {
+		key = sess.SessionID()
+	}
+	d.mu.Lock()
+	linked := d.linked[key]
+	d.mu.Unlock()
+	if linked {
+		return textResult("The demo account is linked to this session."), nil
+	}
+	if mcp.IsModernProtocol(server.RequestProtocolVersion(ctx)) {
+		// -32042 is reserved from 2026-07-28 on: ask within the call.
+		if res := server.ElicitationResponse(req.Params.InputResponses, "url"); res != nil {
+			if res.Action != mcp.ElicitationResponseActionAccept {
+				return textResult("The user chose %s; the account stays unlinked.", res.Action), nil
+			}
+			d.mu.Lock()
+			d.linked[key] = true
+			d.mu.Unlock()
+			return textResult("The demo account is linked to this session."), nil
+		}
+		id := randomID()
+		return server.NewInputRequestBuilder(id).Elicit("url", mcp.ElicitationParams{
+			Mode: mcp.ElicitationModeURL, Message: "Open this page to link your demo account.",
+			ElicitationID: id, URL: "https://example.com/spyglass-demo/link-account?elicitation=" + id,
+		}).ToolResult(), nil
+	}
+	id := randomID()
+	finish := time.Duration(req.GetInt("finish_ms", 2000)) * time.Millisecond
+	go func() {
+		// The page "finishes" by itself in the demo.
+		time.Sleep(finish)
+		d.mu.Lock()
+		d.linked[key] = true
+		d.mu.Unlock()
+		if sess != nil {
+			_ = d.srv.SendElicitationComplete(context.Background(), sess, id)
+		}
+	}()
+	return nil, mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{{
+		Mode:          mcp.ElicitationModeURL,
+		Message:       "Open this page to link your demo account, then call link_account again.",
+		ElicitationID: id,
+		URL:           "https://example.com/spyglass-demo/link-account?elicitation=" + id,
+	}}}
 }
 
 func (d *demo) listRoots(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
