@@ -162,7 +162,7 @@ func (b *guiBackend) SaveServer(oldName string, cfg ui.ServerConfig) error {
 	} else if err := b.cat.Put(cfg.Name, s); err != nil {
 		return err
 	}
-	return b.cat.Save(nil)
+	return b.saveLocked()
 }
 
 // RemoveServer implements ui.Backend.
@@ -173,7 +173,7 @@ func (b *guiBackend) RemoveServer(name string) error {
 		return errors.New(b.roWhy)
 	}
 	b.cat.Delete(name)
-	return b.cat.Save(nil)
+	return b.saveLocked()
 }
 
 // Import implements ui.Backend: the servers of another client's config
@@ -195,22 +195,62 @@ func (b *guiBackend) Import(data []byte, source string) (added, skipped []string
 	}
 	res := b.cat.Import(im)
 	if len(res.Added) > 0 {
-		if err := b.cat.Save(nil); err != nil {
-			var conflict *catalog.ConflictError
-			if !errors.As(err, &conflict) {
-				return nil, nil, err
-			}
-			// someone else saved the catalog meanwhile: keep both changes
-			if err := b.cat.Rebase(); err != nil {
-				return nil, nil, err
-			}
-			if err := b.cat.Save(nil); err != nil {
-				return nil, nil, err
-			}
+		if err := b.saveLocked(); err != nil {
+			return nil, nil, err
 		}
 	}
 	return res.Added, res.Clashes, nil
 }
+
+// saveLocked saves the catalog. When another program changed the file
+// since it was read (an editor, another Spyglass), the window's change is
+// re-applied on top of theirs and saved, so neither is lost. b.mu is held.
+func (b *guiBackend) saveLocked() error {
+	err := b.cat.Save(nil)
+	if !errors.Is(err, catalog.ErrConflict) {
+		return err
+	}
+	if err := b.cat.Rebase(); err != nil {
+		return err
+	}
+	return b.cat.Save(nil)
+}
+
+// watch follows the catalog file while the window is open: when another
+// program changes it, the server list is read again (a change the window
+// made itself is not a change) and notify is told, from the watching
+// goroutine, with a toast level and a sentence for the user. A file that
+// became unreadable leaves the list as it was. It returns at once; the
+// watch ends with ctx.
+func (b *guiBackend) watch(ctx context.Context, notify func(level, msg string)) {
+	path := b.cat.Path()
+	if path == "" {
+		return
+	}
+	go func() {
+		err := catalog.Watch(ctx, path, catalogSettle, func() {
+			b.mu.Lock()
+			changed, err := b.cat.DiskChanged()
+			if err == nil && changed {
+				err = b.cat.Rebase()
+			}
+			b.mu.Unlock()
+			switch {
+			case err != nil:
+				notify("error", filepath.Base(path)+" cannot be read, list kept: "+explainCatalogError(err))
+			case changed:
+				notify("ok", filepath.Base(path)+" changed: list reloaded")
+			}
+		})
+		if err != nil {
+			notify("error", "changes to "+filepath.Base(path)+" made elsewhere will not show until restart: "+err.Error())
+		}
+	}()
+}
+
+// catalogSettle is how long the catalog file must be quiet before it is
+// read again (editors write in several steps).
+const catalogSettle = 150 * time.Millisecond
 
 // SetRoots implements ui.Backend: the roots are saved in the catalog
 // (when it is writable) and announced to the live session.
@@ -224,7 +264,7 @@ func (b *guiBackend) SetRoots(name string, roots []ui.Root) error {
 			s.Roots = append(s.Roots, catalog.Root{URI: r.URI, Name: r.Name})
 		}
 		if saveErr = b.cat.Put(name, s); saveErr == nil {
-			saveErr = b.cat.Save(nil)
+			saveErr = b.saveLocked()
 		}
 	}
 	b.mu.Unlock()
@@ -983,8 +1023,16 @@ func runGUI(inv *Invocation, stderr io.Writer) int {
 		opts.AutoConnect = true
 	}
 	script := os.Getenv("SPYGLASS_SCREENSHOT_SCRIPT")
+	watchCtx, stopWatch := context.WithCancel(context.Background())
+	defer stopWatch()
 	ready := func(w *ui.Window) {
 		be.useQueue(w, filepath.Join(xdg.ConfigHome, "spyglass", "sampling-profiles.json"))
+		be.watch(watchCtx, func(level, msg string) {
+			ui.Do(func() {
+				w.ServersChanged()
+				w.Toast(level, msg)
+			})
+		})
 		if script != "" {
 			go runScreenshotScript(w, script, os.Stdout, stderr)
 		}

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http/httptest"
@@ -835,6 +836,73 @@ func TestGUIBackendCatalog(t *testing.T) {
 	}
 	if err := be.SaveServer("", ui.ServerConfig{Name: "x", Transport: "stdio", Command: "y"}); err == nil {
 		t.Error("saved into a --config file")
+	}
+}
+
+// TestGUICatalogChangedOnDisk: the window follows mcp.json while it is
+// open. A server another program adds gets a card; a save from the window
+// right after another writer keeps both changes; a file saved broken mid-
+// edit leaves the list as it was and says why.
+func TestGUICatalogChangedOnDisk(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mcp.json")
+	if err := os.WriteFile(path, []byte(`{"mcpServers": {"first-server": {"command": "node", "args": ["a.js"]}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := catalog.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &guiHarness{t: t, dir: dir}
+	a := test.NewTempApp(t)
+	h.be = newGUIBackend(cat, "", nil)
+	h.open(a, &ui.Options{ConnectAttempts: 1})
+	t.Cleanup(func() { ui.Sync(h.w.Close) })
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	h.be.watch(ctx, func(level, msg string) {
+		ui.Do(func() {
+			h.w.ServersChanged()
+			h.w.Toast(level, msg)
+		})
+	})
+	h.waitFor("the first card", func() bool { return h.hasText("first-server") })
+	time.Sleep(200 * time.Millisecond) // the watch is set up
+
+	// an editor adds a server
+	if err := os.WriteFile(path, []byte(`{"mcpServers": {"first-server": {"command": "node", "args": ["a.js"]}, "from-editor": {"command": "uvx", "args": ["srv"]}}}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the editor's server", func() bool { return h.hasText("from-editor") && h.hasText("changed: list reloaded") })
+
+	// another writer, then a save from the window before the reload
+	if err := catalog.Update(path, nil, func(c *catalog.Catalog) error {
+		return c.Add("from-other-spyglass", catalog.Server{Type: catalog.TypeHTTP, URL: "http://127.0.0.1:9/mcp"})
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.be.SaveServer("", ui.ServerConfig{Name: "from-window", Transport: "stdio", Command: "python3"}); err != nil {
+		t.Fatalf("saving right after another writer: %v", err)
+	}
+	ui.Sync(h.w.ServersChanged) // as the window does after its own save
+	h.waitFor("every writer's server", func() bool {
+		return h.hasText("from-other-spyglass") && h.hasText("from-window") && h.hasText("from-editor")
+	})
+	again, err := catalog.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(again.Names(), ","); got != "first-server,from-editor,from-other-spyglass,from-window" {
+		t.Errorf("the file holds %s", got)
+	}
+
+	// saved broken mid-edit
+	if err := os.WriteFile(path, []byte(`{"mcpServers": {"first-server": {"command": `), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the error", func() bool { return h.hasText("cannot be read") })
+	if !h.hasText("from-window") || !h.hasText("first-server") {
+		t.Error("a broken file emptied the list")
 	}
 }
 

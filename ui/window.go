@@ -151,6 +151,12 @@ func (w *Window) reloadServers() {
 	}
 }
 
+// ServersChanged shows the backend's server list again after it changed
+// outside the window (the catalog file was edited elsewhere): new servers
+// get cards, changed ones their new settings (used from the next
+// connection on), removed ones are disconnected. Call it on the UI thread.
+func (w *Window) ServersChanged() { w.reloadServers() }
+
 // server returns the named server, or nil.
 func (w *Window) server(name string) *server {
 	for _, s := range w.servers {
