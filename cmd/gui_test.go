@@ -460,7 +460,11 @@ func (h *guiHarness) selectCard(name string) {
 // TestGUIServerEverything drives the window against the real
 // server-everything over stdio: connect, list, run a tool, read a
 // resource, get a prompt.
-func TestGUIServerEverything(t *testing.T) {
+// newEverythingHarness opens the window on a catalog holding
+// server-everything (stdio); queue also answers the server's own requests
+// through the request queue.
+func newEverythingHarness(t *testing.T, queue bool) *guiHarness {
+	t.Helper()
 	node := testpeers.Node(t)
 	file := testpeers.File(t, testpeers.Everything)
 	dir := t.TempDir()
@@ -480,7 +484,15 @@ func TestGUIServerEverything(t *testing.T) {
 	h.be = newGUIBackend(cat, "", nil)
 	h.open(a, &ui.Options{ConnectAttempts: 1})
 	t.Cleanup(func() { ui.Sync(h.w.Close) })
+	if queue {
+		ui.Sync(func() { h.be.useQueue(h.w, filepath.Join(dir, "profiles.json")) })
+	}
+	return h
+}
 
+// connectWithTools connects the selected server and waits for its tools.
+func (h *guiHarness) connectWithTools() {
+	h.t.Helper()
 	h.tap("Connect")
 	h.waitFor("connected with tools", func() bool {
 		return h.find(func(o fyne.CanvasObject) bool {
@@ -488,6 +500,11 @@ func TestGUIServerEverything(t *testing.T) {
 			return ok && strings.HasSuffix(l.Text, " tools") && !strings.HasPrefix(l.Text, "0 ")
 		}) != nil
 	})
+}
+
+func TestGUIServerEverything(t *testing.T) {
+	h := newEverythingHarness(t, false)
+	h.connectWithTools()
 	ui.Sync(func() { h.entry("Search tools").SetText("get-sum") })
 	h.waitFor("get-sum", func() bool { return h.hasText("get-sum · ") })
 	ui.Sync(func() {
@@ -546,34 +563,8 @@ func TestGUIServerEverything(t *testing.T) {
 // this time, accepted by opening its page).
 func TestGUIURLElicitationRequired(t *testing.T) {
 	t.Setenv("BROWSER", "true") // "opens" URLs without a browser
-	node := testpeers.Node(t)
-	file := testpeers.File(t, testpeers.Everything)
-	dir := t.TempDir()
-	path := filepath.Join(dir, "mcp.json")
-	doc, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
-		"everything": map[string]any{"command": node, "args": []string{file}},
-	}})
-	if err := os.WriteFile(path, doc, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cat, err := catalog.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &guiHarness{t: t, dir: dir}
-	a := test.NewTempApp(t)
-	h.be = newGUIBackend(cat, "", nil)
-	h.open(a, &ui.Options{ConnectAttempts: 1})
-	t.Cleanup(func() { ui.Sync(h.w.Close) })
-	ui.Sync(func() { h.be.useQueue(h.w, filepath.Join(dir, "profiles.json")) })
-
-	h.tap("Connect")
-	h.waitFor("connected with tools", func() bool {
-		return h.find(func(o fyne.CanvasObject) bool {
-			l, ok := o.(*widget.Label)
-			return ok && strings.HasSuffix(l.Text, " tools") && !strings.HasPrefix(l.Text, "0 ")
-		}) != nil
-	})
+	h := newEverythingHarness(t, true)
+	h.connectWithTools()
 	ui.Sync(func() { h.entry("Search tools").SetText("trigger-url") })
 	h.waitFor("trigger-url-elicitation", func() bool { return h.hasText("trigger-url-elicitation · ") })
 	ui.Sync(func() {

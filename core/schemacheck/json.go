@@ -38,7 +38,7 @@ func checkNumber(lit string) error {
 	if len(lit) > maxNumberLen {
 		return fmt.Errorf("%w: %d characters", errNumber, len(lit))
 	}
-	if !validNumber(lit) {
+	if !IsNumber(lit) {
 		return fmt.Errorf("invalid number literal %q", truncate(lit))
 	}
 	if i := strings.IndexAny(lit, "eE"); i >= 0 {
@@ -54,8 +54,9 @@ func checkNumber(lit string) error {
 	return nil
 }
 
-// validNumber reports whether s follows the JSON number grammar.
-func validNumber(s string) bool {
+// IsNumber reports whether s is a JSON number literal (RFC 8259 grammar:
+// no leading zeros, no "+", no bare ".").
+func IsNumber(s string) bool {
 	i := 0
 	if i < len(s) && s[i] == '-' {
 		i++

@@ -12,6 +12,8 @@ import (
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/spyglass-mcp/spyglass/core/schemacheck"
 )
 
 // Type is the JSON type of a Value.
@@ -271,49 +273,7 @@ func ratOf(n json.Number) (*big.Rat, bool) {
 }
 
 // IsNumber reports whether s is a JSON number literal.
-func IsNumber(s string) bool {
-	i := 0
-	if i < len(s) && s[i] == '-' {
-		i++
-	}
-	if i >= len(s) {
-		return false
-	}
-	switch {
-	case s[i] == '0':
-		i++
-	case s[i] >= '1' && s[i] <= '9':
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-	default:
-		return false
-	}
-	if i < len(s) && s[i] == '.' {
-		i++
-		j := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == j {
-			return false
-		}
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		i++
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			i++
-		}
-		j := i
-		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-			i++
-		}
-		if i == j {
-			return false
-		}
-	}
-	return i == len(s)
-}
+func IsNumber(s string) bool { return schemacheck.IsNumber(s) }
 
 // IsInteger reports whether s is a JSON integer literal written without a
 // fraction or exponent (what an integer field accepts).
