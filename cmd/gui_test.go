@@ -467,11 +467,22 @@ func newEverythingHarness(t *testing.T, queue bool) *guiHarness {
 	t.Helper()
 	node := testpeers.Node(t)
 	file := testpeers.File(t, testpeers.Everything)
-	dir := t.TempDir()
-	path := filepath.Join(dir, "mcp.json")
 	doc, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
 		"everything": map[string]any{"command": node, "args": []string{file}},
 	}})
+	h := newCatalogHarness(t, doc)
+	if queue {
+		ui.Sync(func() { h.be.useQueue(h.w, filepath.Join(h.dir, "profiles.json")) })
+	}
+	return h
+}
+
+// newCatalogHarness opens the window on a catalog file (h.dir/mcp.json)
+// holding doc.
+func newCatalogHarness(t *testing.T, doc []byte) *guiHarness {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "mcp.json")
 	if err := os.WriteFile(path, doc, 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -484,9 +495,6 @@ func newEverythingHarness(t *testing.T, queue bool) *guiHarness {
 	h.be = newGUIBackend(cat, "", nil)
 	h.open(a, &ui.Options{ConnectAttempts: 1})
 	t.Cleanup(func() { ui.Sync(h.w.Close) })
-	if queue {
-		ui.Sync(func() { h.be.useQueue(h.w, filepath.Join(dir, "profiles.json")) })
-	}
 	return h
 }
 
@@ -835,20 +843,8 @@ func TestGUIBackendCatalog(t *testing.T) {
 // right after another writer keeps both changes; a file saved broken mid-
 // edit leaves the list as it was and says why.
 func TestGUICatalogChangedOnDisk(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "mcp.json")
-	if err := os.WriteFile(path, []byte(`{"mcpServers": {"first-server": {"command": "node", "args": ["a.js"]}}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cat, err := catalog.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &guiHarness{t: t, dir: dir}
-	a := test.NewTempApp(t)
-	h.be = newGUIBackend(cat, "", nil)
-	h.open(a, &ui.Options{ConnectAttempts: 1})
-	t.Cleanup(func() { ui.Sync(h.w.Close) })
+	h := newCatalogHarness(t, []byte(`{"mcpServers": {"first-server": {"command": "node", "args": ["a.js"]}}}`))
+	path := filepath.Join(h.dir, "mcp.json")
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	h.be.watch(ctx, func(level, msg string) {
