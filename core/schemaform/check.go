@@ -250,7 +250,7 @@ func CheckFormat(format, s string) string {
 // validation still sees them).
 func (f *Field) checkNumber(v *Value) []Issue {
 	var out []Issue
-	x, ok := ratOf(v.Num)
+	x, ok := ratOf(v.Num())
 	if !ok {
 		return nil
 	}

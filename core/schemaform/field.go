@@ -572,7 +572,7 @@ func (b *builder) field(s *Value, f *Field, depth int, root bool) {
 		f.Min = bound(s, "minimum", "exclusiveMinimum", false)
 		f.Max = bound(s, "maximum", "exclusiveMaximum", true)
 		if m := s.Get("multipleOf"); m != nil && m.Type == TypeNumber {
-			f.MultipleOf = m.Num
+			f.MultipleOf = m.Num()
 		}
 	case "boolean":
 		f.Kind = KindBoolean
@@ -762,11 +762,11 @@ var supportedFormats = map[string]bool{
 
 func intOf(s *Value, key string) int {
 	v := s.Get(key)
-	if v == nil || v.Type != TypeNumber || !IsInteger(string(v.Num)) || len(v.Num) > 9 {
+	if v == nil || v.Type != TypeNumber || !IsInteger(string(v.Num())) || len(v.Num()) > 9 {
 		return -1
 	}
-	n, ok := atoi(strings.TrimPrefix(string(v.Num), "-"))
-	if !ok || strings.HasPrefix(string(v.Num), "-") {
+	n, ok := atoi(strings.TrimPrefix(string(v.Num()), "-"))
+	if !ok || strings.HasPrefix(string(v.Num()), "-") {
 		return -1
 	}
 	return n
@@ -795,7 +795,7 @@ func (b *builder) stringField(s *Value, f *Field) {
 func bound(s *Value, incl, excl string, upper bool) *Bound {
 	var in *Bound
 	if v := s.Get(incl); v != nil && v.Type == TypeNumber {
-		in = &Bound{Value: v.Num}
+		in = &Bound{Value: v.Num()}
 	}
 	ex := s.Get(excl)
 	if ex == nil {
@@ -808,7 +808,7 @@ func bound(s *Value, incl, excl string, upper bool) *Bound {
 		}
 		return in
 	case TypeNumber:
-		e := &Bound{Value: ex.Num, Exclusive: true}
+		e := &Bound{Value: ex.Num(), Exclusive: true}
 		if in == nil {
 			return e
 		}

@@ -83,11 +83,11 @@ func TestGetIndexed(t *testing.T) {
 			t.Fatal(err)
 		}
 		for i := range n {
-			if g := v.Get(fmt.Sprintf("k%d", i)); g == nil || string(g.Num) != strconv.Itoa(i) {
+			if g := v.Get(fmt.Sprintf("k%d", i)); g == nil || string(g.Num()) != strconv.Itoa(i) {
 				t.Fatalf("n=%d: Get(k%d) = %v", n, i, g)
 			}
 		}
-		if g := v.Get("dup"); g == nil || string(g.Num) != strconv.Itoa(n-1) {
+		if g := v.Get("dup"); g == nil || string(g.Num()) != strconv.Itoa(n-1) {
 			t.Fatalf("n=%d: Get(dup) = %v", n, g)
 		}
 		if g := v.Get(""); g == nil || g.Str != "empty" {

@@ -244,11 +244,11 @@ func (s *State) set(v *Value, keepOrder bool) {
 		s.keep = v.Str == ""
 		s.orig = v
 	case KindNumber, KindInteger:
-		if v.Type != TypeNumber || (f.Kind == KindInteger && !IsInteger(string(v.Num))) {
+		if v.Type != TypeNumber || (f.Kind == KindInteger && !IsInteger(string(v.Num()))) {
 			raw()
 			return
 		}
-		s.Text = string(v.Num)
+		s.Text = string(v.Num())
 		s.orig = v
 	case KindEnum, KindTitledEnum:
 		i := optionIndex(f.Options, v)
@@ -463,7 +463,7 @@ func (s *State) value(top bool) *Value {
 		if t == "" || !IsNumber(t) || (f.Kind == KindInteger && !IsInteger(t)) {
 			return nil
 		}
-		if s.orig != nil && s.orig.Type == TypeNumber && string(s.orig.Num) == t {
+		if s.orig != nil && s.orig.Type == TypeNumber && string(s.orig.Num()) == t {
 			return s.orig
 		}
 		return Number(t)

@@ -53,7 +53,7 @@ func hugeNumbers(v *Value, depth int) bool {
 	}
 	switch v.Type {
 	case TypeNumber:
-		_, ok := ratOf(v.Num)
+		_, ok := ratOf(v.Num())
 		return !ok
 	case TypeArray:
 		for _, it := range v.Items {

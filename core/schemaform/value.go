@@ -53,11 +53,10 @@ func (t Type) String() string {
 // object members keep their order, duplicates included.
 type Value struct {
 	Type    Type
-	Bool    bool        // TypeBool
-	Num     json.Number // TypeNumber: the literal as written
-	Str     string      // TypeString: the decoded string
-	Items   []*Value    // TypeArray
-	Members []Member    // TypeObject, in document order
+	Bool    bool     // TypeBool
+	Str     string   // TypeString: the decoded string; TypeNumber: the literal as written (see Num)
+	Items   []*Value // TypeArray
+	Members []Member // TypeObject, in document order
 
 	ext *valueExt // rarely needed extras, kept out of line
 }
@@ -97,6 +96,14 @@ type Member struct {
 	Value *Value
 }
 
+// Num returns the literal of a number as written ("" for other types).
+func (v *Value) Num() json.Number {
+	if v == nil || v.Type != TypeNumber {
+		return ""
+	}
+	return json.Number(v.Str)
+}
+
 // Null returns a new JSON null.
 func Null() *Value { return &Value{Type: TypeNull} }
 
@@ -108,7 +115,7 @@ func Bool(b bool) *Value { return &Value{Type: TypeBool, Bool: b} }
 
 // Number returns a new JSON number with the given literal, which the
 // caller has checked with IsNumber.
-func Number(lit string) *Value { return &Value{Type: TypeNumber, Num: json.Number(lit)} }
+func Number(lit string) *Value { return &Value{Type: TypeNumber, Str: lit} }
 
 // Array returns a new JSON array.
 func Array(items ...*Value) *Value { return &Value{Type: TypeArray, Items: items} }
@@ -185,7 +192,7 @@ func (v *Value) Clone() *Value {
 	if v == nil {
 		return nil
 	}
-	c := &Value{Type: v.Type, Bool: v.Bool, Num: v.Num, Str: v.Str}
+	c := &Value{Type: v.Type, Bool: v.Bool, Str: v.Str}
 	if v.ext != nil && v.ext.raw != nil {
 		c.ext = &valueExt{raw: v.ext.raw}
 	}
@@ -221,11 +228,11 @@ func Equal(a, b *Value) bool {
 	case TypeString:
 		return a.Str == b.Str
 	case TypeNumber:
-		if a.Num == b.Num {
+		if a.Num() == b.Num() {
 			return true
 		}
-		x, ok1 := ratOf(a.Num)
-		y, ok2 := ratOf(b.Num)
+		x, ok1 := ratOf(a.Num())
+		y, ok2 := ratOf(b.Num())
 		return ok1 && ok2 && x.Cmp(y) == 0
 	case TypeArray:
 		if len(a.Items) != len(b.Items) {
@@ -438,7 +445,7 @@ func (p *parser) common(k int, t Type, lit string, b bool) *Value {
 	case TypeString:
 		v.Str = lit
 	case TypeNumber:
-		v.Num = json.Number(lit)
+		v.Str = lit
 	case TypeBool:
 		v.Bool = b
 	}
@@ -591,7 +598,7 @@ func (p *parser) value(depth int) *Value {
 			return p.common(commonOne, TypeNumber, lit, false)
 		}
 		v := p.alloc(TypeNumber)
-		v.Num = json.Number(lit)
+		v.Str = lit
 		return v
 	default:
 		r, _ := utf8.DecodeRuneInString(p.data[p.pos:])
@@ -849,10 +856,10 @@ func (v *Value) encode(b *bytes.Buffer, nl, ind string) {
 	case TypeBool:
 		b.WriteString(strconv.FormatBool(v.Bool))
 	case TypeNumber:
-		if v.Num == "" {
+		if v.Num() == "" {
 			b.WriteString("0")
 		} else {
-			b.WriteString(string(v.Num))
+			b.WriteString(string(v.Num()))
 		}
 	case TypeString:
 		writeString(b, v.Str)
