@@ -373,6 +373,9 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
+// TestCLISubscribePrintsUpdates: resources/subscribe prints the server's
+// updates until --timeout, in both protocol eras (the modern one has no
+// resources/subscribe: the session subscribes through subscriptions/listen).
 func TestCLISubscribePrintsUpdates(t *testing.T) {
 	dir := isolateCLI(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -385,28 +388,38 @@ func TestCLISubscribePrintsUpdates(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the demo server did not start")
 	}
-	var out, errs lockedBuffer
-	done := make(chan int, 1)
-	go func() {
-		done <- run([]string{"--cli", "--server-url", url, "--transport", "http", "--method", "resources/subscribe",
-			"--uri", "demo://counter", "--timeout", "5s"}, strings.NewReader(""), &out, &errs)
-	}()
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(errs.String(), "subscribed to") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no subscription: %s", errs.String())
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	code, _, bumpErrs := cli(t, "--cli", "--server-url", url, "--transport", "http", "--method", "tools/call", "--tool-name", "bump_counter")
-	if code != exitOK {
-		t.Fatalf("bump_counter: exit %d %s", code, bumpErrs)
-	}
-	if code := <-done; code != exitOK {
-		t.Fatalf("subscribe exit %d: %s", code, errs.String())
-	}
-	if !strings.Contains(out.String(), `"method":"notifications/resources/updated"`) || !strings.Contains(out.String(), "demo://counter") {
-		t.Errorf("no update printed:\n%s", out.String())
+	for _, era := range []string{"legacy", "modern"} {
+		t.Run(era, func(t *testing.T) {
+			cat := filepath.Join(t.TempDir(), "mcp.json")
+			doc := `{"mcpServers": {"demo-http": {"type": "http", "url": "` + url + `", "protocolEra": "` + era + `"}}}`
+			if err := os.WriteFile(cat, []byte(doc), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			target := []string{"--catalog", cat, "--server", "demo-http"}
+			var out, errs lockedBuffer
+			done := make(chan int, 1)
+			go func() {
+				done <- run(append([]string{"--cli", "--method", "resources/subscribe", "--uri", "demo://counter", "--timeout", "5s"}, target...),
+					strings.NewReader(""), &out, &errs)
+			}()
+			deadline := time.Now().Add(10 * time.Second)
+			for !strings.Contains(errs.String(), "subscribed to") {
+				if time.Now().After(deadline) {
+					t.Fatalf("no subscription: %s", errs.String())
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+			code, _, bumpErrs := cli(t, append([]string{"--cli", "--method", "tools/call", "--tool-name", "bump_counter"}, target...)...)
+			if code != exitOK {
+				t.Fatalf("bump_counter: exit %d %s", code, bumpErrs)
+			}
+			if code := <-done; code != exitOK {
+				t.Fatalf("subscribe exit %d: %s", code, errs.String())
+			}
+			if !strings.Contains(out.String(), `"method":"notifications/resources/updated"`) || !strings.Contains(out.String(), "demo://counter") {
+				t.Errorf("no update printed:\n%s", out.String())
+			}
+		})
 	}
 }
 

@@ -332,6 +332,9 @@ func (b *guiBackend) Open(name string, onState func(ui.StateView)) (ui.Conn, err
 		// the roots capability is advertised even before any root exists
 		opts.Roots = []mcp.Root{}
 	}
+	// modern-era servers send list_changed only on a subscriptions/listen
+	// the client keeps open; the window refreshes its lists on them
+	opts.ListChanged = true
 	b.mu.Lock()
 	opts.Handlers = b.handlers
 	q := b.queue

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 
 	"github.com/adrg/xdg"
@@ -85,10 +86,20 @@ type demo struct {
 	sessions map[string]server.ClientSession
 	tasks    taskTracker
 	counter  int
-	roots    []mcp.Root // the client's roots as last listed
-	rootsGen int        // how many times roots were (re)listed
-	extraOn  bool       // whether the extra tool is registered
-	linked   map[string]bool // sessions whose demo account is linked (link_account)
+	roots    []mcp.Root          // the client's roots as last listed
+	rootsGen int                 // how many times roots were (re)listed
+	extraOn  bool                // whether the extra tool is registered
+	linked   map[string]bool     // sessions whose demo account is linked (link_account)
+	listens  map[*listenSub]bool // open subscriptions/listen streams with resources
+}
+
+// listenSub is an open subscriptions/listen (protocol 2026-07-28) that
+// asked for resource updates: its request context reaches the stream
+// while it is open.
+type listenSub struct {
+	ctx  context.Context
+	id   any
+	uris []string
 }
 
 // New builds the demo MCP server. Serve it with [ServeStdio] or
@@ -104,6 +115,7 @@ func New(opts *Options) *server.MCPServer {
 		levels:   map[string]bool{},
 		sessions: map[string]server.ClientSession{},
 		linked:   map[string]bool{},
+		listens:  map[*listenSub]bool{},
 	}
 	if d.crash == nil {
 		d.crash = func() { os.Exit(CrashExitCode) }
@@ -119,6 +131,13 @@ func New(opts *Options) *server.MCPServer {
 	})
 	hooks.AddAfterUnsubscribe(func(ctx context.Context, _ any, req *mcp.UnsubscribeRequest, _ *mcp.EmptyResult) {
 		d.subscribe(sessionID(ctx), req.Params.URI, false)
+	})
+	hooks.AddBeforeSubscriptionsListen(func(ctx context.Context, id any, req *mcp.SubscriptionsListenRequest) {
+		if uris := req.Params.Notifications.ResourceSubscriptions; len(uris) > 0 {
+			d.mu.Lock()
+			d.listens[&listenSub{ctx: ctx, id: id, uris: slices.Clone(uris)}] = true
+			d.mu.Unlock()
+		}
 	})
 	hooks.AddAfterSetLevel(func(ctx context.Context, _ any, _ *mcp.SetLevelRequest, _ *mcp.EmptyResult) {
 		d.mu.Lock()
@@ -234,7 +253,21 @@ func (d *demo) notifyUpdated(uri string) {
 			sessions = append(sessions, s)
 		}
 	}
+	// 2026-07-28 clients subscribe through subscriptions/listen.
+	var streams []*listenSub
+	for l := range d.listens {
+		if l.ctx.Err() != nil {
+			delete(d.listens, l) // the stream has ended
+		} else if slices.Contains(l.uris, uri) {
+			streams = append(streams, l)
+		}
+	}
 	d.mu.Unlock()
+	for _, l := range streams {
+		_ = d.srv.SendNotificationToClient(l.ctx, mcp.MethodNotificationResourceUpdated, map[string]any{
+			"uri": uri, "_meta": map[string]any{mcp.MetaKeySubscriptionID: l.id},
+		})
+	}
 	for _, s := range sessions {
 		err := d.srv.SendNotificationToSpecificClient(s, mcp.MethodNotificationResourceUpdated, map[string]any{"uri": uri})
 		if errors.Is(err, server.ErrSessionNotFound) {

@@ -64,8 +64,13 @@
 // Mcp-Method and Mcp-Name headers the protocol requires. The auto era tries
 // server/discover and falls back to initialize when the server answers it
 // with a JSON-RPC error, an HTTP 4xx status (other than 401/403) or not at
-// all. The modern protocol has no GET stream: [Session.Listen] opens
-// subscriptions/listen for list_changed and resource update notifications.
+// all. The modern protocol has no GET stream and no resources/subscribe:
+// [Session.Listen] opens subscriptions/listen for a caller that manages
+// its own, and the session keeps one open by itself for the resources
+// subscribed to with [Session.SubscribeResource] and, with
+// Options.ListChanged, the list_changed kinds the server offers —
+// replaced whenever that set changes and reopened after a reconnect — so
+// callers see the same notifications in both eras.
 //
 // # Extending
 //

@@ -398,16 +398,30 @@ func (s *Session) ReadResource(ctx context.Context, uri string, opts *CallOption
 }
 
 // SubscribeResource sends resources/subscribe; updates arrive as
-// notifications/resources/updated (see OnNotification).
+// notifications/resources/updated (see OnNotification). In the modern era,
+// which has no resources/subscribe, the resource joins the session's
+// subscriptions/listen instead (see subscribe.go); the Reply then holds
+// the server's acknowledgement.
 func (s *Session) SubscribeResource(ctx context.Context, uri string, opts *CallOptions) (*Reply, error) {
+	if modern, err := s.speaksModern(ctx); err != nil {
+		return nil, err
+	} else if modern {
+		return s.subscribeModern(ctx, uri)
+	}
 	params, _ := json.Marshal(struct {
 		URI string `json:"uri"`
 	}{uri})
 	return s.request(ctx, "resources/subscribe", params, opts)
 }
 
-// UnsubscribeResource sends resources/unsubscribe.
+// UnsubscribeResource sends resources/unsubscribe (in the modern era: the
+// resource leaves the session's subscriptions/listen).
 func (s *Session) UnsubscribeResource(ctx context.Context, uri string, opts *CallOptions) (*Reply, error) {
+	if modern, err := s.speaksModern(ctx); err != nil {
+		return nil, err
+	} else if modern {
+		return s.unsubscribeModern(ctx, uri)
+	}
 	params, _ := json.Marshal(struct {
 		URI string `json:"uri"`
 	}{uri})

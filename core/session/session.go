@@ -88,6 +88,11 @@ type Options struct {
 	// PaginatedLists makes the list operations return one page and its
 	// next cursor instead of following every cursor.
 	PaginatedLists bool
+	// ListChanged keeps, in the modern era, a subscriptions/listen open
+	// for the list_changed notifications the server offers (tools,
+	// prompts, resources), so that they arrive as a legacy server's do on
+	// its own. Resource subscriptions need no option.
+	ListChanged bool
 	// NoReconnect stops an operation from dialing again after the
 	// connection ended by itself; it then fails with ErrConnectionClosed.
 	NoReconnect bool
@@ -211,6 +216,8 @@ type Session struct {
 	version    string // the protocol version being spoken
 	stateQ     []StateChange
 	firing     bool
+
+	lis listener // the modern era's subscriptions/listen (subscribe.go)
 }
 
 // New returns a session that dials with dial and records into log. It
@@ -366,6 +373,7 @@ func (s *Session) Close() error {
 	s.userClosed = true
 	l := s.link
 	s.mu.Unlock()
+	s.stopListen()
 	if l == nil {
 		return nil
 	}
@@ -448,6 +456,7 @@ func (s *Session) ensureLink(ctx context.Context, explicit bool) (*link, error) 
 	s.setStateLocked(StateConnected, nil, run)
 	s.mu.Unlock()
 	s.fireStates()
+	s.listenAfterConnect()
 	return l, nil
 }
 
