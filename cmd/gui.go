@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"os/exec"
@@ -229,6 +230,12 @@ func (b *guiBackend) watch(ctx context.Context, notify func(level, msg string)) 
 	}
 	go func() {
 		err := catalog.Watch(ctx, path, catalogSettle, func() {
+			if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+				// removed for a moment (a checkout, a sync client, mv
+				// away and back): keep the list until the file is back
+				notify("error", filepath.Base(path)+" was removed; the list stays until it is back")
+				return
+			}
 			b.mu.Lock()
 			changed, err := b.cat.DiskChanged()
 			if err == nil && changed {

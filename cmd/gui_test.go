@@ -891,6 +891,15 @@ func TestGUICatalogChangedOnDisk(t *testing.T) {
 	if !h.hasText("from-window") || !h.hasText("first-server") {
 		t.Error("a broken file emptied the list")
 	}
+
+	// removed for a moment: the list stays
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the removal noted", func() bool { return h.hasText("was removed") })
+	if !h.hasText("from-window") || !h.hasText("first-server") {
+		t.Error("a removed file emptied the list")
+	}
 }
 
 // TestGUIFlood: a server that floods log notifications; every one reaches

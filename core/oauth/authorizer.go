@@ -219,7 +219,11 @@ func (a *Authorizer) currentToken(ctx context.Context) (string, error) {
 		return "", nil
 	}
 	if a.token.expired(a.now()) && a.token.RefreshToken != "" {
-		if err := a.refreshLocked(ctx); err != nil {
+		err := a.refreshLocked(ctx)
+		if err == nil {
+			a.refreshed = a.token.AccessToken // a 401 for it is not refreshed again
+		}
+		if err != nil {
 			if ctx.Err() != nil {
 				return "", fmt.Errorf("oauth: refresh: %w", ctx.Err())
 			}

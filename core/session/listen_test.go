@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -116,19 +117,32 @@ func TestModernSubscribe(t *testing.T) {
 	if _, err := s.UnsubscribeResource(ctx, demo.CounterURI, nil); err != nil {
 		t.Fatalf("unsubscribe: %v", err)
 	}
-	waitCount(MethodSubscriptionsAcknowledged, 2)
-	var listens, cancelled int
-	for _, e := range log.Events() {
-		if e.Kind == events.KindMessage && e.Dir == events.DirOut && e.Method == "subscriptions/listen" {
-			listens++
-			// mcp-go's server answers a cancelled listen anyway
-			if e.Outcome != nil && (e.Outcome.State == events.Cancelled || e.Outcome.State == events.CancelledLate) {
-				cancelled++
+	// every listen but the last was replaced (cancelled); the last no
+	// longer asks for the resource
+	var listens []events.Event
+	cancelled := 0
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		listens, cancelled = nil, 0
+		for _, e := range log.Events() {
+			if e.Kind == events.KindMessage && e.Dir == events.DirOut && e.Method == "subscriptions/listen" {
+				listens = append(listens, e)
+				// mcp-go's server answers a cancelled listen anyway
+				if e.Outcome != nil && (e.Outcome.State == events.Cancelled || e.Outcome.State == events.CancelledLate) {
+					cancelled++
+				}
 			}
 		}
+		if (len(listens) >= 2 && cancelled == len(listens)-1) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
-	if listens != 2 || cancelled != 1 {
-		t.Errorf("%d listens, %d cancelled; want 2 and 1", listens, cancelled)
+	if len(listens) < 2 || cancelled != len(listens)-1 {
+		t.Fatalf("%d listens, %d cancelled", len(listens), cancelled)
+	}
+	if last := string(listens[len(listens)-1].Raw); strings.Contains(last, demo.CounterURI) || !strings.Contains(last, `"toolsListChanged":true`) {
+		t.Errorf("the listen after unsubscribing asks for %s", last)
 	}
 }
 
@@ -166,5 +180,77 @@ func TestModernListChangedOverHTTP(t *testing.T) {
 	}
 	if !has(MethodToolsListChanged) {
 		t.Errorf("notifications %v", got)
+	}
+}
+
+// modernFake is a fake modern server whose subscriptions/listen answers
+// are decided by listen (called with the request's number, from 1).
+func modernFake(t *testing.T, listen func(c *fakeConn, m msg, n int)) *fakeServer {
+	discover := `{"supportedVersions":["2026-07-28"],"capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true}}}`
+	fs := newFakeServer(t)
+	var n atomic.Int32
+	fs.handle = func(c *fakeConn, m msg) bool {
+		switch m.Method {
+		case "server/discover":
+			c.reply(m.ID, discover)
+			return true
+		case "subscriptions/listen":
+			listen(c, m, int(n.Add(1)))
+			return true
+		}
+		return false
+	}
+	return fs
+}
+
+// TestModernListenReopened: a listen the server ends while the connection
+// lives on (a dropped stream) is opened again, so subscriptions keep
+// working.
+func TestModernListenReopened(t *testing.T) {
+	fs := modernFake(t, func(c *fakeConn, m msg, n int) {
+		c.emit(`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"resourceSubscriptions":["x://a"]}}}`)
+		if n == 1 { // the first stream ends soon after it opened
+			time.AfterFunc(100*time.Millisecond, func() { c.reply(m.ID, `{}`) })
+		}
+	})
+	s, _ := newTestSession(t, fs, &Options{Era: EraModern})
+	if _, err := s.SubscribeResource(testCtx(t), "x://a", nil); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(fs.received("subscriptions/listen")) < 2 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := fs.received("subscriptions/listen"); len(got) != 2 || !strings.Contains(string(got[1].Params), "x://a") {
+		t.Fatalf("listens after the first ended: %d", len(got))
+	}
+}
+
+// TestModernSubscribeFailureRollsBack: a subscription the server never
+// acknowledges fails, and the resource is not carried by later listens.
+func TestModernSubscribeFailureRollsBack(t *testing.T) {
+	fs := modernFake(t, func(c *fakeConn, m msg, n int) {
+		if strings.Contains(string(m.Params), "x://refused") {
+			c.replyError(m.ID, -32602, "no such resource")
+			return
+		}
+		c.emit(`{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"resourceSubscriptions":["x://ok"]}}}`)
+	})
+	s, _ := newTestSession(t, fs, &Options{Era: EraModern})
+	ctx := testCtx(t)
+	if _, err := s.SubscribeResource(ctx, "x://ok", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.SubscribeResource(ctx, "x://refused", nil); err == nil {
+		t.Fatal("a refused subscription succeeded")
+	}
+	// what was subscribed before is listened to again, without the refused one
+	deadline := time.Now().Add(10 * time.Second)
+	for len(fs.received("subscriptions/listen")) < 3 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	got := fs.received("subscriptions/listen")
+	if len(got) != 3 || !strings.Contains(string(got[2].Params), "x://ok") || strings.Contains(string(got[2].Params), "x://refused") {
+		t.Fatalf("%d listens; the last asks for %s", len(got), got[len(got)-1].Params)
 	}
 }

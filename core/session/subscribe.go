@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/spyglass-mcp/spyglass/core/events"
 )
 
 // In the modern era (2026-07-28) there is no resources/subscribe and no GET
@@ -43,7 +45,12 @@ type listener struct {
 	stopped chan struct{}          // closed when the open listen has ended
 	filter  mcp.SubscriptionFilter // what the open listen asked for
 	ack     json.RawMessage        // the open listen's acknowledgement
+	drops   int                    // acknowledged listens the server ended, in a row
 }
+
+// maxListenDrops bounds how often in a row a listen that the server
+// ended (the connection living on) is reopened.
+const maxListenDrops = 5
 
 // listChangedFilter is what the server offers of list_changed, from its
 // capabilities.
@@ -122,9 +129,13 @@ func (s *Session) relisten(ctx context.Context) (json.RawMessage, error) {
 		defer close(done)
 		_, err := s.Listen(lctx, f, nil)
 		ended <- err
+		if lctx.Err() == nil {
+			s.listenDropped(done, err)
+		}
 	}()
 	t := time.NewTimer(listenAckTimeout)
 	defer t.Stop()
+	var err error
 	select {
 	case ack := <-acks:
 		s.lis.mu.Lock()
@@ -133,16 +144,68 @@ func (s *Session) relisten(ctx context.Context) (json.RawMessage, error) {
 		}
 		s.lis.mu.Unlock()
 		return ack, nil
-	case err := <-ended:
+	case err = <-ended:
 		if err == nil {
 			err = ErrConnectionClosed
 		}
-		return nil, fmt.Errorf("session: subscriptions/listen: %w", err)
+		err = fmt.Errorf("session: subscriptions/listen: %w", err)
 	case <-t.C:
-		return nil, fmt.Errorf("session: subscriptions/listen: no acknowledgement: %w", ErrTimeout)
+		err = fmt.Errorf("session: subscriptions/listen: no acknowledgement: %w", ErrTimeout)
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		err = ctx.Err()
 	}
+	// Not acknowledged: the listen is not left open half-way.
+	s.lis.mu.Lock()
+	if s.lis.stopped == done {
+		s.lis.cancel, s.lis.stopped, s.lis.ack = nil, nil, nil
+	}
+	s.lis.mu.Unlock()
+	lcancel()
+	return nil, err
+}
+
+// listenDropped reopens an acknowledged listen that the server ended
+// while the connection lives on (a dropped HTTP stream, a restarted
+// server behind a proxy), after a short pause growing with every drop in
+// a row; after maxListenDrops it gives up and says so in the record. A
+// closed connection is left to listenAfterConnect.
+func (s *Session) listenDropped(done chan struct{}, cause error) {
+	s.lis.mu.Lock()
+	current := s.lis.stopped == done && s.lis.ack != nil
+	if current {
+		s.lis.cancel, s.lis.stopped, s.lis.ack = nil, nil, nil
+		s.lis.drops++
+	}
+	drops := s.lis.drops
+	s.lis.mu.Unlock()
+	if !current {
+		return
+	}
+	s.mu.Lock()
+	l := s.link
+	alive := !s.userClosed && l != nil && l.ready && !l.isClosed()
+	s.mu.Unlock()
+	if !alive {
+		return
+	}
+	if drops > maxListenDrops {
+		text := "subscriptions/listen ended by the server again; no longer reopened (notifications outside requests are not received)"
+		if cause != nil {
+			text += ": " + cause.Error()
+		}
+		s.log.Append(events.Event{Conn: s.conn, Kind: events.KindWarning, Text: text})
+		return
+	}
+	go func() {
+		time.Sleep(time.Duration(drops) * 500 * time.Millisecond)
+		ctx, cancel := context.WithTimeout(context.Background(), listenAckTimeout)
+		defer cancel()
+		if _, err := s.relisten(ctx); err == nil {
+			s.lis.mu.Lock()
+			s.lis.drops = 0
+			s.lis.mu.Unlock()
+		}
+	}()
 }
 
 // isClosed reports whether ch is closed.
@@ -198,6 +261,16 @@ func (s *Session) subscribeModern(ctx context.Context, uri string) (*Reply, erro
 	s.lis.mu.Unlock()
 	ack, err := s.relisten(ctx)
 	if err != nil {
+		// Not subscribed: take it back, and reopen what was listened to
+		// before (the list_changed kinds, other resources).
+		s.lis.mu.Lock()
+		s.lis.uris = slices.DeleteFunc(s.lis.uris, func(u string) bool { return u == uri })
+		s.lis.mu.Unlock()
+		go func() {
+			rctx, cancel := context.WithTimeout(context.Background(), listenAckTimeout)
+			defer cancel()
+			_, _ = s.relisten(rctx)
+		}()
 		return nil, err
 	}
 	var p struct {

@@ -30,6 +30,7 @@ func EverythingHTTP(tb testing.TB, mode string) string {
 	cmd.Env = append(cmd.Environ(), "PORT="+strconv.Itoa(port))
 	out := &syncBuffer{}
 	cmd.Stdout, cmd.Stderr = out, out
+	cmd.WaitDelay = 5 * time.Second // a forked grandchild holding the pipes cannot hang the cleanup
 	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
 	}

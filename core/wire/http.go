@@ -124,6 +124,7 @@ type StreamableHTTP struct {
 	sessionID string
 	version   string
 	getCancel context.CancelFunc // the standalone GET stream, if open
+	getGen    int                // counts GET streams opened, to tell them apart
 	disp      *dispatcher
 	ctx       context.Context // lives until Close
 	cancel    context.CancelFunc
@@ -474,6 +475,8 @@ func (c *StreamableHTTP) openGET() <-chan struct{} {
 	}
 	ctx, cancel := context.WithCancel(c.ctx)
 	c.getCancel = cancel
+	c.getGen++
+	gen := c.getGen
 	c.streams.Add(1)
 	c.mu.Unlock()
 	ready := make(chan struct{})
@@ -481,6 +484,15 @@ func (c *StreamableHTTP) openGET() <-chan struct{} {
 		defer c.streams.Done()
 		defer cancel()
 		resp, err := c.get(ctx, "")
+		if err != nil {
+			// Not open: a later notifications/initialized (sent again
+			// after a sign-in) may try once more.
+			c.mu.Lock()
+			if c.getGen == gen {
+				c.getCancel = nil
+			}
+			c.mu.Unlock()
+		}
 		close(ready)
 		if err != nil {
 			var herr *HTTPError

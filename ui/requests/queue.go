@@ -413,6 +413,8 @@ func cancelNote(ctx context.Context) string {
 // there is no request to answer, so the panel only opens the URL and waits
 // for notifications/elicitation/complete (the caller retries the operation
 // afterwards). Use ElicitationsFromError to read them from the error data.
+// A page already waiting (the same server and elicitationId, as when the
+// tool is run again before the page is done) is not listed twice.
 func (q *Queue) AddURLRequired(server string, reqs []ElicitationRequest) {
 	for _, r := range reqs {
 		r.Server = server
@@ -420,6 +422,23 @@ func (q *Queue) AddURLRequired(server string, reqs []ElicitationRequest) {
 		if r.ID == "" {
 			r.ID = r.ElicitationID
 		}
+		if q.waitingURL(server, r.ElicitationID) {
+			continue
+		}
 		q.AddElicitation(r, func(ElicitationAnswer) {})
 	}
+}
+
+// waitingURL reports whether a URL elicitation with this id from server
+// is in the queue.
+func (q *Queue) waitingURL(server, elicitationID string) bool {
+	if elicitationID == "" {
+		return false
+	}
+	for _, it := range q.items {
+		if it.elicit != nil && it.server == server && it.elicitID == elicitationID {
+			return true
+		}
+	}
+	return false
 }

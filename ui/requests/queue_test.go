@@ -208,6 +208,7 @@ func TestQueueURLRequiredError(t *testing.T) {
 		t.Fatalf("reqs %+v, err %v", reqs, err)
 	}
 	q.AddURLRequired("shop", reqs)
+	q.AddURLRequired("shop", reqs) // the tool run again before the page is done
 	if q.Len() != 1 || len(added) != 1 || added[0] != "elicitation (URL)|shop|e-9" {
 		t.Fatalf("len %d, added %q", q.Len(), added)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -38,6 +37,10 @@ type Transport struct {
 	closeErr error
 	done     chan struct{}
 	handlers sync.WaitGroup
+	// ctx is given to the handlers of server requests; Close ends it, so
+	// that a handler waiting for a person does not hold Close up.
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 var (
@@ -47,7 +50,8 @@ var (
 
 // New wraps c. c must not have been started: Start starts it.
 func New(c wire.Conn) *Transport {
-	return &Transport{conn: c, pending: map[string]chan *transport.JSONRPCResponse{}, done: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Transport{conn: c, pending: map[string]chan *transport.JSONRPCResponse{}, done: make(chan struct{}), ctx: ctx, cancel: cancel}
 }
 
 // Start starts the Conn and begins delivering what arrives.
@@ -196,6 +200,7 @@ func (t *Transport) finish(err error) {
 	}
 	t.closed, t.closeErr = true, err
 	close(t.done)
+	t.cancel()
 }
 
 func (t *Transport) onClose(err error) { t.finish(err) }
@@ -288,7 +293,7 @@ func (t *Transport) serve(raw []byte, method string) {
 			resp = transport.NewJSONRPCErrorResponse(req.ID, mcp.METHOD_NOT_FOUND, "method not found: "+method, nil)
 		} else {
 			var err error
-			resp, err = h(context.Background(), req)
+			resp, err = h(t.ctx, req)
 			if err != nil || resp == nil {
 				msg := "no answer"
 				if err != nil {
@@ -304,11 +309,9 @@ func (t *Transport) serve(raw []byte, method string) {
 		if err != nil {
 			return
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), answerSendTimeout)
+		ctx, cancel := context.WithTimeout(t.ctx, answerSendTimeout)
 		defer cancel()
-		if err := t.conn.Send(ctx, out, nil); err != nil && !errors.Is(err, wire.ErrClosed) {
-			return
-		}
+		_ = t.conn.Send(ctx, out, nil) // after Close there is nobody to tell
 	}()
 }
 
