@@ -845,16 +845,20 @@ func TestGUIBackendCatalog(t *testing.T) {
 func TestGUICatalogChangedOnDisk(t *testing.T) {
 	h := newCatalogHarness(t, []byte(`{"mcpServers": {"first-server": {"command": "node", "args": ["a.js"]}}}`))
 	path := filepath.Join(h.dir, "mcp.json")
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	h.be.watch(ctx, func(level, msg string) {
-		ui.Do(func() {
-			h.w.ServersChanged()
-			h.w.Toast(level, msg)
+	watch := func() context.CancelFunc {
+		ctx, cancel := context.WithCancel(context.Background())
+		t.Cleanup(cancel)
+		h.be.watch(ctx, func(level, msg string) {
+			ui.Do(func() {
+				h.w.ServersChanged()
+				h.w.Toast(level, msg)
+			})
 		})
-	})
+		time.Sleep(200 * time.Millisecond) // the watch is set up
+		return cancel
+	}
+	stopWatch := watch()
 	h.waitFor("the first card", func() bool { return h.hasText("first-server") })
-	time.Sleep(200 * time.Millisecond) // the watch is set up
 
 	// an editor adds a server
 	if err := os.WriteFile(path, []byte(`{"mcpServers": {"first-server": {"command": "node", "args": ["a.js"]}, "from-editor": {"command": "uvx", "args": ["srv"]}}}`), 0o600); err != nil {
@@ -862,11 +866,20 @@ func TestGUICatalogChangedOnDisk(t *testing.T) {
 	}
 	h.waitFor("the editor's server", func() bool { return h.hasText("from-editor") && h.hasText("changed: list reloaded") })
 
-	// another writer, then a save from the window before the reload
+	// another writer, then a save from the window before any reload
+	// (the watch is stopped, so the window's catalog is stale for sure)
+	stopWatch()
+	time.Sleep(100 * time.Millisecond)
 	if err := catalog.Update(path, nil, func(c *catalog.Catalog) error {
 		return c.Add("from-other-spyglass", catalog.Server{Type: catalog.TypeHTTP, URL: "http://127.0.0.1:9/mcp"})
 	}); err != nil {
 		t.Fatal(err)
+	}
+	h.be.mu.Lock()
+	stale, _ := h.be.cat.DiskChanged()
+	h.be.mu.Unlock()
+	if !stale {
+		t.Fatal("the window's catalog already has the other writer's change")
 	}
 	if err := h.be.SaveServer("", ui.ServerConfig{Name: "from-window", Transport: "stdio", Command: "python3"}); err != nil {
 		t.Fatalf("saving right after another writer: %v", err)
@@ -882,6 +895,8 @@ func TestGUICatalogChangedOnDisk(t *testing.T) {
 	if got := strings.Join(again.Names(), ","); got != "first-server,from-editor,from-other-spyglass,from-window" {
 		t.Errorf("the file holds %s", got)
 	}
+
+	watch()
 
 	// saved broken mid-edit
 	if err := os.WriteFile(path, []byte(`{"mcpServers": {"first-server": {"command": `), 0o600); err != nil {
