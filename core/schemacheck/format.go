@@ -169,7 +169,6 @@ func isDuration(s string) bool {
 		u, ok := num()
 		return ok && u == "W" && s == ""
 	}
-	order := "YMD"
 	date, timePart := s, ""
 	if i := strings.IndexByte(s, 'T'); i >= 0 {
 		date, timePart = s[:i], s[i+1:]
@@ -177,37 +176,31 @@ func isDuration(s string) bool {
 			return false
 		}
 	}
-	any := false
-	s = date
-	pos := 0
-	for s != "" {
-		u, ok := num()
-		if !ok {
-			return false
-		}
-		j := strings.Index(order[pos:], u)
-		if j < 0 {
-			return false
-		}
-		pos += j + 1
-		any = true
-	}
-	if timePart != "" {
-		order, pos, s = "HMS", 0, timePart
+	// units reads part, whose units must come in order (each at most
+	// once), and reports whether it was well formed and how many it had.
+	units := func(part, order string) (int, bool) {
+		s = part
+		n, pos := 0, 0
 		for s != "" {
 			u, ok := num()
 			if !ok {
-				return false
+				return n, false
 			}
 			j := strings.Index(order[pos:], u)
 			if j < 0 {
-				return false
+				return n, false
 			}
 			pos += j + 1
-			any = true
+			n++
 		}
+		return n, true
 	}
-	return any
+	nd, ok := units(date, "YMD")
+	if !ok {
+		return false
+	}
+	nt, ok := units(timePart, "HMS")
+	return ok && nd+nt > 0
 }
 
 // isEmail checks an RFC 5321 mailbox: a dot-atom or quoted local part and

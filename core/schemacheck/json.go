@@ -115,13 +115,21 @@ func parseSchemaJSON(data []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := atEnd(dec); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// atEnd fails when dec holds more than the one value it has read.
+func atEnd(dec *json.Decoder) error {
 	if _, err := dec.Token(); err != io.EOF {
 		if err == nil {
 			err = errors.New("data after the top-level value")
 		}
-		return nil, err
+		return err
 	}
-	return v, nil
+	return nil
 }
 
 func readOrdered(dec *json.Decoder, depth int) (any, error) {
@@ -195,10 +203,7 @@ func parseInstance(data []byte) (any, error) {
 	if err := dec.Decode(&v); err != nil {
 		return nil, err
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		if err == nil {
-			err = errors.New("data after the top-level value")
-		}
+	if err := atEnd(dec); err != nil {
 		return nil, err
 	}
 	return v, nil
