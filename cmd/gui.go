@@ -578,7 +578,7 @@ func (c *guiConn) CallTool(ctx context.Context, req ui.ToolCall, progress func(u
 	}
 	res, err := c.s.CallTool(ctx, tc, opts)
 	if err != nil {
-		return ui.ToolResult{}, c.urlRequired(err)
+		return ui.ToolResult{}, c.urlRequired(err, "run the tool again")
 	}
 	out := ui.ToolResult{Raw: res.Raw, Duration: res.Duration, Seq: res.Seq}
 	if res.Task != nil {
@@ -608,9 +608,9 @@ func (c *guiConn) CallTool(ctx context.Context, req ui.ToolCall, progress func(u
 // urlRequired handles a URLElicitationRequiredError (-32042): the
 // server needs the user to open URLs before the call can go through. Each
 // URL waits in the request queue (domain shown, Open in Browser, Copy
-// URL), and the error the Tools screen shows says to run the tool again
-// afterwards. Any other error is returned as is.
-func (c *guiConn) urlRequired(err error) error {
+// URL), and the error the screen shows says to do again (again: "run the
+// tool again") afterwards. Any other error is returned as is.
+func (c *guiConn) urlRequired(err error, again string) error {
 	var re *session.RPCError
 	if c.queue == nil || !errors.As(err, &re) || re.Code != session.CodeURLElicitationRequired {
 		return err
@@ -620,9 +620,9 @@ func (c *guiConn) urlRequired(err error) error {
 		return err
 	}
 	ui.Do(func() { c.queue.AddURLRequired(c.name, reqs) })
-	text := "Open the page below the screens in your browser, then run the tool again."
+	text := "Open the page below the screens in your browser, then " + again + "."
 	if len(reqs) > 1 {
-		text = "Open the " + strconv.Itoa(len(reqs)) + " pages below the screens in your browser, then run the tool again."
+		text = "Open the " + strconv.Itoa(len(reqs)) + " pages below the screens in your browser, then " + again + "."
 	}
 	return &humanError{err: err, text: text}
 }
@@ -732,7 +732,7 @@ func (c *guiConn) ListResourceTemplates(ctx context.Context) ([]ui.ResourceTempl
 func (c *guiConn) ReadResource(ctx context.Context, uri string) (ui.ReadResult, error) {
 	res, err := c.s.ReadResource(ctx, uri, nil)
 	if err != nil {
-		return ui.ReadResult{}, err
+		return ui.ReadResult{}, c.urlRequired(err, "read it again")
 	}
 	var r struct {
 		Contents []struct {
@@ -824,7 +824,7 @@ func (c *guiConn) ListPrompts(ctx context.Context, cursor string) ([]ui.Prompt, 
 func (c *guiConn) GetPrompt(ctx context.Context, name string, args map[string]string) (ui.PromptResult, error) {
 	res, err := c.s.GetPrompt(ctx, name, args, nil)
 	if err != nil {
-		return ui.PromptResult{}, err
+		return ui.PromptResult{}, c.urlRequired(err, "get the prompt again")
 	}
 	var r struct {
 		Description string `json:"description"`
