@@ -608,8 +608,9 @@ func (c *guiConn) CallTool(ctx context.Context, req ui.ToolCall, progress func(u
 // urlRequired handles a URLElicitationRequiredError (-32042): the
 // server needs the user to open URLs before the call can go through. Each
 // URL waits in the request queue (domain shown, Open in Browser, Copy
-// URL), and the error the screen shows says to do again (again: "run the
-// tool again") afterwards. Any other error is returned as is.
+// URL), and the error the screen shows tells the user to open them and
+// then to try again, in the words of again ("run the tool again"). Any
+// other error is returned as is.
 func (c *guiConn) urlRequired(err error, again string) error {
 	var re *session.RPCError
 	if c.queue == nil || !errors.As(err, &re) || re.Code != session.CodeURLElicitationRequired {
