@@ -482,3 +482,27 @@ rl.on("line", l => { const m = JSON.parse(l);
 		t.Fatal("the CLI kept waiting after the server died")
 	}
 }
+
+// TestCLIInputVariables: a server imported from VS Code that still holds
+// ${input:…} placeholders is not started with them; the error names each
+// one and says how to give the value, and -e gives it for the run.
+func TestCLIInputVariables(t *testing.T) {
+	dir := isolateCLI(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat := filepath.Join(dir, "mcp.json")
+	doc := `{"mcpServers": {"vs": {"command": "` + exe + `", "args": ["--demo-server"], "env": {"DEMO_TOKEN": "${input:demo-token}"}}}}`
+	if err := os.WriteFile(cat, []byte(doc), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := cli(t, "--cli", "--catalog", cat, "--server", "vs", "--method", "ping")
+	if code != exitUsage || !strings.Contains(errs, "${input:demo-token} in env.DEMO_TOKEN") || !strings.Contains(errs, "-e NAME=VALUE") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	code, _, errs = cli(t, "--cli", "--catalog", cat, "--server", "vs", "-e", "DEMO_TOKEN=abc", "--method", "ping")
+	if code != exitOK {
+		t.Fatalf("with -e: exit %d: %s", code, errs)
+	}
+}

@@ -3,9 +3,11 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 	"sort"
+	"strings"
 	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -63,9 +65,23 @@ func urlSecrets(raw string) []string {
 // newConnection prepares the connection to one server. Secret values of
 // the entry (env values and headers whose names look secret) are added to
 // red so that they never reach the event log.
+// inputsError says that a server still holds VS Code input variables
+// (${input:ID}, imported verbatim) and how to give their values: a server
+// started with the placeholders would fail in ways that hide the cause.
+func inputsError(name string, refs []catalog.InputRef) error {
+	parts := make([]string, 0, len(refs))
+	for _, r := range refs {
+		parts = append(parts, "${input:"+r.ID+"} in "+r.Field)
+	}
+	return fmt.Errorf("needs values for VS Code inputs: %s — put them in the catalog (edit server %q); with --cli, -e NAME=VALUE or --header 'Name: value' also give them", strings.Join(parts, ", "), name)
+}
+
 func newConnection(name string, s catalog.Server, rec wire.Recorder, red *wire.Redactor) (*connection, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
+	}
+	if refs := s.InputRefs(); len(refs) > 0 {
+		return nil, inputsError(name, refs)
 	}
 	c := &connection{name: name, server: s}
 	switch s.Type {

@@ -917,6 +917,17 @@ func TestGUICatalogChangedOnDisk(t *testing.T) {
 	}
 }
 
+// TestGUIInputVariables: connecting a server that still holds VS Code
+// ${input:…} placeholders fails with what to fill in, instead of starting
+// the server with the placeholders.
+func TestGUIInputVariables(t *testing.T) {
+	h := newCatalogHarness(t, []byte(`{"mcpServers": {"vs": {"type": "http", "url": "http://127.0.0.1:9/mcp", "headers": {"Authorization": "Bearer ${input:api-token}"}}}}`))
+	h.tap("Connect")
+	h.waitFor("the reason", func() bool {
+		return h.hasText("needs values for VS Code inputs: ${input:api-token} in headers.Authorization")
+	})
+}
+
 // TestGUIFlood: a server that floods log notifications; every one reaches
 // the inspector and the Logs screen, and the window keeps answering.
 func TestGUIFlood(t *testing.T) {

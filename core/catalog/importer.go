@@ -3,6 +3,8 @@ package catalog
 import (
 	"regexp"
 	"slices"
+	"strings"
+	"sync"
 )
 
 // ImportFormat names the shape of an imported file.
@@ -38,8 +40,8 @@ func (im *Imported) Names() []string {
 }
 
 // InputRef is one ${input:ID} reference found in an imported server. It is
-// kept verbatim in the catalog (Spyglass asks for the value when connecting,
-// not when importing).
+// kept verbatim in the catalog; connecting refuses a server that still has
+// one (see Server.InputRefs) and says which value to fill in.
 type InputRef struct {
 	Server   string
 	Field    string // "args", "env.API_KEY", "headers.Authorization", ...
@@ -172,7 +174,16 @@ func inputIDs(raw []byte) []string {
 	return ids
 }
 
-var inputRef = regexp.MustCompile(`\$\{input:([^}]+)\}`)
+// inputRef matches ${input:ID}; compiled on first use, not at start-up.
+var inputRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{input:([^}]+)\}`) })
+
+// InputRefs lists the ${input:ID} references left in the server's
+// settings (VS Code input variables, imported verbatim), in a stable
+// order; Server is "" (the caller knows which server it asked about) and
+// Declared false.
+func (s Server) InputRefs() []InputRef {
+	return findInputs("", &s, nil)
+}
 
 // Import merges im into c: servers whose name is free are added (with their
 // unknown fields), the others are reported as clashes and left alone. The
@@ -198,7 +209,10 @@ func (c *Catalog) Import(im *Imported) *ImportResult {
 func findInputs(name string, s *Server, declared []string) []InputRef {
 	var refs []InputRef
 	scan := func(field, v string) {
-		for _, m := range inputRef.FindAllStringSubmatch(v, -1) {
+		if !strings.Contains(v, "${input:") {
+			return
+		}
+		for _, m := range inputRef().FindAllStringSubmatch(v, -1) {
 			refs = append(refs, InputRef{Server: name, Field: field, ID: m[1], Declared: slices.Contains(declared, m[1])})
 		}
 	}
