@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"net/url"
 	"os"
 	"os/exec"
@@ -57,6 +58,9 @@ type guiBackend struct {
 	live map[string]*session.Session
 	// secrets holds OAuth tokens (see secretStore).
 	secrets secrets.Store
+	// inputs holds the values typed for ${input:ID} placeholders, by
+	// server name and input id (memory only).
+	inputs map[string]map[string]string
 }
 
 // useQueue answers the server's own requests through ui/requests' queue
@@ -255,6 +259,43 @@ func (b *guiBackend) watch(ctx context.Context, notify func(level, msg string)) 
 	}()
 }
 
+// withInputs fills the server's ${input:ID} placeholders with the values
+// given in this window (kept in memory for the app's life, masked in the
+// record like any secret); when some are still missing it returns what
+// the window should ask for.
+func (b *guiBackend) withInputs(name string, s catalog.Server, refs []catalog.InputRef) (catalog.Server, *ui.InputsNeededError) {
+	b.mu.Lock()
+	have := maps.Clone(b.inputs[name])
+	b.mu.Unlock()
+	var ask []ui.Input
+	seen := map[string]bool{}
+	for _, r := range refs {
+		if _, ok := have[r.ID]; !ok && !seen[r.ID] {
+			seen[r.ID] = true
+			ask = append(ask, ui.Input{ID: r.ID, Where: r.Field})
+		}
+	}
+	if len(ask) == 0 {
+		return s.WithInputs(have), nil
+	}
+	return s, &ui.InputsNeededError{Server: name, Inputs: ask, Err: inputsError(name, refs),
+		Provide: func(values map[string]string) error {
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			if b.inputs == nil {
+				b.inputs = map[string]map[string]string{}
+			}
+			if b.inputs[name] == nil {
+				b.inputs[name] = map[string]string{}
+			}
+			for id, v := range values {
+				b.inputs[name][id] = v
+				b.red.Add(v) // typed secrets never reach the record
+			}
+			return nil
+		}}
+}
+
 // catalogSettle is how long the catalog file must be quiet before it is
 // read again (editors write in several steps).
 const catalogSettle = 150 * time.Millisecond
@@ -306,6 +347,12 @@ func (b *guiBackend) Open(name string, onState func(ui.StateView)) (ui.Conn, err
 	}
 	if o, ok := b.override[name]; ok {
 		s = o
+	}
+	if refs := s.InputRefs(); len(refs) > 0 {
+		var need *ui.InputsNeededError
+		if s, need = b.withInputs(name, s, refs); need != nil {
+			return nil, need
+		}
 	}
 	conn, err := newConnection(name, s, b.log, b.red)
 	if err != nil {

@@ -917,15 +917,53 @@ func TestGUICatalogChangedOnDisk(t *testing.T) {
 	}
 }
 
-// TestGUIInputVariables: connecting a server that still holds VS Code
-// ${input:…} placeholders fails with what to fill in, instead of starting
-// the server with the placeholders.
+// TestGUIInputVariables: connecting a server whose settings hold VS Code
+// ${input:…} placeholders asks for their values (masked); dismissed, the
+// card says what is missing; given, the server gets them and they never
+// reach the record.
 func TestGUIInputVariables(t *testing.T) {
-	h := newCatalogHarness(t, []byte(`{"mcpServers": {"vs": {"type": "http", "url": "http://127.0.0.1:9/mcp", "headers": {"Authorization": "Bearer ${input:api-token}"}}}}`))
+	srv := httptest.NewServer(demo.NewHTTPHandler(demo.New(&demo.Options{NotesDir: t.TempDir()})))
+	t.Cleanup(srv.Close)
+	h := newCatalogHarness(t, []byte(`{"mcpServers": {"vs": {"type": "http", "url": "`+srv.URL+demo.HTTPPath+`", "headers": {"X-Team-Token": "${input:team-token}"}}}}`))
+
 	h.tap("Connect")
+	h.waitFor("the question", func() bool { return h.entry("value of ${input:team-token}") != nil })
+	h.tap("Don't connect")
 	h.waitFor("the reason", func() bool {
-		return h.hasText("needs values for VS Code inputs: ${input:api-token} in headers.Authorization")
+		return h.hasText("needs values for VS Code inputs: ${input:team-token} in headers.X-Team-Token")
 	})
+
+	h.tap("Retry")
+	h.waitFor("the question again", func() bool { return h.entry("value of ${input:team-token}") != nil })
+	ui.Sync(func() {
+		e := h.entry("value of ${input:team-token}")
+		if !e.Password {
+			t.Error("the value is typed in the clear")
+		}
+		e.SetText("typed-team-secret-42")
+	})
+	h.tap("Use these values")
+	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
+
+	var leaked []string
+	for _, e := range h.be.log.Events() {
+		b, _ := json.Marshal(e)
+		if strings.Contains(string(b), "typed-team-secret-42") {
+			leaked = append(leaked, e.Text)
+		}
+	}
+	if len(leaked) > 0 {
+		t.Errorf("the typed value is in the record: %q", leaked)
+	}
+	sent := false
+	for _, e := range h.be.log.Events() {
+		if e.HTTP != nil && len(e.HTTP.ReqHeader["X-Team-Token"]) > 0 {
+			sent = true
+		}
+	}
+	if !sent {
+		t.Error("the header was not sent")
+	}
 }
 
 // TestGUIFlood: a server that floods log notifications; every one reaches

@@ -37,6 +37,29 @@ type Backend interface {
 	SetRoots(name string, roots []Root) error
 }
 
+// InputsNeededError is what Backend.Open returns when the server's settings
+// hold placeholders for values typed at connect time (VS Code ${input:ID}
+// variables): the window asks for them, hands them to Provide and
+// connects again. Err is what is shown when the user does not give them.
+type InputsNeededError struct {
+	Server  string
+	Inputs  []Input
+	Provide func(values map[string]string) error // by Input.ID
+	Err     error
+}
+
+// Input is one value InputsNeededError asks for.
+type Input struct {
+	ID    string
+	Where string // where it is used, such as "env.API_KEY"
+}
+
+// Error implements error.
+func (e *InputsNeededError) Error() string { return e.Err.Error() }
+
+// Unwrap implements error.
+func (e *InputsNeededError) Unwrap() error { return e.Err }
+
 // Root is one filesystem root offered to a server.
 type Root struct {
 	Name, URI string

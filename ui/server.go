@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -118,6 +119,11 @@ func (s *server) connectAttempt() {
 			do(func() { s.onEngineState(gen, st) })
 		})
 		if err != nil {
+			var need *InputsNeededError
+			if errors.As(err, &need) && need.Provide != nil {
+				s.askInputs(need)
+				return
+			}
 			s.setState(StateView{State: StateFailed, Err: err})
 			return
 		}
@@ -131,6 +137,39 @@ func (s *server) connectAttempt() {
 		err := conn.Connect(ctx)
 		do(func() { s.onConnected(gen, ctx, err) })
 	}()
+}
+
+// askInputs asks for the values a server's settings leave to connect
+// time (masked entries: they are usually keys), then connects again; a
+// dismissed dialog leaves the server failed with the reason.
+func (s *server) askInputs(need *InputsNeededError) {
+	entries := make([]*widget.Entry, len(need.Inputs))
+	items := make([]*widget.FormItem, len(need.Inputs))
+	for i, in := range need.Inputs {
+		e := widget.NewPasswordEntry()
+		e.SetPlaceHolder("value of ${input:" + in.ID + "}")
+		entries[i] = e
+		items[i] = widget.NewFormItem(in.ID, e)
+		items[i].HintText = "used in " + in.Where
+	}
+	d := dialog.NewForm("Values for "+s.cfg.Name, "Use these values", "Don't connect", items, func(ok bool) {
+		if !ok {
+			s.setState(StateView{State: StateFailed, Err: need})
+			return
+		}
+		vals := make(map[string]string, len(entries))
+		for i, in := range need.Inputs {
+			vals[in.ID] = entries[i].Text
+		}
+		if err := need.Provide(vals); err != nil {
+			s.setState(StateView{State: StateFailed, Err: err})
+			return
+		}
+		s.attempt = 0
+		s.connectAttempt()
+	}, s.w.win)
+	d.Resize(fyne.NewSize(460, d.MinSize().Height))
+	d.Show()
 }
 
 func (s *server) onConnected(gen int, ctx context.Context, err error) {

@@ -177,6 +177,35 @@ func inputIDs(raw []byte) []string {
 // inputRef matches ${input:ID}; compiled on first use, not at start-up.
 var inputRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\{input:([^}]+)\}`) })
 
+// WithInputs returns a copy of s with every ${input:ID} whose ID values
+// holds replaced by its value (command, args, cwd, url, env and header
+// values); references without a value stay as they are.
+func (s Server) WithInputs(values map[string]string) Server {
+	out := s.Clone()
+	sub := func(v string) string {
+		if !strings.Contains(v, "${input:") {
+			return v
+		}
+		return inputRef().ReplaceAllStringFunc(v, func(m string) string {
+			if val, ok := values[m[len("${input:"):len(m)-1]]; ok {
+				return val
+			}
+			return m
+		})
+	}
+	out.Command, out.Cwd, out.URL = sub(out.Command), sub(out.Cwd), sub(out.URL)
+	for i, a := range out.Args {
+		out.Args[i] = sub(a)
+	}
+	for k, v := range out.Env {
+		out.Env[k] = sub(v)
+	}
+	for k, v := range out.Headers {
+		out.Headers[k] = sub(v)
+	}
+	return out
+}
+
 // InputRefs lists the ${input:ID} references left in the server's
 // settings (VS Code input variables, imported verbatim), in a stable
 // order; Server is "" (the caller knows which server it asked about) and
