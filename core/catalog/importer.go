@@ -40,8 +40,8 @@ func (im *Imported) Names() []string {
 }
 
 // InputRef is one ${input:ID} reference found in an imported server. It is
-// kept verbatim in the catalog; connecting refuses a server that still has
-// one (see Server.InputRefs) and says which value to fill in.
+// kept verbatim in the catalog; the value is asked for when connecting
+// (see Server.InputRefs and Server.WithInputs).
 type InputRef struct {
 	Server   string
 	Field    string // "args", "env.API_KEY", "headers.Authorization", ...
