@@ -697,19 +697,7 @@ func TestGUIFlakyWrite(t *testing.T) {
 		"demo": map[string]any{"command": exe, "args": []string{"--demo-server"},
 			"env": map[string]string{demo.NotesEnv: dir}},
 	}})
-	path := filepath.Join(dir, "mcp.json")
-	if err := os.WriteFile(path, doc, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cat, err := catalog.Load(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := &guiHarness{t: t, dir: dir}
-	a := test.NewTempApp(t)
-	h.be = newGUIBackend(cat, "", nil)
-	h.open(a, &ui.Options{ConnectAttempts: 1})
-	t.Cleanup(func() { ui.Sync(h.w.Close) })
+	h := newCatalogHarness(t, doc)
 
 	h.tap("Connect")
 	h.waitFor("connected", func() bool { return h.hasText("flaky_write · ") || h.hasText("echo · Echoes the message back.") })
