@@ -247,8 +247,10 @@ func TestResourcesPromptsTasksLogsInfo(t *testing.T) {
 		}
 	})
 
-	// server info
-	got := texts(ss.info.box)
+	// server info (read under the window's lock: a toast may be laid out
+	// at the same moment)
+	var got string
+	Sync(func() { got = texts(ss.info.box) })
 	for _, want := range []string{"2025-11-25", "Use it well.", "<experimental (x.y)>", "<tools (listChanged)>", "<roots (listChanged)>"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("server info lacks %q:\n%s", want, got)

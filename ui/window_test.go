@@ -40,7 +40,8 @@ func TestConnectionStates(t *testing.T) {
 	c2.(*fakeConn).fail = errors.New(long)
 	Sync(func() { w.server("bad").onConnect() })
 	waitFor(t, "gave up", func() bool { return strings.Contains(texts(list), "Gave up after 3 attempts") })
-	got := texts(list)
+	var got string
+	Sync(func() { got = texts(list) })
 	for _, want := range []string{"Connection error", "Failed to connect: the server said no", "[Show more]", "[Show full error]", "[Retry]", "[Edit]"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the failed card lacks %q:\n%s", want, got)
@@ -91,7 +92,8 @@ func TestReadOnlyCatalog(t *testing.T) {
 	b := newFakeBackend("one")
 	b.ro = "opened with --config x.json, which Spyglass never changes"
 	w := newTestWindow(t, b, nil)
-	got := texts(w.win.Content())
+	var got string
+	Sync(func() { got = texts(w.win.Content()) })
 	if !strings.Contains(got, "Read-only: opened with --config x.json") {
 		t.Errorf("no read-only notice:\n%s", got)
 	}
