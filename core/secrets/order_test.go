@@ -5,6 +5,7 @@ import (
 	"errors"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/zalando/go-keyring"
@@ -68,54 +69,55 @@ func (b *slowSet) has(user string) bool {
 // after a later Delete of the same key returned: the cleared token would
 // come back.
 func TestKeyringDeleteAfterTimedOutSet(t *testing.T) {
-	b := newSlowSet()
-	k := NewKeyring(&KeyringOptions{Service: "spyglass-test", Timeout: 10 * time.Second})
-	k.b = b
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	if err := k.Set(ctx, "tok", "old-token"); !errors.Is(err, ErrTimeout) {
-		t.Fatalf("Set: %v, want ErrTimeout", err)
-	}
-	go func() { time.Sleep(50 * time.Millisecond); close(b.release) }()
-	if err := k.Delete(context.Background(), "tok"); err != nil {
-		t.Fatalf("Delete: %v", err)
-	}
-	select {
-	case <-b.setDone:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the blocked Set never finished")
-	}
-	if b.has("tok") {
-		t.Fatal("the timed-out Set landed after the Delete: the token is back")
-	}
+	// A bubble: the timeouts run on its fake clock, and synctest.Wait
+	// knows when the Delete is queued behind the blocked Set.
+	synctest.Test(t, func(t *testing.T) {
+		b := newSlowSet()
+		k := NewKeyring(&KeyringOptions{Service: "spyglass-test", Timeout: 10 * time.Second})
+		k.b = b
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		if err := k.Set(ctx, "tok", "old-token"); !errors.Is(err, ErrTimeout) {
+			t.Fatalf("Set: %v, want ErrTimeout", err)
+		}
+		deleted := make(chan error, 1)
+		go func() { deleted <- k.Delete(context.Background(), "tok") }()
+		synctest.Wait() // the Delete waits for the Set still in the keyring
+		close(b.release)
+		if err := <-deleted; err != nil {
+			t.Fatalf("Delete: %v", err)
+		}
+		<-b.setDone
+		if b.has("tok") {
+			t.Fatal("the timed-out Set landed after the Delete: the token is back")
+		}
+	})
 }
 
 // A Set that timed out before the keyring got to it is not applied at
 // all; a Get of another key is not held up by it.
 func TestKeyringQueuedSetDropped(t *testing.T) {
-	b := newSlowSet()
-	k := NewKeyring(&KeyringOptions{Service: "spyglass-test", Timeout: 10 * time.Second})
-	k.b = b
-	first := make(chan error, 1)
-	go func() { first <- k.Set(context.Background(), "tok", "first") }() // blocks in the keyring
-	select {
-	case <-b.entered:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the first Set never reached the keyring")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	if err := k.Set(ctx, "tok", "second"); !errors.Is(err, ErrTimeout) {
-		t.Fatalf("second Set: %v, want ErrTimeout", err)
-	}
-	if _, err := k.Get(context.Background(), "other"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("Get of another key: %v", err)
-	}
-	close(b.release)
-	if err := <-first; err != nil {
-		t.Fatal(err)
-	}
-	if v, err := k.Get(context.Background(), "tok"); err != nil || v != "first" {
-		t.Fatalf("tok = %q, %v; want the first value (the timed-out second Set dropped)", v, err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		b := newSlowSet()
+		k := NewKeyring(&KeyringOptions{Service: "spyglass-test", Timeout: 10 * time.Second})
+		k.b = b
+		first := make(chan error, 1)
+		go func() { first <- k.Set(context.Background(), "tok", "first") }() // blocks in the keyring
+		<-b.entered
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		if err := k.Set(ctx, "tok", "second"); !errors.Is(err, ErrTimeout) {
+			t.Fatalf("second Set: %v, want ErrTimeout", err)
+		}
+		if _, err := k.Get(context.Background(), "other"); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("Get of another key: %v", err)
+		}
+		close(b.release)
+		if err := <-first; err != nil {
+			t.Fatal(err)
+		}
+		if v, err := k.Get(context.Background(), "tok"); err != nil || v != "first" {
+			t.Fatalf("tok = %q, %v; want the first value (the timed-out second Set dropped)", v, err)
+		}
+	})
 }
