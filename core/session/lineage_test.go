@@ -20,6 +20,9 @@ import (
 const demoServeEnv = "SPYGLASS_SESSION_TEST_DEMO"
 
 func TestMain(m *testing.M) {
+	if os.Getenv(demoServeEnv) == "noread" {
+		os.Exit(serveNoRead())
+	}
 	if os.Getenv(demoServeEnv) == "stdio" {
 		if err := demo.ServeStdio(context.Background(), demo.New(nil), os.Stdin, os.Stdout, os.Stderr); err != nil {
 			fmt.Fprintln(os.Stderr, err)

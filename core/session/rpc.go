@@ -354,7 +354,13 @@ func (s *Session) roundTrip(ctx context.Context, l *link, method string, params 
 				return s.finish(rep, c, <-c.resp)
 			}
 			s.log.MarkTimedOut(s.conn, events.DirOut, id)
-			s.sendCancelled(l, c, "timed out")
+			// A write still under way (a stdio server that stopped
+			// reading) ends now; a request it never finished needs no
+			// cancel, which would only queue behind it.
+			stopSend()
+			if !s.notWritten(c, sent) {
+				s.sendCancelled(l, c, "timed out")
+			}
 			abandonOnConn(l, id)
 			return rep, &TimeoutError{Method: method, After: time.Since(c.start)}
 		case <-ctx.Done():
@@ -372,7 +378,9 @@ func (s *Session) roundTrip(ctx context.Context, l *link, method string, params 
 			} else if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 				reason = "timed out"
 			}
-			s.sendCancelled(l, c, reason)
+			if !s.notWritten(c, sent) {
+				s.sendCancelled(l, c, reason)
+			}
 			abandonOnConn(l, id)
 			return rep, ctx.Err()
 		case <-l.done:
@@ -437,8 +445,34 @@ func (s *Session) markUnsent(id string) {
 	}
 }
 
+// notWritten waits (briefly) for the write of c's request, whose context
+// has ended, when it has not returned yet (sent is nil once it has), and
+// reports whether the request never reached the server entirely. It
+// records that as a warning.
+func (s *Session) notWritten(c *call, sent <-chan error) bool {
+	if sent == nil {
+		return false
+	}
+	t := time.NewTimer(time.Second)
+	defer t.Stop()
+	var err error
+	select {
+	case err = <-sent:
+	case <-t.C:
+		return false
+	}
+	if !errors.Is(err, wire.ErrNotSent) {
+		return false
+	}
+	s.log.Append(events.Event{Conn: s.conn, Kind: events.KindWarning, Run: c.run, RPC: c.rpc,
+		Text: fmt.Sprintf("request %s (%s) was not written completely: the server is not reading its input; no notifications/cancelled sent", c.id, c.method)})
+	return true
+}
+
 // sendCancelled sends notifications/cancelled for c (never for
-// initialize, which the protocol forbids cancelling).
+// initialize, which the protocol forbids cancelling). It is recorded once
+// written; a cancel that could not be written (the server does not read)
+// is recorded as a warning saying so.
 func (s *Session) sendCancelled(l *link, c *call, reason string) {
 	if c.method == "initialize" || l.isClosed() {
 		return
@@ -447,10 +481,21 @@ func (s *Session) sendCancelled(l *link, c *call, reason string) {
 		RequestID json.RawMessage `json:"requestId"`
 		Reason    string          `json:"reason,omitempty"`
 	}{json.RawMessage(c.id), reason})
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	raw := buildNotification("notifications/cancelled", params)
+	ctx, cancel := context.WithTimeout(context.Background(), cancelWriteWait)
 	defer cancel()
-	_ = s.notifyRPC(ctx, l, "notifications/cancelled", params, c.run, nil, c.rpc)
+	if err := s.write(ctx, l, raw, nil); err != nil {
+		if !l.isClosed() {
+			s.log.Append(events.Event{Conn: s.conn, Kind: events.KindWarning, Run: c.run, RPC: c.rpc,
+				Text: fmt.Sprintf("notifications/cancelled for request %s (%s) not sent: %v", c.id, c.method, err)})
+		}
+		return
+	}
+	s.recordOn(l, raw, c.run, c.rpc)
 }
+
+// cancelWriteWait bounds the write of a notifications/cancelled.
+const cancelWriteWait = 5 * time.Second
 
 // maxTasks bounds the task id → run table: past it the oldest task is
 // forgotten (its later traffic is then related like any other).
@@ -524,6 +569,14 @@ func (s *Session) notifyRPC(ctx context.Context, l *link, method string, params 
 			return err
 		}
 	}
+	_, err := s.send(ctx, l, buildNotification(method, params), run, header, rpc)
+	if err != nil {
+		return fmt.Errorf("session: %s: %w", method, err)
+	}
+	return nil
+}
+
+func buildNotification(method string, params json.RawMessage) []byte {
 	b := make([]byte, 0, 48+len(method)+len(params))
 	b = append(b, `{"jsonrpc":"2.0","method":`...)
 	b = appendString(b, method)
@@ -531,12 +584,7 @@ func (s *Session) notifyRPC(ctx context.Context, l *link, method string, params 
 		b = append(b, `,"params":`...)
 		b = append(b, params...)
 	}
-	b = append(b, '}')
-	_, err := s.send(ctx, l, b, run, header, rpc)
-	if err != nil {
-		return fmt.Errorf("session: %s: %w", method, err)
-	}
-	return nil
+	return append(b, '}')
 }
 
 func buildRequest(id, method string, params json.RawMessage) []byte {

@@ -56,8 +56,9 @@ type Stdio struct {
 	tailMu sync.Mutex
 	tail   []string // last stderr lines
 
-	wmu  sync.Mutex // serialises writes to stdin
-	wbuf []byte
+	wlock chan struct{} // holds a token while a write to stdin runs
+	wbuf  []byte        // guarded by wlock
+	torn  bool          // the last write ended inside its line; guarded by wlock
 }
 
 var _ Conn = (*Stdio)(nil)
@@ -68,7 +69,7 @@ func NewStdio(cfg StdioConfig, rec Recorder) *Stdio {
 	if cfg.StopWait <= 0 {
 		cfg.StopWait = 500 * time.Millisecond
 	}
-	return &Stdio{cfg: cfg, rec: recorder{rec: rec, conn: cfg.Conn}}
+	return &Stdio{cfg: cfg, rec: recorder{rec: rec, conn: cfg.Conn}, wlock: make(chan struct{}, 1)}
 }
 
 // Pid returns the process id of the running server, 0 before Start.
@@ -354,7 +355,8 @@ func (s *Stdio) stderrTail() string {
 // a newline (pretty-printed JSON) is compacted first, since the framing
 // forbids newlines inside a message; send compact JSON to keep the
 // recorded bytes identical. The context bounds a write that blocks
-// because the server does not read.
+// because the server does not read, and the wait behind such a write:
+// the error then matches ErrNotSent and the context's error.
 func (s *Stdio) Send(ctx context.Context, msg []byte, _ *SendOptions) error {
 	s.mu.Lock()
 	started, in, exited := s.started, s.stdin, s.exited
@@ -368,12 +370,25 @@ func (s *Stdio) Send(ctx context.Context, msg []byte, _ *SendOptions) error {
 	default:
 	}
 	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("wire: send: %w", err)
+		return fmt.Errorf("wire: send: %w: %w", ErrNotSent, err)
 	}
 
-	s.wmu.Lock()
-	defer s.wmu.Unlock()
+	// The write lock is a channel so that waiting for it (behind a write
+	// blocked on a server that stopped reading) ends with ctx.
+	select {
+	case s.wlock <- struct{}{}:
+	case <-ctx.Done():
+		return fmt.Errorf("wire: send: %w: %w", ErrNotSent, ctx.Err())
+	case <-exited:
+		return ErrClosed
+	}
+	defer func() { <-s.wlock }()
 	buf := s.wbuf[:0]
+	if s.torn {
+		// The last write was cut short: end its line so that this one
+		// parses.
+		buf = append(buf, '\n')
+	}
 	if bytes.ContainsAny(msg, "\r\n") {
 		var c bytes.Buffer
 		if err := json.Compact(&c, msg); err != nil {
@@ -410,16 +425,12 @@ func (s *Stdio) Send(ctx context.Context, msg []byte, _ *SendOptions) error {
 		in.SetWriteDeadline(time.Time{})
 	}
 	if err == nil {
+		s.torn = false
 		return nil
 	}
-	if n > 0 && n < len(buf) {
-		// Terminate the torn line so that the next message parses.
-		in.SetWriteDeadline(time.Now().Add(time.Second))
-		in.Write([]byte{'\n'})
-		in.SetWriteDeadline(time.Time{})
-	}
+	s.torn = s.torn && n == 0 || n > 0 && n < len(buf)
 	if errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil {
-		return fmt.Errorf("wire: send: %w", ctx.Err())
+		return fmt.Errorf("wire: send: %w: %w", ErrNotSent, ctx.Err())
 	}
 	select {
 	case <-exited:

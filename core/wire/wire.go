@@ -105,6 +105,10 @@ var (
 	ErrSessionExpired = errors.New("wire: session expired")
 	// ErrResponseLost is passed to Handler.OnLost.
 	ErrResponseLost = errors.New("wire: response stream ended before the response")
+	// ErrNotSent is matched by a Send error when the message did not
+	// reach the server entirely: its context ended while the write waited
+	// or was under way (a stdio server that stopped reading its input).
+	ErrNotSent = errors.New("wire: message not written")
 	// ErrNoEndpoint is returned by SSE.Start when the stream ended or the
 	// context expired before the server sent its endpoint event.
 	ErrNoEndpoint = errors.New("wire: no endpoint event")
