@@ -86,11 +86,12 @@ type demo struct {
 	sessions map[string]server.ClientSession
 	tasks    taskTracker
 	counter  int
-	roots    []mcp.Root          // the client's roots as last listed
-	rootsGen int                 // how many times roots were (re)listed
-	extraOn  bool                // whether the extra tool is registered
-	linked   map[string]bool     // sessions whose demo account is linked (link_account)
-	listens  map[*listenSub]bool // open subscriptions/listen streams with resources
+	roots    []mcp.Root             // the client's roots as last listed
+	rootsGen int                    // how many times roots were (re)listed
+	extraOn  bool                   // whether the extra tool is registered
+	linked   map[string]bool        // sessions whose demo account is linked (link_account)
+	pending  map[string]pendingLink // link_account pages not finished, by elicitation id
+	listens  map[*listenSub]bool    // open subscriptions/listen streams with resources
 }
 
 // listenSub is an open subscriptions/listen (protocol 2026-07-28) that
@@ -115,6 +116,7 @@ func New(opts *Options) *server.MCPServer {
 		levels:   map[string]bool{},
 		sessions: map[string]server.ClientSession{},
 		linked:   map[string]bool{},
+		pending:  map[string]pendingLink{},
 		listens:  map[*listenSub]bool{},
 	}
 	if d.crash == nil {

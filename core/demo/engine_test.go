@@ -347,7 +347,6 @@ func TestEngineTools(t *testing.T) {
 			if err != nil || long.Task == nil {
 				t.Fatalf("task call: %v", err)
 			}
-			time.Sleep(50 * time.Millisecond)
 			if ti, err := e.s.GetTask(ctx, long.Task.TaskId, nil); err != nil || ti.Task.Status != mcp.TaskStatusWorking {
 				t.Errorf("tasks/get: %v %+v", err, ti)
 			}
@@ -425,13 +424,22 @@ func TestEngineServerRequests(t *testing.T) {
 					t.Errorf("link_account (modern) = %q", got)
 				}
 			} else {
-				_, err := e.s.CallTool(ctxT(t), session.ToolCall{Name: ToolLinkAccount, Arguments: map[string]any{"finish_ms": 50}}, nil)
-				var re *session.RPCError
-				if !errors.As(err, &re) || re.Code != session.CodeURLElicitationRequired ||
-					!strings.Contains(string(re.Data), `"mode":"url"`) || !strings.Contains(string(re.Data), "link-account?elicitation=") {
-					t.Fatalf("link_account before the page: %v", err)
+				// finish_ms 0: the page stays open until complete_link.
+				for range 2 {
+					_, err := e.s.CallTool(ctxT(t), session.ToolCall{Name: ToolLinkAccount, Arguments: map[string]any{"finish_ms": 0}}, nil)
+					var re *session.RPCError
+					if !errors.As(err, &re) || re.Code != session.CodeURLElicitationRequired ||
+						!strings.Contains(string(re.Data), `"mode":"url"`) || !strings.Contains(string(re.Data), "link-account?elicitation=") {
+						t.Fatalf("link_account before the page: %v", err)
+					}
 				}
-				e.waitNote(t, session.MethodElicitationComplete, "elicitationId", 2)
+				if got, want := resultText(e.call(t, ToolCompleteLink, nil, nil)), "Completed 2 link_account page(s); the demo account is linked."; got != want {
+					t.Errorf("complete_link = %q, want %q", got, want)
+				}
+				e.waitNote(t, session.MethodElicitationComplete, "elicitationId", 3)
+				if got, want := resultText(e.call(t, ToolCompleteLink, nil, nil)), "No link_account page was waiting."; got != want {
+					t.Errorf("complete_link again = %q, want %q", got, want)
+				}
 				if got := resultText(e.call(t, ToolLinkAccount, nil, nil)); !strings.Contains(got, "is linked") {
 					t.Errorf("link_account after the page = %q", got)
 				}

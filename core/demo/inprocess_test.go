@@ -466,13 +466,11 @@ func TestInProcessFlakyWrite(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("flaky_write never crashed")
 	}
-	select {
-	case err := <-done:
-		t.Fatalf("flaky_write answered: %v", err)
-	case <-time.After(100 * time.Millisecond):
-	}
+	// It never answers: the call ends only when the client gives up.
 	cancel()
-	<-done
+	if err := <-done; err == nil || !strings.Contains(err.Error(), context.Canceled.Error()) {
+		t.Fatalf("flaky_write answered: %v", err)
+	}
 
 	notes, err := ReadNotes(filepath.Join(p.dir, NotesFile))
 	if err != nil || len(notes) != 1 || notes[0].Text != "buy milk" {

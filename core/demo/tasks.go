@@ -63,11 +63,16 @@ func (t *taskTracker) claim(ctx context.Context, tool string) (tctx context.Cont
 	}
 }
 
+// cancel stops the task id, whether its handler has claimed it yet or not
+// (a task cancelled before its handler starts is stopped when it claims).
 func (t *taskTracker) cancel(id string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if ch, ok := t.cancels[id]; ok {
-		close(ch)
-		delete(t.cancels, id)
+		select {
+		case <-ch: // already cancelled
+		default:
+			close(ch)
+		}
 	}
 }

@@ -38,6 +38,7 @@ const (
 	ToolElicitForm        = "elicit_form"
 	ToolElicitURL         = "elicit_url"
 	ToolLinkAccount       = "link_account"
+	ToolCompleteLink      = "complete_link"
 	ToolListRoots         = "list_roots"
 	ToolBumpCounter       = "bump_counter"
 	ToolToggleExtra       = "toggle_extra_tool"
@@ -132,9 +133,11 @@ func (d *demo) addTools() {
 		server.ServerTool{Tool: tool(ToolElicitURL, "Elicit (URL)", "Asks the user to open a URL (elicitation/create, mode url), then sends notifications/elicitation/complete.",
 			`{"type":"object","properties":{"url":{"type":"string","format":"uri","default":"https://example.com/spyglass-demo/consent"}}}`,
 			annotations("Elicit (URL)", true, false, false, true)), Handler: d.elicitURL},
-		server.ServerTool{Tool: tool(ToolLinkAccount, "Link account", "Needs a linked demo account. Until then a call fails with -32042 (URL elicitation required) naming a page to open; the demo finishes that page by itself after finish_ms and sends notifications/elicitation/complete, and the next call succeeds. With protocol 2026-07-28 it asks for the page in the call (a multi round-trip request) instead.",
-			`{"type":"object","properties":{"finish_ms":{"type":"integer","minimum":0,"maximum":600000,"default":2000}}}`,
+		server.ServerTool{Tool: tool(ToolLinkAccount, "Link account", "Needs a linked demo account. Until then a call fails with -32042 (URL elicitation required) naming a page to open; the demo finishes that page by itself after finish_ms (0: only when complete_link is called) and sends notifications/elicitation/complete, and the next call succeeds. With protocol 2026-07-28 it asks for the page in the call (a multi round-trip request) instead.",
+			`{"type":"object","properties":{"finish_ms":{"type":"integer","minimum":0,"maximum":600000,"default":2000,"description":"When the page finishes by itself; 0 waits for complete_link"}}}`,
 			annotations("Link account", false, false, true, true)), Handler: d.linkAccount},
+		server.ServerTool{Tool: tool(ToolCompleteLink, "Complete link", "Finishes now every page link_account asked this session to open, as if the user had done it: sends notifications/elicitation/complete for each, and link_account succeeds from then on.",
+			emptySchema, annotations("Complete link", false, false, true, false)), Handler: d.completeLink},
 		server.ServerTool{Tool: tool(ToolListRoots, "List roots", "Lists the client's roots (roots/list). The server lists them again when the client sends notifications/roots/list_changed; see demo://roots.",
 			emptySchema, readOnly("List roots")), Handler: d.listRoots},
 		server.ServerTool{Tool: tool(ToolBumpCounter, "Bump counter", "Increments demo://counter; subscribers get notifications/resources/updated.",
@@ -707,23 +710,67 @@ func (d *demo) linkAccount(ctx context.Context, req mcp.CallToolRequest) (*mcp.C
 		}).ToolResult(), nil
 	}
 	id := randomID()
-	finish := time.Duration(req.GetInt("finish_ms", 2000)) * time.Millisecond
-	go func() {
-		// The page "finishes" by itself in the demo.
-		time.Sleep(finish)
-		d.mu.Lock()
-		d.linked[key] = true
-		d.mu.Unlock()
-		if sess != nil {
-			_ = d.srv.SendElicitationComplete(context.Background(), sess, id)
-		}
-	}()
+	d.mu.Lock()
+	d.pending[id] = pendingLink{key: key, sess: sess}
+	d.mu.Unlock()
+	// The page "finishes" by itself in the demo, or when complete_link is
+	// called.
+	if finish := time.Duration(req.GetInt("finish_ms", 2000)) * time.Millisecond; finish > 0 {
+		time.AfterFunc(finish, func() { d.finishLink(context.Background(), id) })
+	}
 	return nil, mcp.URLElicitationRequiredError{Elicitations: []mcp.ElicitationParams{{
 		Mode:          mcp.ElicitationModeURL,
 		Message:       "Open this page to link your demo account, then call link_account again.",
 		ElicitationID: id,
 		URL:           "https://example.com/spyglass-demo/link-account?elicitation=" + id,
 	}}}
+}
+
+// pendingLink is a link_account page not finished yet.
+type pendingLink struct {
+	key  string // the session id the account is linked for
+	sess server.ClientSession
+}
+
+// finishLink finishes the page id (once): the account is linked and the
+// session gets notifications/elicitation/complete. It reports whether the
+// page was still pending.
+func (d *demo) finishLink(ctx context.Context, id string) bool {
+	d.mu.Lock()
+	p, ok := d.pending[id]
+	if ok {
+		delete(d.pending, id)
+		d.linked[p.key] = true
+	}
+	d.mu.Unlock()
+	if ok && p.sess != nil {
+		_ = d.srv.SendElicitationComplete(ctx, p.sess, id)
+	}
+	return ok
+}
+
+// completeLink finishes every link_account page of the calling session.
+func (d *demo) completeLink(ctx context.Context, _ mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	key := sessionID(ctx)
+	var ids []string
+	d.mu.Lock()
+	for id, p := range d.pending {
+		if p.key == key {
+			ids = append(ids, id)
+		}
+	}
+	d.mu.Unlock()
+	n := 0
+	for _, id := range ids {
+		if d.finishLink(ctx, id) {
+			n++
+		}
+	}
+	drain(ctx)
+	if n == 0 {
+		return textResult("No link_account page was waiting."), nil
+	}
+	return textResult("Completed %d link_account page(s); the demo account is linked.", n), nil
 }
 
 func (d *demo) listRoots(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
