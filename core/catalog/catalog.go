@@ -91,18 +91,16 @@ func Parse(data []byte) (*Catalog, error) {
 
 func parse(file string, data []byte) (*Catalog, error) {
 	bom := bomLen(data) // Windows editors may write one; it is kept
-	if err := checkSyntax(file, data[bom:]); err != nil {
+	root, err := parseJSONC(file, data[bom:])
+	if err != nil {
 		return nil, err
 	}
 	data = slices.Clone(data)
-	start := skipSpace(data, bom)
-	if start >= len(data) || data[start] != '{' {
-		return nil, &EntryError{File: file, Value: "a JSON " + valueKind(data), Err: ErrShape}
-	}
-	top, err := scanObject(data, start)
+	top, err := objectOf(data, &root, bom)
 	if err != nil {
-		return nil, &EntryError{File: file, Err: ErrShape}
+		return nil, &EntryError{File: file, Value: "a JSON " + valueKind([]byte{byte(root.Value.Kind())}), Err: ErrShape}
 	}
+	std := standard(data, bom, root) // what encoding/json decodes
 	c := &Catalog{path: file, data: data, top: top, st: detectStyle(data, top)}
 	idx := -1
 	for i := range top.members {
@@ -112,15 +110,12 @@ func parse(file string, data []byte) (*Catalog, error) {
 	}
 	if idx >= 0 {
 		m := top.members[idx]
-		if valueKind(data[m.valStart:m.valEnd]) != "object" {
+		if c.servers, err = scanObject(data, m.valStart, m.valEnd); err != nil {
 			return nil, &EntryError{File: file, Field: ServersKey, Value: shorten(string(data[m.valStart:m.valEnd])), Err: ErrShape}
-		}
-		if c.servers, err = scanObject(data, m.valStart); err != nil {
-			return nil, &EntryError{File: file, Field: ServersKey, Err: ErrShape}
 		}
 		seen := map[string]bool{}
 		for _, sm := range c.servers.members {
-			e := decodeEntry(file, data, sm)
+			e := decodeEntry(file, data, std, sm)
 			if sm.key == "" {
 				c.problems = append(c.problems, &EntryError{File: file, Err: ErrInvalidName, Value: `""`})
 			}
@@ -145,17 +140,18 @@ type decoded struct {
 	warnings []Warning
 }
 
-// decodeEntry reads one member of mcpServers.
-func decodeEntry(file string, data []byte, m member) decoded {
+// decodeEntry reads one member of mcpServers from data; std is data with
+// its comments blanked out (see standard), for decoding values.
+func decodeEntry(file string, data, std []byte, m member) decoded {
 	o := &origEntry{name: m.key, m: m}
 	var d decoded
 	raw := data[m.valStart:m.valEnd]
 	if valueKind(raw) != "object" {
 		d.problems = append(d.problems, &EntryError{File: file, Server: m.key, Value: shorten(string(raw)), Err: ErrInvalidValue})
-	} else if obj, err := scanObject(data, m.valStart); err == nil {
+	} else if obj, err := scanObject(data, m.valStart, m.valEnd); err == nil {
 		o.obj = obj
 		ds := &decodeState{}
-		ps := decodeObject(serverFields, &o.srv, data, obj, "", ds)
+		ps := decodeObject(serverFields, &o.srv, std, obj, "", ds)
 		o.legacyMeta = ds.legacyMeta
 		if o.srv.Type == "" && obj.find("type") < 0 {
 			switch {
@@ -167,7 +163,7 @@ func decodeEntry(file string, data []byte, m member) decoded {
 		}
 		if i := obj.find("oauth"); i >= 0 {
 			om := obj.members[i]
-			if oo, err := scanObject(data, om.valStart); err == nil && oo.find("clientSecret") >= 0 {
+			if oo, err := scanObject(data, om.valStart, om.valEnd); err == nil && oo.find("clientSecret") >= 0 {
 				o.fileSecret = true
 			}
 		}
@@ -422,12 +418,17 @@ func (c *Catalog) Bytes() []byte {
 		out.Write(c.data[top.end-1:])
 		return out.Bytes()
 	}
-	out.Write(c.data[:top.closeStart])
+	lastM := top.members[len(top.members)-1]
+	out.Write(c.data[:lastM.valEnd])
 	out.WriteByte(',')
+	out.Write(lastM.trailText(c.data))
 	if !c.st.multiline {
 		out.WriteString(strings.TrimPrefix(c.st.comma, ","))
 	}
 	out.Write(member.Bytes())
+	if top.comma >= 0 {
+		out.WriteByte(',')
+	}
 	out.Write(c.data[top.closeStart:])
 	return out.Bytes()
 }
@@ -453,14 +454,17 @@ func (c *Catalog) renderServersAt(out *bytes.Buffer, indent string) {
 		newPre = ""
 	}
 	out.WriteByte('{')
+	var trail []byte // the comment on the line of the entry before
 	for i, e := range c.entries {
 		if i > 0 {
 			out.WriteByte(',')
+			out.Write(trail)
 		}
 		pre, post := newPre, ""
+		trail = nil
 		if e.orig != nil {
 			m := e.orig.m
-			pre, post = string(data[m.preStart:m.keyStart]), string(data[m.valEnd:m.postEnd])
+			pre, post, trail = string(data[m.preStart:m.keyStart]), string(data[m.valEnd:m.postEnd]), m.trailText(data)
 		} else if i > 0 && !st.multiline {
 			pre = strings.TrimPrefix(st.comma, ",")
 		}
@@ -486,9 +490,13 @@ func (c *Catalog) renderServersAt(out *bytes.Buffer, indent string) {
 		}
 		out.WriteString(post)
 	}
+	if so != nil && so.comma >= 0 && len(c.entries) > 0 {
+		out.WriteByte(',') // the file's trailing comma stays
+	}
+	out.Write(trail)
 	switch {
 	case so != nil && (len(so.members) > 0 || len(c.entries) == 0):
-		out.Write(data[so.closeStart : so.end-1])
+		out.Write(so.closing(data))
 	case st.multiline && len(c.entries) > 0:
 		out.WriteString(st.nl + indent)
 	}

@@ -427,7 +427,8 @@ func TestBadInput(t *testing.T) {
 		field     string
 	}{
 		{"missing brace", "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\"}\n  \n", ErrSyntax, 5, 1, "", ""},
-		{"trailing comma", "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\"},\n  }\n}", ErrSyntax, 4, 3, "", ""},
+		{"two commas", "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\"},,\n  }\n}", ErrSyntax, 3, 27, "", ""},
+		{"unterminated comment", "{\n  \"mcpServers\": {} /* no end\n}", ErrSyntax, 2, 20, "", ""},
 		{"garbage", "{\"mcpServers\": {\"a\": {\"command\": \"é\" x}}}", ErrSyntax, 1, 38, "", ""},
 		{"empty file", "", ErrSyntax, 1, 1, "", ""},
 		{"array document", `[1]`, ErrShape, 0, 0, "", ""},

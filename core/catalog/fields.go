@@ -293,7 +293,7 @@ var serverFields = []fieldDef[Server]{
 			if valueKind(raw) != "object" {
 				return errWrongType
 			}
-			obj, err := scanObject(raw, 0)
+			obj, err := scanObject(raw, 0, len(raw))
 			if err != nil {
 				return err
 			}
@@ -317,7 +317,7 @@ var serverFields = []fieldDef[Server]{
 			}
 			var obj *object
 			if r.om != nil && valueKind(r.origRaw()) == "object" {
-				obj, _ = scanObject(r.data, r.om.valStart)
+				obj, _ = scanObject(r.data, r.om.valStart, r.om.valEnd)
 			}
 			return renderObject(oauthFields, cur, prev, r.data, obj, nil, nil, r.indent, r.st)
 		},
@@ -462,7 +462,8 @@ type extraMember struct {
 // equal (a legacy shape we do not write).
 func renderObject[T any](fields []fieldDef[T], cur, orig *T, data []byte, obj *object, force map[string]bool, extras []extraMember, indent string, st style) []byte {
 	type out struct {
-		key, sep, val []byte
+		pre, key, sep, val []byte // pre nil: laid out like the file
+		trail              []byte // a comment on the member's line, after its comma
 	}
 	var outs []out
 	memberIndent := indent + st.unit
@@ -482,9 +483,14 @@ func renderObject[T any](fields []fieldDef[T], cur, orig *T, data []byte, obj *o
 		for i := range obj.members {
 			m := &obj.members[i]
 			key, sep, raw := data[m.keyStart:m.keyEnd], data[m.keyEnd:m.valStart], data[m.valStart:m.valEnd]
+			var pre []byte // a comment before the member stays with it
+			if p := data[m.preStart:m.keyStart]; !isBlank(p) {
+				pre = p
+			}
+			trail := m.trailText(data)
 			f := lookup(fields, m.key)
 			if f == nil {
-				outs = append(outs, out{key, sep, raw})
+				outs = append(outs, out{pre, key, sep, raw, trail})
 				continue
 			}
 			if lastOf[m.key] != i {
@@ -493,10 +499,10 @@ func renderObject[T any](fields []fieldDef[T], cur, orig *T, data []byte, obj *o
 			done[m.key] = true
 			switch {
 			case !force[m.key] && f.equal(cur, orig):
-				outs = append(outs, out{key, sep, raw})
+				outs = append(outs, out{pre, key, sep, raw, trail})
 			case f.isDefault(cur):
 			default:
-				outs = append(outs, out{key, sep, f.render(cur, orig, renderArgs{data: data, om: m, indent: memberIndent, st: st})})
+				outs = append(outs, out{pre, key, sep, f.render(cur, orig, renderArgs{data: data, om: m, indent: memberIndent, st: st}), trail})
 			}
 		}
 	}
@@ -509,10 +515,10 @@ func renderObject[T any](fields []fieldDef[T], cur, orig *T, data []byte, obj *o
 		if v == nil {
 			continue
 		}
-		outs = append(outs, out{mustJSON(f.key), []byte(st.colon), v})
+		outs = append(outs, out{nil, mustJSON(f.key), []byte(st.colon), v, nil})
 	}
 	for _, x := range extras {
-		outs = append(outs, out{mustJSON(x.key), []byte(st.colon), format(x.raw, memberIndent, st)})
+		outs = append(outs, out{nil, mustJSON(x.key), []byte(st.colon), format(x.raw, memberIndent, st), nil})
 	}
 	if len(outs) == 0 {
 		return []byte("{}")
@@ -522,11 +528,15 @@ func renderObject[T any](fields []fieldDef[T], cur, orig *T, data []byte, obj *o
 	for i, o := range outs {
 		if i > 0 {
 			b.WriteByte(',')
-			if !st.multiline {
+			b.Write(outs[i-1].trail)
+			if !st.multiline && o.pre == nil {
 				b.WriteString(strings.TrimPrefix(st.comma, ","))
 			}
 		}
-		if st.multiline {
+		switch {
+		case o.pre != nil:
+			b.Write(o.pre)
+		case st.multiline:
 			b.WriteString(st.nl)
 			b.WriteString(memberIndent)
 		}
@@ -534,7 +544,14 @@ func renderObject[T any](fields []fieldDef[T], cur, orig *T, data []byte, obj *o
 		b.Write(o.sep)
 		b.Write(o.val)
 	}
-	if st.multiline {
+	if obj != nil && obj.comma >= 0 {
+		b.WriteByte(',') // the file's trailing comma stays
+	}
+	b.Write(outs[len(outs)-1].trail)
+	switch {
+	case obj != nil && !isBlank(obj.closing(data)):
+		b.Write(obj.closing(data)) // a comment after the last member
+	case st.multiline:
 		b.WriteString(st.nl)
 		b.WriteString(indent)
 	}

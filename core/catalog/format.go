@@ -3,9 +3,12 @@ package catalog
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/tailscale/hujson"
 )
 
 // style is how freshly rendered JSON is laid out, guessed from the file so
@@ -66,146 +69,61 @@ func indentOfLine(data []byte, pos int) string {
 	return string(data[start:end])
 }
 
-// format lays out a compact, valid JSON value: objects one member per line
-// (when st.multiline), arrays of scalars on one line while short.
+// format lays out a JSON value: objects one member per line (when
+// st.multiline), arrays of scalars on one line while short.
 func format(raw []byte, indent string, st style) []byte {
-	var b bytes.Buffer
-	if err := formatTo(&b, raw, indent, st); err != nil {
-		// raw was not valid JSON; fall back to the compact text
-		var c bytes.Buffer
-		if json.Compact(&c, raw) == nil {
-			return c.Bytes()
-		}
+	v, err := hujson.Parse(raw)
+	if err != nil {
 		return raw
 	}
-	return b.Bytes()
+	v.Minimize()
+	layout(&v, indent, st)
+	return v.Pack()
 }
 
-func formatTo(b *bytes.Buffer, raw []byte, indent string, st style) error {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
-		return errScan
-	}
-	switch raw[0] {
-	case '{':
-		obj, err := scanObject(raw, 0)
-		if err != nil {
-			return err
+// layout sets the whitespace of a minimized value.
+func layout(v *hujson.Value, indent string, st style) {
+	inner := indent + st.unit
+	comma := []byte(strings.TrimPrefix(st.comma, ","))
+	var elems []*hujson.Value // members' values or array elements
+	var before []*hujson.Extra
+	var after *hujson.Extra
+	inline := !st.multiline
+	switch x := v.Value.(type) {
+	case *hujson.Object:
+		for i := range x.Members {
+			m := &x.Members[i]
+			m.Value.BeforeExtra = []byte(strings.TrimPrefix(st.colon, ":"))
+			elems, before = append(elems, &m.Value), append(before, &m.Name.BeforeExtra)
 		}
-		if len(obj.members) == 0 {
-			b.WriteString("{}")
-			return nil
-		}
-		b.WriteByte('{')
-		inner := indent + st.unit
-		for i, m := range obj.members {
-			if i > 0 {
-				b.WriteByte(',')
-				if !st.multiline {
-					b.WriteString(strings.TrimPrefix(st.comma, ","))
-				}
+		after = &x.AfterExtra
+	case *hujson.Array:
+		total := 0
+		for i := range x.Elements {
+			e := &x.Elements[i]
+			if k := e.Value.Kind(); k == '{' || k == '[' {
+				total = math.MaxInt / 2
 			}
-			if st.multiline {
-				b.WriteString(st.nl)
-				b.WriteString(inner)
-			}
-			b.Write(raw[m.keyStart:m.keyEnd])
-			b.WriteString(st.colon)
-			if err := formatTo(b, raw[m.valStart:m.valEnd], inner, st); err != nil {
-				return err
-			}
+			total += len(e.Pack()) + 2
+			elems, before = append(elems, e), append(before, &e.BeforeExtra)
 		}
-		if st.multiline {
-			b.WriteString(st.nl)
-			b.WriteString(indent)
-		}
-		b.WriteByte('}')
-		return nil
-	case '[':
-		elems, err := scanArray(raw)
-		if err != nil {
-			return err
-		}
-		if len(elems) == 0 {
-			b.WriteString("[]")
-			return nil
-		}
-		inline := !st.multiline
-		if !inline {
-			total := 0
-			inline = true
-			for _, e := range elems {
-				if c := e[0]; c == '{' || c == '[' {
-					inline = false
-				}
-				total += len(e) + 2
-			}
-			if total > 72 {
-				inline = false
-			}
-		}
-		b.WriteByte('[')
-		inner := indent + st.unit
-		for i, e := range elems {
-			if i > 0 {
-				b.WriteByte(',')
-				if inline {
-					b.WriteString(strings.TrimPrefix(st.comma, ","))
-				}
-			}
-			if !inline {
-				b.WriteString(st.nl)
-				b.WriteString(inner)
-			}
-			if err := formatTo(b, e, inner, st); err != nil {
-				return err
-			}
-		}
-		if !inline {
-			b.WriteString(st.nl)
-			b.WriteString(indent)
-		}
-		b.WriteByte(']')
-		return nil
+		inline = inline || total <= 72
+		after = &x.AfterExtra
 	default:
-		var c bytes.Buffer
-		if err := json.Compact(&c, raw); err != nil {
-			return err
-		}
-		b.Write(c.Bytes())
-		return nil
+		return
 	}
-}
-
-// scanArray returns the raw elements of a JSON array.
-func scanArray(raw []byte) ([][]byte, error) {
-	if len(raw) == 0 || raw[0] != '[' {
-		return nil, errScan
+	for i, e := range elems {
+		switch {
+		case !inline:
+			*before[i] = []byte(st.nl + inner)
+		case i > 0:
+			*before[i] = comma
+		}
+		layout(e, inner, st)
 	}
-	var out [][]byte
-	i := skipSpace(raw, 1)
-	if i < len(raw) && raw[i] == ']' {
-		return nil, nil
+	if !inline && len(elems) > 0 {
+		*after = []byte(st.nl + indent)
 	}
-	for i < len(raw) {
-		j, err := skipValue(raw, i)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, raw[i:j])
-		i = skipSpace(raw, j)
-		if i >= len(raw) {
-			return nil, errScan
-		}
-		if raw[i] == ']' {
-			return out, nil
-		}
-		if raw[i] != ',' {
-			return nil, errScan
-		}
-		i = skipSpace(raw, i+1)
-	}
-	return nil, errScan
 }
 
 // mustJSON marshals v (a value known to marshal) without HTML escaping.
@@ -255,8 +173,7 @@ func orderedMap(m map[string]string, order []string) []byte {
 // objectKeys returns the keys of a raw JSON object in order (nil if raw is
 // not an object).
 func objectKeys(raw []byte) []string {
-	raw = bytes.TrimSpace(raw)
-	obj, err := scanObject(raw, 0)
+	obj, err := scanObject(raw, 0, len(raw))
 	if err != nil {
 		return nil
 	}
@@ -267,11 +184,12 @@ func objectKeys(raw []byte) []string {
 	return keys
 }
 
-// compact returns raw without insignificant whitespace.
+// compact returns raw without whitespace, comments or trailing commas.
 func compact(raw []byte) []byte {
-	var b bytes.Buffer
-	if json.Compact(&b, raw) != nil {
+	v, err := hujson.Parse(raw)
+	if err != nil {
 		return slices.Clone(raw)
 	}
-	return b.Bytes()
+	v.Minimize()
+	return v.Pack()
 }

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+
+	"github.com/tailscale/hujson"
 )
 
 // FuzzParse feeds arbitrary bytes to the parser: it must never panic, an
 // accepted document must render back byte for byte, and an edited one must
-// still be valid JSON that reads back with the edit.
+// still be valid JSONC (valid JSON when it was JSON) that reads back with
+// the edit.
 func FuzzParse(f *testing.F) {
 	for _, d := range roundTripDocs {
 		f.Add([]byte(d))
@@ -17,6 +20,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"servers": {"a": {"type": "http", "url": "https://x/${input:k}"}}, "inputs": [{"id": "k"}]}`))
 	f.Add([]byte("\xef\xbb\xbf{}"))
 	f.Add([]byte(`{"mcpServers": {"a": {"metadata": [{"key": "k"}]}}}`))
+	f.Add([]byte(vscodeJSONC))
+	f.Add([]byte("{\"mcpServers\": {\"a\": {\"command\": \"x\", // c\n\"args\": [1,],}, /* b */ },}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ParseImport("fuzz", data) //nolint:errcheck // must not panic
 		c, err := Parse(data)
@@ -49,8 +54,11 @@ func FuzzParse(f *testing.F) {
 		}
 		c.Put("fuzz-added", Server{Type: TypeHTTP, URL: "https://fuzz.example/mcp"})
 		out := c.Bytes()
-		if !json.Valid(out[bomLen(out):]) {
-			t.Fatalf("edited document is not JSON:\n%s\nfrom\n%s", out, data)
+		if _, err := hujson.Parse(out[bomLen(out):]); err != nil {
+			t.Fatalf("edited document is not JSONC (%v):\n%s\nfrom\n%s", err, out, data)
+		}
+		if json.Valid(data[bomLen(data):]) && !json.Valid(out[bomLen(out):]) {
+			t.Fatalf("edited JSON document is not JSON:\n%s\nfrom\n%s", out, data)
 		}
 		c2, _ := Parse(out)
 		if c2 == nil {

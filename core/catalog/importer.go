@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"encoding/json"
 	"regexp"
 	"slices"
 	"strings"
@@ -72,17 +73,15 @@ type ImportResult struct {
 // returned *Imported holds the rest anyway).
 func ParseImport(file string, data []byte) (*Imported, error) {
 	bom := bomLen(data)
-	if err := checkSyntax(file, data[bom:]); err != nil {
+	root, err := parseJSONC(file, data[bom:])
+	if err != nil {
 		return nil, err
 	}
-	start := skipSpace(data, bom)
-	if start >= len(data) || data[start] != '{' {
-		return nil, &EntryError{File: file, Value: "a JSON " + valueKind(data), Err: ErrShape}
-	}
-	top, err := scanObject(data, start)
+	top, err := objectOf(data, &root, bom)
 	if err != nil {
-		return nil, &EntryError{File: file, Err: ErrShape}
+		return nil, &EntryError{File: file, Value: "a JSON " + valueKind([]byte{byte(root.Value.Kind())}), Err: ErrShape}
 	}
+	std := standard(data, bom, root) // what encoding/json decodes
 	im := &Imported{File: file}
 	obj, key := top, ServersKey
 	if i := last(top, ServersKey); i >= 0 {
@@ -91,10 +90,8 @@ func ParseImport(file string, data []byte) (*Imported, error) {
 		im.Format, key = FormatVSCode, "servers"
 		if j := last(top, "mcp"); j >= 0 && last(top, "servers") < 0 {
 			m := top.members[j]
-			if valueKind(data[m.valStart:m.valEnd]) == "object" {
-				if o, err := scanObject(data, m.valStart); err == nil {
-					obj = o
-				}
+			if o, err := scanObject(data, m.valStart, m.valEnd); err == nil {
+				obj = o
 			}
 		}
 		if last(obj, "servers") < 0 {
@@ -102,20 +99,17 @@ func ParseImport(file string, data []byte) (*Imported, error) {
 		}
 	}
 	sm := obj.members[last(obj, key)]
-	if valueKind(data[sm.valStart:sm.valEnd]) != "object" {
+	servers, err := scanObject(data, sm.valStart, sm.valEnd)
+	if err != nil {
 		return nil, &EntryError{File: file, Field: key, Value: shorten(string(data[sm.valStart:sm.valEnd])), Err: ErrShape}
 	}
-	servers, err := scanObject(data, sm.valStart)
-	if err != nil {
-		return nil, &EntryError{File: file, Field: key, Err: ErrShape}
-	}
 	if i := last(obj, "inputs"); i >= 0 && im.Format == FormatVSCode {
-		im.InputIDs = inputIDs(data[obj.members[i].valStart:obj.members[i].valEnd])
+		im.InputIDs = inputIDs(std[obj.members[i].valStart:obj.members[i].valEnd])
 	}
 	var problems []*EntryError
 	seen := map[string]bool{}
 	for _, m := range servers.members {
-		d := decodeEntry(file, data, m)
+		d := decodeEntry(file, data, std, m)
 		if m.key == "" {
 			problems = append(problems, &EntryError{File: file, Err: ErrInvalidName, Value: `""`})
 		}
@@ -151,24 +145,17 @@ func last(o *object, key string) int {
 }
 
 func inputIDs(raw []byte) []string {
-	elems, err := scanArray(raw)
-	if err != nil {
+	var elems []json.RawMessage
+	if json.Unmarshal(raw, &elems) != nil {
 		return nil
 	}
 	var ids []string
 	for _, e := range elems {
-		if valueKind(e) != "object" {
-			continue
+		var in struct {
+			ID *string `json:"id"`
 		}
-		o, err := scanObject(e, 0)
-		if err != nil {
-			continue
-		}
-		if i := last(o, "id"); i >= 0 {
-			var id string
-			if jsonUnmarshalString(e[o.members[i].valStart:o.members[i].valEnd], &id) {
-				ids = append(ids, id)
-			}
+		if json.Unmarshal(e, &in) == nil && in.ID != nil {
+			ids = append(ids, *in.ID)
 		}
 	}
 	return ids

@@ -19,9 +19,6 @@ func (s *Server) UnmarshalJSON(data []byte) error {
 	if valueKind(data) != "object" {
 		return &EntryError{Value: shorten(string(data)), Err: ErrInvalidValue}
 	}
-	if err := checkSyntax("", data); err != nil {
-		return err
-	}
 	doc := []byte(fmt.Sprintf(`{"mcpServers":{"s":%s}}`, data))
 	c, err := parse("", doc)
 	if c == nil {

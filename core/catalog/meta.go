@@ -29,7 +29,7 @@ func SanitizeMeta(raw json.RawMessage) (json.RawMessage, []Warning) {
 		return nil, nil
 	}
 	raw = bytes.TrimSpace(raw)
-	obj, err := scanObject(raw, 0)
+	obj, err := scanObject(raw, 0, len(raw))
 	if err != nil || !json.Valid(raw) {
 		return nil, []Warning{{Field: "metadata", Msg: "not a JSON object; ignored"}}
 	}

@@ -1,32 +1,43 @@
 package catalog
 
 import (
-	"encoding/json"
+	"bytes"
 	"errors"
+	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
+
+	"github.com/tailscale/hujson"
 )
 
-// This file scans JSON objects while keeping every byte's position, so the
-// writer can copy untouched members verbatim and re-render only what changed.
+// This file reads JSONC — JSON with comments and trailing commas, as VS Code
+// writes mcp.json — with github.com/tailscale/hujson, keeping every byte's
+// position so that the writer can copy untouched members verbatim and
+// re-render only what changed.
 
 // member is one "key": value pair of an object, with absolute byte offsets
 // into the scanned document.
 type member struct {
 	key      string // decoded key
-	preStart int    // just after the preceding '{' or ','
+	preStart int    // after the preceding '{', or ',' and the trail of the member before
 	keyStart int    // opening quote of the key
 	keyEnd   int    // just after the closing quote
 	valStart int
 	valEnd   int
-	postEnd  int // just before the following ',' or '}' (whitespace after the value)
+	postEnd  int // just before the following ',' or '}' (whitespace and comments after the value)
+	// trail is a comment on the member's line after its comma
+	// (`"a": 1, // about a`): data[trail[0]:trail[1]], empty when none.
+	trail [2]int
 }
 
 // object is a scanned JSON object.
 type object struct {
 	start, end int // '{' and just after '}'
 	members    []member
-	closeStart int // start of the whitespace before '}' (after the last value)
+	closeStart int  // after the last value and its trail (or after '{'): kept up to '}'
+	comma      int  // offset of a trailing comma, -1 when there is none
 }
 
 func (o *object) find(key string) int {
@@ -38,187 +49,123 @@ func (o *object) find(key string) int {
 	return -1
 }
 
-// checkSyntax returns a *SyntaxError if data is not one valid JSON value.
-func checkSyntax(file string, data []byte) error {
-	if json.Valid(data) {
-		return nil
+var errNotObject = errors.New("not a JSON object")
+
+// parseJSONC parses data as one JSONC value. A malformed document is a
+// *SyntaxError with its line and column.
+func parseJSONC(file string, data []byte) (hujson.Value, error) {
+	v, err := hujson.Parse(data)
+	if err == nil {
+		return v, nil
 	}
-	var v any
-	err := json.Unmarshal(data, &v)
-	off := int64(len(data))
-	msg := "invalid JSON"
-	var se *json.SyntaxError
-	if errors.As(err, &se) {
-		off = se.Offset
-		msg = se.Error()
-		if off > 0 && off <= int64(len(data)) && se.Error() != "unexpected end of JSON input" {
-			off-- // Offset counts the bytes read, the bad one included
+	// hujson says "hujson: line L, column C: what" with C counted in bytes.
+	var line, col int
+	msg := err.Error()
+	if _, serr := fmt.Sscanf(msg, "hujson: line %d, column %d:", &line, &col); serr == nil {
+		if _, rest, ok := strings.Cut(msg, fmt.Sprintf("column %d: ", col)); ok {
+			msg = rest
 		}
-	} else if err != nil {
-		msg = err.Error()
+	} else {
+		line, col = 1, 1
 	}
-	if off < 0 {
-		off = 0
-	}
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	line, col := position(data, int(off))
-	return &SyntaxError{File: file, Line: line, Column: col, Offset: off, Msg: msg}
-}
-
-// position turns a byte offset into a 1-based line and column (in runes).
-func position(data []byte, off int) (line, col int) {
-	line, col = 1, 1
-	for i := 0; i < off && i < len(data); {
-		if data[i] == '\n' {
-			line++
-			col = 1
-			i++
-			continue
+	off := 0
+	for l := 1; l < line && off < len(data); l++ {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			break
 		}
-		_, n := utf8.DecodeRune(data[i:])
-		i += n
-		col++
+		off += i + 1
 	}
-	return line, col
+	start := off
+	off = min(off+col-1, len(data))
+	return v, &SyntaxError{File: file, Line: line, Column: utf8.RuneCount(data[start:off]) + 1, Offset: int64(off), Msg: shorten(msg)}
 }
 
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-func skipSpace(data []byte, i int) int {
-	for i < len(data) && isSpace(data[i]) {
-		i++
+// standard returns data with its comments and trailing commas blanked out
+// (hujson keeps every offset), for encoding/json to decode. v is data[bom:]
+// parsed.
+func standard(data []byte, bom int, v hujson.Value) []byte {
+	if v.IsStandard() {
+		return data
 	}
-	return i
+	// Parsed again rather than cloned: Value.Clone loses trailing commas.
+	v, _ = hujson.Parse(slices.Clone(data[bom:]))
+	v.Standardize()
+	return append(data[:bom:bom], v.Pack()...)
 }
 
-var errScan = errors.New("scan: malformed JSON")
-
-// skipString returns the offset just after the string starting at data[i].
-func skipString(data []byte, i int) (int, error) {
-	if i >= len(data) || data[i] != '"' {
-		return 0, errScan
+// scanObject scans the JSONC object in data[start:end].
+func scanObject(data []byte, start, end int) (*object, error) {
+	v, err := hujson.Parse(data[start:end])
+	if err != nil {
+		return nil, err
 	}
-	for i++; i < len(data); i++ {
-		switch data[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1, nil
+	return objectOf(data, &v, start)
+}
+
+// objectOf maps a parsed object onto offsets into data, the document it
+// was parsed from, base being where the parsed text starts.
+func objectOf(data []byte, v *hujson.Value, base int) (*object, error) {
+	obj, ok := v.Value.(*hujson.Object)
+	if !ok {
+		return nil, errNotObject
+	}
+	o := &object{start: base + v.StartOffset, end: base + v.EndOffset, closeStart: base + v.StartOffset + 1, comma: -1}
+	for i, m := range obj.Members {
+		om := member{
+			key:      m.Name.Value.(hujson.Literal).String(),
+			preStart: base + m.Name.StartOffset - len(m.Name.BeforeExtra),
+			keyStart: base + m.Name.StartOffset, keyEnd: base + m.Name.EndOffset,
+			valStart: base + m.Value.StartOffset, valEnd: base + m.Value.EndOffset,
 		}
-	}
-	return 0, errScan
-}
-
-// skipValue returns the offset just after the value starting at data[i].
-func skipValue(data []byte, i int) (int, error) {
-	if i >= len(data) {
-		return 0, errScan
-	}
-	switch data[i] {
-	case '"':
-		return skipString(data, i)
-	case '{', '[':
-		depth := 0
-		for i < len(data) {
-			switch data[i] {
-			case '"':
-				j, err := skipString(data, i)
-				if err != nil {
-					return 0, err
-				}
-				i = j
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1, nil
-				}
+		om.postEnd = om.valEnd + len(m.Value.AfterExtra)
+		if i > 0 { // a comment on the line of the member before, after its comma
+			prev := &o.members[i-1]
+			prev.trail = lineTrail(data, prev.postEnd+1, om.keyStart)
+			om.preStart = max(om.preStart, prev.trail[1])
+		}
+		if i == len(obj.Members)-1 {
+			from := om.valEnd
+			if m.Value.AfterExtra != nil {
+				o.comma = om.postEnd
+				from = o.comma + 1
 			}
-			i++
+			om.postEnd = om.valEnd
+			om.trail = lineTrail(data, from, o.end-1)
+			o.closeStart = max(from, om.trail[1])
 		}
-		return 0, errScan
-	default:
-		j := i
-		for j < len(data) && !isSpace(data[j]) && data[j] != ',' && data[j] != '}' && data[j] != ']' {
-			j++
-		}
-		if j == i {
-			return 0, errScan
-		}
-		return j, nil
+		o.members = append(o.members, om)
 	}
+	return o, nil
 }
 
-// scanObject scans the object starting at data[start] (which must be '{').
-// data must already be known to be valid JSON; errors only guard against
-// misuse.
-func scanObject(data []byte, start int) (*object, error) {
-	if start >= len(data) || data[start] != '{' {
-		return nil, errScan
+// lineTrail returns the span of data[from:to] up to its first line break
+// when it holds a comment, else an empty span at from.
+func lineTrail(data []byte, from, to int) [2]int {
+	nl := bytes.IndexByte(data[from:to], '\n')
+	if nl < 0 || isBlank(data[from:from+nl]) {
+		return [2]int{from, from}
 	}
-	o := &object{start: start}
-	i := start + 1
-	for {
-		pre := i
-		i = skipSpace(data, i)
-		if i >= len(data) {
-			return nil, errScan
-		}
-		if data[i] == '}' && len(o.members) == 0 {
-			o.closeStart = pre
-			o.end = i + 1
-			return o, nil
-		}
-		m := member{preStart: pre, keyStart: i}
-		j, err := skipString(data, i)
-		if err != nil {
-			return nil, err
-		}
-		m.keyEnd = j
-		if err := json.Unmarshal(data[m.keyStart:m.keyEnd], &m.key); err != nil {
-			return nil, errScan
-		}
-		i = skipSpace(data, j)
-		if i >= len(data) || data[i] != ':' {
-			return nil, errScan
-		}
-		i = skipSpace(data, i+1)
-		m.valStart = i
-		if m.valEnd, err = skipValue(data, i); err != nil {
-			return nil, err
-		}
-		i = skipSpace(data, m.valEnd)
-		if i >= len(data) {
-			return nil, errScan
-		}
-		switch data[i] {
-		case ',':
-			m.postEnd = i
-			o.members = append(o.members, m)
-			i++
-		case '}':
-			m.postEnd = m.valEnd
-			o.members = append(o.members, m)
-			o.closeStart = m.valEnd
-			o.end = i + 1
-			return o, nil
-		default:
-			return nil, errScan
-		}
-	}
+	return [2]int{from, from + nl}
 }
+
+// closing returns what the object holds after its last value, trailing
+// comma and trail up to the '}' (whitespace, comments).
+func (o *object) closing(data []byte) []byte { return data[o.closeStart : o.end-1] }
+
+// trailText returns the member's trail comment, if any.
+func (m *member) trailText(data []byte) []byte { return data[m.trail[0]:m.trail[1]] }
+
+// isBlank reports whether b holds only JSON whitespace (no comment, no comma).
+func isBlank(b []byte) bool { return len(bytes.Trim(b, " \t\r\n")) == 0 }
 
 // valueKind returns the JSON kind of a raw value by its first byte.
 func valueKind(raw []byte) string {
-	i := skipSpace(raw, 0)
-	if i >= len(raw) {
+	raw = bytes.TrimLeft(raw, " \t\r\n")
+	if len(raw) == 0 {
 		return ""
 	}
-	switch raw[i] {
+	switch raw[0] {
 	case '{':
 		return "object"
 	case '[':
@@ -249,10 +196,6 @@ func shorten(s string) string {
 		cut--
 	}
 	return s[:cut] + "…"
-}
-
-func jsonUnmarshalString(raw []byte, s *string) bool {
-	return json.Unmarshal(raw, s) == nil
 }
 
 // bomLen returns 3 when data starts with a UTF-8 byte order mark, else 0.
