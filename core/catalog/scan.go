@@ -36,8 +36,8 @@ type member struct {
 type object struct {
 	start, end int // '{' and just after '}'
 	members    []member
-	closeStart int  // after the last value and its trail (or after '{'): kept up to '}'
-	comma      int  // offset of a trailing comma, -1 when there is none
+	closeStart int // after the last value and its trail (or after '{'): kept up to '}'
+	comma      int // offset of a trailing comma, -1 when there is none
 }
 
 func (o *object) find(key string) int {
