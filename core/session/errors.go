@@ -31,6 +31,10 @@ var (
 	// ErrInputLoop is returned when a server keeps asking for input
 	// (multi round-trip requests) more than a few times.
 	ErrInputLoop = errors.New("session: the server keeps asking for input")
+	// ErrInvalidMessage is wrapped when the answer to a request is not a
+	// JSON-RPC 2.0 response (its "jsonrpc" member is not "2.0"); the
+	// answer is recorded as invalid.
+	ErrInvalidMessage = errors.New("session: invalid JSON-RPC response")
 	// ErrNoHandler is wrapped by the JSON-RPC error answered to a server
 	// request nobody can answer.
 	ErrNoHandler = errors.New("session: no handler")

@@ -7,6 +7,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"syscall"
@@ -127,5 +130,59 @@ func TestCancelNotWrittenIsRecordedAsNotSent(t *testing.T) {
 	}
 	if !warned {
 		t.Fatalf("no warning says the cancel was not sent: %v", log.Events())
+	}
+}
+
+// TestHTTPNotJSONRPCFailsAtOnce: an HTTP 200 whose body is an HTML page
+// used to count as "no answer yet" and time out; the request now fails at
+// once as a lost answer that names what came instead. A "jsonrpc":"1.0"
+// initialize result is not accepted either.
+func TestHTTPNotJSONRPCFailsAtOnce(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		switch {
+		case r.Method != http.MethodPost:
+			w.WriteHeader(http.StatusMethodNotAllowed)
+		case strings.Contains(string(body), `"initialize"`) && r.Header.Get("X-Old") != "":
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"jsonrpc":"1.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"old","version":"1"}}}`)
+		case strings.Contains(string(body), `"initialize"`):
+			w.Header().Set("Content-Type", "application/json")
+			io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"waf","version":"1"}}}`)
+		case strings.Contains(string(body), `"tools/call"`):
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			io.WriteString(w, "<html><body>Request blocked by the firewall</body></html>")
+		default:
+			w.WriteHeader(http.StatusAccepted)
+		}
+	}))
+	t.Cleanup(ts.Close)
+	log := events.New(nil)
+	dial := func(context.Context) (wire.Conn, error) {
+		return wire.NewStreamableHTTP(wire.HTTPConfig{Conn: "waf", URL: ts.URL}, log), nil
+	}
+	// No request timeout: a request that waits for its timeout hangs
+	// until the test's context ends and fails it.
+	s := New(dial, log, &Options{Conn: "waf", RequestTimeout: -1})
+	t.Cleanup(func() { _ = s.Close() })
+	ctx := testCtx(t)
+	_, err := s.CallTool(ctx, ToolCall{Name: "echo"}, nil)
+	if !errors.Is(err, ErrNoResponse) || !errors.Is(err, wire.ErrBadBody) ||
+		!strings.Contains(err.Error(), "text/html") || !strings.Contains(err.Error(), "Request blocked") {
+		t.Fatalf("tools/call answered by an HTML page = %v, want no response naming text/html and the page", err)
+	}
+	for _, e := range log.Events() {
+		if e.Kind == events.KindMessage && e.Method == "tools/call" && e.Type == events.MsgRequest &&
+			(e.Outcome == nil || e.Outcome.State != events.NoResponse) {
+			t.Fatalf("tools/call outcome %+v, want no_response", e.Outcome)
+		}
+	}
+
+	old := New(func(context.Context) (wire.Conn, error) {
+		return wire.NewStreamableHTTP(wire.HTTPConfig{Conn: "old", URL: ts.URL, Header: http.Header{"X-Old": {"1"}}}, log), nil
+	}, log, &Options{Conn: "old", RequestTimeout: -1})
+	t.Cleanup(func() { _ = old.Close() })
+	if err := old.Connect(ctx); err == nil || !strings.Contains(err.Error(), `"jsonrpc"`) {
+		t.Fatalf(`initialize answered with "jsonrpc":"1.0" = %v, want an error naming the jsonrpc member`, err)
 	}
 }

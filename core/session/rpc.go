@@ -106,9 +106,10 @@ const (
 )
 
 type response struct {
-	result json.RawMessage
-	err    *RPCError
-	lost   error // the wire says no answer will come
+	result  json.RawMessage
+	err     *RPCError
+	lost    error // the wire says no answer will come
+	invalid error // the answer is not JSON-RPC 2.0
 }
 
 // Reply is the request/response pair behind an operation's result.
@@ -398,6 +399,9 @@ func (s *Session) finish(rep *Reply, c *call, r response) (*Reply, error) {
 	if r.lost != nil {
 		return rep, &LostError{Method: rep.Method, Err: r.lost}
 	}
+	if r.invalid != nil {
+		return rep, r.invalid
+	}
 	if r.err != nil {
 		return rep, r.err
 	}
@@ -619,11 +623,12 @@ func appendString(b []byte, s string) []byte {
 
 // envelope is the shape of any JSON-RPC message.
 type envelope struct {
-	ID     json.RawMessage `json:"id"`
-	Method string          `json:"method"`
-	Params json.RawMessage `json:"params"`
-	Result json.RawMessage `json:"result"`
-	Error  json.RawMessage `json:"error"`
+	JSONRPC json.RawMessage `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  string          `json:"method"`
+	Params  json.RawMessage `json:"params"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
 }
 
 // onMessage handles the exact bytes of one incoming message (or batch).
@@ -689,6 +694,19 @@ func (s *Session) onOne(l *link, raw []byte) {
 			delete(s.gaveUp, key)
 		}
 		s.mu.Unlock()
+		if v := bytes.TrimSpace(env.JSONRPC); string(v) != `"2.0"` {
+			// Not JSON-RPC 2.0: no answer to pair, or to take.
+			if len(v) == 0 {
+				v = []byte("missing")
+			}
+			why := fmt.Sprintf(`response to request %s has "jsonrpc" %s, not "2.0"`, key, v)
+			s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindInvalid, Raw: raw, Run: run, RPC: rpc, Text: why, Size: len(raw)})
+			if c != nil {
+				s.markUnsent(key)
+				c.resp <- response{invalid: fmt.Errorf("%w: %s", ErrInvalidMessage, why)}
+			}
+			return
+		}
 		s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindMessage, Dir: events.DirIn, Raw: raw, Run: run, RPC: rpc})
 		if c == nil {
 			return

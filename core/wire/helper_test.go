@@ -83,6 +83,14 @@ func helper(mode string) int {
 		out.Flush()
 		time.Sleep(time.Minute)
 		return 0
+	case "oversize": // a message, one line over any small limit, a message
+		fmt.Fprintln(out, `{"jsonrpc":"2.0","id":1,"result":{}}`)
+		line := `{"jsonrpc":"2.0","id":9,"result":"`
+		fmt.Fprintln(out, line+strings.Repeat("z", 200000-len(line)-2)+`"}`)
+		fmt.Fprintln(out, `{"jsonrpc":"2.0","id":2,"result":{}}`)
+		out.Flush()
+		bufio.NewReader(os.Stdin).ReadBytes('\n')
+		return 0
 	case "conformance":
 		return conformanceClient()
 	case "noread": // never reads stdin, never answers

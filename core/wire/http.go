@@ -43,6 +43,10 @@ type HTTPConfig struct {
 	// MaxReconnects bounds consecutive failed reconnection attempts of
 	// one stream. Zero means 5.
 	MaxReconnects int
+	// MaxMessageSize bounds one message read from the server (an SSE
+	// event's data, a JSON response body), in bytes; a longer one is
+	// recorded as invalid and skipped. Zero means DefaultMaxMessageSize.
+	MaxMessageSize int
 	// Prepare, when set, is called with every request just before it is
 	// sent (after the transport's own headers are set), for example to set
 	// a fresh OAuth access token. An error aborts the request and is
@@ -395,14 +399,19 @@ func (c *StreamableHTTP) Send(ctx context.Context, msg []byte, opts *SendOptions
 			c.readStream(reqCtx, resp, o.id, false, modern)
 		}()
 	} else {
-		body, err := io.ReadAll(resp.Body)
+		limit := maxSize(c.cfg.MaxMessageSize)
+		body, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
 		resp.Body.Close()
 		stop()
 		reqCancel()
 		if err != nil {
 			return c.transportError("POST", err, ctx)
 		}
-		c.body(body, resp.Header.Get("Content-Type"))
+		if err := c.body(body, resp.StatusCode, resp.Header.Get("Content-Type"), limit); err != nil && o.id != "" {
+			// No answer will come: fail the request now rather than
+			// let it time out.
+			return err
+		}
 	}
 
 	if getReady != nil {
@@ -422,16 +431,25 @@ func (c *StreamableHTTP) Send(ctx context.Context, msg []byte, opts *SendOptions
 // the GET stream's response headers.
 const getReadyWait = time.Second
 
-// body delivers a JSON response body or records it as invalid.
-func (c *StreamableHTTP) body(body []byte, ctype string) {
+// body delivers a JSON response body, or records it as invalid and
+// returns an error matching ErrBadBody (an HTML page, truncated JSON, a
+// body over limit).
+func (c *StreamableHTTP) body(body []byte, status int, ctype string, limit int) error {
+	if len(body) > limit {
+		tl := &tooLongError{size: len(body), limit: limit, head: body[:min(len(body), headBytes)], unread: true}
+		c.rec.tooLong(tl)
+		return fmt.Errorf("wire: POST %s: %w: HTTP %d %s body: %w", c.cfg.URL, ErrBadBody, status, ctype, tl)
+	}
 	if len(bytes.TrimSpace(body)) == 0 {
-		return
+		return nil
 	}
 	if IsMessage(body) {
 		c.disp.push(body)
-		return
+		return nil
 	}
 	c.rec.invalid(body, "response body ("+ctype+") is not a JSON-RPC message")
+	head := body[:min(len(body), 200)]
+	return fmt.Errorf("wire: POST %s: %w: HTTP %d, Content-Type %q, %d bytes beginning %q", c.cfg.URL, ErrBadBody, status, ctype, len(body), head)
 }
 
 func isEventStream(h http.Header) bool {
@@ -551,7 +569,7 @@ func (c *StreamableHTTP) readStream(ctx context.Context, resp *http.Response, wa
 	failures := 0
 	for {
 		answered := false
-		sr := newSSEReader(resp.Body)
+		sr := newSSEReader(resp.Body, c.cfg.MaxMessageSize)
 		for {
 			ev, err := sr.next()
 			if err != nil {
@@ -562,6 +580,10 @@ func (c *StreamableHTTP) readStream(ctx context.Context, resp *http.Response, wa
 			}
 			if ev.Retry > 0 {
 				retry = ev.Retry
+			}
+			if ev.tooLong != nil {
+				c.rec.tooLong(ev.tooLong)
+				continue
 			}
 			if ev.Type != "" && ev.Type != "message" {
 				continue

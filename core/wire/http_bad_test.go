@@ -118,10 +118,19 @@ func TestHTTPNonJSONBodies(t *testing.T) {
 	rec := newMemRec()
 	c, s := startHTTP(t, url, rec)
 	ctx := ctxT(t)
-	for _, m := range []string{"html", "broken", "stream"} {
-		if err := c.Send(ctx, []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":%q}`, m)), nil); err != nil {
-			t.Fatalf("%s: %v", m, err)
+	// A 200 whose body is no JSON-RPC message fails the request at once,
+	// naming what came instead.
+	for _, bad := range []struct{ method, ctype, head string }{
+		{"html", "text/html", "<html>hello</html>"},
+		{"broken", "application/json", `{\"jsonrpc\":\"2.0\",\"id\":2,`},
+	} {
+		err := c.Send(ctx, []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":%q}`, bad.method)), nil)
+		if !errors.Is(err, ErrBadBody) || !strings.Contains(err.Error(), bad.ctype) || !strings.Contains(err.Error(), bad.head) {
+			t.Fatalf("%s: Send = %v, want ErrBadBody naming %s and %s", bad.method, err, bad.ctype, bad.head)
 		}
+	}
+	if err := c.Send(ctx, []byte(`{"jsonrpc":"2.0","id":1,"method":"stream"}`), nil); err != nil {
+		t.Fatalf("stream: %v", err)
 	}
 	if got := string(s.next(t)); got != `{"jsonrpc":"2.0","id":3,"result":{}}` {
 		t.Fatalf("delivered %q", got)

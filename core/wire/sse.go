@@ -145,7 +145,7 @@ func (s *SSE) Start(ctx context.Context, h Handler) error {
 // read reads the event stream until it ends, sending the first endpoint
 // (resolved against base) on endpoint.
 func (s *SSE) read(body io.Reader, base *url.URL, endpoint chan<- string) error {
-	sr := newSSEReader(body)
+	sr := newSSEReader(body, s.cfg.MaxMessageSize)
 	sent := false
 	for {
 		ev, err := sr.next()
@@ -154,6 +154,10 @@ func (s *SSE) read(body io.Reader, base *url.URL, endpoint chan<- string) error 
 				err = io.ErrUnexpectedEOF
 			}
 			return err
+		}
+		if ev.tooLong != nil {
+			s.rec.tooLong(ev.tooLong)
+			continue
 		}
 		switch ev.Type {
 		case "endpoint":

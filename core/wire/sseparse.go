@@ -3,6 +3,7 @@ package wire
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"io"
 	"strconv"
 	"time"
@@ -15,15 +16,22 @@ type sseEvent struct {
 	ID    string
 	HasID bool          // the event carried an id field (possibly empty)
 	Retry time.Duration // a retry field in this event, 0 if none
+	// tooLong is set, and Data nil, when the event's data or one of its
+	// lines was longer than the reader's limit.
+	tooLong *tooLongError
 }
 
-// sseReader parses a text/event-stream of any line length.
+// sseReader parses a text/event-stream whose events carry at most limit
+// bytes of data (and no longer lines).
 type sseReader struct {
-	br *bufio.Reader
+	br    *bufio.Reader
+	limit int
 }
 
-func newSSEReader(r io.Reader) *sseReader {
-	return &sseReader{br: bufio.NewReaderSize(r, 32<<10)}
+// newSSEReader reads r with a limit of max bytes per event (zero means
+// DefaultMaxMessageSize).
+func newSSEReader(r io.Reader, max int) *sseReader {
+	return &sseReader{br: bufio.NewReaderSize(r, 32<<10), limit: maxSize(max)}
 }
 
 // next returns the next event. Events without data are returned too (a
@@ -35,7 +43,15 @@ func (s *sseReader) next() (sseEvent, error) {
 	var data []byte
 	hasData, any := false, false
 	for {
-		line, err := s.br.ReadBytes('\n')
+		line, err := readLine(s.br, s.limit)
+		var tl *tooLongError
+		if errors.As(err, &tl) {
+			any = true
+			if ev.tooLong == nil {
+				ev.tooLong = tl
+			}
+			continue
+		}
 		if err != nil {
 			return sseEvent{}, err
 		}
@@ -46,7 +62,7 @@ func (s *sseReader) next() (sseEvent, error) {
 				continue
 			}
 			ev.Data = data
-			if !hasData {
+			if !hasData || ev.tooLong != nil {
 				ev.Data = nil
 			}
 			return ev, nil
@@ -62,6 +78,22 @@ func (s *sseReader) next() (sseEvent, error) {
 		}
 		switch string(field) {
 		case "data":
+			if ev.tooLong != nil || len(data)+1+len(value) > s.limit {
+				if ev.tooLong == nil {
+					h := data
+					if !hasData {
+						h = value
+					}
+					ev.tooLong = &tooLongError{limit: s.limit, size: len(data), head: bytes.Clone(h[:min(len(h), headBytes)])}
+					data = nil
+				}
+				if hasData {
+					ev.tooLong.size++ // the "\n" joining data lines
+				}
+				ev.tooLong.size += len(value)
+				hasData = true
+				continue
+			}
 			if hasData {
 				data = append(data, '\n')
 			}

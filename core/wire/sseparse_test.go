@@ -14,7 +14,7 @@ func TestSSEParse(t *testing.T) {
 		"data:no-space\nunknown: x\n\n" +
 		"event: endpoint\ndata: /message?s=1\n\n" +
 		"data: partial at the end"
-	r := newSSEReader(strings.NewReader(stream))
+	r := newSSEReader(strings.NewReader(stream), 0)
 	want := []sseEvent{
 		{ID: "1", HasID: true, Retry: 250 * time.Millisecond},
 		{Type: "message", ID: "2", HasID: true, Data: []byte("{\"a\":\n 1}")},
@@ -37,7 +37,7 @@ func TestSSEParse(t *testing.T) {
 
 func TestSSEParseHugeEvent(t *testing.T) {
 	big := strings.Repeat("y", 5<<20)
-	r := newSSEReader(strings.NewReader("data: " + big + "\n\n"))
+	r := newSSEReader(strings.NewReader("data: "+big+"\n\n"), 0)
 	ev, err := r.next()
 	if err != nil || len(ev.Data) != len(big) {
 		t.Fatalf("5 MB event: %d bytes, %v", len(ev.Data), err)

@@ -31,14 +31,18 @@ type StdioConfig struct {
 	Env []string
 	// Dir is the working directory; empty means the current one.
 	Dir string
+	// MaxMessageSize bounds one message (line) read from the server, in
+	// bytes; a longer one is recorded as invalid and skipped. Zero means
+	// DefaultMaxMessageSize.
+	MaxMessageSize int
 	// StopWait is how long Close waits after closing stdin, and again
 	// after SIGTERM, before escalating. Zero means 500 ms.
 	StopWait time.Duration
 }
 
 // Stdio is a Conn to a process it spawns: messages go to its stdin, one
-// per line; newline-delimited messages of any size are read from its
-// stdout; stderr lines are recorded as events.KindStderr.
+// per line; newline-delimited messages (up to MaxMessageSize) are read
+// from its stdout; stderr lines are recorded as events.KindStderr.
 type Stdio struct {
 	cfg StdioConfig
 	rec recorder
@@ -228,11 +232,18 @@ func closeAll(fs ...*os.File) {
 	}
 }
 
-// readStdout reads newline-delimited messages of any size.
+// readStdout reads newline-delimited messages of up to MaxMessageSize
+// bytes; a longer one is recorded as invalid and skipped.
 func (s *Stdio) readStdout(r io.Reader, onMessage func([]byte)) {
 	br := bufio.NewReaderSize(r, 64<<10)
+	limit := maxSize(s.cfg.MaxMessageSize)
 	for {
-		line, err := br.ReadBytes('\n')
+		line, err := readLine(br, limit)
+		var tl *tooLongError
+		if errors.As(err, &tl) {
+			s.rec.tooLong(tl)
+			continue
+		}
 		if len(line) > 0 {
 			s.deliver(line, onMessage)
 		}

@@ -1,8 +1,13 @@
 package wire
 
 import (
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
+	"net/url"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
@@ -56,15 +61,61 @@ func (t *Tap) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // tappedClient returns a copy of c (or a fresh client) whose transport
-// records through a Tap.
+// records through a Tap and whose redirects to another origin carry none
+// of the caller's headers (see keepAcrossOrigins).
 func tappedClient(c *http.Client, rec Recorder, conn string, red *Redactor) *http.Client {
 	var out http.Client
 	if c != nil {
 		out = *c
+	}
+	next := out.CheckRedirect
+	r := recorder{rec: rec, conn: conn}
+	out.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if len(via) >= 10 {
+			return errors.New("stopped after 10 redirects")
+		}
+		from := via[0].URL
+		if origin(req.URL) != origin(from) {
+			var dropped []string
+			for k := range req.Header {
+				if !keepAcrossOrigins[http.CanonicalHeaderKey(k)] {
+					dropped = append(dropped, k)
+					delete(req.Header, k)
+				}
+			}
+			slices.Sort(dropped)
+			text := fmt.Sprintf("the server redirected %s %s to another origin, %s; followed without the request's own headers", via[0].Method, red.URL(from.String()), red.URL(req.URL.String()))
+			if len(dropped) > 0 {
+				text += " (" + strings.Join(dropped, ", ") + " not sent)"
+			}
+			r.add(events.Event{Kind: events.KindWarning, Text: text})
+		}
+		if next != nil {
+			return next(req, via)
+		}
+		return nil
 	}
 	if _, ok := out.Transport.(*Tap); ok || rec == nil {
 		return &out
 	}
 	out.Transport = &Tap{Base: out.Transport, Rec: rec, Conn: conn, Redactor: red}
 	return &out
+}
+
+// keepAcrossOrigins are the headers a redirect to another origin keeps:
+// the transport's own, which carry no secret. Everything else — the
+// catalog's and the user's headers, Authorization, Cookie, the session
+// id — stays with the origin it was meant for.
+var keepAcrossOrigins = map[string]bool{
+	"Accept": true, "Content-Type": true, "User-Agent": true,
+	HeaderProtocolVersion: true, HeaderMethod: true, HeaderName: true, "Last-Event-Id": true,
+}
+
+// origin is the scheme, host and port of u (the port made explicit).
+func origin(u *url.URL) string {
+	port := u.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
+	}
+	return u.Scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port)
 }

@@ -109,6 +109,11 @@ var (
 	// reach the server entirely: its context ended while the write waited
 	// or was under way (a stdio server that stopped reading its input).
 	ErrNotSent = errors.New("wire: message not written")
+	// ErrBadBody is matched by the Send error of a request whose HTTP
+	// success response carries a body that is not a JSON-RPC message (an
+	// HTML page, truncated JSON) or is larger than MaxMessageSize: no
+	// answer will come.
+	ErrBadBody = errors.New("wire: response body is not a JSON-RPC message")
 	// ErrNoEndpoint is returned by SSE.Start when the stream ended or the
 	// context expired before the server sent its endpoint event.
 	ErrNoEndpoint = errors.New("wire: no endpoint event")
