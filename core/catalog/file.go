@@ -2,15 +2,17 @@ package catalog
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/cenkalti/backoff/v5"
 )
 
 // Step names one step of an atomic write, for WriteOptions.Hook.
@@ -341,27 +343,24 @@ func (c *Catalog) reset(data []byte) error {
 // fn may run more than once; it must only change the catalog it is given.
 // A fn error aborts without saving.
 func Update(path string, opts *WriteOptions, fn func(*Catalog) error) error {
-	const attempts = 20
-	var err error
-	for i := 0; i < attempts; i++ {
-		var c *Catalog
-		c, _, err = LoadOrCreate(path)
-		if c == nil {
-			return err
-		}
+	// Up to 20 tries, a few milliseconds apart at first: another Spyglass
+	// holds the lock only for the time of one write.
+	wait := &backoff.ExponentialBackOff{InitialInterval: 2 * time.Millisecond, RandomizationFactor: 0.5, Multiplier: 1.5, MaxInterval: 100 * time.Millisecond}
+	_, err := backoff.Retry(context.Background(), func() (struct{}, error) {
+		c, _, err := LoadOrCreate(path)
 		var inv *InvalidError
-		if err != nil && !errors.As(err, &inv) {
-			return err
+		if c == nil || err != nil && !errors.As(err, &inv) {
+			return struct{}{}, backoff.Permanent(err)
 		}
 		if err := fn(c); err != nil {
-			return err
+			return struct{}{}, backoff.Permanent(err)
 		}
 		err = c.Save(opts)
-		if !errors.Is(err, ErrConflict) {
-			return err
+		if err != nil && !errors.Is(err, ErrConflict) {
+			err = backoff.Permanent(err)
 		}
-		time.Sleep(time.Duration(i+1) * time.Duration(1+rand.IntN(5)) * time.Millisecond)
-	}
+		return struct{}{}, err // a conflict is tried again
+	}, backoff.WithBackOff(wait), backoff.WithMaxTries(20))
 	return err
 }
 

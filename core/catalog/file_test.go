@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 )
 
 func writeFile(t *testing.T, path, data string) {
@@ -518,4 +519,43 @@ func TestRebaseAfterConflict(t *testing.T) {
 	if s, _ := c.Get("filesystem-server-default"); s.Env["B"] != "1" {
 		t.Fatal("b's edit lost")
 	}
+}
+
+// TestUpdateRetriesAfterConflict: when another writer changes the file
+// between Update's read and its save, Update reads again and applies fn on
+// top of the other writer's change; a file that changes before every save
+// ends in ErrConflict after 20 tries. The pauses run on synctest's clock.
+func TestUpdateRetriesAfterConflict(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "mcp.json")
+		writeFile(t, path, `{"mcpServers": {}}`)
+		calls := 0
+		err := Update(path, nil, func(c *Catalog) error {
+			calls++
+			if calls == 1 {
+				writeFile(t, path, `{"mcpServers": {"other": {"command": "o"}}}`) // another writer
+			}
+			return c.Add("mine", Server{Type: TypeStdio, Command: "m"})
+		})
+		if err != nil || calls != 2 {
+			t.Fatalf("Update = %v after %d calls, want nil after 2", err, calls)
+		}
+		c, err := Load(path)
+		if err != nil || strings.Join(c.Names(), ",") != "other,mine" {
+			t.Fatalf("%v %v", c.Names(), err)
+		}
+
+		calls = 0
+		err = Update(path, nil, func(c *Catalog) error {
+			calls++
+			writeFile(t, path, fmt.Sprintf(`{"mcpServers": {"w%d": {"command": "o"}}}`, calls))
+			return c.Add("never", Server{Type: TypeStdio, Command: "n"})
+		})
+		if !errors.Is(err, ErrConflict) || calls != 20 {
+			t.Fatalf("Update = %v after %d calls, want ErrConflict after 20", err, calls)
+		}
+		if strings.Contains(readFile(t, path), "never") {
+			t.Fatal("a conflicting save wrote")
+		}
+	})
 }
