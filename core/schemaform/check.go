@@ -2,12 +2,7 @@ package schemaform
 
 import (
 	"fmt"
-	"net"
-	"net/mail"
-	"net/url"
-	"regexp"
 	"strings"
-	"time"
 	"unicode/utf8"
 )
 
@@ -191,58 +186,6 @@ func count(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
-}
-
-var uuidRE = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
-// CheckFormat checks s against a string format; it returns "" when s is
-// valid or the format is not one this package knows, else a short
-// description of what is expected.
-func CheckFormat(format, s string) string {
-	switch format {
-	case "uri", "iri", "url":
-		u, err := url.Parse(s)
-		if err != nil || u.Scheme == "" {
-			return "not an absolute URI (like https://example.com/path)"
-		}
-	case "uri-reference":
-		if _, err := url.Parse(s); err != nil {
-			return "not a URI reference"
-		}
-	case "date":
-		if _, err := time.Parse("2006-01-02", s); err != nil {
-			return "not a date (YYYY-MM-DD)"
-		}
-	case "date-time":
-		if _, err := time.Parse(time.RFC3339Nano, strings.ToUpper(s)); err != nil {
-			return "not a date-time (YYYY-MM-DDThh:mm:ssZ)"
-		}
-	case "time":
-		if _, err := time.Parse("15:04:05Z07:00", strings.ToUpper(s)); err != nil {
-			if _, err := time.Parse("15:04:05.999999999Z07:00", strings.ToUpper(s)); err != nil {
-				return "not a time (hh:mm:ssZ)"
-			}
-		}
-	case "email":
-		a, err := mail.ParseAddress(s)
-		if err != nil || a.Address != s {
-			return "not an email address"
-		}
-	case "uuid":
-		if !uuidRE.MatchString(s) {
-			return "not a UUID"
-		}
-	case "ipv4":
-		ip := net.ParseIP(s)
-		if ip == nil || ip.To4() == nil || strings.Contains(s, ":") {
-			return "not an IPv4 address"
-		}
-	case "ipv6":
-		if ip := net.ParseIP(s); ip == nil || !strings.Contains(s, ":") {
-			return "not an IPv6 address"
-		}
-	}
-	return ""
 }
 
 // checkNumber checks a number against bounds and multipleOf. Numbers too

@@ -19,9 +19,11 @@
 //
 // Validation is twofold: State.Check and State.Issues check each control
 // (so a UI shows errors next to the field), and Form.Validate checks the
-// whole document with core/schemacheck (draft 2020-12 by default,
-// draft-07 and others through $schema), mapping every
-// error to the instance location it concerns. Form.Check combines both.
+// whole document with github.com/santhosh-tekuri/jsonschema/v6 (draft
+// 2020-12 by default, drafts 4, 6, 7 and 2019-09 through $schema), each
+// problem worded plainly at the instance location it concerns; one format
+// checker serves both. Form.Check combines both; CompileSchema serves
+// other documents, such as a tool's structuredContent.
 //
 // CheckElicitation applies the restriction the MCP specification puts on
 // elicitation schemas; Memory remembers the last arguments per tool for a

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-
-	"github.com/spyglass-mcp/spyglass/core/schemacheck"
 )
 
 // Kind is the kind of control a Field needs.
@@ -199,7 +197,7 @@ type Form struct {
 	raw    []byte
 
 	vOnce     sync.Once
-	validator *schemacheck.Schema
+	validator *Schema
 	vErr      error
 }
 
@@ -754,12 +752,6 @@ func inferType(s *Value, root bool) string {
 	return ""
 }
 
-// supportedFormats are the string formats a KindFormat field checks.
-var supportedFormats = map[string]bool{
-	"uri": true, "uri-reference": true, "iri": true, "url": true, "date": true, "date-time": true,
-	"time": true, "email": true, "uuid": true, "ipv4": true, "ipv6": true,
-}
-
 func intOf(s *Value, key string) int {
 	v := s.Get(key)
 	if v == nil || v.Type != TypeNumber || !IsInteger(string(v.Num())) || len(v.Num()) > 9 {
@@ -779,7 +771,7 @@ func (b *builder) stringField(s *Value, f *Field) {
 	f.MaxLength = intOf(s, "maxLength")
 	f.Pattern = s.GetString("pattern")
 	switch {
-	case supportedFormats[f.Format]:
+	case formatHints[f.Format] != "":
 		f.Kind = KindFormat
 	case f.Format == "textarea" || f.Format == "multiline" || s.Has("contentMediaType"):
 		f.Kind = KindText

@@ -12,8 +12,6 @@ import (
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
-
-	"github.com/spyglass-mcp/spyglass/core/schemacheck"
 )
 
 // Type is the JSON type of a Value.
@@ -280,7 +278,43 @@ func ratOf(n json.Number) (*big.Rat, bool) {
 }
 
 // IsNumber reports whether s is a JSON number literal.
-func IsNumber(s string) bool { return schemacheck.IsNumber(s) }
+func IsNumber(s string) bool {
+	i := 0
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	digits := func() int {
+		start := i
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		return i - start
+	}
+	switch {
+	case i < len(s) && s[i] == '0':
+		i++
+	case i < len(s) && s[i] >= '1' && s[i] <= '9':
+		digits()
+	default:
+		return false
+	}
+	if i < len(s) && s[i] == '.' {
+		i++
+		if digits() == 0 {
+			return false
+		}
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(s)
+}
 
 // IsInteger reports whether s is a JSON integer literal written without a
 // fraction or exponent (what an integer field accepts).
