@@ -26,7 +26,7 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/oauth"
-	"github.com/spyglass-mcp/spyglass/core/schemacheck"
+	"github.com/spyglass-mcp/spyglass/core/schemaform"
 	"github.com/spyglass-mcp/spyglass/core/secrets"
 	"github.com/spyglass-mcp/spyglass/core/session"
 	"github.com/spyglass-mcp/spyglass/core/wire"
@@ -681,20 +681,16 @@ func validateOutput(schema, value json.RawMessage) string {
 	if len(schema) == 0 {
 		return ""
 	}
-	sch, err := schemacheck.Compile(schema, schemacheck.Options{})
+	sch, err := schemaform.CompileSchema(schema)
 	if err != nil {
 		return "the outputSchema itself is invalid: " + err.Error()
 	}
-	errs, err := sch.Validate(value)
-	if err != nil {
-		if errors.Is(err, schemacheck.ErrInstance) {
+	var parts []string
+	for _, is := range sch.Validate(value) {
+		if is.Code == schemaform.CodeJSON {
 			return "structuredContent is not JSON"
 		}
-		return err.Error()
-	}
-	parts := make([]string, 0, len(errs))
-	for _, e := range errs {
-		parts = append(parts, "/"+strings.Join(e.InstanceLocation, "/")+": "+e.Message)
+		parts = append(parts, is.String())
 	}
 	return strings.Join(parts, "; ")
 }

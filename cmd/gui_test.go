@@ -1010,7 +1010,7 @@ func TestValidateOutput(t *testing.T) {
 	}{
 		{`{"temp": 21.5, "tags": ["a"]}`, ""},
 		{`{"temp": "warm"}`, "/temp: must be number, not string"},
-		{`{"tags": ["a", 2]}`, "/tags/1: must be string, not number; /: missing property: temp"},
+		{`{"tags": ["a", 2]}`, "/tags/1: must be string, not number; /temp: required"},
 		{`{"temp": 1, "tags": ["a", 2]}`, "/tags/1: must be string, not number"},
 		{`{"temp": 1`, "structuredContent is not JSON"},
 	}
