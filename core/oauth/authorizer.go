@@ -71,6 +71,11 @@ const (
 	// WarnStore: the secret store failed (locked keyring, time-out); the
 	// state is kept in memory only. Detail is the error (no secret).
 	WarnStore WarningCode = "store"
+	// WarnNoChallenge: the server answered 401 without a Bearer
+	// WWW-Authenticate challenge (a proxy or a firewall may have answered);
+	// OAuth discovery is tried at the server's origin all the same, as the
+	// 2025-03-26 specification did. Detail is the server URL.
+	WarnNoChallenge WarningCode = "no-challenge"
 	// WarnInsecureEndpoint: an authorization server endpoint is plain
 	// http on a host that is not a loopback address (the spec requires
 	// HTTPS; an inspector still lets a developer proceed). Detail is the
@@ -118,6 +123,9 @@ type Options struct {
 	// Enterprise configures enterprise-managed authorization, used when
 	// the catalog's oauth.enterpriseManaged is set.
 	Enterprise *Enterprise
+	// SignInTimeout bounds the wait for the browser's redirect;
+	// 0 means DefaultSignInTimeout. The caller's context bounds it too.
+	SignInTimeout time.Duration
 	// OnSecret, when set, is called with every secret value the
 	// Authorizer obtains or loads (access, refresh and ID tokens, client
 	// secrets), for example wire.Redactor.Add, so that they are masked
@@ -168,6 +176,17 @@ func New(server, serverURL string, settings catalog.OAuth, store secrets.Store, 
 		a.opts.ClientName = "Spyglass"
 	}
 	return a
+}
+
+// DefaultSignInTimeout is how long a sign-in waits for the browser's
+// redirect unless Options.SignInTimeout says otherwise.
+const DefaultSignInTimeout = 5 * time.Minute
+
+func (a *Authorizer) signInTimeout() time.Duration {
+	if a.opts.SignInTimeout > 0 {
+		return a.opts.SignInTimeout
+	}
+	return DefaultSignInTimeout
 }
 
 func (a *Authorizer) now() time.Time {
@@ -305,7 +324,7 @@ func (a *Authorizer) refreshLocked(ctx context.Context) error {
 	}
 	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	nt, err := exchange(rctx, a.hc, meta.TokenEndpoint, form, cl, meta.Issuer, a.now())
+	nt, err := grant(rctx, a.hc, meta.TokenEndpoint, cl, meta.Issuer, form, a.now())
 	if err != nil {
 		var ee *EndpointError
 		if errors.As(err, &ee) && ee.Status >= 400 && ee.Status < 500 {
@@ -391,6 +410,9 @@ func (a *Authorizer) AuthorizeSince(ctx context.Context, ch Challenge, gen uint6
 	if a.settings.EnterpriseManaged && a.opts.Enterprise == nil {
 		return fmt.Errorf("oauth: authorize: %w", ErrEnterpriseManaged)
 	}
+	if ch.Status == http.StatusForbidden && !ch.Bearer {
+		return fmt.Errorf("oauth: authorize on HTTP 403: %w", ErrNoChallenge)
+	}
 	a.flowMu.Lock()
 	defer a.flowMu.Unlock()
 
@@ -436,6 +458,9 @@ func (a *Authorizer) AuthorizeSince(ctx context.Context, ch Challenge, gen uint6
 		return a.run(ctx, ch, granted, true)
 	}
 
+	if !ch.Bearer {
+		a.warn(WarnNoChallenge, a.serverURL)
+	}
 	// 401: a refresh may be enough, once per token.
 	a.mu.Lock()
 	if a.token != nil && a.token.RefreshToken != "" && a.refreshed != a.token.AccessToken {
@@ -691,29 +716,27 @@ func (a *Authorizer) browserLeg(ctx context.Context, l leg) (*Token, *Client, er
 	for _, p := range dropped {
 		a.warn(WarnReservedParam, p)
 	}
-	if err := a.browser.Open(ctx, authURL); err != nil {
-		if !errors.Is(err, ErrBrowser) {
-			err = fmt.Errorf("%w: %w", ErrBrowser, err)
-		}
-		return nil, nil, fmt.Errorf("oauth: authorize: %w", err)
+	// The browser runs while the receiver waits, so that a browser
+	// command that fails ends the sign-in at once; the wait is bounded.
+	wctx, cancel := context.WithTimeoutCause(ctx, a.signInTimeout(), ErrSignInTimeout)
+	defer cancel()
+	opened := make(chan error, 1)
+	go func() { opened <- a.browser.Open(wctx, authURL) }()
+	q, err := rcv.wait(wctx, opened)
+	var tok *Token
+	if err == nil {
+		tok, cl, err = a.redeem(ctx, l, rcv.redirectURI, cl, q, state, verifier)
 	}
-	q, err := rcv.wait(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
+	rcv.finish(err)
+	return tok, cl, err
+}
+
+// redeem checks the authorization response q and redeems its code.
+func (a *Authorizer) redeem(ctx context.Context, l leg, redirectURI string, cl *Client, q url.Values, state, verifier string) (*Token, *Client, error) {
 	if err := CheckResponse(q, state, l.meta); err != nil {
 		return nil, nil, err
 	}
-	form := url.Values{
-		"grant_type":    {"authorization_code"},
-		"code":          {q.Get("code")},
-		"redirect_uri":  {rcv.redirectURI},
-		"code_verifier": {verifier},
-	}
-	if l.resource != "" {
-		form.Set("resource", l.resource)
-	}
-	tok, err := exchange(ctx, a.hc, l.meta.TokenEndpoint, form, cl, l.meta.Issuer, a.now())
+	tok, err := redeemCode(ctx, a.hc, l.meta.TokenEndpoint, cl, l.meta.Issuer, q.Get("code"), verifier, redirectURI, l.resource, a.now())
 	if err != nil {
 		return nil, nil, fmt.Errorf("oauth: token: %w", err)
 	}
@@ -799,7 +822,7 @@ func (a *Authorizer) clientCredentials(ctx context.Context, d *discovered, scope
 	if d.resource != "" {
 		form.Set("resource", d.resource)
 	}
-	tok, err := exchange(ctx, a.hc, d.meta.TokenEndpoint, form, cl, d.meta.Issuer, a.now())
+	tok, err := grant(ctx, a.hc, d.meta.TokenEndpoint, cl, d.meta.Issuer, form, a.now())
 	if err != nil {
 		return nil, nil, fmt.Errorf("oauth: client credentials: %w", err)
 	}
@@ -915,7 +938,7 @@ func (a *Authorizer) revoke(ctx context.Context, tok *Token, meta *ServerMetadat
 	}
 	rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if err := postForm(rctx, a.hc, "revocation", meta.RevocationEndpoint, form, cl, meta.Issuer, nil); err != nil {
+	if err := revokeToken(rctx, a.hc, meta.RevocationEndpoint, form, cl, meta.Issuer); err != nil {
 		return false, fmt.Errorf("oauth: revoke: %w", err)
 	}
 	return true, nil

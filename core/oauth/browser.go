@@ -11,10 +11,14 @@ import (
 	"os/exec"
 	"runtime"
 	"strings"
+
+	"github.com/kballard/go-shellquote"
 )
 
-// Browser opens the authorization URL for the user. It returns once the
-// URL is handed over; the Authorizer then waits for the redirect.
+// Browser opens the authorization URL for the user. The Authorizer calls
+// Open while it waits for the redirect: an error ends the sign-in at once,
+// a nil return leaves it waiting for the redirect, and ctx ends once the
+// redirect arrived or the sign-in gave up.
 type Browser interface {
 	Open(ctx context.Context, url string) error
 }
@@ -25,65 +29,164 @@ type BrowserFunc func(ctx context.Context, url string) error
 // Open calls f.
 func (f BrowserFunc) Open(ctx context.Context, url string) error { return f(ctx, url) }
 
-// SystemBrowser opens URLs in the user's browser. $BROWSER, when set, is
-// honoured: a ':'-separated list of commands tried in turn, each with %s
-// replaced by the URL (or the URL appended when there is no %s). Without
-// it: xdg-open (Linux, BSD), open (macOS), rundll32 (Windows).
+// SystemBrowser opens URLs in the user's browser: with Command when set
+// (the --browser flag), else with $BROWSER, a ':'-separated list of
+// commands tried in turn, else with xdg-open (Linux, BSD), open (macOS),
+// rundll32 (Windows). A command is split into words as a shell would
+// (quotes and backslashes honoured); %s in a word is replaced by the URL,
+// or the URL is appended when no word has %s. The OAuth sign-in and
+// URL-mode elicitation both open pages through it.
 type SystemBrowser struct {
+	// Command replaces $BROWSER when set.
+	Command string
 	// Getenv reads the environment; nil means os.Getenv.
 	Getenv func(string) string
+	// Output receives the command's stdout and stderr; nil discards them.
+	Output io.Writer
 }
 
-// Open starts the browser and does not wait for it to exit.
+// BrowserError is a browser command that could not be started or that
+// failed. It matches ErrBrowser.
+type BrowserError struct {
+	Command string // the command as configured, without the URL
+	Err     error  // why: not found, exit status, a quoting mistake
+}
+
+// Error names the command and the reason.
+func (e *BrowserError) Error() string {
+	return fmt.Sprintf("oauth: cannot open the browser with %q: %v", e.Command, e.Err)
+}
+
+// Unwrap returns the reason.
+func (e *BrowserError) Unwrap() error { return e.Err }
+
+// Is matches ErrBrowser.
+func (e *BrowserError) Is(target error) bool { return target == ErrBrowser }
+
+// Open runs the commands in turn until one hands the URL over: it waits
+// for the command to exit, so a command that is not found or exits with
+// a failure is reported (a *BrowserError); the next one is tried then.
+// When ctx ends first, the command keeps running and Open returns ctx's
+// error (a browser started afresh may run for as long as it is open).
 func (b SystemBrowser) Open(ctx context.Context, u string) error {
-	getenv := b.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
+	cmds, err := b.commands(u)
+	if err != nil {
+		return err
 	}
 	var errs []error
-	for _, argv := range BrowserCommands(getenv("BROWSER"), runtime.GOOS, u) {
-		cmd := exec.Command(argv[0], argv[1:]...)
-		if err := cmd.Start(); err != nil {
+	for _, c := range cmds {
+		cmd, err := b.start(c)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			if err == nil {
+				return nil
+			}
+			errs = append(errs, &BrowserError{Command: c.source, Err: err})
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Start runs the first command that starts and does not wait for it (for
+// a caller that cannot wait, such as a button on the UI thread); a
+// failure after the start goes unseen.
+func (b SystemBrowser) Start(u string) error {
+	cmds, err := b.commands(u)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, c := range cmds {
+		cmd, err := b.start(c)
+		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		go func() { _ = cmd.Wait() }()
 		return nil
 	}
-	return fmt.Errorf("%w: %w", ErrBrowser, errors.Join(errs...))
+	return errors.Join(errs...)
+}
+
+func (b SystemBrowser) commands(u string) ([]browserCommand, error) {
+	getenv := b.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return browserCommands(b.Command, getenv("BROWSER"), runtime.GOOS, u)
+}
+
+func (b SystemBrowser) start(c browserCommand) (*exec.Cmd, error) {
+	cmd := exec.Command(c.argv[0], c.argv[1:]...)
+	cmd.Stdout, cmd.Stderr = b.Output, b.Output
+	if err := cmd.Start(); err != nil {
+		return nil, &BrowserError{Command: c.source, Err: err}
+	}
+	return cmd, nil
+}
+
+// browserCommand is one command line to try, with the text it came from.
+type browserCommand struct {
+	source string
+	argv   []string
 }
 
 // BrowserCommands lists the command lines SystemBrowser tries for url,
-// given $BROWSER and the operating system.
-func BrowserCommands(browserEnv, goos, url string) [][]string {
-	var out [][]string
-	for _, c := range strings.Split(browserEnv, ":") {
-		f := strings.Fields(c)
-		if len(f) == 0 {
+// given the --browser command (or ""), $BROWSER and the operating
+// system. A command with unbalanced quotes is an error (a *BrowserError).
+func BrowserCommands(command, browserEnv, goos, url string) ([][]string, error) {
+	cmds, err := browserCommands(command, browserEnv, goos, url)
+	out := make([][]string, len(cmds))
+	for i, c := range cmds {
+		out[i] = c.argv
+	}
+	return out, err
+}
+
+func browserCommands(command, browserEnv, goos, url string) ([]browserCommand, error) {
+	sources := []string{command}
+	if strings.TrimSpace(command) == "" {
+		sources = strings.Split(browserEnv, ":")
+	}
+	var out []browserCommand
+	for _, src := range sources {
+		words, err := shellquote.Split(src)
+		if err != nil {
+			return nil, &BrowserError{Command: src, Err: err}
+		}
+		if len(words) == 0 {
 			continue
 		}
 		replaced := false
-		for i, a := range f {
-			if strings.Contains(a, "%s") {
-				f[i] = strings.ReplaceAll(a, "%s", url)
+		for i, w := range words {
+			if strings.Contains(w, "%s") {
+				words[i] = strings.ReplaceAll(w, "%s", url)
 				replaced = true
 			}
 		}
 		if !replaced {
-			f = append(f, url)
+			words = append(words, url)
 		}
-		out = append(out, f)
+		out = append(out, browserCommand{source: src, argv: words})
 	}
 	if len(out) > 0 {
-		return out
+		return out, nil
 	}
 	switch goos {
 	case "darwin":
-		return [][]string{{"open", url}}
+		return []browserCommand{{"open", []string{"open", url}}}, nil
 	case "windows":
-		return [][]string{{"rundll32", "url.dll,FileProtocolHandler", url}}
+		return []browserCommand{{"rundll32", []string{"rundll32", "url.dll,FileProtocolHandler", url}}}, nil
 	default:
-		return [][]string{{"xdg-open", url}}
+		return []browserCommand{{"xdg-open", []string{"xdg-open", url}}}, nil
 	}
 }
 

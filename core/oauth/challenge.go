@@ -17,6 +17,10 @@ type Challenge struct {
 	Description      string // error_description
 	Scope            string // scope (space separated)
 	ResourceMetadata string // resource_metadata URL
+	// Bearer is set when the answer carried a Bearer challenge at all: a
+	// refusal without one comes from something that is not an OAuth
+	// resource server (a proxy, a firewall).
+	Bearer bool
 }
 
 // InsufficientScope reports whether the challenge asks for more scope.
@@ -49,6 +53,7 @@ func ParseChallenge(status int, values []string) Challenge {
 			if !strings.EqualFold(ch.scheme, "Bearer") {
 				continue
 			}
+			c.Bearer = true
 			for k, val := range ch.params {
 				switch k {
 				case "error":

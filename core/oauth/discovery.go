@@ -159,31 +159,55 @@ func sameIssuer(a, b string) bool {
 	return a != "" && strings.TrimSuffix(a, "/") == strings.TrimSuffix(b, "/")
 }
 
-// getJSON fetches u and decodes a JSON object into v. found is false (and
-// err nil) for an HTTP error status or a body that is not JSON: the next
-// candidate URL is tried then. Transport errors are returned.
-func getJSON(ctx context.Context, c *http.Client, u string, v any) (found bool, err error) {
+// fetch GETs u and returns the body of a 200 answer (nil for any other
+// status: the next candidate URL is tried then). Transport errors are
+// returned.
+func fetch(ctx context.Context, c *http.Client, u string) ([]byte, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
-		return false, fmt.Errorf("oauth: metadata %s: %w", u, err)
+		return nil, fmt.Errorf("oauth: metadata %s: %w", u, err)
 	}
 	req.Header.Set("Accept", "application/json")
 	resp, err := c.Do(req)
 	if err != nil {
-		return false, fmt.Errorf("oauth: metadata %s: %w", u, err)
+		return nil, fmt.Errorf("oauth: metadata %s: %w", u, err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody))
 	if err != nil {
-		return false, fmt.Errorf("oauth: metadata %s: %w", u, err)
+		return nil, fmt.Errorf("oauth: metadata %s: %w", u, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return false, nil
+		return nil, nil
 	}
-	if err := json.Unmarshal(body, v); err != nil {
-		return false, nil
+	return body, nil
+}
+
+// parseResourceMetadata reads a protected-resource metadata document; ok
+// is false when body is not one (not JSON, no resource).
+func parseResourceMetadata(body []byte) (m ResourceMetadata, ok bool) {
+	if json.Unmarshal(body, &m) != nil || m.Resource == "" {
+		return ResourceMetadata{}, false
 	}
-	return true, nil
+	return m, true
+}
+
+// parseServerMetadata reads an authorization-server metadata document
+// fetched from u for issuer; ok is false when body is not one (not JSON,
+// neither an authorization nor a token endpoint). With strict, its issuer
+// must be issuer (RFC 8414 §3.3); without, a missing issuer is issuer.
+func parseServerMetadata(body []byte, u, issuer string, strict bool) (m ServerMetadata, ok bool, err error) {
+	if json.Unmarshal(body, &m) != nil || m.AuthorizationEndpoint == "" && m.TokenEndpoint == "" {
+		return ServerMetadata{}, false, nil
+	}
+	m.Fallback = false
+	if strict && !sameIssuer(m.Issuer, issuer) {
+		return ServerMetadata{}, false, fmt.Errorf("oauth: metadata at %s names issuer %q, not %q: %w", u, m.Issuer, issuer, ErrIssuerMismatch)
+	}
+	if m.Issuer == "" {
+		m.Issuer = issuer
+	}
+	return m, true, nil
 }
 
 // discoverResource fetches protected-resource metadata from the first
@@ -194,12 +218,11 @@ func discoverResource(ctx context.Context, c *http.Client, serverURL, fromChalle
 		return ResourceMetadata{}, false, err
 	}
 	for _, u := range urls {
-		var m ResourceMetadata
-		found, err := getJSON(ctx, c, u, &m)
+		body, err := fetch(ctx, c, u)
 		if err != nil {
 			return ResourceMetadata{}, false, err
 		}
-		if found && m.Resource != "" {
+		if m, ok := parseResourceMetadata(body); ok {
 			return m, true, nil
 		}
 	}
@@ -207,30 +230,21 @@ func discoverResource(ctx context.Context, c *http.Client, serverURL, fromChalle
 }
 
 // discoverServer fetches the metadata of issuer. With strict, its issuer
-// must be issuer (RFC 8414 §3.3); the 2025-03-26 fallback (the MCP
-// server's origin standing in for an issuer) is not strict.
+// must be issuer; the 2025-03-26 fallback (the MCP server's origin
+// standing in for an issuer) is not strict.
 func discoverServer(ctx context.Context, c *http.Client, issuer string, strict bool) (ServerMetadata, bool, error) {
 	urls, err := ServerMetadataURLs(issuer)
 	if err != nil {
 		return ServerMetadata{}, false, err
 	}
 	for _, u := range urls {
-		var m ServerMetadata
-		found, err := getJSON(ctx, c, u, &m)
+		body, err := fetch(ctx, c, u)
 		if err != nil {
 			return ServerMetadata{}, false, err
 		}
-		if !found || m.AuthorizationEndpoint == "" && m.TokenEndpoint == "" {
-			continue
+		if m, ok, err := parseServerMetadata(body, u, issuer, strict); ok || err != nil {
+			return m, ok, err
 		}
-		m.Fallback = false
-		if strict && !sameIssuer(m.Issuer, issuer) {
-			return ServerMetadata{}, false, fmt.Errorf("oauth: metadata at %s names issuer %q, not %q: %w", u, m.Issuer, issuer, ErrIssuerMismatch)
-		}
-		if m.Issuer == "" {
-			m.Issuer = issuer
-		}
-		return m, true, nil
 	}
 	return ServerMetadata{}, false, nil
 }

@@ -102,21 +102,21 @@ func (a *Authorizer) enterprise(ctx context.Context, d *discovered, scopes []str
 	if len(scopes) > 0 {
 		form.Set("scope", joinScopes(scopes))
 	}
-	var tr tokenResponse
-	if err := postForm(ctx, a.hc, "token", idpMeta.TokenEndpoint, form, idpClient, idpMeta.Issuer, &tr); err != nil {
+	jag, err := tokenRequest(ctx, a.hc, idpMeta.TokenEndpoint, idpClient, idpMeta.Issuer, form)
+	if err != nil {
 		return nil, nil, fmt.Errorf("oauth: enterprise token exchange: %w", err)
 	}
-	if tr.AccessToken == "" || (tr.IssuedType != "" && tr.IssuedType != TokenTypeIDJAG) {
+	if issued, _ := jag.Extra("issued_token_type").(string); issued != "" && issued != TokenTypeIDJAG {
 		return nil, nil, fmt.Errorf("oauth: enterprise token exchange returned no identity assertion: %w", ErrEnterpriseManaged)
 	}
 
 	// 3. JWT bearer grant at the MCP server's authorization server.
 	cl := a.preregistered(d.meta.TokenEndpointAuthMethodsSupported)
-	form = url.Values{"grant_type": {GrantTypeJWTBearer}, "assertion": {tr.AccessToken}}
+	form = url.Values{"grant_type": {GrantTypeJWTBearer}, "assertion": {jag.AccessToken}}
 	if len(scopes) > 0 {
 		form.Set("scope", joinScopes(scopes))
 	}
-	tok, err := exchange(ctx, a.hc, d.meta.TokenEndpoint, form, cl, d.meta.Issuer, a.now())
+	tok, err := grant(ctx, a.hc, d.meta.TokenEndpoint, cl, d.meta.Issuer, form, a.now())
 	if err != nil {
 		return nil, nil, fmt.Errorf("oauth: enterprise JWT bearer grant: %w", err)
 	}

@@ -35,8 +35,15 @@ var (
 	// list S256 in code_challenge_methods_supported; MCP clients must not
 	// proceed.
 	ErrPKCEUnsupported = errors.New("oauth: authorization server does not support PKCE S256")
-	// ErrBrowser: the authorization URL could not be opened.
+	// ErrBrowser: the authorization URL could not be opened (see
+	// BrowserError for the command that failed).
 	ErrBrowser = errors.New("oauth: cannot open the browser")
+	// ErrSignInTimeout: no authorization response reached the loopback
+	// receiver within Options.SignInTimeout.
+	ErrSignInTimeout = errors.New("oauth: no authorization response in time")
+	// ErrNoChallenge: the server refused with 403 but sent no Bearer
+	// challenge (a proxy or firewall, not OAuth): no sign-in is tried.
+	ErrNoChallenge = errors.New("oauth: refusal without a Bearer challenge")
 )
 
 // AuthorizationError is an error response of the authorization endpoint,

@@ -241,11 +241,13 @@ func TestParseChallenge(t *testing.T) {
 		want Challenge
 	}{
 		{[]string{`Bearer resource_metadata="https://h/.well-known/oauth-protected-resource/mcp"`},
-			Challenge{Status: 401, ResourceMetadata: "https://h/.well-known/oauth-protected-resource/mcp"}},
+			Challenge{Status: 401, ResourceMetadata: "https://h/.well-known/oauth-protected-resource/mcp", Bearer: true}},
 		{[]string{`Bearer error="insufficient_scope", scope="mcp:basic mcp:write", resource_metadata="https://h/prm", error_description="need \"write\", sorry"`},
-			Challenge{Status: 401, Error: "insufficient_scope", Scope: "mcp:basic mcp:write", ResourceMetadata: "https://h/prm", Description: `need "write", sorry`}},
-		{[]string{`Basic realm="x", Bearer realm="mcp", Scope="a b"`}, Challenge{Status: 401, Scope: "a b"}},
-		{[]string{`Basic realm="x"`, `bearer error=invalid_token`}, Challenge{Status: 401, Error: "invalid_token"}},
+			Challenge{Status: 401, Error: "insufficient_scope", Scope: "mcp:basic mcp:write", ResourceMetadata: "https://h/prm", Description: `need "write", sorry`, Bearer: true}},
+		{[]string{`Basic realm="x", Bearer realm="mcp", Scope="a b"`}, Challenge{Status: 401, Scope: "a b", Bearer: true}},
+		{[]string{`Basic realm="x"`, `bearer error=invalid_token`}, Challenge{Status: 401, Error: "invalid_token", Bearer: true}},
+		{[]string{`Basic realm="corp"`}, Challenge{Status: 401}},
+		{[]string{``}, Challenge{Status: 401}},
 		{nil, Challenge{Status: 401}},
 	} {
 		if got := ParseChallenge(401, c.in); got != c.want {
@@ -257,18 +259,29 @@ func TestParseChallenge(t *testing.T) {
 func TestBrowserCommands(t *testing.T) {
 	u := "https://as.example/authorize?a=1"
 	for _, c := range []struct {
-		env, goos string
-		want      [][]string
+		command, env, goos string
+		want               [][]string
 	}{
-		{"", "linux", [][]string{{"xdg-open", u}}},
-		{"", "darwin", [][]string{{"open", u}}},
-		{"", "windows", [][]string{{"rundll32", "url.dll,FileProtocolHandler", u}}},
-		{"firefox", "linux", [][]string{{"firefox", u}}},
-		{"/opt/fake-browser.sh --flag %s:lynx", "linux", [][]string{{"/opt/fake-browser.sh", "--flag", u}, {"lynx", u}}},
+		{"", "", "linux", [][]string{{"xdg-open", u}}},
+		{"", "", "darwin", [][]string{{"open", u}}},
+		{"", "", "windows", [][]string{{"rundll32", "url.dll,FileProtocolHandler", u}}},
+		{"", "firefox", "linux", [][]string{{"firefox", u}}},
+		{"", "firefox %s", "linux", [][]string{{"firefox", u}}},
+		{"", "/opt/fake-browser.sh --flag %s:lynx", "linux", [][]string{{"/opt/fake-browser.sh", "--flag", u}, {"lynx", u}}},
+		// --browser wins over $BROWSER and is split like a shell would.
+		{"'my browser' --flag %s", "lynx", "linux", [][]string{{"my browser", "--flag", u}}},
+		{`"/opt/My Apps/b" --title "a b" --url=%s`, "", "linux", [][]string{{"/opt/My Apps/b", "--title", "a b", "--url=" + u}}},
+		{`my\ browser`, "", "linux", [][]string{{"my browser", u}}},
+		{"   ", "lynx", "linux", [][]string{{"lynx", u}}},
 	} {
-		if got := BrowserCommands(c.env, c.goos, u); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("BrowserCommands(%q, %q) = %q, want %q", c.env, c.goos, got, c.want)
+		got, err := BrowserCommands(c.command, c.env, c.goos, u)
+		if err != nil || !reflect.DeepEqual(got, c.want) {
+			t.Errorf("BrowserCommands(%q, %q, %q) = %q, %v; want %q", c.command, c.env, c.goos, got, err, c.want)
 		}
+	}
+	var be *BrowserError
+	if _, err := BrowserCommands("'my browser --flag", "", "linux", u); !errors.As(err, &be) || be.Command != "'my browser --flag" || !errors.Is(err, ErrBrowser) {
+		t.Errorf("unbalanced quote: err = %v, want a BrowserError naming the command", err)
 	}
 }
 
@@ -305,14 +318,6 @@ func TestSecretsStayHidden(t *testing.T) {
 	for _, s := range []string{fmt.Sprint(tok), fmt.Sprintf("%v %+v %#v", tok, &tok, tok), fmt.Sprintf("%v %+v %#v", cl, &cl, cl)} {
 		if strings.Contains(s, "secret") {
 			t.Errorf("formatted value leaks a secret: %s", s)
-		}
-	}
-}
-
-func TestParseExpiresIn(t *testing.T) {
-	for in, want := range map[string]int64{`3600`: 3600, `"3600"`: 3600, `3600.5`: 3600, ``: 0, `null`: 0, `"x"`: 0} {
-		if got := parseExpiresIn([]byte(in)); got != want {
-			t.Errorf("parseExpiresIn(%s) = %d, want %d", in, got, want)
 		}
 	}
 }
@@ -386,13 +391,17 @@ func TestLoopbackIgnoresStrayResponses(t *testing.T) {
 	if c := get("code=bogus"); c != http.StatusBadRequest {
 		t.Errorf("response without state: status %d, want 400", c)
 	}
-	if c := get("code=real&state=the-state"); c != http.StatusOK {
-		t.Errorf("real redirect: status %d, want 200", c)
-	}
+	// The page of the real redirect waits for the sign-in's outcome.
+	status := make(chan int, 1)
+	go func() { status <- get("code=real&state=the-state") }()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	q, err := rcv.wait(ctx)
+	q, err := rcv.wait(ctx, nil)
 	if err != nil || q.Get("code") != "real" {
 		t.Errorf("delivered %v, %v; want the real code", q, err)
+	}
+	rcv.finish(nil)
+	if c := <-status; c != http.StatusOK {
+		t.Errorf("real redirect: status %d, want 200", c)
 	}
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"html"
 	"net"
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -16,13 +18,16 @@ import (
 const CallbackPath = "/callback"
 
 // receiver is the loopback redirect receiver (RFC 8252 §7.3): an HTTP
-// server on 127.0.0.1 that waits for the one authorization response.
+// server on 127.0.0.1 that waits for the one authorization response and
+// answers the browser once the sign-in's outcome is known.
 type receiver struct {
 	ln          net.Listener
 	srv         *http.Server
 	redirectURI string
 	once        sync.Once
 	ch          chan url.Values
+	verdict     chan error // the sign-in's outcome, for the page
+	finishOnce  sync.Once
 
 	mu    sync.Mutex
 	state string // the state of the request in flight; "" accepts any
@@ -35,6 +40,12 @@ func (r *receiver) expect(state string) {
 	r.mu.Lock()
 	r.state = state
 	r.mu.Unlock()
+}
+
+// finish tells the browser's page how the sign-in ended (nil: signed in).
+// Only the first call counts.
+func (r *receiver) finish(err error) {
+	r.finishOnce.Do(func() { r.verdict <- err })
 }
 
 // listenLoopback listens on 127.0.0.1:port; port 0, or a port in use,
@@ -55,6 +66,7 @@ func listenLoopback(port int) (*receiver, error) {
 		ln:          ln,
 		redirectURI: "http://" + ln.Addr().String() + CallbackPath,
 		ch:          make(chan url.Values, 1),
+		verdict:     make(chan error, 1),
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc(CallbackPath, r.serve)
@@ -82,26 +94,68 @@ func (r *receiver) serve(w http.ResponseWriter, req *http.Request) {
 		r.ch <- q
 		delivered = true
 	})
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
 	if !delivered {
 		http.Error(w, "This sign-in was already completed.", http.StatusConflict)
 		return
 	}
-	if q.Get("error") != "" {
-		fmt.Fprint(w, page("Sign-in did not complete", "Spyglass received an error from the authorization server. You can close this tab and return to Spyglass."))
+	var verdict error
+	select {
+	case verdict = <-r.verdict:
+	case <-req.Context().Done():
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	if verdict != nil {
+		w.WriteHeader(http.StatusBadRequest)
+		fmt.Fprint(w, page("Sign-in failed", failureText(verdict)+" You can close this tab; Spyglass shows the details."))
 		return
 	}
 	fmt.Fprint(w, page("Signed in", "You can close this tab and return to Spyglass."))
 }
 
-// wait returns the authorization response, or ctx's error.
-func (r *receiver) wait(ctx context.Context) (url.Values, error) {
-	select {
-	case q := <-r.ch:
-		return q, nil
-	case <-ctx.Done():
-		return nil, fmt.Errorf("oauth: waiting for the authorization response: %w", ctx.Err())
+// failureText says on the loopback page why the sign-in failed.
+func failureText(err error) string {
+	var ae *AuthorizationError
+	var ee *EndpointError
+	switch {
+	case errors.Is(err, ErrIssuerMismatch):
+		return "The answer did not come from the authorization server Spyglass signed in with (the issuer check failed), so it was refused."
+	case errors.As(err, &ae):
+		return "The authorization server refused the sign-in: " + html.EscapeString(strings.TrimPrefix(ae.Error(), "oauth: authorization denied: ")) + "."
+	case errors.As(err, &ee):
+		return "The authorization server did not issue a token: " + html.EscapeString(strings.TrimPrefix(ee.Error(), "oauth: ")) + "."
+	}
+	return "Spyglass could not complete the sign-in."
+}
+
+// wait returns the authorization response. It gives up when ctx ends or
+// when opened (the browser's Open) delivers an error first.
+func (r *receiver) wait(ctx context.Context, opened <-chan error) (url.Values, error) {
+	for {
+		select {
+		case q := <-r.ch:
+			return q, nil
+		case err := <-opened:
+			opened = nil
+			if err == nil || ctx.Err() != nil {
+				continue
+			}
+			select {
+			case q := <-r.ch: // the response came in the meantime
+				return q, nil
+			default:
+			}
+			if !errors.Is(err, ErrBrowser) {
+				err = fmt.Errorf("%w: %w", ErrBrowser, err)
+			}
+			return nil, fmt.Errorf("oauth: authorize: %w", err)
+		case <-ctx.Done():
+			if errors.Is(context.Cause(ctx), ErrSignInTimeout) {
+				return nil, fmt.Errorf("oauth: waiting for the authorization response: %w", context.Cause(ctx))
+			}
+			return nil, fmt.Errorf("oauth: waiting for the authorization response: %w", ctx.Err())
+		}
 	}
 }
 

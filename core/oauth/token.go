@@ -2,23 +2,20 @@ package oauth
 
 import (
 	"context"
-	"crypto"
-	"crypto/ecdsa"
 	"crypto/rand"
-	"crypto/rsa"
-	"crypto/sha256"
-	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
-	"math/big"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/clientcredentials"
 )
 
 // Token endpoint client authentication methods.
@@ -35,6 +32,9 @@ type Token struct {
 	TokenType    string    `json:"token_type,omitempty"`
 	RefreshToken string    `json:"refresh_token,omitempty"`
 	Expiry       time.Time `json:"expiry,omitzero"`
+	// Obtained is when the token was received: with Expiry it gives the
+	// lifetime, which sets how early the token is refreshed.
+	Obtained time.Time `json:"obtained,omitzero"`
 	// Scope is what the server granted, or what was requested when the
 	// token response named no scope (RFC 6749 §5.1).
 	Scope string `json:"scope,omitempty"`
@@ -56,9 +56,22 @@ func (t Token) String() string {
 // GoString hides the secrets from %#v too.
 func (t Token) GoString() string { return t.String() }
 
+// MaxExpiryMargin is how long before its expiry a token is refreshed at
+// most; a token that lives less than ten times as long is refreshed when
+// a tenth of its lifetime is left, so a short-lived token is not
+// refreshed before every request.
+const MaxExpiryMargin = 30 * time.Second
+
 // expired reports whether the access token is expired or about to be.
 func (t *Token) expired(now time.Time) bool {
-	return !t.Expiry.IsZero() && now.Add(30*time.Second).After(t.Expiry)
+	if t.Expiry.IsZero() {
+		return false
+	}
+	margin := MaxExpiryMargin
+	if !t.Obtained.IsZero() {
+		margin = min(margin, t.Expiry.Sub(t.Obtained)/10)
+	}
+	return !now.Add(margin).Before(t.Expiry)
 }
 
 // Client is the OAuth client the Authorizer uses with one authorization
@@ -85,39 +98,162 @@ func (c Client) String() string {
 // GoString hides the secret from %#v too.
 func (c Client) GoString() string { return c.String() }
 
-// tokenResponse is RFC 6749 §5.1.
-type tokenResponse struct {
-	AccessToken  string          `json:"access_token"`
-	TokenType    string          `json:"token_type"`
-	RefreshToken string          `json:"refresh_token"`
-	ExpiresIn    json.RawMessage `json:"expires_in"`
-	Scope        string          `json:"scope"`
-	IDToken      string          `json:"id_token"`
-	IssuedType   string          `json:"issued_token_type"`
+// authStyle maps the client's authentication method to the library's:
+// the secret in a Basic header, or the credentials in the form (none and
+// private_key_jwt send only client_id there).
+func (c *Client) authStyle() oauth2.AuthStyle {
+	if c.AuthMethod == AuthClientSecretBasic {
+		return oauth2.AuthStyleInHeader
+	}
+	return oauth2.AuthStyleInParams
 }
 
-// postForm sends form to endpoint with the client's authentication and
-// decodes a 2xx JSON answer into out (when out is not nil).
-func postForm(ctx context.Context, hc *http.Client, kind, endpoint string, form url.Values, cl *Client, audience string, out any) error {
-	if cl != nil {
-		if err := authenticate(form, cl, audience); err != nil {
-			return err
-		}
+// secret is the client secret the library sends (none for the methods
+// that do not use one).
+func (c *Client) secret() string {
+	if c.AuthMethod == AuthClientSecretBasic || c.AuthMethod == AuthClientSecretPost {
+		return c.ClientSecret
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
+	return ""
+}
+
+// assertion returns the form parameters of private_key_jwt (RFC 7523
+// §2.2), none for the other methods.
+func (c *Client) assertion(audience string) (url.Values, error) {
+	if c.AuthMethod != AuthPrivateKeyJWT {
+		return nil, nil
+	}
+	a, err := clientAssertion(c, audience, time.Now())
 	if err != nil {
-		return fmt.Errorf("oauth: %s request: %w", kind, err)
+		return nil, err
 	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Accept", "application/json")
-	if cl != nil && cl.AuthMethod == AuthClientSecretBasic {
-		// RFC 6749 §2.3.1: both parts form-encoded before Basic.
-		req.SetBasicAuth(url.QueryEscape(cl.ClientID), url.QueryEscape(cl.ClientSecret))
-	}
-	return doJSON(hc, req, kind, out)
+	return url.Values{
+		"client_assertion_type": {"urn:ietf:params:oauth:client-assertion-type:jwt-bearer"},
+		"client_assertion":      {a},
+	}, nil
 }
 
-// doJSON runs req and decodes a 2xx JSON answer into out.
+// libraryContext makes the library send its requests with hc.
+func libraryContext(ctx context.Context, hc *http.Client) context.Context {
+	return context.WithValue(ctx, oauth2.HTTPClient, hc)
+}
+
+// redeemCode exchanges an authorization code (with its PKCE verifier and
+// the resource indicator) at the token endpoint.
+func redeemCode(ctx context.Context, hc *http.Client, endpoint string, cl *Client, audience, code, verifier, redirectURI, resource string, now time.Time) (*Token, error) {
+	cfg := oauth2.Config{
+		ClientID: cl.ClientID, ClientSecret: cl.secret(), RedirectURL: redirectURI,
+		Endpoint: oauth2.Endpoint{TokenURL: endpoint, AuthStyle: cl.authStyle()},
+	}
+	opts := []oauth2.AuthCodeOption{oauth2.VerifierOption(verifier)}
+	if resource != "" {
+		opts = append(opts, oauth2.SetAuthURLParam("resource", resource))
+	}
+	extra, err := cl.assertion(audience)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range extra {
+		opts = append(opts, oauth2.SetAuthURLParam(k, v[0]))
+	}
+	t, err := cfg.Exchange(libraryContext(ctx, hc), code, opts...)
+	if err != nil {
+		return nil, endpointError(err, endpoint)
+	}
+	return accessToken(t, endpoint, now)
+}
+
+// tokenRequest runs any other grant at the token endpoint: params holds
+// grant_type and the grant's parameters (refresh_token, resource, scope,
+// assertion, ...). It goes through the library's client credentials
+// request, which lets grant_type be set.
+func tokenRequest(ctx context.Context, hc *http.Client, endpoint string, cl *Client, audience string, params url.Values) (*oauth2.Token, error) {
+	extra, err := cl.assertion(audience)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range extra {
+		params[k] = v
+	}
+	cfg := clientcredentials.Config{
+		ClientID: cl.ClientID, ClientSecret: cl.secret(), TokenURL: endpoint,
+		AuthStyle: cl.authStyle(), EndpointParams: params,
+	}
+	t, err := cfg.Token(libraryContext(ctx, hc))
+	if err != nil {
+		return nil, endpointError(err, endpoint)
+	}
+	return t, nil
+}
+
+// grant is tokenRequest for a grant that yields an access token.
+func grant(ctx context.Context, hc *http.Client, endpoint string, cl *Client, audience string, params url.Values, now time.Time) (*Token, error) {
+	t, err := tokenRequest(ctx, hc, endpoint, cl, audience, params)
+	if err != nil {
+		return nil, err
+	}
+	return accessToken(t, endpoint, now)
+}
+
+// accessToken turns the library's token into ours: a Bearer token, its
+// lifetime measured from now.
+func accessToken(t *oauth2.Token, endpoint string, now time.Time) (*Token, error) {
+	if t.TokenType != "" && !strings.EqualFold(t.TokenType, "bearer") {
+		return nil, fmt.Errorf("oauth: token type %q is not Bearer: %w", t.TokenType, &EndpointError{Endpoint: "token", URL: endpoint, Status: 200, Code: "unsupported_token_type"})
+	}
+	out := &Token{AccessToken: t.AccessToken, TokenType: "Bearer", RefreshToken: t.RefreshToken, Obtained: now}
+	out.Scope, _ = t.Extra("scope").(string)
+	out.IDToken, _ = t.Extra("id_token").(string)
+	if !t.Expiry.IsZero() {
+		out.Expiry = now.Add(time.Until(t.Expiry).Round(time.Second))
+	}
+	return out, nil
+}
+
+// endpointError turns the library's error answer into an EndpointError.
+func endpointError(err error, endpoint string) error {
+	var re *oauth2.RetrieveError
+	if !errors.As(err, &re) || re.Response == nil {
+		return fmt.Errorf("oauth: token endpoint %s: %w", endpoint, err)
+	}
+	return &EndpointError{Endpoint: "token", URL: endpoint, Status: re.Response.StatusCode, Code: re.ErrorCode, Description: re.ErrorDescription}
+}
+
+// clientAssertion signs an RFC 7523 client authentication JWT: iss and sub
+// are the client id, aud the authorization server's issuer. The algorithm
+// is SigningAlg, or ES256/RS256 by key type.
+func clientAssertion(cl *Client, audience string, now time.Time) (string, error) {
+	var key any
+	var err error
+	alg := cl.SigningAlg
+	if k, ecErr := jwt.ParseECPrivateKeyFromPEM([]byte(cl.PrivateKeyPEM)); ecErr == nil {
+		key = k
+		if alg == "" {
+			alg = "ES256"
+		}
+	} else if key, err = jwt.ParseRSAPrivateKeyFromPEM([]byte(cl.PrivateKeyPEM)); err != nil {
+		return "", fmt.Errorf("oauth: private key is neither an EC nor an RSA key in PEM: %w", err)
+	} else if alg == "" {
+		alg = "RS256"
+	}
+	method := jwt.GetSigningMethod(alg)
+	if method == nil {
+		return "", fmt.Errorf("oauth: unknown signing algorithm %q", alg)
+	}
+	jti := make([]byte, 16)
+	_, _ = rand.Read(jti)
+	s, err := jwt.NewWithClaims(method, jwt.MapClaims{
+		"iss": cl.ClientID, "sub": cl.ClientID, "aud": audience,
+		"iat": now.Unix(), "exp": now.Add(5 * time.Minute).Unix(),
+		"jti": base64.RawURLEncoding.EncodeToString(jti),
+	}).SignedString(key)
+	if err != nil {
+		return "", fmt.Errorf("oauth: sign client assertion with %s: %w", alg, err)
+	}
+	return s, nil
+}
+
+// doJSON runs req and decodes a 2xx JSON answer into out (when not nil).
 func doJSON(hc *http.Client, req *http.Request, kind string, out any) error {
 	resp, err := hc.Do(req)
 	if err != nil {
@@ -148,129 +284,32 @@ func doJSON(hc *http.Client, req *http.Request, kind string, out any) error {
 	return nil
 }
 
-// authenticate adds the client authentication that goes into the form.
-func authenticate(form url.Values, cl *Client, audience string) error {
-	switch cl.AuthMethod {
-	case AuthClientSecretBasic:
-		// header, set by postForm
-	case AuthClientSecretPost:
-		form.Set("client_id", cl.ClientID)
-		form.Set("client_secret", cl.ClientSecret)
-	case AuthPrivateKeyJWT:
-		a, err := clientAssertion(cl, audience, time.Now())
-		if err != nil {
-			return err
-		}
-		form.Set("client_assertion_type", "urn:ietf:params:oauth:client-assertion-type:jwt-bearer")
-		form.Set("client_assertion", a)
-	default: // none
-		form.Set("client_id", cl.ClientID)
-	}
-	return nil
-}
-
-// exchange runs a token request and turns the answer into a Token.
-func exchange(ctx context.Context, hc *http.Client, endpoint string, form url.Values, cl *Client, audience string, now time.Time) (*Token, error) {
-	var tr tokenResponse
-	if err := postForm(ctx, hc, "token", endpoint, form, cl, audience, &tr); err != nil {
-		return nil, err
-	}
-	if tr.AccessToken == "" {
-		return nil, fmt.Errorf("oauth: token response has no access_token: %w", &EndpointError{Endpoint: "token", URL: endpoint, Status: 200, Code: "invalid_response"})
-	}
-	if tr.TokenType != "" && !strings.EqualFold(tr.TokenType, "bearer") {
-		return nil, fmt.Errorf("oauth: token type %q is not Bearer: %w", tr.TokenType, &EndpointError{Endpoint: "token", URL: endpoint, Status: 200, Code: "unsupported_token_type"})
-	}
-	t := &Token{AccessToken: tr.AccessToken, TokenType: "Bearer", RefreshToken: tr.RefreshToken, Scope: tr.Scope, IDToken: tr.IDToken}
-	if secs := parseExpiresIn(tr.ExpiresIn); secs > 0 {
-		t.Expiry = now.Add(time.Duration(secs) * time.Second)
-	}
-	return t, nil
-}
-
-// parseExpiresIn accepts a number or a numeric string (seen in the wild).
-func parseExpiresIn(raw json.RawMessage) int64 {
-	if len(raw) == 0 {
-		return 0
-	}
-	var n json.Number
-	s := strings.Trim(string(raw), `"`)
-	n = json.Number(s)
-	if v, err := n.Int64(); err == nil {
-		return v
-	}
-	if f, err := n.Float64(); err == nil {
-		return int64(f)
-	}
-	return 0
-}
-
-// clientAssertion signs an RFC 7523 client authentication JWT: iss and sub
-// are the client id, aud the authorization server's issuer.
-func clientAssertion(cl *Client, audience string, now time.Time) (string, error) {
-	block, _ := pem.Decode([]byte(cl.PrivateKeyPEM))
-	if block == nil {
-		return "", errors.New("oauth: private key is not PEM")
-	}
-	key, err := x509.ParsePKCS8PrivateKey(block.Bytes)
+// revokeToken sends an RFC 7009 revocation request with the client's
+// authentication (the library has no revocation call).
+func revokeToken(ctx context.Context, hc *http.Client, endpoint string, form url.Values, cl *Client, audience string) error {
+	extra, err := cl.assertion(audience)
 	if err != nil {
-		if k, err2 := x509.ParseECPrivateKey(block.Bytes); err2 == nil {
-			key = k
-		} else if k, err3 := x509.ParsePKCS1PrivateKey(block.Bytes); err3 == nil {
-			key = k
-		} else {
-			return "", fmt.Errorf("oauth: private key: %w", err)
+		return err
+	}
+	for k, v := range extra {
+		form[k] = v
+	}
+	if cl.authStyle() == oauth2.AuthStyleInParams {
+		form.Set("client_id", cl.ClientID)
+		if s := cl.secret(); s != "" {
+			form.Set("client_secret", s)
 		}
 	}
-	alg := cl.SigningAlg
-	if alg == "" {
-		switch key.(type) {
-		case *ecdsa.PrivateKey:
-			alg = "ES256"
-		default:
-			alg = "RS256"
-		}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint, strings.NewReader(form.Encode()))
+	if err != nil {
+		return fmt.Errorf("oauth: revocation request: %w", err)
 	}
-	jti := make([]byte, 16)
-	_, _ = rand.Read(jti)
-	header, _ := json.Marshal(map[string]string{"alg": alg, "typ": "JWT"})
-	claims, _ := json.Marshal(map[string]any{
-		"iss": cl.ClientID, "sub": cl.ClientID, "aud": audience,
-		"iat": now.Unix(), "exp": now.Add(5 * time.Minute).Unix(),
-		"jti": base64.RawURLEncoding.EncodeToString(jti),
-	})
-	input := base64.RawURLEncoding.EncodeToString(header) + "." + base64.RawURLEncoding.EncodeToString(claims)
-	sum := sha256.Sum256([]byte(input))
-	var sig []byte
-	switch k := key.(type) {
-	case *ecdsa.PrivateKey:
-		if alg != "ES256" {
-			return "", fmt.Errorf("oauth: signing algorithm %s does not fit an EC key", alg)
-		}
-		r, s, err := ecdsa.Sign(rand.Reader, k, sum[:])
-		if err != nil {
-			return "", fmt.Errorf("oauth: sign client assertion: %w", err)
-		}
-		sig = append(pad32(r), pad32(s)...)
-	case *rsa.PrivateKey:
-		if alg != "RS256" {
-			return "", fmt.Errorf("oauth: signing algorithm %s does not fit an RSA key", alg)
-		}
-		sig, err = rsa.SignPKCS1v15(rand.Reader, k, crypto.SHA256, sum[:])
-		if err != nil {
-			return "", fmt.Errorf("oauth: sign client assertion: %w", err)
-		}
-	default:
-		return "", fmt.Errorf("oauth: unsupported private key type %T", key)
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Accept", "application/json")
+	if cl.authStyle() == oauth2.AuthStyleInHeader {
+		req.SetBasicAuth(url.QueryEscape(cl.ClientID), url.QueryEscape(cl.ClientSecret))
 	}
-	return input + "." + base64.RawURLEncoding.EncodeToString(sig), nil
-}
-
-func pad32(n *big.Int) []byte {
-	b := n.Bytes()
-	out := make([]byte, 32)
-	copy(out[32-len(b):], b)
-	return out
+	return doJSON(hc, req, "revocation", nil)
 }
 
 // registrationRequest is the RFC 7591 client metadata we send.
