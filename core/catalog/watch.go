@@ -41,6 +41,12 @@ func (c *Catalog) DiskChanged() (bool, error) {
 // the content (DiskChanged) before acting: Spyglass's own saves trigger it
 // too. Watch returns nil when ctx ends, or the error that stopped it.
 func Watch(ctx context.Context, path string, settle time.Duration, onChange func()) error {
+	return watch(ctx, path, settle, nil, onChange)
+}
+
+// watch is Watch with armed, when set, called once the folder is watched:
+// changes from then on are seen.
+func watch(ctx context.Context, path string, settle time.Duration, armed, onChange func()) error {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
 	}
@@ -52,6 +58,9 @@ func Watch(ctx context.Context, path string, settle time.Duration, onChange func
 	defer w.Close()
 	if err := w.Add(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("watch %s: %w", path, err)
+	}
+	if armed != nil {
+		armed()
 	}
 	var timer *time.Timer
 	var fire <-chan time.Time

@@ -20,10 +20,15 @@ func TestWatchSeesEveryKindOfChange(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	changes := make(chan struct{}, 16)
 	done := make(chan error, 1)
+	armed := make(chan struct{})
 	go func() {
-		done <- Watch(ctx, path, 50*time.Millisecond, func() { changes <- struct{}{} })
+		done <- watch(ctx, path, 50*time.Millisecond, func() { close(armed) }, func() { changes <- struct{}{} })
 	}()
-	time.Sleep(100 * time.Millisecond) // the watch is set up
+	select {
+	case <-armed: // changes from now on are seen
+	case err := <-done:
+		t.Fatalf("Watch returned before watching: %v", err)
+	}
 	wait := func(what string) {
 		t.Helper()
 		select {
@@ -32,7 +37,8 @@ func TestWatchSeesEveryKindOfChange(t *testing.T) {
 			t.Fatalf("no change seen after %s", what)
 		}
 		// a write can come as several events spread over more than the
-		// settle time on a busy machine: take what is left of it
+		// settle time on a busy machine: take what is left of it, so that
+		// the quiet check below is not fooled by the tail of a write
 		for {
 			select {
 			case <-changes:
