@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/cenkalti/backoff/v5"
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
@@ -40,12 +41,13 @@ type listener struct {
 	run sync.Mutex // held by relisten: one replacement at a time
 
 	mu      sync.Mutex
-	uris    []string               // resources subscribed to, in order
-	cancel  context.CancelFunc     // ends the open listen, nil when none
-	stopped chan struct{}          // closed when the open listen has ended
-	filter  mcp.SubscriptionFilter // what the open listen asked for
-	ack     json.RawMessage        // the open listen's acknowledgement
-	drops   int                    // acknowledged listens the server ended, in a row
+	uris    []string                    // resources subscribed to, in order
+	cancel  context.CancelFunc          // ends the open listen, nil when none
+	stopped chan struct{}               // closed when the open listen has ended
+	filter  mcp.SubscriptionFilter      // what the open listen asked for
+	ack     json.RawMessage             // the open listen's acknowledgement
+	drops   int                         // acknowledged listens the server ended, in a row
+	pause   *backoff.ExponentialBackOff // the pause before reopening, growing with drops
 }
 
 // maxListenDrops bounds how often in a row a listen that the server
@@ -166,15 +168,21 @@ func (s *Session) relisten(ctx context.Context) (json.RawMessage, error) {
 
 // listenDropped reopens an acknowledged listen that the server ended
 // while the connection lives on (a dropped HTTP stream, a restarted
-// server behind a proxy), after a short pause growing with every drop in
-// a row; after maxListenDrops it gives up and says so in the record. A
-// closed connection is left to listenAfterConnect.
+// server behind a proxy), after a pause growing with every drop in a row
+// (exponential from about 500 ms, cenkalti/backoff); after maxListenDrops
+// it gives up and says so in the record. A closed connection is left to
+// listenAfterConnect.
 func (s *Session) listenDropped(done chan struct{}, cause error) {
 	s.lis.mu.Lock()
 	current := s.lis.stopped == done && s.lis.ack != nil
+	var pause time.Duration
 	if current {
 		s.lis.cancel, s.lis.stopped, s.lis.ack = nil, nil, nil
+		if s.lis.drops == 0 || s.lis.pause == nil {
+			s.lis.pause = &backoff.ExponentialBackOff{InitialInterval: 500 * time.Millisecond, RandomizationFactor: 0.5, Multiplier: 1.5, MaxInterval: 5 * time.Second}
+		}
 		s.lis.drops++
+		pause = s.lis.pause.NextBackOff()
 	}
 	drops := s.lis.drops
 	s.lis.mu.Unlock()
@@ -197,7 +205,7 @@ func (s *Session) listenDropped(done chan struct{}, cause error) {
 		return
 	}
 	go func() {
-		time.Sleep(time.Duration(drops) * 500 * time.Millisecond)
+		time.Sleep(pause)
 		ctx, cancel := context.WithTimeout(context.Background(), listenAckTimeout)
 		defer cancel()
 		if _, err := s.relisten(ctx); err == nil {
