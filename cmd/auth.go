@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os/exec"
-	"strings"
 	"sync"
 	"time"
 
@@ -160,38 +158,22 @@ func (c *authConn) Send(ctx context.Context, msg []byte, opts *wire.SendOptions)
 }
 
 // commandBrowser opens the authorization URL with a user-given command
-// (--browser CMD): CMD URL, or CMD with %s replaced by the URL.
+// (--browser CMD): CMD URL, or CMD with %s replaced by the URL; CMD is
+// split into words as a shell would.
 func commandBrowser(command string, stderr io.Writer) oauth.Browser {
-	return oauth.BrowserFunc(func(ctx context.Context, url string) error {
-		fields := strings.Fields(command)
-		if len(fields) == 0 {
-			return fmt.Errorf("%w: empty --browser command", oauth.ErrBrowser)
-		}
-		replaced := false
-		for i, f := range fields {
-			if strings.Contains(f, "%s") {
-				fields[i] = strings.ReplaceAll(f, "%s", url)
-				replaced = true
-			}
-		}
-		if !replaced {
-			fields = append(fields, url)
-		}
-		cmd := exec.Command(fields[0], fields[1:]...)
-		cmd.Stdout, cmd.Stderr = stderr, stderr
-		if err := cmd.Start(); err != nil {
-			return fmt.Errorf("%w: %v", oauth.ErrBrowser, err)
-		}
-		go cmd.Wait()
-		return nil
-	})
+	return oauth.SystemBrowser{Command: command, Output: stderr}
 }
 
-// cliBrowser tells the user what is happening, then opens the page.
+// cliBrowser tells the user what is happening, then opens the page; a
+// browser command that fails says how to choose another.
 func cliBrowser(inner oauth.Browser, stderr io.Writer) oauth.Browser {
 	return oauth.BrowserFunc(func(ctx context.Context, url string) error {
 		fmt.Fprintf(stderr, "The server asks you to sign in. Opening your browser at:\n  %s\n", url)
-		return inner.Open(ctx, url)
+		err := inner.Open(ctx, url)
+		if errors.Is(err, oauth.ErrBrowser) {
+			return fmt.Errorf("%w (set --browser or $BROWSER to a command that opens a web page)", err)
+		}
+		return err
 	})
 }
 
@@ -229,6 +211,10 @@ func (s *runOnlyStore) Set(ctx context.Context, key, value string) error {
 // oauthWarning words an OAuth warning for stderr.
 func oauthWarning(stderr io.Writer) func(oauth.Warning) {
 	return func(w oauth.Warning) {
+		if w.Code == oauth.WarnNoChallenge {
+			fmt.Fprintf(stderr, "warning: %s answered 401 without an OAuth challenge (WWW-Authenticate: Bearer), as a proxy or firewall might; trying OAuth discovery at its origin anyway\n", w.Detail)
+			return
+		}
 		fmt.Fprintf(stderr, "warning: sign-in: %s: %s\n", w.Code, w.Detail)
 	}
 }

@@ -54,6 +54,9 @@ func TestHTTPErrors(t *testing.T) {
 			w.WriteHeader(401)
 		case bytes.Contains(body, []byte(`"forbidden"`)):
 			w.WriteHeader(403)
+		case bytes.Contains(body, []byte(`"stepup"`)):
+			w.Header().Set("WWW-Authenticate", `Bearer error="insufficient_scope", scope="more"`)
+			w.WriteHeader(403)
 		default:
 			http.NotFound(w, r) // the session is gone
 		}
@@ -81,8 +84,14 @@ func TestHTTPErrors(t *testing.T) {
 	if !errors.Is(err, ErrUnauthorized) || !errors.As(err, &herr) || len(herr.WWWAuthenticate()) != 1 {
 		t.Fatalf("401: %v", err)
 	}
-	if err := c.Send(ctx, []byte(`{"jsonrpc":"2.0","id":4,"method":"forbidden"}`), nil); !errors.Is(err, ErrUnauthorized) {
-		t.Fatalf("403: %v", err)
+	// A 403 without a challenge (a proxy, a firewall) is a plain HTTP
+	// error; with one it asks for authorization (step-up).
+	err = c.Send(ctx, []byte(`{"jsonrpc":"2.0","id":4,"method":"forbidden"}`), nil)
+	if !errors.As(err, &herr) || herr.Status != 403 || errors.Is(err, ErrUnauthorized) {
+		t.Fatalf("403 without a challenge: %v, want an HTTP error that is not ErrUnauthorized", err)
+	}
+	if err := c.Send(ctx, []byte(`{"jsonrpc":"2.0","id":6,"method":"stepup"}`), nil); !errors.Is(err, ErrUnauthorized) {
+		t.Fatalf("403 with a challenge: %v", err)
 	}
 
 	err = c.Send(ctx, []byte(`{"jsonrpc":"2.0","id":5,"method":"tools/list"}`), nil)
@@ -295,7 +304,6 @@ func TestSSEBadStarts(t *testing.T) {
 			io.WriteString(w, "event: endpoint\ndata: /message?sessionId=1\n\n")
 			io.WriteString(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"hi\"}\n\n")
 			w.(http.Flusher).Flush()
-			time.Sleep(100 * time.Millisecond)
 		default:
 			http.NotFound(w, r)
 		}

@@ -97,7 +97,8 @@ var (
 	// ErrCommandNotFound is matched by the *StartError of a stdio command
 	// that does not exist.
 	ErrCommandNotFound = errors.New("wire: command not found")
-	// ErrUnauthorized is wrapped by an *HTTPError with status 401 or 403.
+	// ErrUnauthorized is wrapped by an *HTTPError with status 401, or 403
+	// with a WWW-Authenticate challenge.
 	ErrUnauthorized = errors.New("wire: unauthorized")
 	// ErrSessionExpired is wrapped by an *HTTPError with status 404 for a
 	// request that carried an Mcp-Session-Id: the server forgot the
@@ -182,12 +183,13 @@ func (e *HTTPError) Error() string {
 	return fmt.Sprintf("wire: %s %s: HTTP %d %s", e.Method, e.URL, e.Status, http.StatusText(e.Status))
 }
 
-// Is matches ErrUnauthorized for 401/403 and ErrSessionExpired for 404
-// with a session id.
+// Is matches ErrUnauthorized for 401, and for 403 with a WWW-Authenticate
+// challenge (a plain 403, say from a proxy or a firewall, is an HTTP
+// error like any other), and ErrSessionExpired for 404 with a session id.
 func (e *HTTPError) Is(target error) bool {
 	switch target {
 	case ErrUnauthorized:
-		return e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden
+		return e.Status == http.StatusUnauthorized || e.Status == http.StatusForbidden && len(e.WWWAuthenticate()) > 0
 	case ErrSessionExpired:
 		return e.Status == http.StatusNotFound && e.SessionID != ""
 	}
