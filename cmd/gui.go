@@ -11,7 +11,6 @@ import (
 	"maps"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -19,7 +18,6 @@ import (
 	"sync"
 	"time"
 
-	"fyne.io/fyne/v2"
 	"github.com/adrg/xdg"
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -89,13 +87,11 @@ func (b *guiBackend) useQueue(w *ui.Window, profiles string) *requests.Queue {
 	return q
 }
 
-// openBrowser opens a URL-mode elicitation: $BROWSER when set, else the
-// desktop's opener.
+// openBrowser opens a URL-mode elicitation with the OAuth sign-in's
+// opener: $BROWSER (split like a shell would, %s for the URL) when set,
+// else the desktop's opener. It does not wait: it runs on the UI thread.
 func openBrowser(u *url.URL) error {
-	if b := os.Getenv("BROWSER"); b != "" {
-		return exec.Command(b, u.String()).Start()
-	}
-	return fyne.CurrentApp().OpenURL(u)
+	return oauth.SystemBrowser{}.Start(u.String())
 }
 
 // newGUIBackend wraps a loaded catalog. roWhy says why it is read-only
