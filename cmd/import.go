@@ -24,7 +24,10 @@ func runImport(inv *Invocation, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail(catalogExitUsage, err)
 	}
-	data, err := os.ReadFile(inv.ImportFile)
+	data, err := catalog.ReadFile(inv.ImportFile)
+	if link := (*catalog.LinkError)(nil); errors.As(err, &link) {
+		return fail(catalogExitUsage, fmt.Errorf("--import %s is a symbolic link to %s, which does not exist", link.Path, link.Target))
+	}
 	if err != nil {
 		return fail(catalogExitUsage, fmt.Errorf("--import: %w", err))
 	}

@@ -273,6 +273,7 @@ func explainCatalogError(err error) string {
 	var conflict *catalog.ConflictError
 	var ov *catalog.OverrideError
 	var pe *fs.PathError
+	var link *catalog.LinkError
 	switch {
 	case err == nil:
 		return ""
@@ -302,6 +303,16 @@ func explainCatalogError(err error) string {
 		return "this file was opened read-only (--config) and is never written; use --catalog PATH for a file Spyglass may change"
 	case errors.As(err, &ee):
 		return explainEntryError(ee)
+	case errors.As(err, &link):
+		flag := "--catalog"
+		if link.ReadOnly {
+			flag = "--config"
+		}
+		return fmt.Sprintf("%s is a symbolic link to %s, which does not exist; create that file or give %s the path of an existing one", link.Path, link.Target, flag)
+	case errors.Is(err, catalog.ErrNotRegular):
+		return fmt.Sprintf("%s; a server list must be a regular file (a FIFO or device could be read forever)", err)
+	case errors.Is(err, catalog.ErrTooLarge):
+		return fmt.Sprintf("%s; a server list is never that big — is it the right file?", err)
 	case errors.Is(err, fs.ErrNotExist) && errors.As(err, &pe):
 		return fmt.Sprintf("%s does not exist (a --config file is never created; use --catalog PATH to have Spyglass create and seed one)", pe.Path)
 	}

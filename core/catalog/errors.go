@@ -3,6 +3,7 @@ package catalog
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 )
 
@@ -46,6 +47,11 @@ var (
 	// ErrOverride: a per-run override (-e, --header, --cwd) does not fit the
 	// selected server's transport. The error is an *OverrideError.
 	ErrOverride = errors.New("override does not apply to this server")
+	// ErrNotRegular: a file to read is not a regular file (a FIFO, a
+	// device, a folder), so reading it could wait or run forever.
+	ErrNotRegular = errors.New("not a regular file")
+	// ErrTooLarge: a file to read is larger than MaxFileSize.
+	ErrTooLarge = errors.New("file too large")
 	// ErrSimulatedCrash may be returned by a WriteOptions.Hook to stop a save
 	// at one step, as a crash would: nothing is cleaned up.
 	ErrSimulatedCrash = errors.New("simulated crash")
@@ -142,6 +148,21 @@ func (e *InvalidError) Unwrap() []error {
 	}
 	return out
 }
+
+// LinkError says that Path is a symbolic link to Target, which does not
+// exist. ReadOnly is set when the file was opened read-only (--config).
+type LinkError struct {
+	Path, Target string
+	ReadOnly     bool
+}
+
+// Error names the link and its missing target.
+func (e *LinkError) Error() string {
+	return fmt.Sprintf("%s: symbolic link to %s, which does not exist", e.Path, e.Target)
+}
+
+// Unwrap returns fs.ErrNotExist.
+func (e *LinkError) Unwrap() error { return fs.ErrNotExist }
 
 // ConflictError says that Path changed on disk after it was read, so saving
 // would have overwritten someone else's change.

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -179,11 +180,44 @@ func isUnsupported(err error) bool {
 	return errors.As(err, &pe) && (errors.Is(pe.Err, errors.ErrUnsupported))
 }
 
+// MaxFileSize bounds what ReadFile reads: far more than any server list.
+const MaxFileSize = 16 << 20
+
+// ReadFile reads a catalog, config or import file: it must be a regular
+// file (ErrNotRegular for a FIFO, a device, a folder: reading one could
+// wait or run forever) of at most MaxFileSize bytes (ErrTooLarge). A
+// symbolic link to a missing file is a *LinkError.
+func ReadFile(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		if target, lerr := os.Readlink(path); lerr == nil && errors.Is(err, fs.ErrNotExist) {
+			return nil, &LinkError{Path: path, Target: target}
+		}
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, st.Mode().Type())
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("%s: %w (the limit is %d MiB)", path, ErrTooLarge, MaxFileSize>>20)
+	}
+	return data, nil
+}
+
 // Load reads a writable catalog. A missing file is an error wrapping
 // fs.ErrNotExist; a malformed one a *SyntaxError. As with Parse, an
 // *InvalidError comes with a usable catalog.
 func Load(path string) (*Catalog, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read catalog: %w", err)
 	}
@@ -199,6 +233,9 @@ func Load(path string) (*Catalog, error) {
 // result returns ErrReadOnly.
 func LoadReadOnly(path string) (*Catalog, error) {
 	c, err := Load(path)
+	if le := (*LinkError)(nil); errors.As(err, &le) {
+		le.ReadOnly = true
+	}
 	if c != nil {
 		c.readOnly = true
 	}
@@ -211,8 +248,9 @@ func LoadReadOnly(path string) (*Catalog, error) {
 // processes seed at once, one writes and the other reads what it wrote.
 func LoadOrCreate(path string) (c *Catalog, created bool, err error) {
 	c, err = Load(path)
-	if !errors.Is(err, fs.ErrNotExist) {
-		return c, false, err
+	var le *LinkError
+	if !errors.Is(err, fs.ErrNotExist) || errors.As(err, &le) {
+		return c, false, err // a link to a missing file is not replaced
 	}
 	if err := createExclusive(path, []byte(Seed)); err != nil {
 		if !errors.Is(err, fs.ErrExist) {
@@ -374,7 +412,7 @@ func (c *Catalog) Rebase() error {
 	if c.path == "" {
 		return fmt.Errorf("rebase: %w", ErrReadOnly)
 	}
-	data, err := os.ReadFile(c.path)
+	data, err := ReadFile(c.path)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("rebase %s: %w", c.path, err)

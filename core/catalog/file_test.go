@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"testing/synctest"
 )
@@ -558,4 +559,46 @@ func TestUpdateRetriesAfterConflict(t *testing.T) {
 			t.Fatal("a conflicting save wrote")
 		}
 	})
+}
+
+// TestReadFileBounded: a device, a FIFO (which nobody writes) or a folder
+// is refused as not a regular file, without reading; a file over
+// MaxFileSize is refused naming the limit; a symbolic link to a missing
+// file says so, and LoadOrCreate does not seed through it.
+func TestReadFileBounded(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("no /dev/zero or FIFOs")
+	}
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"/dev/zero", fifo, dir} {
+		if _, err := LoadReadOnly(p); !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), p) {
+			t.Errorf("%s: %v, want ErrNotRegular naming the file", p, err)
+		}
+	}
+	big := filepath.Join(dir, "big.json")
+	if err := os.WriteFile(big, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, MaxFileSize+1); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(big); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), big) || !strings.Contains(err.Error(), "16 MiB") {
+		t.Errorf("big file: %v", err)
+	}
+	link := filepath.Join(dir, "mcp.json")
+	if err := os.Symlink(filepath.Join(dir, "missing", "mcp.json"), link); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := LoadOrCreate(link)
+	var le *LinkError
+	if !errors.As(err, &le) || le.ReadOnly || le.Target != filepath.Join(dir, "missing", "mcp.json") || !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("dangling link as catalog: %v", err)
+	}
+	if _, err := LoadReadOnly(link); !errors.As(err, &le) || !le.ReadOnly {
+		t.Fatalf("dangling link as config: %v", err)
+	}
 }

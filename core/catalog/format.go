@@ -29,8 +29,8 @@ func detectStyle(data []byte, top *object) style {
 	if top == nil || len(top.members) == 0 {
 		return st // nothing to imitate
 	}
-	if !bytes.Contains(data, []byte("\n")) && len(data) > 0 {
-		st.multiline = false
+	if !bytes.Contains(data[top.start:top.end], []byte("\n")) {
+		st.multiline = false // a minified file, maybe with a final line break
 	}
 	if bytes.Contains(data, []byte("\r\n")) {
 		st.nl = "\r\n"

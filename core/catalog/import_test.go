@@ -140,3 +140,18 @@ func TestImportSecretNotWritten(t *testing.T) {
 		t.Fatal("secret not kept in memory")
 	}
 }
+
+// TestImportIntoOneLineCatalog: a minified catalog (with a final line
+// break, as editors save it) stays on one line when a server is imported.
+func TestImportIntoOneLineCatalog(t *testing.T) {
+	c := mustParse(t, "{\"mcpServers\":{\"a\":{\"command\":\"x\"}}}\n")
+	im, err := ParseImport("in.json", []byte(`{"mcpServers": {"b": {"command": "y", "args": ["1"], "env": {"K": "V"}, "x-extra": {"n": [1, 2]}}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Import(im)
+	want := `{"mcpServers":{"a":{"command":"x"},"b":{"type":"stdio","command":"y","args":["1"],"env":{"K":"V"},"x-extra":{"n":[1,2]}}}}` + "\n"
+	if got := string(c.Bytes()); got != want {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -21,7 +20,7 @@ func (c *Catalog) DiskChanged() (bool, error) {
 	if c.path == "" || !c.disk.known {
 		return false, nil
 	}
-	data, err := os.ReadFile(c.path)
+	data, err := ReadFile(c.path)
 	exists := err == nil
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return false, fmt.Errorf("catalog %s: %w", c.path, err)
