@@ -22,9 +22,7 @@ func TestGaveUpRequestsAreAbandonedOnTheConn(t *testing.T) {
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	go func() {
-		for len(fs.received("tools/call")) < 2 && cctx.Err() == nil {
-			time.Sleep(5 * time.Millisecond)
-		}
+		eventually(func() bool { return len(fs.received("tools/call")) >= 2 || cctx.Err() != nil })
 		cancel()
 	}()
 	rep2, err := s.CallTool(cctx, ToolCall{Name: "hang"}, nil)

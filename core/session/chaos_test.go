@@ -44,7 +44,6 @@ func TestChaos(t *testing.T) {
 		case "ask":
 			go func() {
 				c.emit(fmt.Sprintf(`{"jsonrpc":"2.0","id":"ask-%s","method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}}`, m.ID))
-				time.Sleep(5 * time.Millisecond)
 				c.defaults(m)
 			}()
 		case "crash":

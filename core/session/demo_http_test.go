@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
@@ -188,7 +187,9 @@ func TestFlakyWriteOverHTTP(t *testing.T) {
 	dial := func(context.Context) (wire.Conn, error) {
 		return wire.NewStreamableHTTP(wire.HTTPConfig{Conn: "demo", URL: ts.URL + demo.HTTPPath}, log), nil
 	}
-	s := New(dial, log, &Options{Conn: "demo", RequestTimeout: time.Minute})
+	// No request timeout: a failure that waited for one would hang until
+	// the test's context ends and fail with its deadline instead.
+	s := New(dial, log, &Options{Conn: "demo", RequestTimeout: -1})
 	t.Cleanup(func() { _ = s.Close() })
 	ctx := testCtx(t)
 	if _, err := s.ListTools(ctx, nil); err != nil {
@@ -197,13 +198,9 @@ func TestFlakyWriteOverHTTP(t *testing.T) {
 	if _, err := s.SubscribeResource(ctx, demo.NotesURI, nil); err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
 	res, err := s.CallTool(ctx, ToolCall{Name: demo.ToolFlakyWrite, Arguments: map[string]any{"text": "over http"}}, nil)
 	if !errors.Is(err, ErrNoResponse) || !errors.Is(err, ErrOutcomeUnknown) {
 		t.Fatalf("flaky_write: %v", err)
-	}
-	if d := time.Since(start); d > 30*time.Second {
-		t.Errorf("the failure took %s", d)
 	}
 	if a := res.Attempt; a.Class != "transport" || !a.OutcomeUnknown {
 		t.Errorf("attempt %+v", a)

@@ -76,15 +76,9 @@ func (fs *fakeServer) received(method string) []msg {
 // waitFor waits (bounded) until the client sent a message with method.
 func (fs *fakeServer) waitFor(method string) msg {
 	fs.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if ms := fs.received(method); len(ms) > 0 {
-			return ms[len(ms)-1]
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	fs.t.Fatalf("the client never sent %s", method)
-	return msg{}
+	waitUntil(fs.t, "the client to send "+method, func() bool { return len(fs.received(method)) > 0 })
+	ms := fs.received(method)
+	return ms[len(ms)-1]
 }
 
 // fakeConn is one connection to the fake server.
@@ -263,15 +257,28 @@ func messages(log *events.Log) []events.Event {
 	return out
 }
 
-// waitUntil polls cond (bounded).
+// waitUntil waits until cond holds, checking it on a short tick, for
+// conditions no event announces; it fails the test after a generous
+// bound (a hang, never a slow machine).
 func waitUntil(t testing.TB, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if cond() {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
+	if !eventually(cond) {
+		t.Fatalf("timed out waiting for %s", what)
 	}
-	t.Fatalf("timed out waiting for %s", what)
+}
+
+// eventually reports whether cond came to hold within the bound.
+func eventually(cond func() bool) bool {
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.NewTimer(10 * time.Second)
+	defer deadline.Stop()
+	for !cond() {
+		select {
+		case <-tick.C:
+		case <-deadline.C:
+			return cond()
+		}
+	}
+	return true
 }

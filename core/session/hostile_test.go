@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/signal"
 	"strings"
 	"syscall"
 	"testing"
@@ -34,7 +35,11 @@ func serveNoRead() int {
 	if _, err := in.ReadString('\n'); err != nil { // notifications/initialized
 		return 1
 	}
-	select {} // never read again
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, syscall.SIGUSR2) // a signal wait: never read again, and no deadlock for the runtime
+	for {
+		<-c
+	}
 }
 
 // TestStdioServerStopsReading: a request too big for the pipe to a server

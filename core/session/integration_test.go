@@ -474,15 +474,18 @@ func TestStdioCrashRestart(t *testing.T) {
 	if err := s.Connect(ctx); err != nil {
 		t.Fatal(err)
 	}
-	go func() {
-		// Kill the server while the long operation runs.
-		time.Sleep(500 * time.Millisecond)
-		mu.Lock()
-		pid := conns[0].Pid()
-		mu.Unlock()
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-	}()
-	res, err := s.CallTool(ctx, ToolCall{Name: "trigger-long-running-operation", Arguments: map[string]any{"duration": 30, "steps": 3}}, nil)
+	// Kill the server while the long operation runs: at its first
+	// progress notification.
+	var kill sync.Once
+	onProgress := func(Progress) {
+		kill.Do(func() {
+			mu.Lock()
+			pid := conns[0].Pid()
+			mu.Unlock()
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		})
+	}
+	res, err := s.CallTool(ctx, ToolCall{Name: "trigger-long-running-operation", Arguments: map[string]any{"duration": 30, "steps": 60}}, &CallOptions{Progress: onProgress})
 	if !errors.Is(err, ErrNoResponse) {
 		t.Fatalf("err %v, want no response", err)
 	}

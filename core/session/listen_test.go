@@ -48,16 +48,11 @@ func TestModernListen(t *testing.T) {
 		}
 		return false
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for !has("notifications/subscriptions/acknowledged") && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	eventually(func() bool { return !(!has("notifications/subscriptions/acknowledged")) })
 	if _, err := s.CallTool(ctx, ToolCall{Name: demo.ToolToggleExtra}, nil); err != nil {
 		t.Fatal(err)
 	}
-	for !has(MethodToolsListChanged) && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	eventually(func() bool { return !(!has(MethodToolsListChanged)) })
 	if !has(MethodToolsListChanged) {
 		t.Errorf("notifications %v", got)
 	}
@@ -87,10 +82,7 @@ func TestModernSubscribe(t *testing.T) {
 	count := func(m string) int { mu.Lock(); defer mu.Unlock(); return counts[m] }
 	waitCount := func(m string, n int) {
 		t.Helper()
-		deadline := time.Now().Add(10 * time.Second)
-		for count(m) < n && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
-		}
+		eventually(func() bool { return !(count(m) < n) })
 		if count(m) < n {
 			t.Fatalf("%d × %s, want %d", count(m), m, n)
 		}
@@ -121,8 +113,7 @@ func TestModernSubscribe(t *testing.T) {
 	// longer asks for the resource
 	var listens []events.Event
 	cancelled := 0
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	eventually(func() bool {
 		listens, cancelled = nil, 0
 		for _, e := range log.Events() {
 			if e.Kind == events.KindMessage && e.Dir == events.DirOut && e.Method == "subscriptions/listen" {
@@ -133,11 +124,8 @@ func TestModernSubscribe(t *testing.T) {
 				}
 			}
 		}
-		if (len(listens) >= 2 && cancelled == len(listens)-1) || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return len(listens) >= 2 && cancelled == len(listens)-1
+	})
 	if len(listens) < 2 || cancelled != len(listens)-1 {
 		t.Fatalf("%d listens, %d cancelled", len(listens), cancelled)
 	}
@@ -168,16 +156,11 @@ func TestModernListChangedOverHTTP(t *testing.T) {
 	if err := s.Connect(ctx); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for !has(MethodSubscriptionsAcknowledged) && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	eventually(func() bool { return !(!has(MethodSubscriptionsAcknowledged)) })
 	if _, err := s.CallTool(ctx, ToolCall{Name: demo.ToolToggleExtra}, nil); err != nil {
 		t.Fatal(err)
 	}
-	for !has(MethodToolsListChanged) && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	eventually(func() bool { return !(!has(MethodToolsListChanged)) })
 	if !has(MethodToolsListChanged) {
 		t.Errorf("notifications %v", got)
 	}
@@ -217,10 +200,7 @@ func TestModernListenReopened(t *testing.T) {
 	if _, err := s.SubscribeResource(testCtx(t), "x://a", nil); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for len(fs.received("subscriptions/listen")) < 2 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	eventually(func() bool { return !(len(fs.received("subscriptions/listen")) < 2) })
 	if got := fs.received("subscriptions/listen"); len(got) != 2 || !strings.Contains(string(got[1].Params), "x://a") {
 		t.Fatalf("listens after the first ended: %d", len(got))
 	}
@@ -245,10 +225,7 @@ func TestModernSubscribeFailureRollsBack(t *testing.T) {
 		t.Fatal("a refused subscription succeeded")
 	}
 	// what was subscribed before is listened to again, without the refused one
-	deadline := time.Now().Add(10 * time.Second)
-	for len(fs.received("subscriptions/listen")) < 3 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	eventually(func() bool { return !(len(fs.received("subscriptions/listen")) < 3) })
 	got := fs.received("subscriptions/listen")
 	if len(got) != 3 || !strings.Contains(string(got[2].Params), "x://ok") || strings.Contains(string(got[2].Params), "x://refused") {
 		t.Fatalf("%d listens; the last asks for %s", len(got), got[len(got)-1].Params)

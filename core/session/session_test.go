@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -19,81 +20,84 @@ import (
 )
 
 func TestConnectHandshake(t *testing.T) {
-	fs := newFakeServer(t)
-	var initDone atomic.Bool
-	fs.handle = func(c *fakeConn, m msg) bool {
-		switch m.Method {
-		case "initialize":
-			// Answer late: initialized must not be sent before this.
-			time.Sleep(30 * time.Millisecond)
-			initDone.Store(true)
-			c.reply(m.ID, fakeInitResult)
-			return true
-		case "notifications/initialized":
-			if !initDone.Load() {
-				t.Errorf("notifications/initialized arrived before the initialize result was sent")
+	// On synctest's clock: the late answer is late in the bubble's time.
+	synctest.Test(t, func(t *testing.T) {
+		fs := newFakeServer(t)
+		var initDone atomic.Bool
+		fs.handle = func(c *fakeConn, m msg) bool {
+			switch m.Method {
+			case "initialize":
+				// Answer late: initialized must not be sent before this.
+				time.Sleep(30 * time.Millisecond)
+				initDone.Store(true)
+				c.reply(m.ID, fakeInitResult)
+				return true
+			case "notifications/initialized":
+				if !initDone.Load() {
+					t.Errorf("notifications/initialized arrived before the initialize result was sent")
+				}
 			}
+			return false
 		}
-		return false
-	}
-	var changes []StateChange
-	var mu sync.Mutex
-	s, log := newTestSession(t, fs, &Options{Conn: "srv", ClientInfo: mcp.Implementation{Name: "t", Version: "0"}})
-	s.OnState(func(c StateChange) { mu.Lock(); changes = append(changes, c); mu.Unlock() })
-	if err := s.Connect(testCtx(t)); err != nil {
-		t.Fatal(err)
-	}
-	fs.waitFor("notifications/initialized")
+		var changes []StateChange
+		var mu sync.Mutex
+		s, log := newTestSession(t, fs, &Options{Conn: "srv", ClientInfo: mcp.Implementation{Name: "t", Version: "0"}})
+		s.OnState(func(c StateChange) { mu.Lock(); changes = append(changes, c); mu.Unlock() })
+		if err := s.Connect(testCtx(t)); err != nil {
+			t.Fatal(err)
+		}
+		fs.waitFor("notifications/initialized")
 
-	init := fs.received("initialize")[0]
-	var p struct {
-		ProtocolVersion string          `json:"protocolVersion"`
-		Capabilities    json.RawMessage `json:"capabilities"`
-	}
-	if err := json.Unmarshal(init.Params, &p); err != nil || p.ProtocolVersion != VersionLegacy {
-		t.Fatalf("initialize params %s (%v): want protocolVersion %s", init.Params, err, VersionLegacy)
-	}
-	if string(p.Capabilities) != "{}" {
-		t.Errorf("capabilities without handlers = %s, want {}", p.Capabilities)
-	}
-	info := s.Info()
-	if info == nil || info.Name != "fake" || info.Title != "Fake Server" || info.Version != "1.2.3" ||
-		info.Instructions != "be nice" || len(info.Icons) != 1 || info.ProtocolVersion != "2025-11-25" {
-		t.Fatalf("info = %+v", info)
-	}
-	if !strings.Contains(string(info.Capabilities), `"x-new":{"deep":true}`) {
-		t.Errorf("raw capabilities lost a field: %s", info.Capabilities)
-	}
-	if info.Caps.Tools == nil || !info.Caps.Tools.ListChanged || info.Caps.Logging == nil {
-		t.Errorf("typed capabilities = %+v", info.Caps)
-	}
-	if v := fs.conn().protocolVersion; v != "2025-11-25" {
-		t.Errorf("SetProtocolVersion got %q", v)
-	}
-	if st, _ := s.State(); st != StateConnected {
-		t.Fatalf("state %s", st)
-	}
-	mu.Lock()
-	if len(changes) != 2 || changes[0].To != StateConnecting || changes[1].To != StateConnected {
-		t.Errorf("state changes %+v", changes)
-	}
-	mu.Unlock()
+		init := fs.received("initialize")[0]
+		var p struct {
+			ProtocolVersion string          `json:"protocolVersion"`
+			Capabilities    json.RawMessage `json:"capabilities"`
+		}
+		if err := json.Unmarshal(init.Params, &p); err != nil || p.ProtocolVersion != VersionLegacy {
+			t.Fatalf("initialize params %s (%v): want protocolVersion %s", init.Params, err, VersionLegacy)
+		}
+		if string(p.Capabilities) != "{}" {
+			t.Errorf("capabilities without handlers = %s, want {}", p.Capabilities)
+		}
+		info := s.Info()
+		if info == nil || info.Name != "fake" || info.Title != "Fake Server" || info.Version != "1.2.3" ||
+			info.Instructions != "be nice" || len(info.Icons) != 1 || info.ProtocolVersion != "2025-11-25" {
+			t.Fatalf("info = %+v", info)
+		}
+		if !strings.Contains(string(info.Capabilities), `"x-new":{"deep":true}`) {
+			t.Errorf("raw capabilities lost a field: %s", info.Capabilities)
+		}
+		if info.Caps.Tools == nil || !info.Caps.Tools.ListChanged || info.Caps.Logging == nil {
+			t.Errorf("typed capabilities = %+v", info.Caps)
+		}
+		if v := fs.conn().protocolVersion; v != "2025-11-25" {
+			t.Errorf("SetProtocolVersion got %q", v)
+		}
+		if st, _ := s.State(); st != StateConnected {
+			t.Fatalf("state %s", st)
+		}
+		mu.Lock()
+		if len(changes) != 2 || changes[0].To != StateConnecting || changes[1].To != StateConnected {
+			t.Errorf("state changes %+v", changes)
+		}
+		mu.Unlock()
 
-	// The log holds the three messages in order, with one run.
-	ms := messages(log)
-	if len(ms) != 3 || ms[0].Method != "initialize" || ms[1].Type != events.MsgResult || ms[2].Method != "notifications/initialized" {
-		t.Fatalf("messages %+v", ms)
-	}
-	if ms[0].Run == "" || ms[1].Run != ms[0].Run || ms[2].Run != ms[0].Run || info.Run != ms[0].Run {
-		t.Errorf("runs %q %q %q (info %q)", ms[0].Run, ms[1].Run, ms[2].Run, info.Run)
-	}
-	if ms[0].Conn != "srv" {
-		t.Errorf("conn %q", ms[0].Conn)
-	}
-	// Incoming bytes are recorded exactly.
-	if !strings.Contains(string(ms[1].Raw), fakeInitResult) {
-		t.Errorf("recorded %s", ms[1].Raw)
-	}
+		// The log holds the three messages in order, with one run.
+		ms := messages(log)
+		if len(ms) != 3 || ms[0].Method != "initialize" || ms[1].Type != events.MsgResult || ms[2].Method != "notifications/initialized" {
+			t.Fatalf("messages %+v", ms)
+		}
+		if ms[0].Run == "" || ms[1].Run != ms[0].Run || ms[2].Run != ms[0].Run || info.Run != ms[0].Run {
+			t.Errorf("runs %q %q %q (info %q)", ms[0].Run, ms[1].Run, ms[2].Run, info.Run)
+		}
+		if ms[0].Conn != "srv" {
+			t.Errorf("conn %q", ms[0].Conn)
+		}
+		// Incoming bytes are recorded exactly.
+		if !strings.Contains(string(ms[1].Raw), fakeInitResult) {
+			t.Errorf("recorded %s", ms[1].Raw)
+		}
+	})
 }
 
 func TestExactBytesBothWays(t *testing.T) {
@@ -179,76 +183,81 @@ func TestPairingConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
+// TestTimeoutResetsOnProgress runs on synctest's clock: the fake
+// server's pauses and the session's timeout are measured in the bubble's
+// time, so the test asserts the reset itself, not the machine's speed.
 func TestTimeoutResetsOnProgress(t *testing.T) {
-	fs := newFakeServer(t)
-	fs.handle = func(c *fakeConn, m msg) bool {
-		if m.Method != "tools/call" {
-			return false
-		}
-		var p struct {
-			Meta struct {
-				ProgressToken json.RawMessage `json:"progressToken"`
-			} `json:"_meta"`
-		}
-		_ = json.Unmarshal(m.Params, &p)
-		if p.Meta.ProgressToken == nil {
-			return true // never answer
-		}
-		go func() {
-			// 12 × 150 ms is well past the 1 s timeout, but each
-			// progress notification restarts it.
-			for i := range 12 {
-				time.Sleep(150 * time.Millisecond)
-				c.emit(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":%s,"progress":%d,"total":12,"message":"step"}}`, p.Meta.ProgressToken, i+1))
+	synctest.Test(t, func(t *testing.T) {
+		fs := newFakeServer(t)
+		fs.handle = func(c *fakeConn, m msg) bool {
+			if m.Method != "tools/call" {
+				return false
 			}
-			c.defaults(m)
-		}()
-		return true
-	}
-	s, log := newTestSession(t, fs, &Options{RequestTimeout: time.Second})
-	ctx := testCtx(t)
-	var mu sync.Mutex
-	var got []Progress
-	res, err := s.CallTool(ctx, ToolCall{Name: "slow"}, &CallOptions{Progress: func(p Progress) {
-		mu.Lock()
-		got = append(got, p)
-		mu.Unlock()
-	}})
-	if err != nil {
-		t.Fatalf("call with progress: %v", err)
-	}
-	waitUntil(t, "progress callbacks", func() bool { mu.Lock(); defer mu.Unlock(); return len(got) > 0 })
-	mu.Lock()
-	if got[0].Total != 12 || got[0].Message != "step" || got[0].Token != res.ID {
-		t.Errorf("progress %+v", got[0])
-	}
-	mu.Unlock()
-	// Progress notifications belong to the call's run.
-	for _, e := range messages(log) {
-		if e.Method == "notifications/progress" && e.Run != res.Run {
-			t.Errorf("progress in run %q, call in %q", e.Run, res.Run)
+			var p struct {
+				Meta struct {
+					ProgressToken json.RawMessage `json:"progressToken"`
+				} `json:"_meta"`
+			}
+			_ = json.Unmarshal(m.Params, &p)
+			if p.Meta.ProgressToken == nil {
+				return true // never answer
+			}
+			go func() {
+				// 12 × 150 ms is well past the 1 s timeout, but each
+				// progress notification restarts it.
+				for i := range 12 {
+					time.Sleep(150 * time.Millisecond)
+					c.emit(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":%s,"progress":%d,"total":12,"message":"step"}}`, p.Meta.ProgressToken, i+1))
+				}
+				c.defaults(m)
+			}()
+			return true
 		}
-	}
+		s, log := newTestSession(t, fs, &Options{RequestTimeout: time.Second})
+		ctx := testCtx(t)
+		var mu sync.Mutex
+		var got []Progress
+		res, err := s.CallTool(ctx, ToolCall{Name: "slow"}, &CallOptions{Progress: func(p Progress) {
+			mu.Lock()
+			got = append(got, p)
+			mu.Unlock()
+		}})
+		if err != nil {
+			t.Fatalf("call with progress: %v", err)
+		}
+		waitUntil(t, "progress callbacks", func() bool { mu.Lock(); defer mu.Unlock(); return len(got) > 0 })
+		mu.Lock()
+		if got[0].Total != 12 || got[0].Message != "step" || got[0].Token != res.ID {
+			t.Errorf("progress %+v", got[0])
+		}
+		mu.Unlock()
+		// Progress notifications belong to the call's run.
+		for _, e := range messages(log) {
+			if e.Method == "notifications/progress" && e.Run != res.Run {
+				t.Errorf("progress in run %q, call in %q", e.Run, res.Run)
+			}
+		}
 
-	// Without progress the call times out and the server is told.
-	res, err = s.CallTool(ctx, ToolCall{Name: "silent"}, nil)
-	var te *TimeoutError
-	if !errors.Is(err, ErrTimeout) || !errors.As(err, &te) {
-		t.Fatalf("err = %v, want a timeout", err)
-	}
-	c := fs.waitFor("notifications/cancelled")
-	var cp struct {
-		RequestID json.RawMessage `json:"requestId"`
-		Reason    string          `json:"reason"`
-	}
-	_ = json.Unmarshal(c.Params, &cp)
-	if string(cp.RequestID) != res.ID || cp.Reason == "" {
-		t.Errorf("cancelled params %s for request %s", c.Params, res.ID)
-	}
-	ev, _ := log.Get(res.Seq)
-	if ev.Outcome == nil || ev.Outcome.State != events.TimedOut {
-		t.Errorf("outcome %+v", ev.Outcome)
-	}
+		// Without progress the call times out and the server is told.
+		res, err = s.CallTool(ctx, ToolCall{Name: "silent"}, nil)
+		var te *TimeoutError
+		if !errors.Is(err, ErrTimeout) || !errors.As(err, &te) {
+			t.Fatalf("err = %v, want a timeout", err)
+		}
+		c := fs.waitFor("notifications/cancelled")
+		var cp struct {
+			RequestID json.RawMessage `json:"requestId"`
+			Reason    string          `json:"reason"`
+		}
+		_ = json.Unmarshal(c.Params, &cp)
+		if string(cp.RequestID) != res.ID || cp.Reason == "" {
+			t.Errorf("cancelled params %s for request %s", c.Params, res.ID)
+		}
+		ev, _ := log.Get(res.Seq)
+		if ev.Outcome == nil || ev.Outcome.State != events.TimedOut {
+			t.Errorf("outcome %+v", ev.Outcome)
+		}
+	})
 }
 
 func TestCancelAndLateReply(t *testing.T) {
@@ -978,8 +987,10 @@ func TestBlockingSendStillTimesOutAndCancels(t *testing.T) {
 	fs := newFakeServer(t)
 	// Like a POST answered with a plain JSON body: Send returns only
 	// when the server answers, which it never does for x/hang.
+	hanging := make(chan struct{}, 2)
 	fs.sendHook = func(ctx context.Context, c *fakeConn, b []byte, _ *wire.SendOptions) error {
 		if strings.Contains(string(b), `"x/hang"`) {
+			hanging <- struct{}{}
 			<-ctx.Done()
 			return ctx.Err()
 		}
@@ -995,7 +1006,8 @@ func TestBlockingSendStillTimesOutAndCancels(t *testing.T) {
 		t.Errorf("outcome %+v", ev)
 	}
 	ctx, cancel := context.WithCancel(testCtx(t))
-	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
+	<-hanging // the first call's write
+	go func() { <-hanging; cancel() }()
 	rep, err = s.Call(ctx, "x/hang", nil, &CallOptions{Timeout: -1})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v, want cancelled", err)
@@ -1130,9 +1142,7 @@ func TestUnrelatedServerRequestPausesTimeouts(t *testing.T) {
 			errs <- err
 		}()
 	}
-	for len(fs.received("tools/call")) < 2 {
-		time.Sleep(5 * time.Millisecond)
-	}
+	waitUntil(t, "two tools/call", func() bool { return len(fs.received("tools/call")) >= 2 })
 	// Two calls in flight: the request belongs to no run, and still
 	// pauses both.
 	fs.conn().emit(`{"jsonrpc":"2.0","id":"q","method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}}`)

@@ -105,11 +105,7 @@ func TestHTTPAbandonBounded(t *testing.T) {
 
 func waitCount(t *testing.T, what string, n *atomic.Int32, want int32) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for n.Load() != want {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: %d streams open, want %d", what, n.Load(), want)
-		}
-		time.Sleep(5 * time.Millisecond)
+	if !eventually(func() bool { return n.Load() == want }) {
+		t.Fatalf("%s: %d streams open, want %d", what, n.Load(), want)
 	}
 }

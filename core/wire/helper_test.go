@@ -81,7 +81,7 @@ func helper(mode string) int {
 		signal.Ignore(syscall.SIGTERM)
 		fmt.Fprintln(out, `{"jsonrpc":"2.0","method":"ready"}`)
 		out.Flush()
-		time.Sleep(time.Minute)
+		waitForever()
 		return 0
 	case "oversize": // a message, one line over any small limit, a message
 		fmt.Fprintln(out, `{"jsonrpc":"2.0","id":1,"result":{}}`)
@@ -94,10 +94,20 @@ func helper(mode string) int {
 	case "conformance":
 		return conformanceClient()
 	case "noread": // never reads stdin, never answers
-		time.Sleep(time.Minute)
+		waitForever()
 		return 0
 	}
 	return 2
+}
+
+// waitForever blocks until the process is killed (a signal wait, so the
+// runtime does not call it a deadlock).
+func waitForever() {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, syscall.SIGUSR2)
+	for {
+		<-c
+	}
 }
 
 // helperConfig returns a StdioConfig running this test binary in mode.
@@ -213,6 +223,23 @@ func (s *sink) waitClosed(t testing.TB) error {
 		t.Fatal("OnClose was not called")
 		return nil
 	}
+}
+
+// eventually reports whether cond came to hold within a generous bound,
+// checking it on a short tick (for conditions no event announces).
+func eventually(cond func() bool) bool {
+	tick := time.NewTicker(2 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.NewTimer(10 * time.Second)
+	defer deadline.Stop()
+	for !cond() {
+		select {
+		case <-tick.C:
+		case <-deadline.C:
+			return cond()
+		}
+	}
+	return true
 }
 
 func ctxT(t testing.TB) context.Context {

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
-	"time"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
 )
@@ -29,17 +28,13 @@ func TestWithEventsLog(t *testing.T) {
 		t.Fatal("no exit error")
 	}
 	var kinds = map[events.Kind]int{}
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
+	eventually(func() bool {
 		kinds = map[events.Kind]int{}
 		for _, e := range log.Events() {
 			kinds[e.Kind]++
 		}
-		if kinds[events.KindStderr] == 2 && kinds[events.KindInvalid] == 2 && kinds[events.KindError] == 1 {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return kinds[events.KindStderr] == 2 && kinds[events.KindInvalid] == 2 && kinds[events.KindError] == 1
+	})
 	if kinds[events.KindStderr] != 2 || kinds[events.KindInvalid] != 2 || kinds[events.KindError] != 1 {
 		t.Fatalf("recorded kinds %v", kinds)
 	}

@@ -129,6 +129,14 @@ func (s *SSE) Start(ctx context.Context, h Handler) error {
 		s.mu.Unlock()
 		return nil
 	case <-reading:
+		select {
+		case ep := <-endpoint: // the stream ended just after its endpoint event
+			s.mu.Lock()
+			s.endpoint = ep
+			s.mu.Unlock()
+			return nil
+		default:
+		}
 		disp.abort()
 		s.Close()
 		if ctx.Err() != nil {

@@ -63,6 +63,8 @@ type Stdio struct {
 	wlock chan struct{} // holds a token while a write to stdin runs
 	wbuf  []byte        // guarded by wlock
 	torn  bool          // the last write ended inside its line; guarded by wlock
+
+	beforeWrite func() // a test's hook, called just before writing to stdin
 }
 
 var _ Conn = (*Stdio)(nil)
@@ -427,6 +429,9 @@ func (s *Stdio) Send(ctx context.Context, msg []byte, _ *SendOptions) error {
 			in.SetWriteDeadline(time.Now())
 		}
 	})
+	if s.beforeWrite != nil {
+		s.beforeWrite()
+	}
 	n, err := in.Write(buf)
 	dmu.Lock()
 	written = true

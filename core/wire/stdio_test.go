@@ -179,9 +179,10 @@ func TestStdioCloseStubborn(t *testing.T) {
 func TestStdioCloseShellTrap(t *testing.T) {
 	// A shell that ignores TERM and whose child holds the pipes: the whole
 	// group must go.
-	cfg := StdioConfig{Command: "sh", Args: []string{"-c", `trap "" TERM; sleep 100`}, StopWait: 200 * time.Millisecond}
-	c, s := startStdio(t, cfg, newMemRec())
-	time.Sleep(100 * time.Millisecond) // let the trap be installed
+	cfg := StdioConfig{Command: "sh", Args: []string{"-c", `trap "" TERM; echo trapped >&2; sleep 100`}, StopWait: 200 * time.Millisecond}
+	rec := newMemRec()
+	c, s := startStdio(t, cfg, rec)
+	rec.waitFor(t, "the trap installed", func(e events.Event) bool { return e.Kind == events.KindStderr && e.Text == "trapped" })
 	if err := c.Close(); err != nil {
 		t.Fatalf("Close: %v", err)
 	}
@@ -191,14 +192,35 @@ func TestStdioCloseShellTrap(t *testing.T) {
 	groupGone(t, c.Pid())
 }
 
+// TestStdioSendBlockedCancelled: a write blocked on a server that never
+// reads ends with its context and says the message was not sent; a Send
+// waiting behind it ends with its own context (it used to wait for the
+// write lock forever).
 func TestStdioSendBlockedCancelled(t *testing.T) {
-	c, _ := startStdio(t, helperConfig(t, "noread"), nil)
-	big := append(append([]byte(`{"pad":"`), bytes.Repeat([]byte("x"), 4<<20)...), `"}`...)
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	c := NewStdio(helperConfig(t, "noread"), nil)
+	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	err := c.Send(ctx, big, nil)
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("Send to a server that never reads = %v, want DeadlineExceeded", err)
+	writing := make(chan struct{}, 1)
+	c.beforeWrite = func() { writing <- struct{}{} }
+	if err := c.Start(ctxT(t), Handler{}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	big := append(append([]byte(`{"pad":"`), bytes.Repeat([]byte("x"), 4<<20)...), `"}`...)
+	first := make(chan error, 1)
+	go func() { first <- c.Send(ctx, big, nil) }()
+	<-writing
+	// The second waits behind the blocked write until its context ends.
+	wctx, wcancel := context.WithCancel(context.Background())
+	second := make(chan error, 1)
+	go func() { second <- c.Send(wctx, []byte(`{"jsonrpc":"2.0","method":"x"}`), nil) }()
+	wcancel()
+	if err := <-second; !errors.Is(err, ErrNotSent) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("Send waiting behind a blocked write = %v, want ErrNotSent and Canceled", err)
+	}
+	cancel()
+	if err := <-first; !errors.Is(err, ErrNotSent) || !errors.Is(err, context.Canceled) {
+		t.Fatalf("Send to a server that never reads = %v, want ErrNotSent and Canceled", err)
 	}
 }
 
@@ -269,11 +291,8 @@ func BenchmarkStdioRoundTrip(b *testing.B) {
 // killed members may be zombies for a moment until they are reaped).
 func groupGone(t *testing.T, pid int) {
 	t.Helper()
-	for i := 0; i < 250; i++ {
-		if err := syscall.Kill(-pid, 0); errors.Is(err, syscall.ESRCH) {
-			return
-		}
-		time.Sleep(20 * time.Millisecond)
+	if eventually(func() bool { return errors.Is(syscall.Kill(-pid, 0), syscall.ESRCH) }) {
+		return
 	}
 	out, _ := exec.Command("ps", "-o", "pid,pgid,stat,cmd", "-g", strconv.Itoa(pid)).CombinedOutput()
 	t.Fatalf("process group %d still exists:\n%s", pid, out)
@@ -282,11 +301,17 @@ func groupGone(t *testing.T, pid int) {
 func TestStdioCloseUnblocksSend(t *testing.T) {
 	cfg := helperConfig(t, "noread")
 	cfg.StopWait = 100 * time.Millisecond
-	c, s := startStdio(t, cfg, nil)
+	c := NewStdio(cfg, nil)
+	writing := make(chan struct{})
+	c.beforeWrite = func() { close(writing) }
+	s := newSink()
+	if err := c.Start(ctxT(t), s.handler()); err != nil {
+		t.Fatal(err)
+	}
 	big := append(append([]byte(`{"pad":"`), bytes.Repeat([]byte("x"), 4<<20)...), `"}`...)
 	sent := make(chan error, 1)
 	go func() { sent <- c.Send(context.Background(), big, nil) }()
-	time.Sleep(100 * time.Millisecond) // let the write block on the full pipe
+	<-writing // 4 MB to a server that never reads: the write blocks
 	if err := c.Close(); err != nil {
 		t.Fatal(err)
 	}
