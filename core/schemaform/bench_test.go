@@ -3,6 +3,8 @@ package schemaform
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -82,6 +84,86 @@ func BenchmarkSchema(b *testing.B) {
 			}
 		})
 	}
+}
+
+// capturedSchemas returns the tool input schemas captured from the real
+// servers and the demo (testdata/peers, testdata/demo).
+func capturedSchemas(b *testing.B) [][]byte {
+	files, _ := filepath.Glob("testdata/peers/*/*.json")
+	demo, _ := filepath.Glob("testdata/demo/*.json")
+	var out [][]byte
+	for _, f := range append(files, demo...) {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, data)
+	}
+	if len(out) < 50 {
+		b.Fatalf("only %d captured schemas", len(out))
+	}
+	return out
+}
+
+// BenchmarkCaptured builds the form of every captured real tool schema
+// (about 70, the sizes servers really send) per iteration: json.Unmarshal
+// of the same schemas for reference, Build, Build plus the form's first
+// value, and whole-document validation of that value.
+func BenchmarkCaptured(b *testing.B) {
+	schemas := capturedSchemas(b)
+	var size int64
+	for _, s := range schemas {
+		size += int64(len(s))
+	}
+	b.Run("Unmarshal", func(b *testing.B) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, s := range schemas {
+				var v any
+				if err := json.Unmarshal(s, &v); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("Build", func(b *testing.B) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, s := range schemas {
+				if _, err := Build(s); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("BuildAndState", func(b *testing.B) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, s := range schemas {
+				f, err := Build(s)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = f.NewState().Value()
+			}
+		}
+	})
+	b.Run("BuildStateCheck", func(b *testing.B) {
+		b.SetBytes(size)
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, s := range schemas {
+				f, err := Build(s)
+				if err != nil {
+					b.Fatal(err)
+				}
+				_ = f.Check(f.NewState())
+			}
+		}
+	})
 }
 
 // BenchmarkSchemaRatio measures the two targets inside one benchmark, so

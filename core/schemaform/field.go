@@ -94,14 +94,8 @@ type fieldExt struct {
 	// made on first use: most fields are never checked.
 	re atomic.Pointer[regexp.Regexp]
 	// idx maps property names to their index in Properties when there
-	// are many and props is not set: Build makes it when the
-	// "properties" object has duplicate names; otherwise it is made on
-	// first use.
+	// are many; Build makes it, or it is made on first use.
 	idx atomic.Pointer[map[string]int]
-	// props, when set, is the parsed "properties" object, with no
-	// duplicate names, that Build made Properties from: property i is
-	// its member i, and its index is the index of the properties.
-	props atomic.Pointer[Value]
 }
 
 // extra returns the side part of f, making it on first use.
@@ -131,9 +125,6 @@ func (f *Field) propIndex(name string) int {
 	}
 	var idx *map[string]int
 	if e := f.ext.Load(); e != nil {
-		if pv := e.props.Load(); pv != nil {
-			return pv.lookup(name)
-		}
 		idx = e.idx.Load()
 	}
 	if idx == nil {
@@ -858,31 +849,17 @@ func (b *builder) objectField(s *Value, f *Field, depth int, root bool) {
 	f.Kind = KindObject
 	f.Properties = make([]*Field, 0, len(props.Members))
 	// Duplicate names are possible (the last one wins, as in JSON
-	// decoding); the parser's index tells when there are none.
+	// decoding): small objects find them by scanning, large ones with a map.
 	var seen map[string]int
-	index := props.ext != nil && props.ext.index != nil && props.ext.n == len(props.Members) &&
-		props.ext.keys == len(props.Members)
-	// Small objects (the parser indexes larger ones) look names up by
-	// scanning: at most 16 members, no maps.
-	small := !index && len(props.Members) <= 16
-	switch {
-	case small:
-	case !index:
+	if len(props.Members) > 16 {
 		seen = make(map[string]int, len(props.Members))
-	default:
-		// No duplicates: the parser's index of the members is the
-		// index of the properties, and nothing ever modifies it.
-		f.extra().props.Store(props)
 	}
 	var req map[string]bool
-	var reqList, reqIndexed []*Value
+	var reqList []*Value
 	if r := s.Get("required"); r != nil && r.Type == TypeArray && len(r.Items) > 0 {
-		switch {
-		case index:
-			reqIndexed = r.Items // marked below, through the index
-		case small:
+		if len(r.Items) <= 16 {
 			reqList = r.Items
-		default:
+		} else {
 			req = make(map[string]bool, len(r.Items))
 			for _, it := range r.Items {
 				if it.Type == TypeString {
@@ -911,7 +888,7 @@ func (b *builder) objectField(s *Value, f *Field, depth int, root bool) {
 				continue
 			}
 			seen[m.Key] = len(f.Properties)
-		case small:
+		default:
 			if j := f.propIndex(m.Key); j >= 0 {
 				f.Properties[j] = p
 				dups = true
@@ -923,11 +900,5 @@ func (b *builder) objectField(s *Value, f *Field, depth int, root bool) {
 	f.uniq = !dups
 	if seen != nil && len(f.Properties) > 16 {
 		f.extra().idx.Store(&seen)
-	}
-	// Without duplicates, property i is member i.
-	for _, it := range reqIndexed {
-		if i := props.lookup(it.Str); i >= 0 && it.Type == TypeString {
-			f.Properties[i].Required = true
-		}
 	}
 }

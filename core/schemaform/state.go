@@ -575,7 +575,7 @@ func typed(text string) *Value {
 	}
 	var b bytes.Buffer
 	if json.Compact(&b, []byte(text)) == nil {
-		v.ext = &valueExt{raw: b.Bytes()}
+		v.raw = b.Bytes()
 	}
 	return v
 }

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/maphash"
 	"math/big"
+	"slices"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -56,36 +56,18 @@ type Value struct {
 	Items   []*Value // TypeArray
 	Members []Member // TypeObject, in document order
 
-	ext *valueExt // rarely needed extras, kept out of line
+	raw   []byte                      // compact text as typed; encodes verbatim when set
+	index atomic.Pointer[memberIndex] // see Get
 }
 
-type valueExt struct {
-	// index is the key index of a large parsed object: an open-addressing
-	// table of member indices plus one (0: empty slot), the last member
-	// of each name; it holds no pointers, so the collector skips it.
-	index []int32
-	n     int    // len(Members) when index was built
-	keys  int    // distinct names in Members when index was built
-	raw   []byte // compact text as typed; encodes verbatim when set
-}
+// indexAbove is the member count above which Get looks names up in a map.
+const indexAbove = 32
 
-// indexSeed seeds the hashes of member names in indexes.
-var indexSeed = maphash.MakeSeed()
-
-// lookup returns the index of the last member named key through the
-// index (which the caller has checked is current), or -1.
-func (v *Value) lookup(key string) int {
-	tab := v.ext.index
-	mask := uint64(len(tab) - 1)
-	for h := maphash.String(indexSeed, key) & mask; ; h = (h + 1) & mask {
-		j := tab[h]
-		if j == 0 {
-			return -1
-		}
-		if v.Members[j-1].Key == key {
-			return int(j - 1)
-		}
-	}
+// memberIndex maps each member name of a large object to its last index,
+// for the n members the object had when it was made.
+type memberIndex struct {
+	n  int
+	at map[string]int
 }
 
 // Member is one name/value pair of a JSON object.
@@ -122,17 +104,28 @@ func Array(items ...*Value) *Value { return &Value{Type: TypeArray, Items: items
 func Object(members ...Member) *Value { return &Value{Type: TypeObject, Members: members} }
 
 // Get returns the value of the last member named key of an object, or nil
-// when v is not an object or has no such member. It never modifies v, so
-// parsed values may be read from several goroutines.
+// when v is not an object or has no such member. Objects of more than a
+// few dozen members build a map of their names on first use (rebuilt when
+// members are added or removed; rename members of such an object only
+// before the first Get). Get is safe for concurrent use.
 func (v *Value) Get(key string) *Value {
 	if v == nil || v.Type != TypeObject {
 		return nil
 	}
-	if v.ext != nil && v.ext.index != nil && v.ext.n == len(v.Members) {
-		if i := v.lookup(key); i >= 0 {
-			return v.Members[i].Value
+	if len(v.Members) > indexAbove {
+		ix := v.index.Load()
+		if ix == nil || ix.n != len(v.Members) {
+			ix = &memberIndex{n: len(v.Members), at: make(map[string]int, len(v.Members))}
+			for i, m := range v.Members {
+				ix.at[m.Key] = i
+			}
+			v.index.Store(ix) // racing callers store equal indexes
 		}
-		return nil
+		i, ok := ix.at[key]
+		if !ok {
+			return nil
+		}
+		return v.Members[i].Value
 	}
 	for i := len(v.Members) - 1; i >= 0; i-- {
 		if v.Members[i].Key == key {
@@ -140,38 +133,6 @@ func (v *Value) Get(key string) *Value {
 		}
 	}
 	return nil
-}
-
-// indexMembers builds the key index of a large parsed object.
-func (v *Value) indexMembers() {
-	if len(v.Members) >= 1<<29 {
-		return // not indexed: Get scans
-	}
-	size := 32
-	for size < 2*len(v.Members) {
-		size <<= 1
-	}
-	tab := make([]int32, size)
-	mask := uint64(size - 1)
-	keys := 0
-	for i, m := range v.Members {
-		for h := maphash.String(indexSeed, m.Key) & mask; ; h = (h + 1) & mask {
-			j := tab[h]
-			if j == 0 {
-				tab[h] = int32(i + 1)
-				keys++
-				break
-			}
-			if v.Members[j-1].Key == m.Key {
-				tab[h] = int32(i + 1) // the last one wins
-				break
-			}
-		}
-	}
-	if v.ext == nil {
-		v.ext = &valueExt{}
-	}
-	v.ext.index, v.ext.n, v.ext.keys = tab, len(v.Members), keys
 }
 
 // Has reports whether an object has a member named key.
@@ -190,10 +151,7 @@ func (v *Value) Clone() *Value {
 	if v == nil {
 		return nil
 	}
-	c := &Value{Type: v.Type, Bool: v.Bool, Str: v.Str}
-	if v.ext != nil && v.ext.raw != nil {
-		c.ext = &valueExt{raw: v.ext.raw}
-	}
+	c := &Value{Type: v.Type, Bool: v.Bool, Str: v.Str, raw: v.raw}
 	if v.Items != nil {
 		c.Items = make([]*Value, len(v.Items))
 		for i, it := range v.Items {
@@ -348,10 +306,7 @@ func (e *SyntaxError) Unwrap() error { return ErrSyntax }
 const maxNesting = 1000
 
 // ParseValue parses one JSON text (surrounding whitespace allowed) into a
-// Value. Errors are *SyntaxError with line and column. The result is
-// meant to be read, not modified: within one document, every true,
-// false, null, 0, 1 and JSON type name ("string", "object", ...) is the
-// same Value.
+// Value. Errors are *SyntaxError with line and column.
 func ParseValue(data []byte) (*Value, error) {
 	// One copy of the text: member names, strings and number literals
 	// are substrings of it rather than an allocation each.
@@ -361,16 +316,6 @@ func ParseValue(data []byte) (*Value, error) {
 // parse parses the JSON text src; see ParseValue.
 func parse(src string) (*Value, error) {
 	p := parser{data: src}
-	if st := getStacks(); st != nil {
-		p.mstack, p.vstack = st.m[:0], st.v[:0]
-		defer func() {
-			// Drop the references the stacks still hold, then reuse them.
-			clear(p.mstack[:p.mhigh])
-			clear(p.vstack[:p.vhigh])
-			st.m, st.v = p.mstack[:0], p.vstack[:0]
-			putStacks(st)
-		}()
-	}
 	p.skip()
 	v := p.value(0)
 	if p.err == nil {
@@ -385,161 +330,12 @@ func parse(src string) (*Value, error) {
 	return v, nil
 }
 
-// parseStacks are the member and item stacks of a parser, kept between
-// parses: a wide object would otherwise grow a new stack each time.
-type parseStacks struct {
-	m []Member
-	v []*Value
-}
-
-var stacks = sync.Pool{New: func() any { return new(parseStacks) }}
-
-// spare holds one set of parse stacks across garbage collections, which
-// empty the pool: a large schema parsed again would otherwise grow its
-// stacks from nothing each time, as much garbage as the stacks are large.
-// Stacks of more than maxSpare entries are left to the pool.
-var spare struct {
-	mu sync.Mutex
-	st *parseStacks
-}
-
-// maxSpare bounds the stacks spare keeps (384 KiB of members).
-const maxSpare = 1 << 14
-
-// getStacks returns parse stacks to reuse, or nil.
-func getStacks() *parseStacks {
-	spare.mu.Lock()
-	st := spare.st
-	spare.st = nil
-	spare.mu.Unlock()
-	if st != nil {
-		return st
-	}
-	st, _ = stacks.Get().(*parseStacks)
-	return st
-}
-
-// putStacks keeps st, emptied, for the next parse.
-func putStacks(st *parseStacks) {
-	if cap(st.m) <= maxSpare && cap(st.v) <= maxSpare {
-		spare.mu.Lock()
-		if spare.st == nil {
-			spare.st = st
-			st = nil
-		}
-		spare.mu.Unlock()
-	}
-	if st != nil {
-		stacks.Put(st)
-	}
-}
-
-// Common scalars: every occurrence of one of these literals in a document
-// is the same Value (schemas repeat "type":"string" on every property).
-const (
-	commonTrue = iota
-	commonFalse
-	commonNull
-	commonZero
-	commonOne
-	commonTypeNames // then one per JSON Schema type name, see commonString
-	commonCount     = commonTypeNames + 7
-)
-
-// commonString returns the common-scalar slot of a string literal without
-// escapes, or -1.
-func commonString(s string) int {
-	switch s {
-	case "string":
-		return commonTypeNames
-	case "number":
-		return commonTypeNames + 1
-	case "integer":
-		return commonTypeNames + 2
-	case "boolean":
-		return commonTypeNames + 3
-	case "object":
-		return commonTypeNames + 4
-	case "array":
-		return commonTypeNames + 5
-	case "null":
-		return commonTypeNames + 6
-	}
-	return -1
-}
-
-// common returns the document's Value of common scalar k, making it on
-// first use (lit is its string or number literal, b its boolean).
-func (p *parser) common(k int, t Type, lit string, b bool) *Value {
-	if v := p.shared[k]; v != nil {
-		return v
-	}
-	v := p.alloc(t)
-	switch t {
-	case TypeString:
-		v.Str = lit
-	case TypeNumber:
-		v.Str = lit
-	case TypeBool:
-		v.Bool = b
-	}
-	p.shared[k] = v
-	return v
-}
-
 type parser struct {
-	shared [commonCount]*Value // see common
-	data   string              // the text; keys, strings and numbers are substrings of it
+	data   string // the text; keys, strings and numbers are substrings of it
 	pos    int
 	err    *SyntaxError
-	slab   []Value  // values are carved from slabs: fewer allocations
-	mslab  []Member // so are the member lists of objects
 	mstack []Member // members of the objects being parsed
 	vstack []*Value // items of the arrays being parsed
-	mhigh  int      // the most members and items the stacks held
-	vhigh  int
-}
-
-// Slab sizes: large documents get larger slabs, small ones do not pay for
-// them. A full slab stays a small object (24 KiB, a size class of its
-// own): larger ones would each take fresh pages from the heap.
-const (
-	maxValueSlab  = 256  // 256 × 96 bytes
-	maxMemberSlab = 1024 // 1024 × 24 bytes
-)
-
-// slabSize is how many values (or members) the next slab holds.
-func (p *parser) slabSize(limit int) int {
-	return min(max(len(p.data)/32, 16), limit)
-}
-
-// alloc returns a new zero Value from the current slab.
-func (p *parser) alloc(t Type) *Value {
-	if len(p.slab) == 0 {
-		p.slab = make([]Value, p.slabSize(maxValueSlab))
-	}
-	v := &p.slab[0]
-	p.slab = p.slab[1:]
-	v.Type = t
-	return v
-}
-
-// members returns a copy of ms carved from the member slab, with its
-// capacity capped so that appending to it never touches its neighbours.
-func (p *parser) members(ms []Member) []Member {
-	n := len(ms)
-	if n > len(p.mslab) {
-		if n > 64 {
-			return append(make([]Member, 0, n), ms...)
-		}
-		// At least n: a short text can hold an object of up to 64
-		// members that a slab sized by the text's length cannot.
-		p.mslab = make([]Member, max(n, p.slabSize(maxMemberSlab)))
-	}
-	out := p.mslab[:n:n]
-	p.mslab = p.mslab[n:]
-	copy(out, ms)
-	return out
 }
 
 func (p *parser) fail(msg string) {
@@ -590,25 +386,19 @@ func (p *parser) value(depth int) *Value {
 		if !ok {
 			return nil
 		}
-		if p.pos-start == len(s)+2 {
-			if k := commonString(s); k >= 0 {
-				return p.common(k, TypeString, s, false)
-			}
-		}
-		v := p.alloc(TypeString)
-		v.Str = s
+		v := &Value{Type: TypeString, Str: s}
 		if p.pos-start != len(s)+2 {
 			// Escapes were used: keep the literal so that encoding
 			// writes it as typed.
-			v.ext = &valueExt{raw: append([]byte(nil), p.data[start:p.pos]...)}
+			v.raw = []byte(p.data[start:p.pos])
 		}
 		return v
 	case c == 't':
-		return p.lit("true", TypeBool, true, commonTrue)
+		return p.lit("true", &Value{Type: TypeBool, Bool: true})
 	case c == 'f':
-		return p.lit("false", TypeBool, false, commonFalse)
+		return p.lit("false", &Value{Type: TypeBool})
 	case c == 'n':
-		return p.lit("null", TypeNull, false, commonNull)
+		return p.lit("null", &Value{Type: TypeNull})
 	case c == '-' || (c >= '0' && c <= '9'):
 		start := p.pos
 		for p.pos < len(p.data) {
@@ -625,15 +415,7 @@ func (p *parser) value(depth int) *Value {
 			p.fail("invalid number " + strconv.Quote(lit))
 			return nil
 		}
-		switch lit {
-		case "0":
-			return p.common(commonZero, TypeNumber, lit, false)
-		case "1":
-			return p.common(commonOne, TypeNumber, lit, false)
-		}
-		v := p.alloc(TypeNumber)
-		v.Str = lit
-		return v
+		return &Value{Type: TypeNumber, Str: lit}
 	default:
 		r, _ := utf8.DecodeRuneInString(p.data[p.pos:])
 		p.fail(fmt.Sprintf("unexpected character %q", r))
@@ -641,10 +423,10 @@ func (p *parser) value(depth int) *Value {
 	}
 }
 
-func (p *parser) lit(word string, t Type, b bool, k int) *Value {
+func (p *parser) lit(word string, v *Value) *Value {
 	if strings.HasPrefix(p.data[p.pos:], word) {
 		p.pos += len(word)
-		return p.common(k, t, "", b)
+		return v
 	}
 	p.fail("invalid literal (expected " + word + ")")
 	return nil
@@ -652,8 +434,7 @@ func (p *parser) lit(word string, t Type, b bool, k int) *Value {
 
 func (p *parser) object(depth int) *Value {
 	p.pos++ // {
-	v := p.alloc(TypeObject)
-	v.Members = []Member{}
+	v := &Value{Type: TypeObject, Members: []Member{}}
 	p.skip()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
 		p.pos++
@@ -683,7 +464,6 @@ func (p *parser) object(depth int) *Value {
 			return nil
 		}
 		p.mstack = append(p.mstack, Member{key, m})
-		p.mhigh = max(p.mhigh, len(p.mstack))
 		p.skip()
 		if p.pos >= len(p.data) {
 			p.fail("unexpected end of JSON: missing '}'")
@@ -694,10 +474,7 @@ func (p *parser) object(depth int) *Value {
 			p.pos++
 		case '}':
 			p.pos++
-			v.Members = p.members(p.mstack[mark:])
-			if len(v.Members) > 16 {
-				v.indexMembers()
-			}
+			v.Members = slices.Clone(p.mstack[mark:])
 			return v
 		default:
 			p.fail("expected ',' or '}'")
@@ -708,8 +485,7 @@ func (p *parser) object(depth int) *Value {
 
 func (p *parser) array(depth int) *Value {
 	p.pos++ // [
-	v := p.alloc(TypeArray)
-	v.Items = []*Value{}
+	v := &Value{Type: TypeArray, Items: []*Value{}}
 	p.skip()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
 		p.pos++
@@ -724,7 +500,6 @@ func (p *parser) array(depth int) *Value {
 			return nil
 		}
 		p.vstack = append(p.vstack, it)
-		p.vhigh = max(p.vhigh, len(p.vstack))
 		p.skip()
 		if p.pos >= len(p.data) {
 			p.fail("unexpected end of JSON: missing ']'")
@@ -735,7 +510,7 @@ func (p *parser) array(depth int) *Value {
 			p.pos++
 		case ']':
 			p.pos++
-			v.Items = append(make([]*Value, 0, len(p.vstack)-mark), p.vstack[mark:]...)
+			v.Items = slices.Clone(p.vstack[mark:])
 			return v
 		default:
 			p.fail("expected ',' or ']'")
@@ -878,9 +653,9 @@ func (v *Value) encode(b *bytes.Buffer, nl, ind string) {
 		b.WriteString("null")
 		return
 	}
-	if v.ext != nil && v.ext.raw != nil {
-		if nl == "" || json.Indent(b, v.ext.raw, strings.TrimPrefix(nl, "\n"), ind) != nil {
-			b.Write(v.ext.raw)
+	if v.raw != nil {
+		if nl == "" || json.Indent(b, v.raw, strings.TrimPrefix(nl, "\n"), ind) != nil {
+			b.Write(v.raw)
 		}
 		return
 	}
