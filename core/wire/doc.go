@@ -49,8 +49,8 @@
 // [ErrClosed], [ErrNotStarted], [ErrNoEndpoint], [ErrStreamEnded],
 // [ErrResponseLost]. Faults can be injected with package fault.
 //
-// [Redactor] masks secrets (Authorization headers, bearer tokens, cookies,
-// API keys, OAuth token fields and explicitly registered secret strings)
-// in an event before it is stored; pass its Redact method as the log's
-// redaction hook.
+// [Redactor] masks secrets in an event before it is stored: headers and
+// URL parameters that core/redact's policy names secret, bearer tokens,
+// OAuth token fields and explicitly registered secret strings; pass its
+// Redact method as the log's redaction hook.
 package wire

@@ -4,32 +4,32 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
-	"net/url"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/redact"
 )
 
-// Mask is what a secret is replaced with.
-const Mask = "****"
+// Mask is what a secret is replaced with (redact.Mask).
+const Mask = redact.Mask
 
 // minSecret is the shortest registered secret that is masked: shorter
 // strings would mask innocent text everywhere.
 const minSecret = 4
 
 // Redactor masks secrets in events before they are stored: the values of
-// secret HTTP headers (Authorization, Proxy-Authorization, Cookie,
-// Set-Cookie, X-Api-Key and any header whose name mentions a token,
-// secret, key, password or credential), bearer tokens anywhere, OAuth
-// token fields of JSON payloads, secret URL query parameters, and every
-// string registered with Add. The zero value is ready to use; a Redactor
-// is safe for concurrent use.
+// secret HTTP headers (by redact.Name: Authorization, Cookie, X-Api-Key,
+// anything naming a token, key, password...), bearer tokens anywhere, OAuth
+// token fields of JSON payloads, secret URL query parameters (redact.URL),
+// and every string registered with Add. The zero value is ready to use; a
+// Redactor is safe for concurrent use.
 type Redactor struct {
-	mu      sync.RWMutex
-	secrets []secret // longest first
+	mu      sync.Mutex               // serialises Add
+	secrets atomic.Pointer[[]secret] // longest first; never changed once stored
 }
 
 // secret is a registered secret and its forms as text and inside JSON.
@@ -47,36 +47,35 @@ func NewRedactor(secrets ...string) *Redactor {
 
 // Add registers secret strings (env values the user marked secret,
 // client secrets, tokens) to be masked wherever they appear. Strings
-// shorter than 4 bytes are ignored.
+// shorter than 4 bytes are ignored. Readers never see the list change
+// under them: Add stores a new, sorted copy.
 func (r *Redactor) Add(secrets ...string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	list := r.list()
+	next := slices.Clone(list)
 	for _, s := range secrets {
-		if len(s) < minSecret {
+		if len(s) < minSecret || slices.ContainsFunc(next, func(h secret) bool { return h.plain == s }) {
 			continue
 		}
-		dup := false
-		for _, have := range r.secrets {
-			if have.plain == s {
-				dup = true
-				break
-			}
-		}
-		if !dup {
-			esc := jsonEscaped(s)
-			r.secrets = append(r.secrets, secret{plain: s, escaped: esc, plainB: []byte(s), escB: []byte(esc)})
-		}
+		esc := jsonEscaped(s)
+		next = append(next, secret{plain: s, escaped: esc, plainB: []byte(s), escB: []byte(esc)})
 	}
-	sort.Slice(r.secrets, func(i, j int) bool { return len(r.secrets[i].plain) > len(r.secrets[j].plain) })
+	if len(next) == len(list) {
+		return
+	}
+	slices.SortStableFunc(next, func(a, b secret) int { return len(b.plain) - len(a.plain) })
+	r.secrets.Store(&next)
 }
 
 func (r *Redactor) list() []secret {
 	if r == nil {
 		return nil
 	}
-	r.mu.RLock()
-	defer r.mu.RUnlock()
-	return r.secrets
+	if p := r.secrets.Load(); p != nil {
+		return *p
+	}
+	return nil
 }
 
 // Redact masks the secrets of e in place: Text, Raw (kept valid JSON),
@@ -99,38 +98,6 @@ func (r *Redactor) Redact(e *events.Event) {
 	}
 }
 
-// secretHeaders are masked whatever their value.
-var secretHeaders = map[string]bool{
-	"Authorization":       true,
-	"Proxy-Authorization": true,
-	"Cookie":              true,
-	"Set-Cookie":          true,
-	"X-Api-Key":           true,
-	"Api-Key":             true,
-}
-
-// secretNameParts mark a header (or query parameter) name as secret.
-var secretNameParts = []string{"token", "secret", "key", "password", "passwd", "credential", "auth", "session-token", "signature"}
-
-// SecretHeader reports whether the header name carries a secret value.
-func SecretHeader(name string) bool {
-	canon := http.CanonicalHeaderKey(name)
-	if secretHeaders[canon] {
-		return true
-	}
-	lower := strings.ToLower(name)
-	if lower == "www-authenticate" || lower == "mcp-session-id" {
-		// challenges and session ids are shown: they are not credentials.
-		return false
-	}
-	for _, p := range secretNameParts {
-		if strings.Contains(lower, p) {
-			return true
-		}
-	}
-	return false
-}
-
 // Header returns a copy of h with secret values masked. For
 // Authorization-style values the scheme stays visible ("Bearer ****").
 func (r *Redactor) Header(h http.Header) http.Header {
@@ -140,7 +107,7 @@ func (r *Redactor) Header(h http.Header) http.Header {
 	out := make(http.Header, len(h))
 	for k, vs := range h {
 		masked := make([]string, len(vs))
-		secret := SecretHeader(k)
+		secret := redact.Name(k)
 		for i, v := range vs {
 			switch {
 			case secret:
@@ -262,41 +229,8 @@ func containsFold(s, sub string) bool {
 	return strings.Contains(strings.ToLower(s), sub)
 }
 
-// URL masks secret query parameters (access_token, code, client_secret,
-// anything named like a token, key or password) and user info in u.
+// URL masks the password and secret query parameters of u (redact.URL),
+// then the bearer tokens and registered secrets left.
 func (r *Redactor) URL(u string) string {
-	if u == "" {
-		return u
-	}
-	p, err := url.Parse(u)
-	if err != nil {
-		return r.String(u)
-	}
-	changed := false
-	if p.User != nil {
-		if _, has := p.User.Password(); has {
-			p.User = url.UserPassword(p.User.Username(), Mask)
-			changed = true
-		}
-	}
-	if p.RawQuery != "" {
-		q := p.Query()
-		for k, vs := range q {
-			lk := strings.ToLower(k)
-			if lk == "code" || lk == "state" || SecretHeader(lk) {
-				for i := range vs {
-					vs[i] = Mask
-				}
-				changed = true
-			}
-		}
-		if changed {
-			p.RawQuery = strings.ReplaceAll(q.Encode(), url.QueryEscape(Mask), Mask)
-		}
-	}
-	out := u
-	if changed {
-		out = strings.ReplaceAll(p.String(), url.QueryEscape(Mask), Mask)
-	}
-	return r.String(out)
+	return r.String(redact.URL(u))
 }

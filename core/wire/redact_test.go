@@ -2,8 +2,12 @@ package wire
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
+	"net/url"
+	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
@@ -72,7 +76,7 @@ func TestRedactEvent(t *testing.T) {
 		{
 			name:       "HTTP exchange",
 			in:         events.Event{Kind: events.KindHTTP, HTTP: &events.HTTPInfo{URL: "https://u:pw@x/cb?code=c-1&state=s&client_secret=cs&page=2", ReqHeader: http.Header{"Authorization": {"Bearer t"}}, RespHeader: http.Header{"Set-Cookie": {"a=b"}}, Err: "dial env-secret-value"}},
-			url:        "https://u:****@x/cb?client_secret=****&code=****&page=2&state=****",
+			url:        "https://u:****@x/cb?code=****&state=****&client_secret=****&page=2",
 			reqAuth:    "Bearer ****",
 			respCookie: "****",
 		},
@@ -137,6 +141,99 @@ func TestNilRedactor(t *testing.T) {
 	}
 	if got := r.String("Bearer xyz123"); got != "Bearer ****" {
 		t.Fatalf("nil redactor string %q", got)
+	}
+}
+
+// TestRedactShapes runs the redactor over the headers, URL parameters and
+// URL password of core/redact's table of secret shapes (the table every
+// output is tested against).
+func TestRedactShapes(t *testing.T) {
+	b, err := os.ReadFile("../redact/testdata/shapes.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Rows []struct {
+			Shape, Name string
+			Secret      bool
+		}
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	value := func(i int) string { return fmt.Sprintf("sv%03dq", i) }
+	u := &url.URL{Scheme: "https", Host: "x", Path: "/mcp"}
+	h := http.Header{}
+	var query []string
+	for i, r := range doc.Rows {
+		switch r.Shape {
+		case "header":
+			h.Set(r.Name, value(i))
+		case "query":
+			query = append(query, r.Name+"="+value(i))
+		case "userinfo":
+			u.User = url.UserPassword(r.Name, value(i))
+		}
+	}
+	u.RawQuery = strings.Join(query, "&")
+	e := events.Event{Kind: events.KindHTTP, HTTP: &events.HTTPInfo{URL: u.String(), ReqHeader: h}}
+	NewRedactor().Redact(&e)
+	rec, _ := json.Marshal(e)
+	for i, r := range doc.Rows {
+		if r.Shape != "header" && r.Shape != "query" && r.Shape != "userinfo" {
+			continue
+		}
+		if strings.Contains(string(rec), value(i)) == r.Secret {
+			t.Errorf("%s %s (secret=%v): its value %s is wrongly shown or hidden", r.Shape, r.Name, r.Secret, value(i))
+		}
+	}
+	if t.Failed() {
+		t.Logf("the recorded exchange: %s", rec)
+	}
+}
+
+// TestRedactorAddWhileRedacting registers secrets while other goroutines
+// redact: Add must never change a list a reader is iterating (run with
+// -race), and every secret added before a Redact call is masked by it.
+func TestRedactorAddWhileRedacting(t *testing.T) {
+	r := NewRedactor("first-secret")
+	const n = 200
+	var wg sync.WaitGroup
+	added := make(chan string, n)
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		defer close(added)
+		for i := range n {
+			s := fmt.Sprintf("secret-%0*d", 1+i%7, i) // lengths vary, so the list is re-sorted
+			r.Add(s)
+			added <- s
+		}
+	}()
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range n {
+				e := events.Event{Text: "first-secret and secret-1", Raw: json.RawMessage(`{"a":"first-secret"}`)}
+				r.Redact(&e)
+				if strings.Contains(e.Text, "first-secret") || strings.Contains(string(e.Raw), "first-secret") {
+					t.Errorf("a registered secret leaked: %q %s", e.Text, e.Raw)
+					return
+				}
+			}
+		}()
+	}
+	for s := range added {
+		e := events.Event{Text: "value " + s + "."}
+		r.Redact(&e)
+		if e.Text != "value "+Mask+"." {
+			t.Fatalf("secret %q added before Redact was not masked: %q", s, e.Text)
+		}
+	}
+	wg.Wait()
+	if got := len(r.list()); got != n+1 {
+		t.Fatalf("%d secrets registered, want %d", got, n+1)
 	}
 }
 
