@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/oauth"
+	"github.com/spyglass-mcp/spyglass/core/redact"
 	"github.com/spyglass-mcp/spyglass/core/session"
 	"github.com/spyglass-mcp/spyglass/core/wire"
 )
@@ -39,32 +39,6 @@ type connection struct {
 	connected     atomic.Bool
 }
 
-// urlSecrets returns the secret parts of a URL: its password and the values
-// of query parameters whose names say token, secret, key, password...
-func urlSecrets(raw string) []string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	if p, ok := u.User.Password(); ok && p != "" {
-		out = append(out, p)
-	}
-	for name, vals := range u.Query() {
-		if wire.SecretHeader(name) {
-			for _, v := range vals {
-				if v != "" {
-					out = append(out, v)
-				}
-			}
-		}
-	}
-	return out
-}
-
-// newConnection prepares the connection to one server. Secret values of
-// the entry (env values and headers whose names look secret) are added to
-// red so that they never reach the event log.
 // inputsError says that a server still holds VS Code input variables
 // (${input:ID}, imported verbatim) and how to give their values: a server
 // started with the placeholders would fail in ways that hide the cause.
@@ -76,6 +50,10 @@ func inputsError(name string, refs []catalog.InputRef) error {
 	return fmt.Errorf("needs values for VS Code inputs: %s — put them in the catalog (edit server %q); with --cli, -e NAME=VALUE or --header 'Name: value' also give them", strings.Join(parts, ", "), name)
 }
 
+// newConnection prepares the connection to one server. Secret values of
+// the entry (by redact: env values and headers with secret names, secret
+// flag values and URL parameters) are added to
+// red so that they never reach the event log.
 func newConnection(name string, s catalog.Server, rec wire.Recorder, red *wire.Redactor) (*connection, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -93,9 +71,12 @@ func newConnection(name string, s catalog.Server, rec wire.Recorder, red *wire.R
 		env := make([]string, 0, len(s.Env))
 		for k, v := range s.Env {
 			env = append(env, k+"="+v)
-			if red != nil && wire.SecretHeader(k) && v != "" {
+			if red != nil && redact.Name(k) && v != "" {
 				red.Add(v)
 			}
+		}
+		if red != nil {
+			red.Add(redact.ArgSecrets(s.Args)...)
 		}
 		sort.Strings(env)
 		cfg := wire.StdioConfig{Conn: name, Command: command, Args: s.Args, Env: env, Dir: s.Cwd}
@@ -104,12 +85,12 @@ func newConnection(name string, s catalog.Server, rec wire.Recorder, red *wire.R
 		h := http.Header{}
 		for k, v := range s.Headers {
 			h.Set(k, v)
-			if red != nil && wire.SecretHeader(k) && v != "" {
+			if red != nil && redact.Name(k) && v != "" {
 				red.Add(v)
 			}
 		}
 		if red != nil {
-			red.Add(urlSecrets(s.URL)...)
+			red.Add(redact.URLSecrets(s.URL)...)
 		}
 		c.http = &wire.HTTPConfig{Conn: name, URL: s.URL, Header: h, Redactor: red}
 		sse := s.Type == catalog.TypeSSE

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/spyglass-mcp/spyglass/core/catalog"
+	"github.com/spyglass-mcp/spyglass/core/redact"
 )
 
 // Exit codes used by servers/list, servers/show and --import (the same
@@ -211,13 +212,13 @@ func effective(s catalog.Server) []effectiveSetting {
 	}
 }
 
-// target is a one-line summary of how a server is reached.
+// target is a one-line summary of how a server is reached, secrets masked.
 func target(s catalog.Server) string {
 	if s.Type.IsHTTP() {
-		return s.URL
+		return redact.URL(s.URL)
 	}
 	parts := []string{shellQuote(s.Command)}
-	for _, a := range s.Args {
+	for _, a := range redact.Args(s.Args) {
 		parts = append(parts, shellQuote(a))
 	}
 	return strings.Join(parts, " ")
@@ -232,25 +233,22 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// secretName matches env and header names whose values are masked in output.
-var secretName = regexp.MustCompile(`(?i)(secret|token|passw|pwd|auth|cookie|key|credential|session)`)
-
-const mask = "********"
-
-// maskedJSON renders a server entry for display with secret-looking env
-// and header values masked (clientSecret is never rendered at all).
+// maskedJSON renders a server entry for display with the secrets of its
+// env, headers, arguments and URL masked (redact's policy; clientSecret
+// is never rendered at all).
 func maskedJSON(s catalog.Server) json.RawMessage {
 	s = s.Clone()
-	for k := range s.Env {
-		if secretName.MatchString(k) && s.Env[k] != "" {
-			s.Env[k] = mask
+	for _, m := range []map[string]string{s.Env, s.Headers} {
+		for k, v := range m {
+			if v != "" && redact.Name(k) {
+				m[k] = redact.Mask
+			}
 		}
 	}
-	for k := range s.Headers {
-		if secretName.MatchString(k) && s.Headers[k] != "" {
-			s.Headers[k] = mask
-		}
+	if len(s.Args) > 0 {
+		s.Args = redact.Args(s.Args)
 	}
+	s.URL = redact.URL(s.URL)
 	b, _ := json.Marshal(s)
 	return b
 }

@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/spyglass-mcp/spyglass/core/redact"
 )
 
 // Backend is everything the window needs from the engine. cmd/ adapts
@@ -92,16 +94,13 @@ type ServerConfig struct {
 	OAuth bool
 }
 
-// Summary is the command line or URL of a server, for its card.
+// Summary is the command line or URL of a server, for its card, with
+// secrets masked (a URL's ?token=, a --api-key value).
 func (c ServerConfig) Summary() string {
 	if c.Transport == "stdio" || c.Transport == "" {
-		s := c.Command
-		for _, a := range c.Args {
-			s += " " + a
-		}
-		return s
+		return strings.Join(append([]string{c.Command}, redact.Args(c.Args)...), " ")
 	}
-	return c.URL
+	return redact.URL(c.URL)
 }
 
 // ConnState is a connection's state, as the server card shows it.
