@@ -231,41 +231,6 @@ type builder struct {
 	refs       []string
 	expansions int
 	fields     int
-	slab       []Field // fields are carved from slabs: fewer allocations
-	slabSize   int
-	paths      strings.Builder // field paths are substrings of its chunks
-	pathsSize  int
-}
-
-// path returns parent + "/" + tok, carved from the builder's current
-// chunk of path text. Chunks grow with the schema up to 16 KiB; a string
-// returned by a strings.Builder stays valid while it goes on appending.
-func (b *builder) path(parent, tok string) string {
-	n := len(parent) + 1 + len(tok)
-	if b.paths.Cap()-b.paths.Len() < n {
-		b.pathsSize = min(max(b.pathsSize*2, 256), 16<<10)
-		b.paths = strings.Builder{}
-		b.paths.Grow(max(n, b.pathsSize))
-	}
-	start := b.paths.Len()
-	b.paths.WriteString(parent)
-	b.paths.WriteByte('/')
-	b.paths.WriteString(tok)
-	return b.paths.String()[start:]
-}
-
-// newField returns a zero field carved from the builder's slab. Slabs
-// start small (most schemas are) and grow with the schema up to 100 fields
-// (27 KiB): a small object, so that large schemas do not take fresh pages
-// for one huge block.
-func (b *builder) newField() *Field {
-	if len(b.slab) == 0 {
-		b.slabSize = min(max(b.slabSize*2, 6), 100)
-		b.slab = make([]Field, b.slabSize)
-	}
-	f := &b.slab[0]
-	b.slab = b.slab[1:]
-	return f
 }
 
 // resolve follows $ref chains from s. It returns the schema to build
@@ -629,7 +594,7 @@ func without(s *Value, key string) *Value {
 
 func (b *builder) nullable(f *Field, inner *Value, depth int) {
 	f.Kind = KindNullable
-	in := b.newField()
+	in := new(Field)
 	in.Name, in.Path = f.Name, f.Path
 	b.field(inner, in, depth+1, false)
 	in.Title, in.Description = "", ""
@@ -823,8 +788,8 @@ func (b *builder) arrayField(s *Value, f *Field, depth int) {
 	if items == nil {
 		items = &Value{Type: TypeObject, Members: []Member{}}
 	}
-	item := b.newField()
-	item.Path, item.Required = b.path(f.Path, "*"), true
+	item := new(Field)
+	item.Path, item.Required = f.Path+"/*", true
 	b.field(items, item, depth+1, false)
 	if (item.Kind == KindEnum || item.Kind == KindTitledEnum) && len(item.Options) <= maxMultiOptions {
 		f.Kind = KindMultiSelect
@@ -870,9 +835,9 @@ func (b *builder) objectField(s *Value, f *Field, depth int, root bool) {
 	}
 	dups := false
 	for _, m := range props.Members {
-		p := b.newField()
+		p := new(Field)
 		p.Name = m.Key
-		p.Path = b.path(f.Path, escapeToken(m.Key))
+		p.Path = f.Path + "/" + escapeToken(m.Key)
 		switch {
 		case req != nil:
 			p.Required = req[m.Key]

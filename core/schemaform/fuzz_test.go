@@ -175,25 +175,6 @@ func TestJSONFieldKeepsTypedText(t *testing.T) {
 	}
 }
 
-// TestMemory checks the per-tool memory.
-func TestMemory(t *testing.T) {
-	m := NewMemory()
-	if _, ok := m.Recall("srv/tool"); ok {
-		t.Fatal("empty memory recalled something")
-	}
-	args := json.RawMessage(`{"a":1}`)
-	m.Remember("srv/tool", args)
-	args[2] = 'b'
-	got, ok := m.Recall("srv/tool")
-	if !ok || string(got) != `{"a":1}` {
-		t.Fatalf("recalled %s %v", got, ok)
-	}
-	m.Forget("srv/tool")
-	if _, ok := m.Recall("srv/tool"); ok {
-		t.Fatal("forgotten args recalled")
-	}
-}
-
 // TestStringsSchema checks the schema made for prompt arguments.
 func TestStringsSchema(t *testing.T) {
 	s := StringsSchema([]StringParam{{Name: "name", Description: "Who", Required: true}, {Name: "style"}})

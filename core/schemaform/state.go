@@ -61,40 +61,17 @@ func NewState(f *Field) *State {
 // NewState returns a state for the whole form holding the defaults.
 func (f *Form) NewState() *State { return NewState(f.Root) }
 
+// newEmpty returns the empty state of f and of everything below it.
 func newEmpty(f *Field) *State {
-	var a stateAlloc
-	return a.empty(f)
-}
-
-// stateAlloc carves the states of one empty state tree from slabs that
-// start at one state (an array item is often a single control) and double
-// up to maxStateSlab states (small objects, unlike one block for a huge
-// form).
-type stateAlloc struct {
-	slab []State
-	size int // states in the last slab
-}
-
-// maxStateSlab × 160 bytes is 20 KiB.
-const maxStateSlab = 128
-
-// empty returns the empty state of f and of everything below it.
-func (a *stateAlloc) empty(f *Field) *State {
-	if len(a.slab) == 0 {
-		a.size = min(max(a.size*2, 1), maxStateSlab)
-		a.slab = make([]State, a.size)
-	}
-	s := &a.slab[0]
-	a.slab = a.slab[1:]
-	s.Field, s.Index = f, -1
+	s := &State{Field: f, Index: -1}
 	switch f.Kind {
 	case KindObject:
 		s.Props = make([]*State, len(f.Properties))
 		for i, p := range f.Properties {
-			s.Props[i] = a.empty(p)
+			s.Props[i] = newEmpty(p)
 		}
 	case KindNullable:
-		s.Inner = a.empty(f.Inner)
+		s.Inner = newEmpty(f.Inner)
 	}
 	return s
 }
