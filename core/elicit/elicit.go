@@ -6,7 +6,6 @@ package elicit
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 )
 
@@ -19,20 +18,6 @@ const (
 	Cancel   Policy = "cancel"   // answer {"action":"cancel"}
 	Defaults Policy = "defaults" // accept a form request with the schema's default values
 )
-
-// ErrUnknownPolicy is returned by ParsePolicy for an unknown name.
-var ErrUnknownPolicy = errors.New("elicit: unknown policy")
-
-// ParsePolicy reads a policy name; "" means Decline.
-func ParsePolicy(s string) (Policy, error) {
-	switch Policy(s) {
-	case "":
-		return Decline, nil
-	case Decline, Cancel, Defaults:
-		return Policy(s), nil
-	}
-	return "", fmt.Errorf("%w %q", ErrUnknownPolicy, s)
-}
 
 // Request is the part of elicitation/create params a policy reads.
 type Request struct {

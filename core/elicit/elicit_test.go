@@ -2,7 +2,6 @@ package elicit
 
 import (
 	"encoding/json"
-	"errors"
 	"testing"
 )
 
@@ -34,14 +33,5 @@ func TestAnswer(t *testing.T) {
 	}
 	if _, err := Answer(Defaults, json.RawMessage(`{`)); err == nil {
 		t.Error("malformed params accepted")
-	}
-}
-
-func TestParsePolicy(t *testing.T) {
-	if p, _ := ParsePolicy(""); p != Decline {
-		t.Errorf("empty policy = %q, want decline", p)
-	}
-	if _, err := ParsePolicy("accept-all"); !errors.Is(err, ErrUnknownPolicy) {
-		t.Errorf("unknown policy err = %v", err)
 	}
 }

@@ -26,9 +26,8 @@
 // other documents, such as a tool's structuredContent.
 //
 // CheckElicitation applies the restriction the MCP specification puts on
-// elicitation schemas; Memory remembers the last arguments per tool for a
-// session; StringsSchema makes prompt arguments and resource template
-// variables into a schema so they use the same forms.
+// elicitation schemas; StringsSchema makes prompt arguments and resource
+// template variables into a schema so they use the same forms.
 //
 // Nothing here imports a UI toolkit; ui/form draws the controls.
 package schemaform

@@ -202,21 +202,3 @@ func (s *Session) paramHeaders(tool *mcp.Tool, params json.RawMessage, h http.He
 	}
 	return out
 }
-
-// RecordToolAttempt records an attempt of a tool call that was never sent
-// — the user declined it in an approval prompt (lineage.ClassDeclined),
-// or its arguments did not match the schema (lineage.ClassInput) — so
-// that it takes its place in the call's lineage and in the log.
-func (s *Session) RecordToolAttempt(tc ToolCall, class lineage.ErrorClass, opts *CallOptions) lineage.Attempt {
-	var args json.RawMessage
-	switch a := tc.Arguments.(type) {
-	case nil:
-	case json.RawMessage:
-		args = a
-	default:
-		args, _ = json.Marshal(a)
-	}
-	att, _, _ := s.beginAttempt(tc.Name, args, opts)
-	a, _ := s.endAttempt(att, nil, nil, nil, class)
-	return a
-}

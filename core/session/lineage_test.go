@@ -232,24 +232,3 @@ func TestLostAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 }
-
-func TestRecordToolAttempt(t *testing.T) {
-	fs := newFakeServer(t)
-	s, log := newTestSession(t, fs, nil)
-	tc := ToolCall{Name: "write", Arguments: map[string]any{"a": 1}}
-	a := s.RecordToolAttempt(tc, lineage.ClassDeclined, nil)
-	if a.Class != lineage.ClassDeclined || a.OutcomeUnknown || a.N != 1 || a.Status != lineage.Failed {
-		t.Errorf("declined: %+v", a)
-	}
-	res, err := s.CallTool(testCtx(t), tc, nil)
-	if err != nil || res.Attempt.N != 2 || res.Attempt.Lineage != a.Lineage || res.Attempt.Warning() {
-		t.Errorf("call after a decline: %+v %v", res.Attempt, err)
-	}
-	tev := toolEvents(log)
-	if len(tev) != 2 || tev[0].ErrorClass != "declined" || tev[0].Tool.RequestSeq != 0 {
-		t.Errorf("tool events %+v", tev)
-	}
-	if len(fs.received("tools/call")) != 1 {
-		t.Error("the declined call was sent")
-	}
-}

@@ -181,19 +181,6 @@ func (s *Session) Call(ctx context.Context, method string, params json.RawMessag
 	return s.request(ctx, method, params, opts)
 }
 
-// Notify sends any notification with the given params (a JSON object, or
-// nil).
-func (s *Session) Notify(ctx context.Context, method string, params json.RawMessage) error {
-	if len(params) > 0 && !json.Valid(params) {
-		return fmt.Errorf("session: %s: params are not valid JSON", method)
-	}
-	l, err := s.ensureLink(ctx, false)
-	if err != nil {
-		return err
-	}
-	return s.notify(ctx, l, method, params, "", nil)
-}
-
 // request is an operation: connect if needed, then round trip.
 func (s *Session) request(ctx context.Context, method string, params json.RawMessage, opts *CallOptions) (*Reply, error) {
 	l, err := s.ensureLink(ctx, false)

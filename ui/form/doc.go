@@ -21,15 +21,13 @@
 // Typical use (tool arguments):
 //
 //	model, err := schemaform.Build(tool.RawInputSchema) // bytes as the server sent them
-//	prev, _ := memory.Recall(server + "/" + tool.Name)  // a *schemaform.Memory per session
-//	f := form.New(model, &form.Options{Values: prev})
+//	f := form.New(model, &form.Options{Values: prev})  // prev: the last arguments, if any
 //	f.OnChanged = func() { ... }
 //	f.OnSubmit = run                                    // Enter in a single-line field
 //	content := container.NewVScroll(f)
 //	...
 //	if issues := f.Validate(); len(issues) > 0 { /* ask: send anyway? */ }
 //	args, err := f.Values() // error only for invalid JSON in the JSON editor
-//	memory.Remember(server+"/"+tool.Name, args)
 //
 // Prompt arguments and resource template variables go through
 // schemaform.StringsSchema first; elicitation requests use

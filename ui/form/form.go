@@ -20,7 +20,7 @@ import (
 // schema defaults, in form mode.
 type Options struct {
 	// Values are loaded instead of the defaults (for example the last
-	// arguments of the tool, from a schemaform.Memory).
+	// arguments of the tool).
 	Values json.RawMessage
 	// JSON starts in the JSON editor.
 	JSON bool
