@@ -73,10 +73,10 @@ peers: $(PEERS)/node_modules/.installed
 
 $(PEERS)/node_modules/.installed: $(PEERS)/package.json $(PEERS)/package-lock.json
 	@command -v npm >/dev/null || { echo "npm is missing; run: sudo apt-get install -y nodejs npm"; exit 1; }
-	@# npm ci refuses the lock: an optional dependency of vite (pulled in by the
-	@# inspector) does not exist in the registry; npm install skips it and
-	@# still installs the locked versions.
-	cd $(PEERS) && npm install --no-audit --no-fund --loglevel=error
+	@# npm ci installs exactly the lock and never rewrites it (make test leaves
+	@# git status clean); the lock lists every optional dependency, Windows-only
+	@# ones included, so npm has nothing to add.
+	cd $(PEERS) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
 deps: deps-build deps-test
