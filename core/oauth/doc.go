@@ -4,8 +4,10 @@
 //
 // An Authorizer belongs to one catalog server. Its Prepare method is the
 // wire.HTTPConfig.Prepare hook: it adds a fresh bearer token to every
-// request (refreshing it first when it is about to expire). When the
-// server answers 401 (or 403 insufficient_scope) the caller hands the
+// request (refreshing it first when a tenth of its lifetime, at most 30 s,
+// is left; concurrent requests share one refresh, so a rotated refresh
+// token is never sent twice). When the server answers 401 (or 403 with a
+// Bearer challenge: a 403 without one is not OAuth's) the caller hands the
 // error to HandleUnauthorized (or turns it into a Challenge with
 // ChallengeFromError and calls Authorize), which runs the flow and returns
 // nil when the request may be sent again:
@@ -26,9 +28,15 @@
 //   - the browser leg: PKCE S256, state, RFC 8707 resource, extra
 //     authorizationParams (reserved ones dropped with a Warning), a
 //     loopback redirect receiver on 127.0.0.1 with an ephemeral port, and
-//     the RFC 9207 iss check against the discovered issuer;
-//   - the token request with token_endpoint_auth_method none,
-//     client_secret_basic or client_secret_post; refresh; step-up on 403
+//     the RFC 9207 iss check against the discovered issuer; the page the
+//     browser lands on says whether the sign-in succeeded, and why not;
+//     the wait is bounded by Options.SignInTimeout;
+//   - the token requests through golang.org/x/oauth2 (the code exchange
+//     with the PKCE verifier; the other grants through its client
+//     credentials request, which carries resource and any grant_type),
+//     with token_endpoint_auth_method none, client_secret_basic,
+//     client_secret_post or private_key_jwt (assertions signed with
+//     golang-jwt); refresh; step-up on 403
 //     insufficient_scope (at most MaxStepUps times per scope set, never for
 //     scopes already granted); the client credentials grant (client secret
 //     or private_key_jwt) for machine clients; enterprise-managed
@@ -46,6 +54,9 @@
 // and, where allowed, revokes the grant (RFC 7009).
 //
 // A person is needed only to open the authorization URL: that is the
-// Browser interface (SystemBrowser honours $BROWSER; HTTPBrowser follows
-// redirects headlessly, for tests and automation).
+// Browser interface. SystemBrowser runs --browser, $BROWSER or the
+// desktop's opener (commands split like a shell would) and reports a
+// command that fails, which ends the sign-in at once; the window's
+// URL-mode elicitation opens pages with it too. HTTPBrowser follows
+// redirects headlessly, for tests and automation.
 package oauth
