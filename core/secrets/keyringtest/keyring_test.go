@@ -23,7 +23,8 @@ func realKeyring(t *testing.T) (*secrets.Keyring, string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
 	if err := k.Ping(ctx); err != nil {
-		if os.Getenv("CI") == "true" {
+		// Under CI or inside .ci/keyring.sh (make test) a keyring must be there.
+		if os.Getenv("CI") == "true" || os.Getenv("SPYGLASS_KEYRING_INNER") != "" {
 			t.Fatalf("no usable OS keyring under CI (run the tests inside .ci/keyring.sh): %v", err)
 		}
 		t.Skipf("no usable OS keyring (run inside .ci/keyring.sh): %v", err)
