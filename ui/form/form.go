@@ -584,22 +584,6 @@ func (f *Form) setMode(jsonMode bool) error {
 	return nil
 }
 
-// JSONMode reports whether the JSON editor is shown.
-func (f *Form) JSONMode() bool { return f.jsonMode }
-
-// SetJSONMode shows the JSON editor (true) or the form (false). Going
-// back to the form fails while the JSON text is invalid; the editor then
-// stays, with the error shown.
-func (f *Form) SetJSONMode(on bool) error {
-	if on == f.jsonMode {
-		return nil
-	}
-	if err := f.setMode(on); err != nil {
-		return err
-	}
-	return nil
-}
-
 func (f *Form) showJSON(on bool) {
 	f.jsonMode = on
 	if on {

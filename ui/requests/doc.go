@@ -10,11 +10,9 @@
 // adapter turns the user's choice into the session handler's return value.
 //
 // Components are small structs with a buildUI method and named onXxx
-// handlers, used from the UI goroutine only. The exceptions are Queue's
-// AskSampling and AskElicitation, which a session handler calls from its own
-// goroutine (they hand over with fyne.Do and block until the user answers or
-// the server cancels), and RootsPanel.Roots, which returns a copy under a
-// lock for roots/list.
+// handlers, used from the UI goroutine only (cmd/gui_requests.go hands a
+// session handler's request over and waits for the answer). The exception
+// is RootsPanel.Roots, which returns a copy under a lock for roots/list.
 //
 // Tests use fyne.io/fyne/v2/test only; set REQUESTS_PNG_DIR to have them
 // render every component to a PNG with the software painter.

@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -86,32 +85,6 @@ func (p *ElicitationPanel) Form() *form.Form { return p.form }
 
 // Answered reports whether the panel has answered or been closed.
 func (p *ElicitationPanel) Answered() bool { return p.done }
-
-// ShowModal shows the panel in a dialog over w (the modal view, for a
-// request outside any tool call) and closes the dialog once the request is
-// answered (form mode) or dismissed (URL mode, after completion or Close).
-// Set OnAnswer and OnDismiss before calling it.
-func (p *ElicitationPanel) ShowModal(w fyne.Window) {
-	d := dialog.NewCustomWithoutButtons(p.Title(), container.NewVScroll(container.New(&rightInset{w: theme.Padding() * 3}, container.NewVBox(p.obj))), w)
-	answer, dismiss := p.OnAnswer, p.OnDismiss
-	p.OnAnswer = func(a ElicitationAnswer) {
-		if !(p.isURL() && a.Action == ActionAccept) {
-			d.Hide()
-		}
-		if answer != nil {
-			answer(a)
-		}
-	}
-	p.OnDismiss = func() {
-		d.Hide()
-		if dismiss != nil {
-			dismiss()
-		}
-	}
-	size := w.Canvas().Size()
-	d.Resize(fyne.NewSize(fyne.Min(680, size.Width*0.95), fyne.Min(640, size.Height*0.95)))
-	d.Show()
-}
 
 // isURL reports whether the request is in URL mode.
 func (p *ElicitationPanel) isURL() bool { return p.req.Mode == "url" }

@@ -1,7 +1,6 @@
 package requests
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -12,9 +11,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// ErrCancelled is returned by AskSampling and AskElicitation when ctx ended
-// before the user answered (the server cancelled the request or the
-// connection ended); the panel then closed with a note.
+// ErrCancelled marks a request that ended before the user answered (the
+// server cancelled it or the connection ended): the session handlers that
+// wait on the queue (cmd/gui_requests.go) wrap it.
 var ErrCancelled = errors.New("requests: the request ended before the user answered")
 
 // maxNotes bounds the list of closed requests shown under the queue.
@@ -52,7 +51,7 @@ type QueueOptions struct {
 // active testing profile auto-responds, sampling requests are answered by it
 // at once and only noted.
 //
-// Methods are for the UI goroutine, except AskSampling and AskElicitation.
+// Methods are for the UI goroutine.
 type Queue struct {
 	opts     QueueOptions
 	profiles ProfileSet
@@ -370,42 +369,6 @@ func (q *Queue) editProfilesFunc() func() {
 		return nil
 	}
 	return func() { ShowProfilesEditor(q.opts.Window, q.opts.Profiles, q.SetProfiles) }
-}
-
-// AskSampling queues req from any goroutine and waits for the user's
-// answer. When ctx ends first (the server cancelled the request, the
-// connection closed) the panel closes with a note and the error wraps
-// ErrCancelled and ctx's error.
-func (q *Queue) AskSampling(ctx context.Context, req SamplingRequest) (SamplingAnswer, error) {
-	ch := make(chan SamplingAnswer, 1)
-	fyne.Do(func() { q.AddSampling(req, func(a SamplingAnswer) { ch <- a }) })
-	select {
-	case a := <-ch:
-		return a, nil
-	case <-ctx.Done():
-		fyne.Do(func() { q.Cancel(req.Server, req.ID, cancelNote(ctx)) })
-		return SamplingAnswer{}, fmt.Errorf("%w: %w", ErrCancelled, ctx.Err())
-	}
-}
-
-// AskElicitation is AskSampling for elicitation requests.
-func (q *Queue) AskElicitation(ctx context.Context, req ElicitationRequest) (ElicitationAnswer, error) {
-	ch := make(chan ElicitationAnswer, 1)
-	fyne.Do(func() { q.AddElicitation(req, func(a ElicitationAnswer) { ch <- a }) })
-	select {
-	case a := <-ch:
-		return a, nil
-	case <-ctx.Done():
-		fyne.Do(func() { q.Cancel(req.Server, req.ID, cancelNote(ctx)) })
-		return ElicitationAnswer{}, fmt.Errorf("%w: %w", ErrCancelled, ctx.Err())
-	}
-}
-
-func cancelNote(ctx context.Context) string {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return "timed out before an answer"
-	}
-	return "cancelled by the server"
 }
 
 // AddURLRequired lists the URL elicitations a server asked for through a

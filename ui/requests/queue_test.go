@@ -1,8 +1,6 @@
 package requests
 
 import (
-	"context"
-	"errors"
 	"net/url"
 	"strings"
 	"testing"
@@ -117,59 +115,6 @@ func TestQueueAutoRespondProfile(t *testing.T) {
 	}
 }
 
-func TestQueueAskFromGoroutine(t *testing.T) {
-	q, _, _ := newQueue(t, testProfiles())
-	counts := make(chan int, 10)
-	q.opts.OnCountChanged = func(n int) { counts <- n }
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	type res struct {
-		a   SamplingAnswer
-		err error
-	}
-	done := make(chan res, 1)
-	go func() {
-		a, err := q.AskSampling(ctx, plainSampling())
-		done <- res{a, err}
-	}()
-	waitCount(t, counts, 1)
-	test.Tap(button(t, q.detail, "Edit & Send"))
-	select {
-	case r := <-done:
-		if r.err != nil || r.a.Rejected || len(r.a.Result) == 0 {
-			t.Fatalf("ask = %+v", r)
-		}
-	case <-ctx.Done():
-		t.Fatal("no answer")
-	}
-}
-
-func TestQueueAskCancelledByServer(t *testing.T) {
-	q, _, _ := newQueue(t, testProfiles())
-	counts := make(chan int, 10)
-	q.opts.OnCountChanged = func(n int) { counts <- n }
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := q.AskElicitation(ctx, formRequest())
-		done <- err
-	}()
-	waitCount(t, counts, 1)
-	cancel() // what the session does on notifications/cancelled
-	select {
-	case err := <-done:
-		if !errors.Is(err, ErrCancelled) || !errors.Is(err, context.Canceled) {
-			t.Fatalf("err = %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("AskElicitation did not return")
-	}
-	waitCount(t, counts, 0)
-	if n := q.Notes(); len(n) != 1 || !strings.HasSuffix(n[0], "cancelled by the server") {
-		t.Errorf("notes %q", n)
-	}
-}
-
 func TestQueueSetProfiles(t *testing.T) {
 	q, _, _ := newQueue(t, testProfiles())
 	q.AddSampling(plainSampling(), func(SamplingAnswer) {})
@@ -178,24 +123,6 @@ func TestQueueSetProfiles(t *testing.T) {
 	q.SetProfiles(ps)
 	if got := q.items[0].sampling.response.Text; got != "Changed." {
 		t.Errorf("open panel kept the old template: %q", got)
-	}
-}
-
-// waitCount waits up to 10 s for the queue to report n pending requests.
-// (The test driver runs fyne.Do on the calling goroutine, so the channel is
-// what orders the queue's work before the test's.)
-func waitCount(t *testing.T, counts <-chan int, n int) {
-	t.Helper()
-	timeout := time.After(10 * time.Second)
-	for {
-		select {
-		case got := <-counts:
-			if got == n {
-				return
-			}
-		case <-timeout:
-			t.Fatalf("the queue never had %d requests", n)
-		}
 	}
 }
 
