@@ -3,7 +3,8 @@
 # built-in demo server: the server list (one server connected, one failed),
 # the Tools screen with a result, the inspector with an event's details.
 # Usage: .ci/screenshots.sh [OUTDIR]   (default assets/screenshots)
-# SPYGLASS_BIN may name a prebuilt binary; otherwise one is built.
+# The window is driven by a script that only a build with -tags screenshots
+# carries (cmd/screenshots.go, ui/automate.go), so this builds its own binary.
 set -eu
 cd "$(dirname "$0")/.."
 out=${1:-assets/screenshots}
@@ -15,11 +16,8 @@ for tool in xvfb-run import; do
 done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-bin=${SPYGLASS_BIN:-}
-if [ -z "$bin" ]; then
-	bin=$work/spyglass
-	go build -o "$bin" .
-fi
+bin=$work/spyglass
+go build -tags screenshots -o "$bin" .
 cat >"$work/mcp.json" <<JSON
 {
   "mcpServers": {

@@ -1072,7 +1072,6 @@ func runGUI(inv *Invocation, stderr io.Writer) int {
 		opts.Select = name
 		opts.AutoConnect = true
 	}
-	script := os.Getenv("SPYGLASS_SCREENSHOT_SCRIPT")
 	watchCtx, stopWatch := context.WithCancel(context.Background())
 	defer stopWatch()
 	ready := func(w *ui.Window) {
@@ -1083,115 +1082,8 @@ func runGUI(inv *Invocation, stderr io.Writer) int {
 				w.Toast(level, msg)
 			})
 		})
-		if script != "" {
-			go runScreenshotScript(w, script, os.Stdout, stderr)
-		}
+		startScreenshots(w, stderr)
 	}
 	desktop.Run(be, opts, ready)
 	return 0
-}
-
-// runScreenshotScript drives the window into the states the README's
-// screenshots show (SPYGLASS_SCREENSHOT_SCRIPT=DIR, used by
-// .ci/screenshots.sh). Before each shot it prints "SHOT name" on out and
-// waits until DIR/name.done exists (the script has taken the picture).
-// Servers: the first of the catalog is connected and its tools run; the
-// second is expected to fail.
-func runScreenshotScript(w *ui.Window, dir string, out, stderr io.Writer) {
-	fail := func(err error) {
-		fmt.Fprintf(stderr, "spyglass: screenshot script: %v\n", err)
-		fmt.Fprintln(out, "FAILED")
-		w.Quit()
-	}
-	shot := func(name string) bool {
-		w.DismissToasts()
-		time.Sleep(800 * time.Millisecond) // let animations and layout settle
-		fmt.Fprintln(out, "SHOT "+name)
-		done := filepath.Join(dir, name+".done")
-		for i := 0; i < 600; i++ {
-			if _, err := os.Stat(done); err == nil {
-				return true
-			}
-			time.Sleep(100 * time.Millisecond)
-		}
-		fail(fmt.Errorf("nobody took shot %s", name))
-		return false
-	}
-	time.Sleep(1500 * time.Millisecond) // the window maps
-	var width, height float32
-	if _, err := fmt.Sscanf(os.Getenv("SPYGLASS_SCREENSHOT_SIZE"), "%fx%f", &width, &height); err == nil {
-		w.Resize(width, height)
-	}
-	names := os.Getenv("SPYGLASS_SCREENSHOT_SERVERS")
-	if names == "" {
-		names = "demo,unreachable"
-	}
-	list := strings.Split(names, ",")
-	good, bad := list[0], list[len(list)-1]
-	if st, err := w.ConnectServer(bad, 60*time.Second); err != nil {
-		fail(err)
-		return
-	} else if st != ui.StateFailed {
-		fail(fmt.Errorf("%s should fail, it is %s", bad, st))
-		return
-	}
-	if st, err := w.ConnectServer(good, 60*time.Second); err != nil || st != ui.StateConnected {
-		fail(fmt.Errorf("%s did not connect (%s): %v", good, st, err))
-		return
-	}
-	if !shot("1-servers") {
-		return
-	}
-	if err := w.RunTool("get_weather", json.RawMessage(`{"city": "Lisbon"}`), 60*time.Second); err != nil {
-		fail(err)
-		return
-	}
-	if !shot("2-tools") {
-		return
-	}
-	if err := w.OpenEvent("tools/call #", 10*time.Second); err != nil {
-		fail(err)
-		return
-	}
-	if !shot("3-inspector") {
-		return
-	}
-	// a run with progress: the waterfall shows where the time went
-	if err := w.RunTool("slow_task", json.RawMessage(`{"steps": 6, "step_ms": 120}`), 60*time.Second); err != nil {
-		fail(err)
-		return
-	}
-	if err := w.OpenEvent("tools/call #", 10*time.Second); err != nil {
-		fail(err)
-		return
-	}
-	if err := w.ShowEventTab("This run"); err != nil {
-		fail(err)
-		return
-	}
-	if !shot("5-this-run") {
-		return
-	}
-	if err := w.EditServer(good); err != nil {
-		fail(err)
-		return
-	}
-	if !shot("4-edit-server") {
-		return
-	}
-	w.CloseDialogs()
-	// a server's own request waiting for the user
-	if _, err := w.StartTool("elicit_form", json.RawMessage(`{}`)); err != nil {
-		fail(err)
-		return
-	}
-	if err := w.WaitRequests(30 * time.Second); err != nil {
-		fail(err)
-		return
-	}
-	if !shot("6-requests") {
-		return
-	}
-	fmt.Fprintln(out, "DONE")
-	w.Quit()
 }

@@ -1,33 +1,19 @@
+//go:build screenshots
+
 package ui
 
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
 )
 
-// The methods in this file drive the window the way a user would, from any
-// goroutine except the UI thread. The screenshot script uses them; each
-// waits (up to timeout) for the window to reach the state it asks for.
-
-// poll runs cond under the window's lock until it holds or timeout passes.
-func poll(timeout time.Duration, what string, cond func() bool) error {
-	deadline := time.Now().Add(timeout)
-	for {
-		var ok bool
-		Sync(func() { ok = cond() })
-		if ok {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("timed out after %s waiting for %s", timeout, what)
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
-}
+// The methods in this file exist only in a build with -tags screenshots:
+// the screenshot script (.ci/screenshots.sh, through cmd) drives the window
+// with them from any goroutine except the UI thread; each waits (up to
+// timeout) for the window to reach the state it asks for.
 
 // ConnectServer selects the named server and connects to it; it waits
 // until the connection is up or has failed for good.
@@ -50,41 +36,6 @@ func (w *Window) ConnectServer(name string, timeout time.Duration) (ConnState, e
 			(st == StateFailed && !s.retrying) || st == StateDisconnected
 	})
 	return st, err
-}
-
-// SelectServer shows the named server's screens and events.
-func (w *Window) SelectServer(name string) error {
-	var err error
-	Sync(func() {
-		s := w.server(name)
-		if s == nil {
-			err = fmt.Errorf("no server %q", name)
-			return
-		}
-		w.selectServer(s)
-	})
-	return err
-}
-
-// ShowScreen opens a screen tab of the selected server ("Tools", ...).
-func (w *Window) ShowScreen(tab string) error {
-	var err error
-	Sync(func() { err = w.ShowScreenNow(tab) })
-	return err
-}
-
-// ShowScreenNow is ShowScreen on the UI thread.
-func (w *Window) ShowScreenNow(tab string) error {
-	if w.selected == nil || w.selected.screens == nil {
-		return fmt.Errorf("no connected server selected")
-	}
-	for i, it := range w.selected.screens.tabs.Items {
-		if it.Text == tab {
-			w.selected.screens.tabs.SelectIndex(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("no screen %q", tab)
 }
 
 // RunTool selects a tool of the selected server, fills its arguments (a
@@ -143,26 +94,9 @@ func (w *Window) StartTool(tool string, args json.RawMessage) (*toolsScreen, err
 	return t, nil
 }
 
-// OpenEvent opens, in the inspector, the newest event of the selected
-// server whose title starts with prefix.
-func (w *Window) OpenEvent(prefix string, timeout time.Duration) error {
-	in := w.inspector
-	return poll(timeout, "an event "+prefix, func() bool {
-		for i := len(in.shown) - 1; i >= 0; i-- {
-			e := in.events[in.shown[i]]
-			if strings.HasPrefix(e.Title, prefix) {
-				in.list.Select(i)
-				in.list.ScrollTo(i)
-				return true
-			}
-		}
-		return false
-	})
-}
-
 // Resize sets the window's size.
 func (w *Window) Resize(width, height float32) {
-	Sync(func() { w.win.Resize(fyneSize(width, height)) })
+	Sync(func() { w.win.Resize(fyne.NewSize(width, height)) })
 }
 
 // EditServer opens the edit form of the named server.
@@ -221,7 +155,3 @@ func (w *Window) Quit() {
 		w.app.Quit()
 	})
 }
-
-// Drop handles URIs as if dropped on the window (UI thread): config files
-// are imported, folders become roots of the selected server.
-func (w *Window) Drop(uris []fyne.URI) { w.onDropped(fyne.NewPos(0, 0), uris) }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"image/color"
 	"io"
 	"strconv"
 	"time"
@@ -126,7 +125,3 @@ func storageReader(u fyne.URI) ([]byte, error) {
 	defer r.Close()
 	return io.ReadAll(io.LimitReader(r, 4<<20))
 }
-
-var _ color.Color = color.Black
-
-func fyneSize(w, h float32) fyne.Size { return fyne.NewSize(w, h) }
