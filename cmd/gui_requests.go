@@ -1,8 +1,8 @@
-// Adapter between core and ui/requests (the queue of the server's own
-// requests: sampling with testing profiles, elicitation, roots), written by
-// the requests engineer (ui/requests/testdata/adapter.go.txt) and wired into
-// the window by runGUI.
 package cmd
+
+// The adapter between core and ui/requests (the queue of the server's own
+// requests: sampling with testing profiles, elicitation, roots), wired into
+// the window by runGUI.
 
 import (
 	"context"
