@@ -68,20 +68,35 @@ func (e *BrowserError) Is(target error) bool { return target == ErrBrowser }
 // a failure is reported (a *BrowserError); the next one is tried then.
 // When ctx ends first, the command keeps running and Open returns ctx's
 // error (a browser started afresh may run for as long as it is open).
-func (b SystemBrowser) Open(ctx context.Context, u string) error {
-	cmds, err := b.commands(u)
+func (b SystemBrowser) Open(ctx context.Context, u string) error { return b.run(ctx, u, true) }
+
+// Start runs the first command that starts and does not wait for it (for
+// a caller that cannot wait, such as a button on the UI thread); a
+// failure after the start goes unseen.
+func (b SystemBrowser) Start(u string) error { return b.run(context.Background(), u, false) }
+
+func (b SystemBrowser) run(ctx context.Context, u string, wait bool) error {
+	getenv := b.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	cmds, err := browserCommands(b.Command, getenv("BROWSER"), runtime.GOOS, u)
 	if err != nil {
 		return err
 	}
 	var errs []error
 	for _, c := range cmds {
-		cmd, err := b.start(c)
-		if err != nil {
-			errs = append(errs, err)
+		cmd := exec.Command(c.argv[0], c.argv[1:]...)
+		cmd.Stdout, cmd.Stderr = b.Output, b.Output
+		if err := cmd.Start(); err != nil {
+			errs = append(errs, &BrowserError{Command: c.source, Err: err})
 			continue
 		}
 		done := make(chan error, 1)
 		go func() { done <- cmd.Wait() }()
+		if !wait {
+			return nil
+		}
 		select {
 		case err := <-done:
 			if err == nil {
@@ -95,62 +110,15 @@ func (b SystemBrowser) Open(ctx context.Context, u string) error {
 	return errors.Join(errs...)
 }
 
-// Start runs the first command that starts and does not wait for it (for
-// a caller that cannot wait, such as a button on the UI thread); a
-// failure after the start goes unseen.
-func (b SystemBrowser) Start(u string) error {
-	cmds, err := b.commands(u)
-	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, c := range cmds {
-		cmd, err := b.start(c)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		go func() { _ = cmd.Wait() }()
-		return nil
-	}
-	return errors.Join(errs...)
-}
-
-func (b SystemBrowser) commands(u string) ([]browserCommand, error) {
-	getenv := b.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	return browserCommands(b.Command, getenv("BROWSER"), runtime.GOOS, u)
-}
-
-func (b SystemBrowser) start(c browserCommand) (*exec.Cmd, error) {
-	cmd := exec.Command(c.argv[0], c.argv[1:]...)
-	cmd.Stdout, cmd.Stderr = b.Output, b.Output
-	if err := cmd.Start(); err != nil {
-		return nil, &BrowserError{Command: c.source, Err: err}
-	}
-	return cmd, nil
-}
-
 // browserCommand is one command line to try, with the text it came from.
 type browserCommand struct {
 	source string
 	argv   []string
 }
 
-// BrowserCommands lists the command lines SystemBrowser tries for url,
-// given the --browser command (or ""), $BROWSER and the operating
-// system. A command with unbalanced quotes is an error (a *BrowserError).
-func BrowserCommands(command, browserEnv, goos, url string) ([][]string, error) {
-	cmds, err := browserCommands(command, browserEnv, goos, url)
-	out := make([][]string, len(cmds))
-	for i, c := range cmds {
-		out[i] = c.argv
-	}
-	return out, err
-}
-
+// browserCommands lists the command lines to try for url, given the
+// --browser command (or ""), $BROWSER and the operating system. A command
+// with unbalanced quotes is an error (a *BrowserError).
 func browserCommands(command, browserEnv, goos, url string) ([]browserCommand, error) {
 	sources := []string{command}
 	if strings.TrimSpace(command) == "" {

@@ -274,13 +274,17 @@ func TestBrowserCommands(t *testing.T) {
 		{`my\ browser`, "", "linux", [][]string{{"my browser", u}}},
 		{"   ", "lynx", "linux", [][]string{{"lynx", u}}},
 	} {
-		got, err := BrowserCommands(c.command, c.env, c.goos, u)
+		cmds, err := browserCommands(c.command, c.env, c.goos, u)
+		var got [][]string
+		for _, c := range cmds {
+			got = append(got, c.argv)
+		}
 		if err != nil || !reflect.DeepEqual(got, c.want) {
-			t.Errorf("BrowserCommands(%q, %q, %q) = %q, %v; want %q", c.command, c.env, c.goos, got, err, c.want)
+			t.Errorf("browserCommands(%q, %q, %q) = %q, %v; want %q", c.command, c.env, c.goos, got, err, c.want)
 		}
 	}
 	var be *BrowserError
-	if _, err := BrowserCommands("'my browser --flag", "", "linux", u); !errors.As(err, &be) || be.Command != "'my browser --flag" || !errors.Is(err, ErrBrowser) {
+	if _, err := browserCommands("'my browser --flag", "", "linux", u); !errors.As(err, &be) || be.Command != "'my browser --flag" || !errors.Is(err, ErrBrowser) {
 		t.Errorf("unbalanced quote: err = %v, want a BrowserError naming the command", err)
 	}
 }
