@@ -1,3 +1,5 @@
+//go:build unix
+
 package oauth_test
 
 import (
@@ -5,7 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"runtime"
+	"syscall"
 	"testing"
 	"time"
 
@@ -13,34 +15,33 @@ import (
 )
 
 func TestSystemBrowserHonoursBROWSER(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("shell script browser")
-	}
 	dir := t.TempDir()
-	out := filepath.Join(dir, "opened")
+	out := filepath.Join(dir, "opened") // a FIFO: reading it waits for the browser
+	if err := syscall.Mkfifo(out, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	script := filepath.Join(dir, "browser.sh")
-	if err := os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s' \"$1\" > "+out+".tmp && mv "+out+".tmp "+out+"\n"), 0o755); err != nil {
+	if err := os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s' \"$1\" > "+out+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	env := map[string]string{"BROWSER": "/nonexistent/browser:" + script}
 	b := oauth.SystemBrowser{Getenv: func(k string) string { return env[k] }}
 	u := "http://127.0.0.1:1/authorize?state=a&scope=x+y"
+	opened := make(chan []byte, 1)
+	go func() {
+		got, _ := os.ReadFile(out)
+		opened <- got
+	}()
 	if err := b.Open(context.Background(), u); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		got, err := os.ReadFile(out)
-		if err == nil {
-			if string(got) != u {
-				t.Fatalf("browser got %q, want %q", got, u)
-			}
-			return
+	select {
+	case got := <-opened:
+		if string(got) != u {
+			t.Fatalf("browser got %q, want %q", got, u)
 		}
-		if time.Now().After(deadline) {
-			t.Fatal("the $BROWSER command never ran")
-		}
-		time.Sleep(20 * time.Millisecond)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the $BROWSER command never ran")
 	}
 }
 
