@@ -145,6 +145,7 @@ func startInProcess(t *testing.T, opts *Options) *inproc {
 	user := &fakeUser{roots: []mcp.Root{{URI: "file:///home/ada/project", Name: "project"}}}
 	srv := New(opts)
 	c, err := client.NewInProcessClientWithOptions(srv,
+		//lint:ignore SA1019 the demo serves 2025-11-25 clients too; this suite tests that era
 		client.WithLegacyProtocolOnly(),
 		client.WithSamplingHandler(user),
 		client.WithElicitationHandler(user),
@@ -428,6 +429,7 @@ func TestInProcessResourcesPromptsCompletions(t *testing.T) {
 	}
 
 	// Subscriptions.
+	//lint:ignore SA1019 resources/subscribe is the legacy era's way, which the demo still serves
 	if err := p.c.Subscribe(ctx, mcp.SubscribeRequest{Params: mcp.SubscribeParams{URI: CounterURI}}); err != nil {
 		t.Fatal(err)
 	}
