@@ -1,0 +1,7 @@
+# Answers initialize, then dies halfway through the answer to tools/list.
+. "$(dirname "$0")/lib.sh"
+request
+answer
+request
+printf '{"jsonrpc":"2.0","id":%s,"result":{"tools":[{"name":"ec' "$ID"
+exit 3

@@ -1,0 +1,4 @@
+# Reads initialize and never answers.
+. "$(dirname "$0")/lib.sh"
+request
+hang
