@@ -95,15 +95,6 @@ func BenchmarkAppendMillion(b *testing.B) {
 	b.ReportMetric(float64(time.Since(start).Nanoseconds())/float64(b.N*n), "ns/event")
 }
 
-// BenchmarkScanHeader derives the header of a typical request.
-func BenchmarkScanHeader(b *testing.B) {
-	raw := []byte(`{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hello world"}}}`)
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		scanHeader(raw)
-	}
-}
-
 // BenchmarkMatch searches a request's title and payload.
 func BenchmarkMatch(b *testing.B) {
 	e := Event{Kind: KindMessage, Type: MsgRequest, ID: "5", Method: "tools/call",

@@ -1,7 +1,6 @@
 package events
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"sync"
@@ -12,6 +11,7 @@ import (
 // Defaults for Options.
 const (
 	DefaultCapacity      = 100000
+	DefaultMaxBytes      = 256 << 20
 	DefaultBatchInterval = 50 * time.Millisecond
 	// MaxBatch is the most events one Batch carries; a listener that is
 	// further behind gets the rest in the following batches, at once.
@@ -43,10 +43,15 @@ type Options struct {
 	// Capacity is how many events the ring holds; beyond it the oldest
 	// are dropped and counted. Default DefaultCapacity.
 	Capacity int
+	// MaxBytes bounds the payload bytes the ring holds (each event's Raw
+	// and Text): beyond it the oldest events are dropped and counted, as
+	// for Capacity. The newest event is always kept, even when it alone
+	// is larger. Default DefaultMaxBytes.
+	MaxBytes int64
 	// Redact, if set, is applied to every event on Append before it is
 	// stored (before Seq is assigned): mask secrets here, so that no
 	// reader or trace ever sees them. It must not keep the pointer. Type,
-	// ID and Method are already derived when it runs.
+	// ID and Method are already set when it runs.
 	Redact func(*Event)
 	// BatchInterval is roughly how often listeners get batches. Default
 	// DefaultBatchInterval.
@@ -108,11 +113,15 @@ var waitingOutcome = &Outcome{State: Waiting}
 
 var eventPool = sync.Pool{New: func() any { return new(Event) }}
 
+// cost is what an event counts against Options.MaxBytes.
+func cost(e *Event) int64 { return int64(len(e.Raw) + len(e.Text)) }
+
 // Log is the append-only, bounded record of events: a ring with sequence
 // numbers that pairs requests with responses and hands listeners batches.
 // It is safe for concurrent use. Create it with New.
 type Log struct {
 	capacity uint64
+	maxBytes int64
 	redact   func(*Event)
 	interval time.Duration
 	now      func() time.Time
@@ -122,6 +131,7 @@ type Log struct {
 	base     uint64 // seq stored at buf[0] before wrapping: index = (seq-base) % capacity
 	first    uint64 // oldest retained seq; first == last+1 when empty
 	last     uint64 // last assigned seq
+	held     int64  // cost of the events retained
 	cleared  uint64 // highest seq removed by Clear
 	clearGen uint64
 	pending  map[pairKey]pendingReq
@@ -143,6 +153,9 @@ func New(opts *Options) *Log {
 	if o.Capacity <= 0 {
 		o.Capacity = DefaultCapacity
 	}
+	if o.MaxBytes <= 0 {
+		o.MaxBytes = DefaultMaxBytes
+	}
 	if o.BatchInterval <= 0 {
 		o.BatchInterval = DefaultBatchInterval
 	}
@@ -151,6 +164,7 @@ func New(opts *Options) *Log {
 	}
 	return &Log{
 		capacity: uint64(o.Capacity),
+		maxBytes: o.MaxBytes,
 		redact:   o.Redact,
 		interval: o.BatchInterval,
 		now:      o.Now,
@@ -174,12 +188,13 @@ func opposite(d Direction) Direction {
 }
 
 // Append records e and returns its sequence number. It sets Seq, Time
-// (when zero) and Size (len(Raw), when zero); for a KindMessage with Raw
-// it derives Type, ID and Method when they are empty, and pairs requests
-// with responses: a DirIn response answers the DirOut request with the
-// same Conn and ID, and a DirOut response answers a DirIn request. A
-// response whose id matches no open request is kept and marked Unpaired.
-// A notifications/cancelled message marks the request it names Cancelled.
+// (when zero) and Size (len(Raw), when zero). For a KindMessage the
+// caller sets Type, ID (JSON text) and Method; when Type is empty they are
+// decoded from Raw. Append pairs requests with responses: a DirIn
+// response answers the DirOut request with the same Conn and ID, and a
+// DirOut response answers a DirIn request. A response whose id matches no
+// open request is kept and marked Unpaired. A notifications/cancelled
+// message marks the request it names Cancelled.
 //
 // Append keeps e.Raw without copying it: pass bytes you will not modify.
 // It never blocks on a listener.
@@ -190,23 +205,18 @@ func (l *Log) Append(e Event) uint64 {
 	if e.Size == 0 {
 		e.Size = len(e.Raw)
 	}
-	if e.ID != "" {
-		e.ID = NormalizeID(e.ID)
-	}
-	if e.Kind == KindMessage && len(e.Raw) > 0 &&
-		(e.Type == "" || (e.ID == "" && e.Type != MsgNotification) || (e.Method == "" && (e.Type == MsgRequest || e.Type == MsgNotification))) {
-		if h, ok := scanHeader(e.Raw); ok {
-			if e.Type == "" {
-				e.Type = h.Type
+	if e.Kind == KindMessage && e.Type == "" && len(e.Raw) > 0 {
+		if typ, id, method, ok := decodeEnvelope(e.Raw); ok {
+			e.Type = typ
+			if e.Method == "" {
+				e.Method = method
 			}
 			if e.ID == "" {
-				e.ID = h.ID
-			}
-			if e.Method == "" {
-				e.Method = h.Method
+				e.ID = id
 			}
 		}
 	}
+	e.ID = NormalizeID(e.ID)
 	if l.redact != nil {
 		// Through a pooled pointer, so that e itself stays on the stack.
 		p := eventPool.Get().(*Event)
@@ -220,9 +230,7 @@ func (l *Log) Append(e Event) uint64 {
 	// A cancellation names the request in its params.
 	var cancelID string
 	if e.Kind == KindMessage && e.Type == MsgNotification && e.Method == "notifications/cancelled" {
-		if rid := scanKey(valueAt(e.Raw, "params"), "requestId"); rid != nil {
-			cancelID = normalizeID(rid)
-		}
+		cancelID = cancelledID(e.Raw)
 	}
 
 	l.mu.Lock()
@@ -249,51 +257,73 @@ func (l *Log) Append(e Event) uint64 {
 	}
 	l.mu.Unlock()
 
-	l.nEvents.Add(1)
-	switch {
-	case e.Kind == KindMessage:
-		switch e.Type {
-		case MsgRequest:
-			l.nRequests.Add(1)
-			if e.Method == "tools/call" {
-				l.nToolCalls.Add(1)
-			}
-		case MsgError:
-			l.nErrors.Add(1)
-		case MsgResult:
-			if e.Method == "tools/call" && bytes.Equal(scanKey(valueAt(e.Raw, "result"), "isError"), []byte("true")) {
-				l.nErrors.Add(1)
-			}
-		}
-	case e.Kind == KindError, e.Kind == KindHTTP && e.HTTP != nil && (e.HTTP.Status >= 400 || e.HTTP.Err != ""):
-		l.nErrors.Add(1)
-	}
+	var d Stats
+	d.Add(&e)
+	l.nEvents.Add(d.Events)
+	l.nRequests.Add(d.Requests)
+	l.nToolCalls.Add(d.ToolCalls)
+	l.nErrors.Add(d.Errors)
 	l.wake()
 	return seq
 }
 
-// storeLocked puts e into the ring, evicting the oldest event when full.
-func (l *Log) storeLocked(e Event) {
-	idx := (e.Seq - l.base) % l.capacity
-	if uint64(len(l.buf)) < l.capacity && idx == uint64(len(l.buf)) {
-		l.buf = append(l.buf, e)
-		return
-	}
-	if e.Seq-l.first >= l.capacity { // full: evict l.first, which sits at idx
-		old := &l.buf[idx]
-		if old.Type == MsgRequest && old.Outcome != nil &&
-			(old.Outcome.State != Waiting || len(l.pending) > int(l.capacity)) {
-			// Keep waiting requests pairable (unless there are more of
-			// them than the ring holds); forget finished ones.
-			k := pairKey{old.Conn, old.Dir, old.ID}
-			if p, ok := l.pending[k]; ok && p.seq == old.Seq {
-				delete(l.pending, k)
+// Add counts e in s the way the log's own counters do (every field but
+// Dropped). The inspector uses it for the counters of one connection.
+func (s *Stats) Add(e *Event) {
+	s.Events++
+	switch {
+	case e.Kind == KindMessage:
+		switch e.Type {
+		case MsgRequest:
+			s.Requests++
+			if e.Method == "tools/call" {
+				s.ToolCalls++
+			}
+		case MsgError:
+			s.Errors++
+		case MsgResult:
+			if e.Method == "tools/call" && toolError(e.Raw) {
+				s.Errors++
 			}
 		}
-		l.first++
-		l.nDropped.Add(1)
+	case e.Kind == KindError, e.httpFailed():
+		s.Errors++
 	}
-	l.buf[idx] = e
+}
+
+// storeLocked puts e into the ring, evicting the oldest events when it
+// is full or holds more than maxBytes.
+func (l *Log) storeLocked(e Event) {
+	if e.Seq-l.first >= l.capacity {
+		l.evictLocked()
+	}
+	if idx := (e.Seq - l.base) % l.capacity; idx < uint64(len(l.buf)) {
+		l.buf[idx] = e
+	} else {
+		l.buf = append(l.buf, e)
+	}
+	l.held += cost(&e)
+	for l.held > l.maxBytes && l.first < e.Seq {
+		l.evictLocked()
+	}
+}
+
+// evictLocked drops the oldest retained event and counts it.
+func (l *Log) evictLocked() {
+	old := l.at(l.first)
+	if old.Type == MsgRequest && old.Outcome != nil &&
+		(old.Outcome.State != Waiting || len(l.pending) > int(l.capacity)) {
+		// Keep waiting requests pairable (unless there are more of them
+		// than the ring holds); forget finished ones.
+		k := pairKey{old.Conn, old.Dir, old.ID}
+		if p, ok := l.pending[k]; ok && p.seq == old.Seq {
+			delete(l.pending, k)
+		}
+	}
+	l.held -= cost(old)
+	*old = Event{}
+	l.first++
+	l.nDropped.Add(1)
 }
 
 // at returns the stored event with sequence seq, which must be retained.
@@ -521,6 +551,7 @@ func (l *Log) Clear() {
 	l.first = l.last + 1
 	l.base = l.first
 	l.buf = nil
+	l.held = 0
 	l.clearGen++
 	for k, p := range l.pending {
 		if p.state != Waiting {

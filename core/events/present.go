@@ -111,7 +111,7 @@ func (e Event) Title() string {
 			}
 			return t
 		}
-		if len(e.Raw) > 0 && trimWS(e.Raw)[0] == '[' {
+		if t := bytes.TrimLeft(e.Raw, " \t\r\n"); len(t) > 0 && t[0] == '[' {
 			return "batch"
 		}
 		return "message"
@@ -126,10 +126,8 @@ func (e Event) Title() string {
 	case KindInvalid:
 		t := e.Text
 		if t == "" {
-			t = string(e.Raw)
-			if !utf8.ValidString(t) {
-				t = strings.ToValidUTF8(t, "�")
-			}
+			// Only the head: the title is one short line.
+			t = strings.ToValidUTF8(string(e.Raw[:min(len(e.Raw), 4*maxTitle)]), "�")
 		}
 		return "invalid · " + clip(t)
 	case KindTool:
@@ -155,32 +153,6 @@ func (e Event) Title() string {
 		return clip(e.Text)
 	}
 	return string(e.Kind)
-}
-
-// Subject returns what a request is about, read from its params: the tool
-// or prompt name of tools/call and prompts/get, the uri of a resource
-// request, the ref of completion/complete; "" otherwise. It scans only
-// the keys it needs.
-func (e Event) Subject() string {
-	if e.Kind != KindMessage || e.Type != MsgRequest {
-		return ""
-	}
-	var key string
-	switch e.Method {
-	case "tools/call", "prompts/get":
-		key = "name"
-	case "resources/read", "resources/subscribe", "resources/unsubscribe":
-		key = "uri"
-	case "tasks/get", "tasks/result", "tasks/cancel":
-		key = "taskId"
-	default:
-		return ""
-	}
-	v := scanKey(valueAt(e.Raw, "params"), key)
-	if len(v) < 2 || v[0] != '"' || v[len(v)-1] != '"' {
-		return ""
-	}
-	return decodeString(v)
 }
 
 // httpFailed reports whether the event is an HTTP exchange that failed

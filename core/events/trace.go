@@ -102,8 +102,21 @@ type traceFile struct {
 // rawVerbatim reports whether raw can be written as a JSON value as is
 // and read back byte for byte.
 func rawVerbatim(raw []byte) bool {
-	return len(raw) > 0 && !isWS(raw[0]) && !isWS(raw[len(raw)-1]) &&
-		utf8.Valid(raw) && json.Valid(raw)
+	return len(raw) > 0 && len(bytes.TrimSpace(raw)) == len(raw) && utf8.Valid(raw) && json.Valid(raw)
+}
+
+// utf8JSON returns v as a value a strict reader accepts: v itself when it
+// is valid UTF-8 JSON; with invalid UTF-8 replaced by U+FFFD when that
+// makes it valid (encoding/json passes a RawMessage's bytes through
+// unchecked); nil when it is not JSON at all.
+func utf8JSON(v json.RawMessage) json.RawMessage {
+	if len(v) == 0 || utf8.Valid(v) && json.Valid(v) {
+		return v
+	}
+	if v = bytes.ToValidUTF8(v, []byte("\uFFFD")); json.Valid(v) {
+		return v
+	}
+	return nil
 }
 
 // toTrace converts e to its file form; verbatim says Raw must be spliced
@@ -180,6 +193,12 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 func WriteTrace(w io.Writer, meta TraceMeta, events []Event) error {
 	if meta.Created.IsZero() {
 		meta.Created = time.Now()
+	}
+	meta.Conns = append([]ConnInfo(nil), meta.Conns...)
+	for i := range meta.Conns {
+		c := &meta.Conns[i]
+		c.ServerInfo, c.ServerCapabilities, c.ClientCapabilities =
+			utf8JSON(c.ServerInfo), utf8JSON(c.ServerCapabilities), utf8JSON(c.ClientCapabilities)
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	var buf bytes.Buffer
