@@ -48,11 +48,11 @@ func TestModernListen(t *testing.T) {
 		}
 		return false
 	}
-	eventually(func() bool { return !(!has("notifications/subscriptions/acknowledged")) })
+	eventually(func() bool { return has("notifications/subscriptions/acknowledged") })
 	if _, err := s.CallTool(ctx, ToolCall{Name: demo.ToolToggleExtra}, nil); err != nil {
 		t.Fatal(err)
 	}
-	eventually(func() bool { return !(!has(MethodToolsListChanged)) })
+	eventually(func() bool { return has(MethodToolsListChanged) })
 	if !has(MethodToolsListChanged) {
 		t.Errorf("notifications %v", got)
 	}
@@ -156,11 +156,11 @@ func TestModernListChangedOverHTTP(t *testing.T) {
 	if err := s.Connect(ctx); err != nil {
 		t.Fatal(err)
 	}
-	eventually(func() bool { return !(!has(MethodSubscriptionsAcknowledged)) })
+	eventually(func() bool { return has(MethodSubscriptionsAcknowledged) })
 	if _, err := s.CallTool(ctx, ToolCall{Name: demo.ToolToggleExtra}, nil); err != nil {
 		t.Fatal(err)
 	}
-	eventually(func() bool { return !(!has(MethodToolsListChanged)) })
+	eventually(func() bool { return has(MethodToolsListChanged) })
 	if !has(MethodToolsListChanged) {
 		t.Errorf("notifications %v", got)
 	}
