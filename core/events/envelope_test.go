@@ -66,10 +66,10 @@ func TestCancelledAndToolError(t *testing.T) {
 		t.Errorf("requestId of a malformed cancel = %s", got)
 	}
 	for raw, want := range map[string]bool{
-		`{"id":1,"result":{"content":[],"isError":true}}`:              true,
+		`{"id":1,"result":{"content":[],"isError":true}}`:             true,
 		`{"id":1,"result":{"content":[{"text":"\"isError\":true"}]}}`: false,
-		`{"id":1,"result":{"isError":false}}`:                          false,
-		`{"id":1,"result":{}}`:                                         false,
+		`{"id":1,"result":{"isError":false}}`:                         false,
+		`{"id":1,"result":{}}`:                                        false,
 	} {
 		if got := toolError([]byte(raw)); got != want {
 			t.Errorf("toolError(%s) = %v", raw, got)
