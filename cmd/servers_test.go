@@ -138,7 +138,7 @@ func TestServersShow(t *testing.T) {
 		want    []string
 		notWant []string
 	}{
-		{"text", []string{"--server", "local"}, 0, []string{"local  (from " + cat + ")", `"args": [`, `"API_KEY": "********"`, "protocolEra                legacy", "taskTtl                    60000"}, []string{"sk-123"}},
+		{"text", []string{"--server", "local"}, 0, []string{"local  (from " + cat + ")", `"args": [`, `"API_KEY": "****"`, "protocolEra                legacy", "taskTtl                    60000"}, []string{"sk-123"}},
 		{"json", []string{"--server", "remote", "--format", "json"}, 0, []string{`"name":"remote"`, `"protocolEra":"modern"`, `{"key":"protocolEra","value":"modern"}`, `{"key":"maxFetchRequests","value":1000}`}, []string{"hidden", "t0k"}},
 		{"override applied", []string{"--server", "local", "-e", "MODE=prod", "--cwd", "/w"}, 0, []string{`"MODE": "prod"`, `"cwd": "/w"`}, nil},
 		{"override that does not fit", []string{"--server", "remote", "-e", "A=1"}, 2, []string{`-e sets the environment of a stdio server, but "remote" is http`}, nil},
