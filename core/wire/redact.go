@@ -33,10 +33,7 @@ type Redactor struct {
 }
 
 // secret is a registered secret and its forms as text and inside JSON.
-type secret struct {
-	plain, escaped string
-	plainB, escB   []byte
-}
+type secret struct{ plain, escaped string }
 
 // NewRedactor returns a Redactor that also masks the given secrets.
 func NewRedactor(secrets ...string) *Redactor {
@@ -58,8 +55,7 @@ func (r *Redactor) Add(secrets ...string) {
 		if len(s) < minSecret || slices.ContainsFunc(next, func(h secret) bool { return h.plain == s }) {
 			continue
 		}
-		esc := jsonEscaped(s)
-		next = append(next, secret{plain: s, escaped: esc, plainB: []byte(s), escB: []byte(esc)})
+		next = append(next, secret{plain: s, escaped: jsonEscaped(s)})
 	}
 	if len(next) == len(list) {
 		return
@@ -193,28 +189,29 @@ func (r *Redactor) JSON(raw json.RawMessage) json.RawMessage {
 // jsonMayHold is a cheap test that skips the regular expressions for the
 // common message without any secret.
 func (r *Redactor) jsonMayHold(raw []byte) bool {
-	for _, h := range jsonHints {
-		if bytes.Contains(raw, h) {
+	if bytes.Contains(raw, []byte("earer")) || bytes.Contains(raw, []byte("EARER")) {
+		return true
+	}
+	for _, h := range fieldHints {
+		if bytes.Contains(raw, []byte(h)) {
 			return true
 		}
 	}
 	for _, sec := range r.list() {
-		if bytes.Contains(raw, sec.plainB) || bytes.Contains(raw, sec.escB) {
+		if bytes.Contains(raw, []byte(sec.plain)) || bytes.Contains(raw, []byte(sec.escaped)) {
 			return true
 		}
 	}
 	return false
 }
 
-func hasFieldHint(s string) bool {
-	return strings.Contains(s, "_token") || strings.Contains(s, "secret") || strings.Contains(s, "code_verifier") ||
-		strings.Contains(s, "password") || strings.Contains(s, "api_key") || strings.Contains(s, "apiKey")
-}
+// fieldHints are the substrings without which a text holds no field that
+// jsonFieldRE masks.
+var fieldHints = []string{"_token", "secret", "code_verifier", "password", "api_key", "apiKey"}
 
-// jsonHints are the substrings without which a payload holds nothing the
-// patterns would mask.
-var jsonHints = [][]byte{[]byte("earer"), []byte("EARER"), []byte("_token"), []byte("secret"), []byte("code_verifier"),
-	[]byte("password"), []byte("api_key"), []byte("apiKey")}
+func hasFieldHint(s string) bool {
+	return slices.ContainsFunc(fieldHints, func(h string) bool { return strings.Contains(s, h) })
+}
 
 // jsonEscaped returns s as it appears inside a JSON string.
 func jsonEscaped(s string) string {
