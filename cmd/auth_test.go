@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -47,7 +48,10 @@ func TestCLIStore(t *testing.T) {
 
 func TestCommandBrowser(t *testing.T) {
 	dir := t.TempDir()
-	out := filepath.Join(dir, "opened")
+	out := filepath.Join(dir, "opened") // a FIFO: reading it waits for the browser
+	if err := syscall.Mkfifo(out, 0o600); err != nil {
+		t.Fatal(err)
+	}
 	script := filepath.Join(dir, "browser.sh")
 	if err := os.WriteFile(script, []byte("#!/bin/sh\necho \"$@\" > "+out+"\n"), 0o755); err != nil {
 		t.Fatal(err)
@@ -58,18 +62,21 @@ func TestCommandBrowser(t *testing.T) {
 		{script + " --new-window", "--new-window " + url},                     // after the command's own arguments
 		{script + " --url=%s --new-window", "--url=" + url + " --new-window"}, // or in place of %s
 	} {
-		os.Remove(out)
+		opened := make(chan []byte, 1)
+		go func() {
+			got, _ := os.ReadFile(out)
+			opened <- got
+		}()
 		if err := commandBrowser(tc.cmd, &bytes.Buffer{}).Open(context.Background(), url); err != nil {
 			t.Fatalf("%s: %v", tc.cmd, err)
 		}
-		var got []byte
-		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-			if got, _ = os.ReadFile(out); len(got) > 0 {
-				break
+		select {
+		case got := <-opened:
+			if string(got) != tc.want+"\n" {
+				t.Errorf("%s opened %q, want %q", tc.cmd, got, tc.want)
 			}
-		}
-		if strings.TrimSpace(string(got)) != tc.want {
-			t.Errorf("%s opened %q, want %q", tc.cmd, got, tc.want)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s never ran", tc.cmd)
 		}
 	}
 	if err := commandBrowser("/nonexistent/browser", &bytes.Buffer{}).Open(context.Background(), "http://x"); err == nil {

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/spyglass-mcp/spyglass/core/demo"
 )
@@ -40,20 +38,21 @@ func TestRunDemoServerStdio(t *testing.T) {
 		`{"jsonrpc":"2.0","id":3,"method":"` + demo.ExperimentalMethod + `","params":{"n":1}}`,
 	}, "\n") + "\n"
 	pr, pw := io.Pipe()
-	var out, errb bytes.Buffer
+	var errb bytes.Buffer
+	var out lockedBuffer
 	done := make(chan int, 1)
-	go func() { done <- runDemoServer([]string{"--notes-dir", dir}, pr, &syncWriter{w: &out}, &errb) }()
+	go func() { done <- runDemoServer([]string{"--notes-dir", dir}, pr, &out, &errb) }()
 	go func() {
 		pw.Write([]byte(in))
-		// Leave the server time to answer before EOF ends it.
-		waitUntil(func() bool { return strings.Count(outString(&out), "\n") >= 3 })
+		// EOF ends the server: send it once the three answers are out.
+		out.await(func(s string) bool { return strings.Count(s, "\n") >= 3 })
 		pw.Close()
 	}()
 	if code := <-done; code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	got := map[string]json.RawMessage{}
-	for _, line := range strings.Split(strings.TrimSpace(outString(&out)), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
 			Result json.RawMessage `json:"result"`
@@ -71,32 +70,5 @@ func TestRunDemoServerStdio(t *testing.T) {
 	}
 	if !strings.Contains(string(got["3"]), `"pong":true`) {
 		t.Errorf("experimental method: %s", got["3"])
-	}
-}
-
-// syncWriter guards a buffer written by the server's goroutines.
-type syncWriter struct {
-	w io.Writer
-}
-
-var outMu sync.Mutex
-
-func (s *syncWriter) Write(p []byte) (int, error) {
-	outMu.Lock()
-	defer outMu.Unlock()
-	return s.w.Write(p)
-}
-
-func outString(b *bytes.Buffer) string {
-	outMu.Lock()
-	defer outMu.Unlock()
-	return b.String()
-}
-
-// waitUntil polls cond for at most 10 s.
-func waitUntil(cond func() bool) {
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
 	}
 }

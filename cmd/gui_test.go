@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -619,7 +620,7 @@ func TestGUIURLElicitationCompleted(t *testing.T) {
 			t.Fatal("could not select link_account")
 		}
 	})
-	h.setArgs(`{"finish_ms": 1500}`)
+	h.setArgs(`{"finish_ms": 0}`) // the page stays open until complete_link
 	h.tap("Run")
 	h.waitFor("the refusal", func() bool {
 		return h.hasText("Open the page below the screens in your browser, then run the tool again.")
@@ -629,12 +630,35 @@ func TestGUIURLElicitationCompleted(t *testing.T) {
 	})
 	h.tap("Open in Browser")
 	h.waitFor("waiting for the page", func() bool { return h.hasText("Waiting for completion") })
+
+	// the user finishes the page (complete_link plays the web site)
+	h.runTool("complete_link", "")
+	h.waitFor("the page done at the server", func() bool {
+		return h.hasText("Completed 1 link_account page(s); the demo account is linked.")
+	})
 	// notifications/elicitation/complete takes the request off the queue
 	h.waitFor("the page completed", func() bool {
 		return !h.hasText("Waiting for completion") && h.button("Open in Browser") == nil
 	})
-	h.tap("Run")
+	h.runTool("link_account", "")
 	h.waitFor("the linked account", func() bool { return h.hasText("The demo account is linked to this session.") })
+}
+
+// runTool searches the Tools screen for name, selects it and runs it with
+// args (JSON; empty keeps the form as it is).
+func (h *guiHarness) runTool(name, args string) {
+	h.t.Helper()
+	ui.Sync(func() { h.entry("Search tools").SetText(name) })
+	h.waitFor(name, func() bool { return h.hasText(name + " · ") })
+	ui.Sync(func() {
+		if !h.selectRow(name) {
+			h.t.Fatalf("could not select %s", name)
+		}
+	})
+	if args != "" {
+		h.setArgs(args)
+	}
+	h.tap("Run")
 }
 
 // TestGUIProgressAndCancel: slow_task shows live progress; Cancel stops it
@@ -842,22 +866,43 @@ func TestGUICatalogChangedOnDisk(t *testing.T) {
 				h.w.Toast(level, msg)
 			})
 		})
-		time.Sleep(200 * time.Millisecond) // the watch is set up
 		return cancel
+	}
+	// writeUntilSeen writes doc into the catalog until the window shows
+	// what seen looks for: a write made before the watch is armed goes
+	// unnoticed, and nothing says when it is armed. The writes get further
+	// apart, so that a slow machine still sees the file quiet for the
+	// watch's settle time.
+	writeUntilSeen := func(what, doc string, seen func() bool) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for every := 300 * time.Millisecond; ; every *= 2 {
+			if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			for next := time.Now().Add(every); time.Now().Before(next); time.Sleep(20 * time.Millisecond) {
+				var ok bool
+				ui.Sync(func() { ok = seen() })
+				if ok {
+					return
+				}
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("timed out waiting for %s", what)
+			}
+		}
 	}
 	stopWatch := watch()
 	h.waitFor("the first card", func() bool { return h.hasText("first-server") })
 
 	// an editor adds a server
-	if err := os.WriteFile(path, []byte(`{"mcpServers": {"first-server": {"command": "node", "args": ["a.js"]}, "from-editor": {"command": "uvx", "args": ["srv"]}}}`), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	h.waitFor("the editor's server", func() bool { return h.hasText("from-editor") && h.hasText("changed: list reloaded") })
+	writeUntilSeen("the editor's server", `{"mcpServers": {"first-server": {"command": "node", "args": ["a.js"]}, "from-editor": {"command": "uvx", "args": ["srv"]}}}`,
+		func() bool { return h.hasText("from-editor") && h.hasText("changed: list reloaded") })
 
 	// another writer, then a save from the window before any reload
 	// (the watch is stopped, so the window's catalog is stale for sure)
 	stopWatch()
-	time.Sleep(100 * time.Millisecond)
+	h.waitFor("the watch stopped", func() bool { return watchGoroutines() == 0 })
 	if err := catalog.Update(path, nil, func(c *catalog.Catalog) error {
 		return c.Add("from-other-spyglass", catalog.Server{Type: catalog.TypeHTTP, URL: "http://127.0.0.1:9/mcp"})
 	}); err != nil {
@@ -887,10 +932,7 @@ func TestGUICatalogChangedOnDisk(t *testing.T) {
 	watch()
 
 	// saved broken mid-edit
-	if err := os.WriteFile(path, []byte(`{"mcpServers": {"first-server": {"command": `), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	h.waitFor("the error", func() bool { return h.hasText("cannot be read") })
+	writeUntilSeen("the error", `{"mcpServers": {"first-server": {"command": `, func() bool { return h.hasText("cannot be read") })
 	var kept bool
 	ui.Sync(func() { kept = h.hasText("from-window") && h.hasText("first-server") })
 	if !kept {
@@ -905,6 +947,18 @@ func TestGUICatalogChangedOnDisk(t *testing.T) {
 	ui.Sync(func() { kept = h.hasText("from-window") && h.hasText("first-server") })
 	if !kept {
 		t.Error("a removed file emptied the list")
+	}
+}
+
+// watchGoroutines counts the goroutines running catalog.Watch.
+func watchGoroutines() int {
+	buf := make([]byte, 1<<20)
+	for {
+		n := runtime.Stack(buf, true)
+		if n < len(buf) {
+			return strings.Count(string(buf[:n]), "/core/catalog.Watch(")
+		}
+		buf = make([]byte, 2*len(buf))
 	}
 }
 
@@ -1089,15 +1143,17 @@ func TestGUIRequestQueue(t *testing.T) {
 		}
 	})
 	h.tap("Run")
-	h.waitFor("an answer from the testing profile or the queue", func() bool {
-		return h.hasText("The model (") || h.button("Auto-respond") != nil
+	// Quick Mock, the active profile of a new profiles file, auto-responds:
+	// the answer arrives without a sampling panel in the queue.
+	h.waitFor("the sampled answer", func() bool {
+		return h.hasText(`The model (mock-model-1.0) answered (stopReason "endTurn"):`) &&
+			h.hasText("This is a mock LLM response for testing purposes.")
 	})
-	var auto *widget.Button
-	ui.Sync(func() { auto = h.button("Auto-respond") })
-	if auto != nil {
-		h.tap("Auto-respond")
-	}
-	h.waitFor("the sampled answer", func() bool { return h.hasText("The model (") })
+	ui.Sync(func() {
+		if h.button("Auto-respond") != nil || h.button("Edit & Send") != nil {
+			t.Error("the auto-responding profile left the sampling request in the queue")
+		}
+	})
 	// the sampling request is on the inspector's LLM tab
 	ui.Sync(func() { test.Tap(h.button("LLM")) })
 	h.waitFor("LLM traffic", func() bool { return h.hasText("sampling/createMessage") })
