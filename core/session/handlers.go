@@ -132,6 +132,7 @@ func (s *Session) serveRequest(l *link, id, method string, params, raw json.RawM
 			return
 		}
 		var b []byte
+		typ := events.MsgResult
 		if err == nil {
 			body, merr := json.Marshal(result)
 			if merr != nil {
@@ -154,6 +155,7 @@ func (s *Session) serveRequest(l *link, id, method string, params, raw json.RawM
 				}
 			}
 			body, _ := json.Marshal(rpcErr)
+			typ = events.MsgError
 			b = make([]byte, 0, len(body)+len(id)+40)
 			b = append(b, `{"jsonrpc":"2.0","id":`...)
 			b = append(b, id...)
@@ -163,7 +165,7 @@ func (s *Session) serveRequest(l *link, id, method string, params, raw json.RawM
 		}
 		sctx, scancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer scancel()
-		_, _ = s.send(sctx, l, b, run, nil, nil)
+		_, _ = s.send(sctx, l, events.Event{Type: typ, ID: id, Method: method, Raw: b, Run: run}, nil)
 	}()
 }
 

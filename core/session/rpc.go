@@ -282,7 +282,7 @@ func (s *Session) roundTrip(ctx context.Context, l *link, method string, params 
 	// plain JSON body only returns with the answer, and the timeout,
 	// progress and cancellation must keep working meanwhile.
 	var ok bool
-	if rep.Seq, ok = s.recordOn(l, raw, run, c.rpc); !ok {
+	if rep.Seq, ok = s.recordOn(l, events.Event{Type: events.MsgRequest, ID: id, Method: method, Raw: raw, Run: run, RPC: c.rpc}); !ok {
 		s.abandon(c)
 		return rep, &ClosedError{Method: method, Err: l.closeErr()}
 	}
@@ -482,7 +482,7 @@ func (s *Session) sendCancelled(l *link, c *call, reason string) {
 		}
 		return
 	}
-	s.recordOn(l, raw, c.run, c.rpc)
+	s.recordOn(l, events.Event{Type: events.MsgNotification, Method: "notifications/cancelled", Raw: raw, Run: c.run, RPC: c.rpc})
 }
 
 // cancelWriteWait bounds the write of a notifications/cancelled.
@@ -514,25 +514,27 @@ func abandonOnConn(l *link, id string) {
 	}
 }
 
-// send records raw as an outgoing message and writes it.
-func (s *Session) send(ctx context.Context, l *link, raw []byte, run string, header http.Header, rpc *events.RPCInfo) (uint64, error) {
-	seq, ok := s.recordOn(l, raw, run, rpc)
+// send records m (an outgoing message: Raw, Type, ID, Method, Run, RPC)
+// and writes it.
+func (s *Session) send(ctx context.Context, l *link, m events.Event, header http.Header) (uint64, error) {
+	seq, ok := s.recordOn(l, m)
 	if !ok {
 		return 0, &ClosedError{Err: l.closeErr()}
 	}
-	return seq, s.write(ctx, l, raw, header)
+	return seq, s.write(ctx, l, m.Raw, header)
 }
 
-// recordOn appends raw to the log as an outgoing message on l, unless l
+// recordOn appends m to the log as an outgoing message on l, unless l
 // has ended: a request recorded after the log was told the connection
 // closed would wait forever.
-func (s *Session) recordOn(l *link, raw []byte, run string, rpc *events.RPCInfo) (uint64, bool) {
+func (s *Session) recordOn(l *link, m events.Event) (uint64, bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
 		return 0, false
 	}
-	return s.log.Append(events.Event{Conn: s.conn, Kind: events.KindMessage, Dir: events.DirOut, Raw: raw, Run: run, RPC: rpc}), true
+	m.Conn, m.Kind, m.Dir = s.conn, events.KindMessage, events.DirOut
+	return s.log.Append(m), true
 }
 
 // write hands raw to the wire.
@@ -560,7 +562,7 @@ func (s *Session) notifyRPC(ctx context.Context, l *link, method string, params 
 			return err
 		}
 	}
-	_, err := s.send(ctx, l, buildNotification(method, params), run, header, rpc)
+	_, err := s.send(ctx, l, events.Event{Type: events.MsgNotification, Method: method, Raw: buildNotification(method, params), Run: run, RPC: rpc}, header)
 	if err != nil {
 		return fmt.Errorf("session: %s: %w", method, err)
 	}
@@ -638,7 +640,7 @@ func (s *Session) onOne(l *link, raw []byte) {
 	now := time.Now()
 	var env envelope
 	if err := json.Unmarshal(raw, &env); err != nil {
-		s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindInvalid, Text: "not a JSON-RPC message: " + err.Error(), Size: len(raw)})
+		s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindInvalid, Raw: raw, Text: "not a JSON-RPC message: " + err.Error()})
 		return
 	}
 	id := bytes.TrimSpace(env.ID)
@@ -646,11 +648,13 @@ func (s *Session) onOne(l *link, raw []byte) {
 	switch {
 	case env.Method != "" && hasID:
 		run, _ := s.relate(env.Params)
-		seq := s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindMessage, Dir: events.DirIn, Raw: raw, Run: run})
+		seq := s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindMessage, Dir: events.DirIn,
+			Type: events.MsgRequest, ID: string(id), Method: env.Method, Raw: raw, Run: run})
 		s.serveRequest(l, string(id), env.Method, env.Params, raw, run, seq)
 	case env.Method != "":
 		run, rel := s.relate(env.Params)
-		seq := s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindMessage, Dir: events.DirIn, Raw: raw, Run: run})
+		seq := s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindMessage, Dir: events.DirIn,
+			Type: events.MsgNotification, Method: env.Method, Raw: raw, Run: run})
 		s.onNotification(l, env.Method, env.Params, raw, run, seq, rel, now)
 	case hasID || len(env.Result) > 0 || len(env.Error) > 0:
 		key := string(id)
@@ -687,24 +691,27 @@ func (s *Session) onOne(l *link, raw []byte) {
 				v = []byte("missing")
 			}
 			why := fmt.Sprintf(`response to request %s has "jsonrpc" %s, not "2.0"`, key, v)
-			s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindInvalid, Raw: raw, Run: run, RPC: rpc, Text: why, Size: len(raw)})
+			s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindInvalid, Raw: raw, Run: run, RPC: rpc, Text: why})
 			if c != nil {
 				s.markUnsent(key)
 				c.resp <- response{invalid: fmt.Errorf("%w: %s", ErrInvalidMessage, why)}
 			}
 			return
 		}
-		s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindMessage, Dir: events.DirIn, Raw: raw, Run: run, RPC: rpc})
+		r := response{result: env.Result}
+		typ := events.MsgResult
+		if len(env.Error) > 0 && string(env.Error) != "null" {
+			r.err = decodeRPCError(env.Error)
+			typ = events.MsgError
+		}
+		s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindMessage, Dir: events.DirIn,
+			Type: typ, ID: key, Raw: raw, Run: run, RPC: rpc})
 		if c == nil {
 			return
 		}
-		r := response{result: env.Result}
-		if len(env.Error) > 0 && string(env.Error) != "null" {
-			r.err = decodeRPCError(env.Error)
-		}
 		c.resp <- r
 	default:
-		s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindInvalid, Raw: raw, Text: "JSON-RPC message without method or id", Size: len(raw)})
+		s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindInvalid, Raw: raw, Text: "JSON-RPC message without method or id"})
 	}
 }
 

@@ -122,10 +122,11 @@ func TestStdioJunkLines(t *testing.T) {
 	if len(inv) != 3 {
 		t.Fatalf("want 3 invalid events (text, broken JSON, a number), got %v", inv)
 	}
-	if !strings.Contains(inv[0].Text, "hello, I am a log line") || inv[0].Raw != nil {
+	// Every line keeps its exact bytes (#11.8), whether JSON or not.
+	if !strings.Contains(inv[0].Text, "hello, I am a log line") || string(inv[0].Raw) != "hello, I am a log line" {
 		t.Fatalf("plain text line: %+v", inv[0])
 	}
-	if !strings.Contains(inv[1].Text, "invalid JSON") || inv[1].Raw != nil {
+	if !strings.Contains(inv[1].Text, "invalid JSON") || string(inv[1].Raw) != `{"jsonrpc":"2.0","id":1,"result":{` {
 		t.Fatalf("broken JSON line: %+v", inv[1])
 	}
 	if string(inv[2].Raw) != "42" {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strings"
 	"syscall"
 	"time"
 
@@ -226,22 +227,15 @@ func (r recorder) add(e events.Event) {
 	r.rec.Append(e)
 }
 
-// invalid records bytes that arrived but are not a JSON-RPC message. Raw
-// is set only when the bytes are valid JSON (so that the event can still
-// be marshalled); Text always holds them (truncated past 64 KiB).
+// invalid records bytes that arrived but are not a JSON-RPC message: Raw
+// holds them exactly (a trace writes them as rawText or rawBase64), Text
+// says why, with their first bytes.
 func (r recorder) invalid(b []byte, why string) {
 	if r.rec == nil {
 		return
 	}
-	e := events.Event{Kind: events.KindInvalid, Size: len(b)}
-	if json.Valid(b) {
-		e.Raw = append(json.RawMessage(nil), b...)
-	}
-	const max = 64 << 10
-	text := b
-	if len(text) > max {
-		text = text[:max]
-	}
-	e.Text = why + ": " + string(text)
-	r.add(e)
+	const head = 200
+	text := b[:min(len(b), head)]
+	r.add(events.Event{Kind: events.KindInvalid, Raw: append(json.RawMessage(nil), b...),
+		Text: why + ": " + strings.ToValidUTF8(string(text), "\uFFFD")})
 }
