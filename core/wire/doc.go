@@ -12,8 +12,8 @@
 // *events.Log): every stderr line of a stdio server (events.KindStderr),
 // every HTTP exchange with secrets masked (events.KindHTTP, written by the
 // [Tap] round tripper when the response headers arrive), bytes that are
-// not a JSON object or array (events.KindInvalid; Raw is kept only when
-// the bytes are valid JSON, Text always holds them), the exit of a stdio
+// not a JSON object or array (events.KindInvalid: Raw holds the exact
+// bytes, Text the reason and their first bytes), the exit of a stdio
 // process (events.KindError when it exited by itself, events.KindState
 // after Close) and streams that could not be resumed (events.KindWarning).
 //
