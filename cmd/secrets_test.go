@@ -62,6 +62,8 @@ func loadSecretShapes(t *testing.T) shapeServers {
 			s.args = append(s.args, r.Name, r.Value)
 		case "flag=", "assign":
 			s.args = append(s.args, r.Name+"="+r.Value)
+		case "headerarg":
+			s.args = append(s.args, "--header", r.Name+": "+r.Value)
 		}
 	}
 	s.url.RawQuery = strings.Join(query, "&")
@@ -87,7 +89,7 @@ func (s shapeServers) check(t *testing.T, what, out string, shapes ...string) {
 }
 
 var (
-	targetShapes = []string{"flag", "flag=", "assign", "query", "userinfo"}
+	targetShapes = []string{"flag", "flag=", "assign", "headerarg", "query", "userinfo"}
 	allShapes    = append([]string{"env", "header"}, targetShapes...)
 )
 
@@ -114,7 +116,7 @@ func TestServersSecretShapes(t *testing.T) {
 	for _, name := range []string{"local", "remote"} {
 		show := run("--method", "servers/show", "--server", name) + run("--method", "servers/show", "--server", name, "--format", "json")
 		if name == "local" {
-			s.check(t, "servers/show local", show, "env", "flag", "flag=", "assign")
+			s.check(t, "servers/show local", show, "env", "flag", "flag=", "assign", "headerarg")
 		} else {
 			s.check(t, "servers/show remote", show, "header", "query", "userinfo")
 		}
@@ -139,7 +141,7 @@ func TestSecretShapesInTraces(t *testing.T) {
 				a = append(a, "-e", k+"="+v)
 			}
 			return append(append(a, "--", node, file, "stdio"), s.args...)
-		}, []string{"env", "flag", "flag=", "assign"}},
+		}, []string{"env", "flag", "flag=", "assign", "headerarg"}},
 		{"http", func() []string {
 			base, err := url.Parse(peers.EverythingHTTP(t, "streamableHttp"))
 			if err != nil {

@@ -153,8 +153,9 @@ func scanURL(u string) (string, []string) {
 
 // Args returns a copy of a command line with secret values masked: the
 // value after a secret flag ("--token X", "--api-key=X"), a secret
-// NAME=VALUE assignment ("API_KEY=X", as given to env) and secrets in
-// URLs. Single-letter flags ("-p") are never judged: their meaning
+// NAME=VALUE assignment ("API_KEY=X", as given to env), a secret header
+// given as one argument ("Authorization: Bearer X", as mcp-remote takes
+// it) and secrets in URLs. Single-letter flags ("-p") are never judged: their meaning
 // depends on the program.
 func Args(args []string) []string {
 	out, _ := scanArgs(args)
@@ -183,6 +184,12 @@ func scanArgs(args []string) ([]string, []string) {
 				out[i] = a[:len(a)-len(val)] + URL(val)
 				secrets = append(secrets, s...)
 			}
+			continue
+		}
+		if k, v, ok := strings.Cut(a, ":"); ok && dashes == 0 && v != "" && !strings.ContainsAny(k, " /") && Name(k) {
+			out[i] = k + ": " + Mask // a header given as an argument: "Authorization: Bearer …"
+			v = strings.TrimSpace(v)
+			secrets = append(secrets, v, v[strings.LastIndexByte(v, ' ')+1:]) // and without its scheme
 			continue
 		}
 		if dashes > 0 && flagName(name, dashes) && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && args[i+1] != "" {

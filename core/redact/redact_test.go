@@ -59,6 +59,8 @@ func TestPolicyTable(t *testing.T) {
 			args = append(args, r.Name, r.Value)
 		case "flag=", "assign":
 			args = append(args, r.Name+"="+r.Value)
+		case "headerarg":
+			args = append(args, "--header", r.Name+": "+r.Value)
 		default:
 			t.Fatalf("unknown shape %q", r.Shape)
 		}
@@ -75,7 +77,7 @@ func TestPolicyTable(t *testing.T) {
 		switch r.Shape {
 		case "query", "userinfo":
 			out, found = maskedURL, urlSecrets
-		case "flag", "flag=", "assign":
+		case "flag", "flag=", "assign", "headerarg":
 			out, found = maskedArgs, argSecrets
 		default:
 			continue
@@ -135,5 +137,12 @@ func TestArgsForms(t *testing.T) {
 	}
 	if got := ArgSecrets(in); !slices.Equal(got, []string{"t1", "s1"}) {
 		t.Errorf("ArgSecrets = %q", got)
+	}
+	hdr := []string{"--header", "Authorization: Bearer abc123", "--header", "Authorization:Bearer"}
+	if got := Args(hdr); !slices.Equal(got, []string{"--header", "Authorization: " + Mask, "--header", "Authorization: " + Mask}) {
+		t.Errorf("Args(%q) = %q", hdr, got)
+	}
+	if got := ArgSecrets(hdr); !slices.Contains(got, "abc123") || !slices.Contains(got, "Bearer abc123") {
+		t.Errorf("ArgSecrets(%q) = %q, want the token with and without its scheme", hdr, got)
 	}
 }
