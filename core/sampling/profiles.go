@@ -17,9 +17,14 @@ type Profiles struct {
 // ErrNoProfile is returned when a named profile does not exist.
 var ErrNoProfile = errors.New("sampling: no such profile")
 
-// DefaultProfiles is the built-in set with Quick Mock active.
+// ManualReview is the built-in profile active by default: a person sees
+// and answers every sampling request; a mock answers by itself only once
+// the user made it the active profile.
+const ManualReview = "Manual Review"
+
+// DefaultProfiles is the built-in set with Manual Review active.
 func DefaultProfiles() *Profiles {
-	return &Profiles{Active: "Quick Mock", Profiles: BuiltinProfiles()}
+	return &Profiles{Active: ManualReview, Profiles: BuiltinProfiles()}
 }
 
 // Get returns the named profile.
@@ -32,16 +37,19 @@ func (ps *Profiles) Get(name string) (Profile, error) {
 	return Profile{}, fmt.Errorf("%w: %q", ErrNoProfile, name)
 }
 
-// Current returns the active profile (the first one when Active is unset
-// or unknown).
+// Current returns the active profile. When Active is unset or unknown it
+// is the first profile that does not answer by itself, or Manual Review:
+// nothing is answered silently that the user did not choose.
 func (ps *Profiles) Current() Profile {
 	if p, err := ps.Get(ps.Active); err == nil {
 		return p
 	}
-	if len(ps.Profiles) > 0 {
-		return ps.Profiles[0]
+	for _, p := range ps.Profiles {
+		if !p.AutoRespond {
+			return p
+		}
 	}
-	return BuiltinProfiles()[0]
+	return Profile{Name: ManualReview, Provider: ProviderManual}
 }
 
 // Put adds or replaces a profile by name.

@@ -67,7 +67,7 @@ func BuiltinProfiles() []Profile {
 				{Pattern: "claude-*", Template: "I'll analyze this as Claude would: {{last_user_message}}"},
 				{Pattern: "gpt-*", Template: "As an AI assistant, I can help with: {{last_user_message}}"},
 			}},
-		{Name: "Manual Review", Provider: ProviderManual},
+		{Name: ManualReview, Provider: ProviderManual},
 	}
 }
 

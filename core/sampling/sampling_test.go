@@ -107,8 +107,18 @@ func TestManualAndErrors(t *testing.T) {
 func TestProfilesFile(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "sub", "profiles.json")
 	ps, err := Load(file)
-	if err != nil || ps.Current().Name != "Quick Mock" || len(ps.Profiles) != 3 {
+	// a new installation answers nothing by itself: Manual Review is active
+	if err != nil || ps.Current().Name != ManualReview || ps.Current().AutoRespond || len(ps.Profiles) != 3 {
 		t.Fatalf("missing file: %v %+v", err, ps)
+	}
+	// an unknown active name falls back to a profile that does not
+	// auto-respond, never to the first mock
+	ps.Active = "gone"
+	if cur := ps.Current(); cur.AutoRespond || cur.Provider != ProviderManual {
+		t.Errorf("unknown active gives %+v, want a manual profile", cur)
+	}
+	if cur := (&Profiles{Profiles: BuiltinProfiles()[:2]}).Current(); cur.AutoRespond {
+		t.Errorf("only mocks, no active: %+v auto-responds", cur)
 	}
 	ps.Put(Profile{Name: "Mine", Provider: ProviderMock, Template: "t"})
 	ps.Active = "Mine"
