@@ -25,6 +25,10 @@ import (
 const (
 	envConformanceScenario = "MCP_CONFORMANCE_SCENARIO"
 	envConformanceContext  = "MCP_CONFORMANCE_CONTEXT"
+	// envConformanceVersion is the protocol version the scenario's server
+	// speaks (2025-11-25 unless the scenario is 2026-07-28 only, or the
+	// suite runs a --spec-version or --requirements set).
+	envConformanceVersion = "MCP_CONFORMANCE_PROTOCOL_VERSION"
 )
 
 // conformanceTimeout bounds one scenario; the suite kills the client
@@ -54,7 +58,7 @@ func runConformanceClient(args []string, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithTimeout(context.Background(), conformanceTimeout)
 	defer cancel()
 	log := events.New(nil)
-	err := runConformanceScenario(ctx, log, scenario, url, cc, stdout)
+	err := runConformanceScenario(ctx, log, scenario, url, os.Getenv(envConformanceVersion), cc, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "conformance client: scenario %q: %v\n", scenario, err)
 		dumpEvents(stderr, log)
@@ -86,8 +90,8 @@ const conformanceClientMetadataURL = "https://conformance-test.local/client-meta
 // http server, with OAuth as the auth scenarios ask for it: the suite's
 // credentials, grant and enterprise IdP token from MCP_CONFORMANCE_CONTEXT,
 // and a headless browser that follows the authorization redirects itself.
-func conformanceConnection(ctx context.Context, log *events.Log, conn, scenario, url string, cc conformanceContext) (*connection, error) {
-	srv := catalog.Server{Type: catalog.TypeHTTP, URL: url,
+func conformanceConnection(ctx context.Context, log *events.Log, conn, scenario, url, version string, cc conformanceContext) (*connection, error) {
+	srv := catalog.Server{Type: catalog.TypeHTTP, URL: url, ProtocolVersion: version,
 		OAuth: &catalog.OAuth{ClientID: cc.ClientID, ClientSecret: cc.ClientSecret}}
 	opts := oauth.Options{
 		Browser:           oauth.HTTPBrowser{},
@@ -138,21 +142,21 @@ func (defaultsElicitor) Elicit(_ context.Context, req *session.ElicitationReques
 	return res, nil
 }
 
-// runConformanceScenario connects to url and does what scenario expects.
-// Unknown scenarios (including the auth ones) get the generic run: connect,
-// list the tools and call each of them.
-func runConformanceScenario(ctx context.Context, log *events.Log, scenario, url string, cc conformanceContext, out io.Writer) error {
+// runConformanceScenario connects to url, speaking protocol version (the
+// catalog's default when empty), and does what scenario expects. Unknown
+// scenarios (including the auth ones) get the generic run: connect, list
+// the tools and call each of them.
+func runConformanceScenario(ctx context.Context, log *events.Log, scenario, url, version string, cc conformanceContext, out io.Writer) error {
 	const conn = "conformance"
-	c, err := conformanceConnection(ctx, log, conn, scenario, url, cc)
+	c, err := conformanceConnection(ctx, log, conn, scenario, url, version, cc)
 	if err != nil {
 		return err
 	}
-	s := session.New(c.dial, log, &session.Options{
-		Conn:        conn,
-		ClientInfo:  mcp.Implementation{Name: "spyglass-conformance", Title: "Spyglass conformance client", Version: "1.0.0"},
-		NoReconnect: true,
-		Handlers:    session.Handlers{Elicitation: defaultsElicitor{}},
-	})
+	opts := *c.opts
+	opts.ClientInfo = mcp.Implementation{Name: "spyglass-conformance", Title: "Spyglass conformance client", Version: "1.0.0"}
+	opts.NoReconnect = true
+	opts.Handlers = session.Handlers{Elicitation: defaultsElicitor{}}
+	s := session.New(c.dial, log, &opts)
 	defer s.Close()
 
 	if err := c.connect(ctx, s); err != nil {

@@ -57,6 +57,9 @@ const (
 	CodeRequestCancelled = -32800
 	// CodeURLElicitationRequired is MCP's "URL elicitation required".
 	CodeURLElicitationRequired = -32042
+	// CodeUnsupportedVersion is the 2026-07-28 "unsupported protocol
+	// version" error; its data lists the versions the server supports.
+	CodeUnsupportedVersion = -32022
 	// CodeUserRejected is what a client answers when the user declined a
 	// sampling request.
 	CodeUserRejected = -1

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -540,6 +541,18 @@ func (s *Session) handshake(ctx context.Context, l *link, run string) (*ServerIn
 	setWireVersion(l.conn, version, modern)
 	if modern {
 		info, err := s.discover(ctx, l, run, version, auto)
+		if retry, ok := versionRetry(err); ok {
+			// The server refused the version (-32022) and named the ones
+			// it speaks: ask again with the newest one we know.
+			version, modern = retry, retry >= VersionModern
+			s.setVersion(version, modern)
+			setWireVersion(l.conn, version, modern)
+			if modern {
+				info, err = s.discover(ctx, l, run, version, auto)
+			} else {
+				return s.initialize(ctx, l, run, version)
+			}
+		}
 		if err == nil || !auto {
 			return info, err
 		}
@@ -557,6 +570,29 @@ func (s *Session) handshake(ctx context.Context, l *link, run string) (*ServerIn
 		setWireVersion(l.conn, "", false)
 	}
 	return s.initialize(ctx, l, run, version)
+}
+
+// versionRetry returns the version to ask for again when err is an
+// "unsupported protocol version" error (-32022) whose data lists supported
+// versions: the newest of [Versions] the server supports (which may be
+// the one refused: a server answers -32022 to a request that lacked it).
+func versionRetry(err error) (string, bool) {
+	var rpcErr *RPCError
+	if !isRPCError(err, &rpcErr) || rpcErr.Code != CodeUnsupportedVersion {
+		return "", false
+	}
+	var data struct {
+		Supported []string `json:"supported"`
+	}
+	if json.Unmarshal(rpcErr.Data, &data) != nil {
+		return "", false
+	}
+	for _, v := range Versions {
+		if slices.Contains(data.Supported, v) {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 // setWireVersion tells a conn that puts the protocol version in its
