@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -272,14 +273,24 @@ func Match(e Event, query string) bool {
 }
 
 // containsFold is a case-insensitive bytes.Contains that allocates
-// nothing for ASCII queries.
+// nothing: a search runs over every payload the inspector holds.
 func containsFold(hay []byte, q string) bool {
 	if len(q) > len(hay) {
 		return false
 	}
 	for i := 0; i < len(q); i++ {
 		if q[i] >= utf8.RuneSelf {
-			return bytes.Contains(bytes.ToLower(hay), []byte(strings.ToLower(q)))
+			c0 := lower(q[0])
+			for j, c := range hay {
+				// The first byte rules most places out.
+				if c0 < utf8.RuneSelf && lower(c) != c0 || c0 >= utf8.RuneSelf && c < utf8.RuneSelf {
+					continue
+				}
+				if utf8.RuneStart(c) && hasPrefixFold(hay[j:], q) {
+					return true
+				}
+			}
+			return false
 		}
 	}
 	c0 := lower(q[0])
@@ -296,6 +307,18 @@ func containsFold(hay []byte, q string) bool {
 		}
 	}
 	return false
+}
+
+// hasPrefixFold reports whether s begins with q, ignoring case.
+func hasPrefixFold(s []byte, q string) bool {
+	for _, qr := range q {
+		r, n := utf8.DecodeRune(s)
+		if n == 0 || r != qr && unicode.ToLower(r) != unicode.ToLower(qr) {
+			return false
+		}
+		s = s[n:]
+	}
+	return true
 }
 
 func lower(c byte) byte {
