@@ -1003,7 +1003,7 @@ func toEventView(e events.Event) ui.EventView {
 	v := ui.EventView{
 		Seq: e.Seq, Time: e.Time, Conn: e.Conn, Kind: string(e.Kind), Dir: string(e.Dir),
 		Type: string(e.Type), ID: e.ID, Method: e.Method, Title: e.Title(), Badge: e.Badge(),
-		Raw: e.Raw, Text: e.Text, Run: e.Run, Pair: e.Pair, Size: e.Size,
+		Raw: e.Raw, Text: e.Text, Run: e.Run, Pair: e.Pair, Size: e.Size, Event: e,
 	}
 	if e.Kind == events.KindHTTP && e.HTTP != nil && v.Text == "" {
 		v.Text = fmt.Sprintf("%s %s → %d %s", e.HTTP.Method, e.HTTP.URL, e.HTTP.Status, e.HTTP.Err)

@@ -14,6 +14,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/core/events"
 )
 
 // fakeBackend is an in-memory Backend for widget tests.
@@ -281,6 +283,9 @@ func (f *fakeEvents) send(evs ...EventView) {
 		if evs[i].Time.IsZero() {
 			evs[i].Time = time.Now()
 		}
+		if evs[i].Event.Kind == "" {
+			evs[i].Event = coreEvent(evs[i])
+		}
 	}
 	f.all = append(f.all, evs...)
 	fn := f.fn
@@ -291,6 +296,25 @@ func (f *fakeEvents) send(evs ...EventView) {
 		fn(EventBatch{Events: evs})
 	}()
 	<-done
+}
+
+// coreEvent is the recorded event a hand-made view stands for (cmd makes
+// views of real ones), so that search, counters and the run waterfall,
+// which are core/events' own, see it.
+func coreEvent(v EventView) events.Event {
+	e := events.Event{Seq: v.Seq, Time: v.Time, Conn: v.Conn, Kind: events.Kind(v.Kind), Dir: events.Direction(v.Dir),
+		Type: events.MessageType(v.Type), ID: v.ID, Method: v.Method, Raw: v.Raw, Text: v.Text, Run: v.Run, Pair: v.Pair, Size: v.Size}
+	if v.Type == "request" {
+		st := events.Waiting
+		switch v.BadgeLevel {
+		case "ok":
+			st = events.OK
+		case "error":
+			st = events.Failed
+		}
+		e.Outcome = &events.Outcome{State: st, Latency: v.Latency}
+	}
+	return e
 }
 
 // newTestWindow opens a window on b with the headless driver.

@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/core/events"
 )
 
 // inspectorKeep is how many events the inspector keeps in memory; older
@@ -27,7 +29,6 @@ type inspector struct {
 	src    EventSource
 	unsub  func()
 	events []EventView
-	lower  []string // lower-cased searchable text, parallel to events
 	index  map[uint64]int
 	base   int // events dropped from the front of the slice
 
@@ -39,6 +40,7 @@ type inspector struct {
 	pending []EventBatch
 	cleared map[string]uint64 // per connection: events up to this Seq are cleared
 	dropped uint64
+	stats   events.Stats // of conn since its clear
 
 	tabBtns  []*widget.Button
 	search   *widget.Entry
@@ -215,7 +217,9 @@ func (in *inspector) apply(b EventBatch) {
 		}
 		in.index[e.Seq] = in.base + len(in.events)
 		in.events = append(in.events, e)
-		in.lower = append(in.lower, searchText(e))
+		if in.counted(e) {
+			in.stats.Add(&e.Event)
+		}
 		if in.visible(e) {
 			in.shown = append(in.shown, len(in.events)-1)
 		}
@@ -229,7 +233,6 @@ func (in *inspector) apply(b EventBatch) {
 			delete(in.index, e.Seq)
 		}
 		in.events = append([]EventView(nil), in.events[cut:]...)
-		in.lower = append([]string(nil), in.lower[cut:]...)
 		in.base += cut
 		in.refilter()
 	}
@@ -241,17 +244,18 @@ func (in *inspector) update(e EventView) {
 		return
 	}
 	in.events[i-in.base] = e
-	in.lower[i-in.base] = searchText(e)
 }
 
-func searchText(e EventView) string {
-	return strings.ToLower(e.Title + "\n" + e.Method + "\n" + e.Text + "\n" + string(e.Raw))
+// counted reports whether e is of the connection shown and after its
+// clear.
+func (in *inspector) counted(e EventView) bool {
+	return e.Conn == in.conn && e.Seq > in.cleared[e.Conn]
 }
 
 // visible reports whether e passes the connection, tab, clear and search
 // filters.
 func (in *inspector) visible(e EventView) bool {
-	if e.Conn != in.conn || e.Seq <= in.cleared[e.Conn] {
+	if !in.counted(e) {
 		return false
 	}
 	if in.tab != "" {
@@ -266,11 +270,7 @@ func (in *inspector) visible(e EventView) bool {
 			return false
 		}
 	}
-	if in.query != "" {
-		i := in.index[e.Seq] - in.base
-		return strings.Contains(in.lower[i], in.query)
-	}
-	return true
+	return events.Match(e.Event, in.query)
 }
 
 func (in *inspector) refilter() {
@@ -310,22 +310,21 @@ func (in *inspector) updateEmpty() {
 	in.empty.Show()
 }
 
-// updateCounters shows tool calls, errors and events since the last clear.
-func (in *inspector) updateCounters() {
-	var calls, errs, n int
-	for _, e := range in.events {
-		if e.Conn != in.conn || e.Seq <= in.cleared[e.Conn] {
-			continue
-		}
-		n++
-		if e.Type == "request" && e.Method == "tools/call" && e.Dir == "out" {
-			calls++
-		}
-		if e.IsError() && e.Type != "request" {
-			errs++
+// recount counts the events of conn held since its clear afresh.
+func (in *inspector) recount() {
+	in.stats = events.Stats{}
+	for i := range in.events {
+		if in.counted(in.events[i]) {
+			in.stats.Add(&in.events[i].Event)
 		}
 	}
-	s := fmt.Sprintf("%d tool calls · %d errors · %d events", calls, errs, n)
+}
+
+// updateCounters shows tool calls, errors and events since the last clear
+// (counted by core/events' Stats.Add as the log counts them).
+func (in *inspector) updateCounters() {
+	st := in.stats
+	s := fmt.Sprintf("%d tool calls · %d errors · %d events", st.ToolCalls, st.Errors, st.Events)
 	if in.paused {
 		buf := 0
 		for _, b := range in.pending {
@@ -345,6 +344,7 @@ func (in *inspector) setConn(conn string) {
 		return
 	}
 	in.conn = conn
+	in.recount()
 	in.closeDetail()
 	in.refilter()
 }
@@ -367,7 +367,7 @@ func (in *inspector) styleTabs() {
 }
 
 func (in *inspector) onSearch(q string) {
-	in.query = strings.ToLower(strings.TrimSpace(q))
+	in.query = strings.TrimSpace(q)
 	in.refilter()
 }
 
@@ -409,6 +409,7 @@ func (in *inspector) onClear() {
 		}
 	}
 	in.cleared[in.conn] = last
+	in.recount()
 	in.closeDetail()
 	in.refilter()
 }
@@ -456,17 +457,6 @@ func (in *inspector) event(seq uint64) (EventView, bool) {
 		return in.events[i-in.base], true
 	}
 	return in.src.Get(seq)
-}
-
-// runEvents are the events of one user action, in order.
-func (in *inspector) runEvents(conn, run string) []EventView {
-	var out []EventView
-	for _, e := range in.events {
-		if e.Run == run && e.Conn == conn {
-			out = append(out, e)
-		}
-	}
-	return out
 }
 
 // shownTitles returns the titles of the rows shown (tests).
@@ -654,33 +644,32 @@ func (d *eventDetail) showRun(e EventView) {
 		d.run.Refresh()
 		return
 	}
-	evs := d.in.runEvents(e.Conn, e.Run)
-	if len(evs) == 0 {
+	var evs []events.Event
+	for _, x := range d.in.events {
+		if x.Run == e.Run && x.Conn == e.Conn {
+			evs = append(evs, x.Event)
+		}
+	}
+	steps := events.Waterfall(evs, e.Run)
+	if len(steps) == 0 {
 		d.run.Refresh()
 		return
 	}
-	start := evs[0].Time
-	end := start
-	for _, x := range evs {
-		t := x.Time.Add(x.Latency)
-		if t.After(end) {
-			end = t
-		}
+	var total time.Duration
+	for _, st := range steps {
+		total = max(total, st.Offset+st.Duration)
 	}
-	total := end.Sub(start)
 	if total <= 0 {
 		total = time.Millisecond
 	}
-	d.run.Add(widget.NewLabel(fmt.Sprintf("%d steps · %s", len(evs), total.Round(time.Millisecond))))
-	for _, x := range evs {
+	d.run.Add(widget.NewLabel(fmt.Sprintf("%d steps · %s", len(steps), total.Round(time.Millisecond))))
+	for _, st := range steps {
+		x, _ := d.in.event(st.Event.Seq)
 		if x.Type == "result" || x.Type == "error" {
 			continue // shown as the request's bar
 		}
-		from := float32(x.Time.Sub(start)) / float32(total)
-		to := from
-		if x.Latency > 0 {
-			to = float32(x.Time.Add(x.Latency).Sub(start)) / float32(total)
-		}
+		from := float32(st.Offset) / float32(total)
+		to := float32(st.Offset+st.Duration) / float32(total)
 		level := "primary"
 		if x.IsError() {
 			level = "error"

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/redact"
 )
 
@@ -326,6 +327,10 @@ type EventView struct {
 	// Attempt is set on a tool call attempt (Kind "tool"): its place in
 	// its retry lineage and what is known of its outcome.
 	Attempt *AttemptView
+	// Event is the recorded event itself: the inspector's search,
+	// counters and run waterfall are core/events' own (Match, Stats.Add,
+	// Waterfall) over it.
+	Event events.Event
 }
 
 // AttemptView is one attempt of a tool call in its retry lineage: attempts
