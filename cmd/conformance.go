@@ -76,10 +76,10 @@ type conformanceContext struct {
 	ClientSecret     string `json:"client_secret"`
 	PrivateKeyPEM    string `json:"private_key_pem"`
 	SigningAlgorithm string `json:"signing_algorithm"`
-	IdPClientID      string `json:"idp_client_id"`
-	IdPIDToken       string `json:"idp_id_token"`
-	IdPIssuer        string `json:"idp_issuer"`
-	IdPTokenEndpoint string `json:"idp_token_endpoint"`
+	IDPClientID      string `json:"idp_client_id"`
+	IDPIDToken       string `json:"idp_id_token"`
+	IDPIssuer        string `json:"idp_issuer"`
+	IDPTokenEndpoint string `json:"idp_token_endpoint"`
 }
 
 // conformanceClientMetadataURL is the client ID metadata document URL the
@@ -103,10 +103,10 @@ func conformanceConnection(ctx context.Context, log *events.Log, conn, scenario,
 	if strings.HasPrefix(scenario, "auth/client-credentials") {
 		opts.Grant = oauth.GrantClientCredentials
 	}
-	if cc.IdPClientID != "" { // enterprise-managed authorization
+	if cc.IDPClientID != "" { // enterprise-managed authorization
 		srv.OAuth.EnterpriseManaged = true
-		opts.Enterprise = &oauth.Enterprise{IdPIssuer: cc.IdPIssuer, IdPTokenEndpoint: cc.IdPTokenEndpoint,
-			IdPClientID: cc.IdPClientID, IDToken: cc.IdPIDToken}
+		opts.Enterprise = &oauth.Enterprise{IDPIssuer: cc.IDPIssuer, IDPTokenEndpoint: cc.IDPTokenEndpoint,
+			IDPClientID: cc.IDPClientID, IDToken: cc.IDPIDToken}
 	}
 	red := wire.NewRedactor()
 	c, err := newConnection(conn, srv, log, red)

@@ -28,13 +28,13 @@ const EnterpriseScope = "openid offline_access"
 // server's authorization server, and that assertion is redeemed for an
 // access token with the client credentials of oauth.clientId/clientSecret.
 type Enterprise struct {
-	// IdPIssuer is the IdP's OpenID Connect issuer (discovery runs on it).
-	IdPIssuer string
-	// IdPTokenEndpoint replaces the discovered token endpoint when set.
-	IdPTokenEndpoint string
-	// IdPClientID and IdPClientSecret are Spyglass's client at the IdP.
-	IdPClientID     string
-	IdPClientSecret string
+	// IDPIssuer is the IdP's OpenID Connect issuer (discovery runs on it).
+	IDPIssuer string
+	// IDPTokenEndpoint replaces the discovered token endpoint when set.
+	IDPTokenEndpoint string
+	// IDPClientID and IDPClientSecret are Spyglass's client at the IdP.
+	IDPClientID     string
+	IDPClientSecret string
 	// IDToken, when set, is an ID token already obtained: the browser
 	// sign-in at the IdP is skipped.
 	IDToken string
@@ -43,33 +43,33 @@ type Enterprise struct {
 // enterprise runs the enterprise-managed flow.
 func (a *Authorizer) enterprise(ctx context.Context, d *discovered, scopes []string) (*Token, *Client, error) {
 	e := a.opts.Enterprise
-	if e == nil || e.IdPClientID == "" || (e.IdPIssuer == "" && e.IdPTokenEndpoint == "") {
+	if e == nil || e.IDPClientID == "" || (e.IDPIssuer == "" && e.IDPTokenEndpoint == "") {
 		return nil, nil, fmt.Errorf("oauth: enterprise IdP: %w", ErrEnterpriseManaged)
 	}
 	if a.settings.ClientID == "" {
 		return nil, nil, fmt.Errorf("oauth: enterprise-managed authorization needs oauth.clientId: %w", ErrNoRegistration)
 	}
-	idpClient := &Client{ClientID: e.IdPClientID, ClientSecret: e.IdPClientSecret, AuthMethod: AuthNone, Kind: "preregistered"}
-	if e.IdPClientSecret != "" {
+	idpClient := &Client{ClientID: e.IDPClientID, ClientSecret: e.IDPClientSecret, AuthMethod: AuthNone, Kind: "preregistered"}
+	if e.IDPClientSecret != "" {
 		idpClient.AuthMethod = AuthClientSecretBasic
 	}
 	var idpMeta ServerMetadata
-	if e.IdPIssuer != "" {
-		m, found, err := discoverServer(ctx, a.hc, e.IdPIssuer, true)
+	if e.IDPIssuer != "" {
+		m, found, err := discoverServer(ctx, a.hc, e.IDPIssuer, true)
 		if err != nil {
 			return nil, nil, fmt.Errorf("oauth: enterprise IdP: %w", err)
 		}
 		if found {
 			idpMeta = m
-		} else if e.IdPTokenEndpoint == "" {
-			return nil, nil, fmt.Errorf("oauth: enterprise IdP %s: %w", e.IdPIssuer, ErrNoMetadata)
+		} else if e.IDPTokenEndpoint == "" {
+			return nil, nil, fmt.Errorf("oauth: enterprise IdP %s: %w", e.IDPIssuer, ErrNoMetadata)
 		}
 	}
-	if e.IdPTokenEndpoint != "" {
-		idpMeta.TokenEndpoint = e.IdPTokenEndpoint
+	if e.IDPTokenEndpoint != "" {
+		idpMeta.TokenEndpoint = e.IDPTokenEndpoint
 	}
 	if idpMeta.Issuer == "" {
-		idpMeta.Issuer = e.IdPIssuer
+		idpMeta.Issuer = e.IDPIssuer
 	}
 
 	// 1. The ID token: given, or from a sign-in at the IdP.

@@ -360,7 +360,7 @@ func TestOIDCProviderEnterpriseIdPSignIn(t *testing.T) {
 		AuthorizationParams: map[string]string{"login_hint": "x"}, AuthorizationURL: "https://staging.example/auth",
 	}, secrets.NewMemory(), &oauth.Options{
 		Browser:    browser,
-		Enterprise: &oauth.Enterprise{IdPIssuer: as.Issuer, IdPClientID: idpClient},
+		Enterprise: &oauth.Enterprise{IDPIssuer: as.Issuer, IDPClientID: idpClient},
 		OnWarning:  func(w oauth.Warning) { warnings = append(warnings, w) },
 	})
 	_, err := oauthtest.Call(ctx, a, rs.URL+"/mcp")

@@ -42,10 +42,10 @@ type confContext struct {
 	ClientSecret     string `json:"client_secret"`
 	PrivateKeyPEM    string `json:"private_key_pem"`
 	SigningAlgorithm string `json:"signing_algorithm"`
-	IdPClientID      string `json:"idp_client_id"`
-	IdPIDToken       string `json:"idp_id_token"`
-	IdPIssuer        string `json:"idp_issuer"`
-	IdPTokenEndpoint string `json:"idp_token_endpoint"`
+	IDPClientID      string `json:"idp_client_id"`
+	IDPIDToken       string `json:"idp_id_token"`
+	IDPIssuer        string `json:"idp_issuer"`
+	IDPTokenEndpoint string `json:"idp_token_endpoint"`
 }
 
 func main() {
@@ -80,15 +80,15 @@ func run(ctx context.Context, url, scenario string) error {
 		opts.Grant = oauth.GrantClientCredentials
 	}
 	settings := catalog.OAuth{ClientID: cc.ClientID, ClientSecret: cc.ClientSecret}
-	if cc.IdPClientID != "" {
+	if cc.IDPClientID != "" {
 		// Enterprise-managed authorization (SEP-990); the suite hands
 		// over the IdP's ID token, as if the user had signed in there.
 		settings.EnterpriseManaged = true
 		opts.Enterprise = &oauth.Enterprise{
-			IdPIssuer:        cc.IdPIssuer,
-			IdPTokenEndpoint: cc.IdPTokenEndpoint,
-			IdPClientID:      cc.IdPClientID,
-			IDToken:          cc.IdPIDToken,
+			IDPIssuer:        cc.IDPIssuer,
+			IDPTokenEndpoint: cc.IDPTokenEndpoint,
+			IDPClientID:      cc.IDPClientID,
+			IDToken:          cc.IDPIDToken,
 		}
 	}
 	a := oauth.New("conformance", url, settings, secrets.NewMemory(), opts)
