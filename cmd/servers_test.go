@@ -189,7 +189,7 @@ func TestServersErrors(t *testing.T) {
 	isolate(t)
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing.json")
-	bad := put(t, filepath.Join(dir, "bad.json"), "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\",}\n  }\n}\n")
+	bad := put(t, filepath.Join(dir, "bad.json"), "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\",,}\n  }\n}\n")
 	tests := []struct {
 		args []string
 		want string
