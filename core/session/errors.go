@@ -35,6 +35,12 @@ var (
 	// JSON-RPC 2.0 response (its "jsonrpc" member is not "2.0"); the
 	// answer is recorded as invalid.
 	ErrInvalidMessage = errors.New("session: invalid JSON-RPC response")
+	// ErrInvalidToolHeaders is wrapped when a tool is not called because
+	// its input schema declares x-mcp-header parameters the 2026-07-28
+	// protocol forbids (empty, duplicate, not a header token, on a
+	// non-primitive type): clients must exclude such tools. See
+	// Tool.HeaderError.
+	ErrInvalidToolHeaders = errors.New("session: the tool declares invalid x-mcp-header parameters")
 	// ErrNoHandler is wrapped by the JSON-RPC error answered to a server
 	// request nobody can answer.
 	ErrNoHandler = errors.New("session: no handler")

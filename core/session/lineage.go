@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"time"
@@ -180,13 +181,38 @@ func classify(err error, res *mcp.CallToolResult) lineage.ErrorClass {
 	return lineage.ClassTransport
 }
 
+// headerError checks a tool's x-mcp-header declarations (protocol
+// 2026-07-28): nil when they are valid or absent, else an error matching
+// ErrInvalidToolHeaders that says what is wrong.
+func headerError(t *Tool) error {
+	schema := t.RawInputSchema
+	if len(t.Raw) > 0 {
+		var raw struct {
+			InputSchema json.RawMessage `json:"inputSchema"`
+		}
+		if json.Unmarshal(t.Raw, &raw) == nil {
+			schema = raw.InputSchema
+		}
+	}
+	if !bytes.Contains(schema, []byte("x-mcp-header")) {
+		return nil
+	}
+	if err := mcp.ValidateParamHeaderAnnotations(&mcp.Tool{Name: t.Name, RawInputSchema: schema}); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidToolHeaders, err)
+	}
+	return nil
+}
+
+func (s *Session) isModern() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.modern
+}
+
 // paramHeaders returns the Mcp-Param-* headers the modern protocol wants
 // for a tool call whose input schema marks parameters with x-mcp-header.
 func (s *Session) paramHeaders(tool *mcp.Tool, params json.RawMessage, h http.Header) http.Header {
-	s.mu.Lock()
-	modern := s.modern
-	s.mu.Unlock()
-	if !modern || tool == nil || !bytes.Contains(tool.RawInputSchema, []byte("x-mcp-header")) {
+	if !s.isModern() || tool == nil || !bytes.Contains(tool.RawInputSchema, []byte("x-mcp-header")) {
 		return h
 	}
 	ph := mcp.GenerateParamHeaders(tool, params)

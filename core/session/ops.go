@@ -73,6 +73,11 @@ func (s *Session) CallTool(ctx context.Context, tc ToolCall, opts *CallOptions) 
 		p.Arguments = b
 	}
 	att, o, tool := s.beginAttempt(tc.Name, p.Arguments, opts)
+	if argErr == nil && tool != nil && s.isModern() {
+		if herr := headerError(&Tool{Tool: *tool}); herr != nil {
+			argErr = fmt.Errorf("session: tools/call %s: %w", tc.Name, herr)
+		}
+	}
 	if argErr != nil {
 		a, err := s.endAttempt(att, nil, nil, argErr, lineage.ClassInput)
 		return &ToolResult{Attempt: &a}, err
@@ -162,6 +167,10 @@ type Tool struct {
 	// Raw is the tool's object exactly as the server sent it: its
 	// inputSchema and outputSchema keep every keyword.
 	Raw json.RawMessage
+	// HeaderError, in the modern protocol, says why the tool is excluded:
+	// its x-mcp-header declarations are invalid, and CallTool refuses it
+	// (matching ErrInvalidToolHeaders). nil for a tool that can be called.
+	HeaderError error
 }
 
 // MarshalJSON returns the tool exactly as the server sent it.
@@ -237,10 +246,16 @@ type Tasks struct {
 func (s *Session) ListTools(ctx context.Context, opts *ListOptions) (*Tools, error) {
 	l, items, err := s.list(ctx, "tools/list", "tools", opts)
 	out := &Tools{List: l}
+	s.mu.Lock()
+	modern := s.modern
+	s.mu.Unlock()
 	for _, raw := range items {
 		t := Tool{Raw: raw}
 		if derr := json.Unmarshal(raw, &t.Tool); derr != nil && err == nil {
 			err = fmt.Errorf("session: tools/list: %w: %w", ErrDecode, derr)
+		}
+		if modern {
+			t.HeaderError = headerError(&t)
 		}
 		out.Tools = append(out.Tools, t)
 	}
