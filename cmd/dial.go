@@ -123,5 +123,11 @@ func newConnection(name string, s catalog.Server, rec wire.Recorder, red *wire.R
 	for _, r := range s.Roots {
 		c.opts.Roots = append(c.opts.Roots, mcp.Root{URI: r.URI, Name: r.Name})
 	}
+	var exp map[string]json.RawMessage
+	if json.Unmarshal(s.ExperimentalCapabilities, &exp) == nil && len(exp) > 0 {
+		// what nil would advertise, plus the experimental capabilities
+		c.opts.Capabilities = &session.Capabilities{Roots: true, Sampling: true, SamplingTools: true,
+			ElicitationForm: true, ElicitationURL: true, Experimental: exp}
+	}
 	return c, nil
 }

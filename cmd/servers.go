@@ -390,7 +390,7 @@ func fieldHint(field string) string {
 		return `write a list like [{"uri": "file:///path", "name": "project"}]`
 	case "metadata":
 		return `write a JSON object, e.g. {"tenant": "acme"}`
-	case "advertisedExtensions", "oauth":
+	case "advertisedExtensions", "experimentalCapabilities", "oauth":
 		return "write a JSON object"
 	case "connectionTimeout", "requestTimeout", "taskTtl", "maxFetchRequests":
 		return "write a whole number of milliseconds (0 or more)"

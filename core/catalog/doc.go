@@ -6,7 +6,8 @@
 // (url, headers), each with the Inspector-specific settings of the official
 // MCP Inspector (protocolEra, modernLogLevel, roots, metadata, timeouts,
 // taskTtl, autoRefreshOnListChanged, paginatedLists, advertisedExtensions,
-// maxFetchRequests, oauth) plus Spyglass's own protocolVersion. FORMAT.md,
+// maxFetchRequests, oauth) plus Spyglass's own protocolVersion and
+// experimentalCapabilities. FORMAT.md,
 // next to this file, documents the format and the command-line rules.
 //
 // Reading and writing are lossless and minimal: unknown fields, key order

@@ -271,6 +271,7 @@ var serverFields = []fieldDef[Server]{
 	boolField("autoRefreshOnListChanged", func(s *Server) *bool { return &s.AutoRefreshOnListChanged }),
 	boolField("paginatedLists", func(s *Server) *bool { return &s.PaginatedLists }),
 	rawObjectField("advertisedExtensions", func(s *Server) *json.RawMessage { return &s.AdvertisedExtensions }),
+	rawObjectField("experimentalCapabilities", func(s *Server) *json.RawMessage { return &s.ExperimentalCapabilities }),
 	{
 		key: "maxFetchRequests",
 		decode: func(s *Server, raw []byte, _ *decodeState) error {

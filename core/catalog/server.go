@@ -101,6 +101,10 @@ type Server struct {
 	// AdvertisedExtensions: per-extension overrides of capabilities.extensions
 	// (a JSON object), or nil.
 	AdvertisedExtensions json.RawMessage
+	// ExperimentalCapabilities are the client experimental capabilities
+	// advertised to this server (capabilities.experimental: a JSON object
+	// of name to value), or nil for none.
+	ExperimentalCapabilities json.RawMessage
 	// MaxFetchRequests: network-log retention; nil means
 	// DefaultMaxFetchRequests, 0 means unlimited.
 	MaxFetchRequests *int
@@ -198,6 +202,7 @@ func (s Server) Clone() Server {
 	c.Roots = slices.Clone(s.Roots)
 	c.Metadata = slices.Clone(s.Metadata)
 	c.AdvertisedExtensions = slices.Clone(s.AdvertisedExtensions)
+	c.ExperimentalCapabilities = slices.Clone(s.ExperimentalCapabilities)
 	if s.MaxFetchRequests != nil {
 		v := *s.MaxFetchRequests
 		c.MaxFetchRequests = &v
@@ -287,6 +292,9 @@ func (s *Server) problems() []*EntryError {
 	}
 	if s.AdvertisedExtensions != nil && !isJSONObject(s.AdvertisedExtensions) {
 		add("advertisedExtensions", shorten(string(s.AdvertisedExtensions)), nil, ErrInvalidValue)
+	}
+	if s.ExperimentalCapabilities != nil && !isJSONObject(s.ExperimentalCapabilities) {
+		add("experimentalCapabilities", shorten(string(s.ExperimentalCapabilities)), nil, ErrInvalidValue)
 	}
 	for name, v := range map[string]int64{"connectionTimeout": s.ConnectionTimeout, "requestTimeout": s.RequestTimeout, "taskTtl": s.TaskTTL} {
 		if v < 0 {
