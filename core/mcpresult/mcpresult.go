@@ -1,0 +1,483 @@
+package mcpresult
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spyglass-mcp/spyglass/core/schemaform"
+)
+
+// Problem is one place where a result does not match the MCP schema.
+type Problem struct {
+	// Path is the JSON pointer of the part, such as "/content/2" ("" for
+	// the whole result).
+	Path string
+	// What says what is wrong there, such as `unknown content type "video"`.
+	What string
+}
+
+// String returns "PATH: WHAT".
+func (p Problem) String() string {
+	if p.Path == "" {
+		return p.What
+	}
+	return p.Path + ": " + p.What
+}
+
+// Problems are the shape problems of one result; as an error they read
+// as one line.
+type Problems []Problem
+
+// Error implements error: every problem, "; "-separated.
+func (ps Problems) Error() string {
+	s := make([]string, len(ps))
+	for i, p := range ps {
+		s[i] = p.String()
+	}
+	return strings.Join(s, "; ")
+}
+
+// Err is ps as an error, nil when there are none.
+func (ps Problems) Err() error {
+	if len(ps) == 0 {
+		return nil
+	}
+	return ps
+}
+
+// decode unmarshals raw into v, adding a problem at path when it does
+// not fit; v keeps whatever did. It reports whether raw was JSON of the
+// right kind at the top.
+func (ps *Problems) decode(path string, raw json.RawMessage, v any) bool {
+	err := json.Unmarshal(raw, v)
+	if err == nil {
+		return true
+	}
+	te, ok := err.(*json.UnmarshalTypeError)
+	if !ok {
+		*ps = append(*ps, Problem{path, strings.TrimPrefix(err.Error(), "json: ")})
+		return false
+	}
+	if te.Field != "" {
+		path += "/" + strings.ReplaceAll(te.Field, ".", "/")
+	}
+	*ps = append(*ps, Problem{path, "must be " + jsonKind(te.Type.Kind().String()) + ", not " + te.Value})
+	return te.Field != ""
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string":
+		return "a string"
+	case "bool":
+		return "a boolean"
+	case "slice", "array":
+		return "an array"
+	case "struct", "map", "ptr":
+		return "an object"
+	}
+	return "a number"
+}
+
+// Content is one content block of a tool result or prompt message, or one
+// item of a resource read.
+type Content struct {
+	// Type is text, image, audio, resource_link or resource (an embedded
+	// resource; a read's binary item too), or whatever unknown kind the
+	// server sent.
+	Type     string
+	Text     string
+	MIMEType string
+	// Data holds the decoded bytes of image, audio and blob content
+	// (non-nil, maybe empty, for a blob).
+	Data []byte
+	URI  string
+	Name string
+	// Raw is the block exactly as the server sent it.
+	Raw json.RawMessage
+}
+
+// KnownContent reports whether MCP defines the content type t.
+func KnownContent(t string) bool {
+	switch t {
+	case "text", "image", "audio", "resource_link", "resource":
+		return true
+	}
+	return false
+}
+
+// resourceContents is one item of resources/read or an embedded resource.
+type resourceContents struct {
+	URI      string  `json:"uri"`
+	MIMEType string  `json:"mimeType"`
+	Text     *string `json:"text"`
+	Blob     *string `json:"blob"`
+}
+
+// DecodeContent decodes one content block; path is its JSON pointer in the
+// result, for the problems. An unknown type is kept (Type and Raw) and
+// reported.
+func DecodeContent(raw json.RawMessage, path string) (Content, Problems) {
+	var ps Problems
+	var r struct {
+		Type     string            `json:"type"`
+		Text     string            `json:"text"`
+		Data     string            `json:"data"`
+		MIMEType string            `json:"mimeType"`
+		URI      string            `json:"uri"`
+		Name     string            `json:"name"`
+		Resource *resourceContents `json:"resource"`
+	}
+	ps.decode(path, raw, &r)
+	c := Content{Type: r.Type, Text: r.Text, MIMEType: r.MIMEType, URI: r.URI, Name: r.Name, Raw: raw}
+	switch r.Type {
+	case "image", "audio":
+		c.Data = ps.base64(path+"/data", r.Data)
+	case "resource":
+		if r.Resource == nil {
+			ps = append(ps, Problem{path, "an embedded resource needs a resource object"})
+			break
+		}
+		c.URI, c.MIMEType = r.Resource.URI, r.Resource.MIMEType
+		c.Text, c.Data = ps.textOrBlob(path+"/resource", r.Resource)
+	case "text", "resource_link":
+	case "":
+		if len(ps) == 0 {
+			ps = append(ps, Problem{path, "a content block needs a type"})
+		}
+	default:
+		ps = append(ps, Problem{path, fmt.Sprintf("unknown content type %q (kept as sent)", r.Type)})
+	}
+	return c, ps
+}
+
+func (ps *Problems) base64(path, s string) []byte {
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		*ps = append(*ps, Problem{path, "not valid base64"})
+	}
+	return b
+}
+
+// textOrBlob returns an item's text, or its blob's bytes (non-nil).
+func (ps *Problems) textOrBlob(path string, r *resourceContents) (string, []byte) {
+	if r.Text != nil {
+		return *r.Text, nil
+	}
+	if r.Blob == nil {
+		*ps = append(*ps, Problem{path, "resource contents need text or blob"})
+		return "", []byte{}
+	}
+	if b := ps.base64(path+"/blob", *r.Blob); b != nil {
+		return "", b
+	}
+	return "", []byte{}
+}
+
+func decodeContents(raws []json.RawMessage, path string, ps *Problems) []Content {
+	out := make([]Content, 0, len(raws))
+	for i, raw := range raws {
+		c, p := DecodeContent(raw, path+"/"+strconv.Itoa(i))
+		out = append(out, c)
+		*ps = append(*ps, p...)
+	}
+	return out
+}
+
+// ToolResult is the answer to tools/call.
+type ToolResult struct {
+	Content           []Content
+	StructuredContent json.RawMessage // nil when absent or null
+	IsError           bool
+	// TaskID is set when the call started a task instead.
+	TaskID string
+	// Problems are the places the result does not match the MCP schema.
+	Problems Problems
+	Raw      json.RawMessage
+}
+
+// DecodeToolResult decodes a tools/call result (or a task's tool result).
+func DecodeToolResult(raw json.RawMessage) ToolResult {
+	out := ToolResult{Raw: raw}
+	var r struct {
+		Content           json.RawMessage `json:"content"`
+		StructuredContent json.RawMessage `json:"structuredContent"`
+		IsError           bool            `json:"isError"`
+		Task              *struct {
+			TaskID string `json:"taskId"`
+		} `json:"task"`
+	}
+	ok := out.Problems.decode("", raw, &r)
+	if r.Task != nil && r.Task.TaskID != "" {
+		out.TaskID = r.Task.TaskID
+		return out
+	}
+	var blocks []json.RawMessage
+	if len(r.Content) == 0 || string(r.Content) == "null" {
+		if ok {
+			out.Problems = append(out.Problems, Problem{"/content", "missing (a tool result needs a content array)"})
+		}
+	} else {
+		out.Problems.decode("/content", r.Content, &blocks)
+	}
+	out.Content = decodeContents(blocks, "/content", &out.Problems)
+	out.IsError = r.IsError
+	if len(r.StructuredContent) > 0 && string(r.StructuredContent) != "null" {
+		out.StructuredContent = r.StructuredContent
+	}
+	return out
+}
+
+// CheckOutput checks structuredContent against a tool's outputSchema and
+// says where it does not match ("" when it does, or there is no schema).
+func CheckOutput(schema, value json.RawMessage) string {
+	if len(schema) == 0 {
+		return ""
+	}
+	sch, err := schemaform.CompileSchema(schema)
+	if err != nil {
+		return "the outputSchema itself is invalid: " + err.Error()
+	}
+	var parts []string
+	for _, is := range sch.Validate(value) {
+		if is.Code == schemaform.CodeJSON {
+			return "structuredContent is not JSON"
+		}
+		parts = append(parts, is.String())
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Tool is one tool of tools/list, with its schemas exactly as sent.
+type Tool struct {
+	Name, Title, Description string
+	InputSchema              json.RawMessage
+	OutputSchema             json.RawMessage
+	ReadOnly, Destructive    bool
+	Idempotent, OpenWorld    bool
+	// TaskSupport is "", "optional", "required" or "forbidden".
+	TaskSupport string
+	// IconURL is the tool's first icon (a data: URI or an http(s) URL).
+	IconURL string
+	Raw     json.RawMessage
+}
+
+// DecodeTools decodes listed tools (each item exactly as sent).
+func DecodeTools(raws []json.RawMessage) ([]Tool, Problems) {
+	var ps Problems
+	out := make([]Tool, 0, len(raws))
+	for i, raw := range raws {
+		var r struct {
+			Name         string          `json:"name"`
+			Title        string          `json:"title"`
+			Description  string          `json:"description"`
+			InputSchema  json.RawMessage `json:"inputSchema"`
+			OutputSchema json.RawMessage `json:"outputSchema"`
+			Annotations  struct {
+				Title           string `json:"title"`
+				ReadOnlyHint    bool   `json:"readOnlyHint"`
+				DestructiveHint bool   `json:"destructiveHint"`
+				IdempotentHint  bool   `json:"idempotentHint"`
+				OpenWorldHint   bool   `json:"openWorldHint"`
+			} `json:"annotations"`
+			Execution struct {
+				TaskSupport string `json:"taskSupport"`
+			} `json:"execution"`
+			Icons []struct {
+				Src string `json:"src"`
+			} `json:"icons"`
+		}
+		path := "/tools/" + strconv.Itoa(i)
+		ps.decode(path, raw, &r)
+		if r.Name == "" {
+			ps = append(ps, Problem{path, "a tool needs a name"})
+		}
+		if r.Title == "" {
+			r.Title = r.Annotations.Title
+		}
+		a := r.Annotations
+		t := Tool{
+			Name: r.Name, Title: r.Title, Description: r.Description,
+			InputSchema: r.InputSchema, OutputSchema: r.OutputSchema,
+			ReadOnly: a.ReadOnlyHint, Destructive: a.DestructiveHint, Idempotent: a.IdempotentHint, OpenWorld: a.OpenWorldHint,
+			TaskSupport: r.Execution.TaskSupport, Raw: raw,
+		}
+		if len(r.Icons) > 0 {
+			t.IconURL = r.Icons[0].Src
+		}
+		out = append(out, t)
+	}
+	return out, ps
+}
+
+// Resource is one resources/list entry.
+type Resource struct {
+	URI         string `json:"uri"`
+	Name        string `json:"name"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	MIMEType    string `json:"mimeType"`
+}
+
+// ResourceTemplate is one resources/templates/list entry.
+type ResourceTemplate struct {
+	URITemplate string `json:"uriTemplate"`
+	Name        string `json:"name"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	MIMEType    string `json:"mimeType"`
+}
+
+// DecodeResources decodes listed resources.
+func DecodeResources(raws []json.RawMessage) ([]Resource, Problems) {
+	return decodeEach(raws, "/resources", func(r Resource) bool { return r.URI != "" }, "needs a uri")
+}
+
+// DecodeResourceTemplates decodes listed resource templates.
+func DecodeResourceTemplates(raws []json.RawMessage) ([]ResourceTemplate, Problems) {
+	return decodeEach(raws, "/resourceTemplates", func(r ResourceTemplate) bool { return r.URITemplate != "" }, "needs a uriTemplate")
+}
+
+// decodeEach decodes list items under path; an item that is not ok gets
+// the problem missing.
+func decodeEach[T any](raws []json.RawMessage, path string, ok func(T) bool, missing string) ([]T, Problems) {
+	var ps Problems
+	out := make([]T, len(raws))
+	for i, raw := range raws {
+		p := path + "/" + strconv.Itoa(i)
+		if ps.decode(p, raw, &out[i]) && !ok(out[i]) {
+			ps = append(ps, Problem{p, missing})
+		}
+	}
+	return out, ps
+}
+
+// ReadResult is the answer to resources/read.
+type ReadResult struct {
+	// Contents are the items: Type "text" for text, "resource" for a blob.
+	Contents []Content
+	Problems Problems
+	Raw      json.RawMessage
+}
+
+// DecodeReadResult decodes a resources/read result.
+func DecodeReadResult(raw json.RawMessage) ReadResult {
+	out := ReadResult{Raw: raw}
+	var r struct {
+		Contents []json.RawMessage `json:"contents"`
+	}
+	if !out.Problems.decode("", raw, &r) {
+		return out
+	}
+	for i, item := range r.Contents {
+		path := "/contents/" + strconv.Itoa(i)
+		var x resourceContents
+		out.Problems.decode(path, item, &x)
+		c := Content{Type: "text", URI: x.URI, MIMEType: x.MIMEType, Raw: item}
+		c.Text, c.Data = out.Problems.textOrBlob(path, &x)
+		if c.Data != nil {
+			c.Type = "resource"
+		}
+		out.Contents = append(out.Contents, c)
+	}
+	return out
+}
+
+// Prompt is one prompts/list entry.
+type Prompt struct {
+	Name        string           `json:"name"`
+	Title       string           `json:"title"`
+	Description string           `json:"description"`
+	Arguments   []PromptArgument `json:"arguments"`
+}
+
+// PromptArgument is one argument of a prompt.
+type PromptArgument struct {
+	Name        string `json:"name"`
+	Title       string `json:"title"`
+	Description string `json:"description"`
+	Required    bool   `json:"required"`
+}
+
+// DecodePrompts decodes listed prompts.
+func DecodePrompts(raws []json.RawMessage) ([]Prompt, Problems) {
+	return decodeEach(raws, "/prompts", func(p Prompt) bool { return p.Name != "" }, "a prompt needs a name")
+}
+
+// PromptMessage is one message of prompts/get.
+type PromptMessage struct {
+	Role    string
+	Content Content
+}
+
+// PromptResult is the answer to prompts/get.
+type PromptResult struct {
+	Description string
+	Messages    []PromptMessage
+	Problems    Problems
+	Raw         json.RawMessage
+}
+
+// DecodePromptResult decodes a prompts/get result.
+func DecodePromptResult(raw json.RawMessage) PromptResult {
+	out := PromptResult{Raw: raw}
+	var r struct {
+		Description string `json:"description"`
+		Messages    []struct {
+			Role    string          `json:"role"`
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if !out.Problems.decode("", raw, &r) {
+		return out
+	}
+	out.Description = r.Description
+	for i, m := range r.Messages {
+		c, ps := DecodeContent(m.Content, "/messages/"+strconv.Itoa(i)+"/content")
+		out.Messages = append(out.Messages, PromptMessage{Role: m.Role, Content: c})
+		out.Problems = append(out.Problems, ps...)
+	}
+	return out
+}
+
+// Task is one task of the tasks API.
+type Task struct {
+	ID, Status, StatusMessage string
+	Created, Updated          time.Time
+}
+
+// DecodeTask decodes one task object (a tasks/list item, or the result of
+// tasks/get and tasks/cancel).
+func DecodeTask(raw json.RawMessage) (Task, Problems) {
+	var ps Problems
+	var t struct {
+		TaskID        string    `json:"taskId"`
+		Status        string    `json:"status"`
+		StatusMessage string    `json:"statusMessage"`
+		CreatedAt     time.Time `json:"createdAt"`
+		LastUpdatedAt time.Time `json:"lastUpdatedAt"`
+	}
+	ps.decode("", raw, &t)
+	if t.TaskID == "" {
+		ps = append(ps, Problem{"/taskId", "missing"})
+	}
+	return Task{ID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage, Created: t.CreatedAt, Updated: t.LastUpdatedAt}, ps
+}
+
+// DecodeTasks decodes listed tasks.
+func DecodeTasks(raws []json.RawMessage) ([]Task, Problems) {
+	var ps Problems
+	out := make([]Task, 0, len(raws))
+	for i, raw := range raws {
+		t, p := DecodeTask(raw)
+		out = append(out, t)
+		for _, x := range p {
+			ps = append(ps, Problem{"/tasks/" + strconv.Itoa(i) + x.Path, x.What})
+		}
+	}
+	return out, ps
+}
