@@ -80,6 +80,7 @@ func (b *guiBackend) useQueue(w *ui.Window, profiles string) *requests.Queue {
 		},
 	})
 	w.SetRequests(q.Object())
+	w.SetEditProfiles(q.EditProfiles)
 	b.mu.Lock()
 	b.queue = q
 	b.handlers = session.Handlers{Sampling: requestHandlers{q}, Elicitation: requestHandlers{q}}

@@ -93,7 +93,8 @@ func (p *promptsScreen) loadPage(cursor string) {
 	},
 		func(pg page[Prompt], err error) {
 			if err != nil {
-				p.status.SetText("Could not list prompts: " + err.Error())
+				head, _ := plainError(err)
+				p.status.SetText("Could not list prompts. " + head)
 				return
 			}
 			p.prompts = append(p.prompts, pg.items...)
@@ -186,8 +187,6 @@ func (p *promptsScreen) onGet() {
 }
 
 func (p *promptsScreen) showError(err error) {
-	eb := newErrorBox()
-	eb.Set(err.Error())
-	p.msgs.Objects = []fyne.CanvasObject{eb.box}
+	p.msgs.Objects = []fyne.CanvasObject{errorView(err, "Prompt error", p.ss.s.w.win)}
 	p.msgs.Refresh()
 }

@@ -162,7 +162,8 @@ func (r *resourcesScreen) load(more bool) {
 		return lists{res, tmpl, terr, next}, nil
 	}, func(l lists, err error) {
 		if err != nil {
-			r.status.SetText("Could not list resources: " + err.Error())
+			head, _ := plainError(err)
+			r.status.SetText("Could not list resources. " + head)
 			return
 		}
 		if more {
@@ -321,9 +322,7 @@ func (r *resourcesScreen) onRead() {
 }
 
 func (r *resourcesScreen) showError(err error) {
-	eb := newErrorBox()
-	eb.Set(err.Error())
-	r.content.Objects = []fyne.CanvasObject{eb.box}
+	r.content.Objects = []fyne.CanvasObject{errorView(err, "Resource error", r.ss.s.w.win)}
 	r.content.Refresh()
 }
 

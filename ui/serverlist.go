@@ -42,7 +42,9 @@ func (l *serverList) buildUI() fyne.CanvasObject {
 		l.ro.SetText("Read-only: " + why)
 		l.ro.Show()
 	}
-	top := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(l.imp, l.add), title), l.ro)
+	hide := widget.NewButtonWithIcon("", theme.NavigateBackIcon(), l.w.ToggleServerList)
+	hide.Importance = widget.LowImportance
+	top := container.NewVBox(container.NewBorder(nil, nil, hide, container.NewHBox(l.imp, l.add), title), l.ro)
 	hint := wrapLabel("Drop or paste a Claude, Cursor or VS Code config to import it.")
 	hint.SizeName = theme.SizeNameCaptionText
 	if ro, _ := l.w.be.ReadOnly(); ro {
@@ -96,7 +98,7 @@ type serverCard struct {
 	dot      *statusDot
 	name     *widget.Label
 	trans    *badge
-	summary  *widget.Label
+	summary  *tailLabel
 	toggle   *widget.Check
 	stateTxt *widget.Label
 	cancel   *widget.Button
@@ -120,10 +122,7 @@ func newServerCard(s *server) *serverCard {
 	c.name = heading(s.cfg.Name)
 	c.name.Truncation = fyne.TextTruncateEllipsis
 	c.trans = newBadge("", "")
-	c.summary = widget.NewLabel("")
-	c.summary.Truncation = fyne.TextTruncateEllipsis
-	c.summary.SizeName = theme.SizeNameCaptionText
-	c.summary.TextStyle = fyne.TextStyle{Monospace: true}
+	c.summary = newTailLabel()
 	c.toggle = widget.NewCheck("", nil)
 	c.stateTxt = widget.NewLabel("")
 	c.stateTxt.SizeName = theme.SizeNameCaptionText
@@ -148,11 +147,12 @@ func newServerCard(s *server) *serverCard {
 	c.menu = widget.NewButtonWithIcon("", theme.MoreVerticalIcon(), c.onMenu)
 	c.menu.Importance = widget.LowImportance
 
-	// the name gets the head's width; the transport goes with the
-	// command line or URL
+	// two lines: the name gets the head's width; the transport and state
+	// go with the end of the command line or URL. The rest shows only
+	// while it has something to say.
 	head := container.NewBorder(nil, nil, c.dot, container.NewHBox(c.toggle, c.menu), c.name)
-	summary := container.NewBorder(nil, nil, container.NewCenter(c.trans), nil, c.summary)
-	c.content = container.NewVBox(head, summary, container.NewHBox(c.stateTxt, c.cancel), c.errBox.box, c.retryTxt, c.actions, c.oauth)
+	summary := container.NewBorder(nil, nil, container.NewCenter(c.trans), c.stateTxt, c.summary)
+	c.content = container.NewVBox(head, summary, container.NewHBox(c.cancel), c.errBox.box, c.retryTxt, c.actions, c.oauth)
 	c.ExtendBaseWidget(c)
 	return c
 }
@@ -175,8 +175,14 @@ func (c *serverCard) update() {
 	if t == "" {
 		t = "stdio"
 	}
-	c.trans.Set(t, "primary")
-	c.summary.SetText(s.cfg.Summary())
+	// stdio is the usual case and its command says so; the badge is
+	// for the others, and the command's end keeps the room
+	if t == "stdio" {
+		c.trans.Set("", "")
+	} else {
+		c.trans.Set(t, "primary")
+	}
+	c.summary.SetFull(s.cfg.Summary())
 	st := s.state.State
 	c.toggle.OnChanged = nil
 	c.toggle.SetChecked(st == StateConnected || st == StateConnecting || st == StateAuthorizing)

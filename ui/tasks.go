@@ -128,9 +128,7 @@ func (t *tasksScreen) onResult(id string) {
 	run(t.ss, func(ctx context.Context, c Conn) (json.RawMessage, error) { return c.TaskResult(ctx, id) },
 		func(raw json.RawMessage, err error) {
 			if err != nil {
-				eb := newErrorBox()
-				eb.Set(err.Error())
-				t.result.Objects = []fyne.CanvasObject{eb.box}
+				t.result.Objects = []fyne.CanvasObject{errorView(err, "Task result error", t.ss.s.w.win)}
 			} else {
 				tree := newJSONTree()
 				tree.SetJSON(raw)

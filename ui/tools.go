@@ -297,7 +297,8 @@ func (t *toolsScreen) loadPage(cursor string) {
 		return page[Tool]{tools, next}, err
 	}, func(p page[Tool], err error) {
 		if err != nil {
-			t.status.SetText("Could not list tools: " + err.Error())
+			head, _ := plainError(err)
+			t.status.SetText("Could not list tools. " + head)
 			t.status.Show()
 			return
 		}
@@ -490,8 +491,9 @@ func (t *toolsScreen) onResult(name string, ctx context.Context, res ToolResult,
 			t.result.Refresh()
 			return
 		}
-		t.showProtocolError("Protocol error", err)
-		t.ss.s.w.toast("error", "Tool execution failed: "+err.Error())
+		t.showProtocolError("The call failed", err)
+		head, _ := plainError(err)
+		t.ss.s.w.toast("error", head)
 		return
 	}
 	t.lastRes = &res
@@ -502,11 +504,9 @@ func (t *toolsScreen) onResult(name string, ctx context.Context, res ToolResult,
 }
 
 func (t *toolsScreen) showProtocolError(title string, err error) {
-	eb := newErrorBox()
-	eb.Set(err.Error())
 	t.result.Objects = []fyne.CanvasObject{
-		container.NewHBox(widget.NewIcon(theme.ErrorIcon()), heading(title), newBadge("JSON-RPC error", "error")),
-		eb.box,
+		container.NewHBox(widget.NewIcon(theme.ErrorIcon()), heading(title)),
+		errorView(err, title, t.ss.s.w.win),
 	}
 	t.result.Refresh()
 }

@@ -209,11 +209,12 @@ func (r *dotRenderer) Layout(size fyne.Size) {
 // errorBox shows an error cut at about 100 characters with "Show more",
 // which expands it in place.
 type errorBox struct {
-	full  string
-	label *widget.Label
-	more  *widget.Button
-	box   *fyne.Container
-	open  bool
+	full    string
+	label   *widget.Label
+	more    *widget.Button
+	fullBtn *widget.Button // "Show full error", once SetErr was used
+	box     *fyne.Container
+	open    bool
 }
 
 func newErrorBox() *errorBox {
@@ -231,6 +232,9 @@ func newErrorBox() *errorBox {
 func (e *errorBox) Set(msg string) {
 	e.full = msg
 	e.open = false
+	if e.fullBtn != nil {
+		e.fullBtn.Hide()
+	}
 	if msg == "" {
 		e.box.Hide()
 		return
@@ -493,7 +497,7 @@ func listSplit(list, detail fyne.CanvasObject) *container.Split {
 	spacer := canvas.NewRectangle(color.Transparent)
 	spacer.SetMinSize(fyne.NewSize(listWidth, 0))
 	split := container.NewHSplit(container.NewStack(spacer, list), detail)
-	split.Offset = 0.38
+	split.Offset = 0.4
 	return split
 }
 
@@ -502,4 +506,61 @@ func listSplit(list, detail fyne.CanvasObject) *container.Split {
 // pane wider).
 func wrapRow(objs ...fyne.CanvasObject) *fyne.Container {
 	return container.New(layout.NewRowWrapLayout(), objs...)
+}
+
+// tailLabel is a one-line caption that, when it does not fit, keeps the
+// end of its text ("…/build/index.js"): the end of a command line or URL
+// is the part that tells servers apart.
+type tailLabel struct {
+	widget.Label
+	full string
+}
+
+func newTailLabel() *tailLabel {
+	l := &tailLabel{}
+	l.SizeName = theme.SizeNameCaptionText
+	l.TextStyle = fyne.TextStyle{Monospace: true}
+	l.Truncation = fyne.TextTruncateClip
+	l.ExtendBaseWidget(l)
+	return l
+}
+
+// SetFull sets the whole text; the label shows as much of its end as fits.
+func (l *tailLabel) SetFull(s string) {
+	l.full = s
+	l.fit(l.Size().Width)
+}
+
+// Resize implements fyne.Widget: the shown tail follows the width.
+func (l *tailLabel) Resize(s fyne.Size) {
+	l.Label.Resize(s)
+	l.fit(s.Width)
+}
+
+func (l *tailLabel) fit(width float32) {
+	text := tailFit(l.full, width-2*theme.InnerPadding(), func(s string) float32 {
+		return fyne.MeasureText(s, theme.Size(l.SizeName), l.TextStyle).Width
+	})
+	if text != l.Text {
+		l.SetText(text)
+	}
+}
+
+// tailFit returns s, or "…" and the longest end of s that measures at
+// most width.
+func tailFit(s string, width float32, measure func(string) float32) string {
+	if width <= 0 || measure(s) <= width {
+		return s
+	}
+	r := []rune(s)
+	lo, hi := 0, len(r) // find the fewest runes to drop
+	for lo < hi {
+		mid := (lo + hi) / 2
+		if measure("…"+string(r[mid:])) <= width {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return "…" + string(r[lo:])
 }

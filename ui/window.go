@@ -8,6 +8,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 )
 
 // Options tune the window. The zero value is the app's defaults.
@@ -49,6 +51,14 @@ type Window struct {
 	split     *container.Split
 	inspOpen  bool
 	toasts    *toaster
+	// main is the server list beside the body; listOpen says the list is
+	// shown (collapsed, a narrow rail with its toggle stays).
+	main     *fyne.Container
+	mainSp   *container.Split
+	rail     fyne.CanvasObject
+	listOpen bool
+	// editProfiles opens the sampling profiles editor (Settings menu).
+	editProfiles func()
 }
 
 // New builds the main window on app a (not shown yet).
@@ -98,8 +108,10 @@ func (w *Window) buildUI() fyne.CanvasObject {
 	w.middle = container.NewStack()
 	w.center = container.NewStack(w.middle)
 	w.inspector = newInspector(w, w.be.Events())
+	// the inspector is a panel whose divider the user drags; the
+	// working area starts with about two thirds of the width
 	w.split = container.NewHSplit(w.center, w.inspector.buildUI())
-	w.split.Offset = 0.58
+	w.split.Offset = 0.66
 	w.body = container.NewStack(w.split)
 	w.inspOpen = true
 
@@ -108,9 +120,30 @@ func (w *Window) buildUI() fyne.CanvasObject {
 	if w.opts.AutoConnect && w.selected != nil {
 		w.selected.onConnect()
 	}
-	main := container.NewHSplit(left, w.body)
-	main.Offset = 0.21
-	return container.NewStack(main, w.toasts.layer)
+	w.mainSp = container.NewHSplit(left, w.body)
+	w.mainSp.Offset = 0.2
+	expand := widget.NewButtonWithIcon("", theme.MenuIcon(), w.ToggleServerList)
+	expand.Importance = widget.LowImportance
+	w.rail = container.NewBorder(nil, nil, container.NewVBox(expand), nil, w.body)
+	w.main = container.NewStack(w.mainSp)
+	w.listOpen = true
+	return container.NewStack(w.main, w.toasts.layer)
+}
+
+// ToggleServerList collapses the server list to a narrow rail with its
+// toggle, or shows it again (View → Server list, Ctrl+B).
+func (w *Window) ToggleServerList() {
+	w.listOpen = !w.listOpen
+	if w.listOpen {
+		w.mainSp.Trailing = w.body
+		w.main.Objects = []fyne.CanvasObject{w.mainSp}
+		w.mainSp.Refresh()
+	} else {
+		w.rail.(*fyne.Container).Objects[0] = w.body
+		w.main.Objects = []fyne.CanvasObject{w.rail}
+		w.rail.Refresh()
+	}
+	w.main.Refresh()
 }
 
 // reloadServers re-reads the catalog, keeping live connections.
@@ -200,6 +233,9 @@ func (w *Window) addShortcuts() {
 	}
 	inspector := fyne.NewMenuItem("Inspector", w.ToggleInspector)
 	inspector.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyI, Modifier: mod}
+	serverList := fyne.NewMenuItem("Server list", w.ToggleServerList)
+	serverList.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyB, Modifier: mod}
+	profiles := fyne.NewMenuItem("Sampling profiles…", w.onEditProfiles)
 	runTool := fyne.NewMenuItem("Run tool", w.onRunTool)
 	runTool.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: mod}
 	add := fyne.NewMenuItem("Add server…", w.list.onAdd)
@@ -209,12 +245,27 @@ func (w *Window) addShortcuts() {
 	}
 	w.win.SetMainMenu(fyne.NewMainMenu(
 		fyne.NewMenu("Servers", add, paste),
-		fyne.NewMenu("View", inspector),
+		fyne.NewMenu("View", serverList, inspector),
 		fyne.NewMenu("Tool", runTool),
+		fyne.NewMenu("Settings", profiles),
 	))
 	// also as canvas shortcuts, for when no menu bar is shown
 	w.win.Canvas().AddShortcut(inspector.Shortcut, func(fyne.Shortcut) { w.ToggleInspector() })
 	w.win.Canvas().AddShortcut(runTool.Shortcut, func(fyne.Shortcut) { w.onRunTool() })
+	w.win.Canvas().AddShortcut(serverList.Shortcut, func(fyne.Shortcut) { w.ToggleServerList() })
+}
+
+// SetEditProfiles gives the window what Settings → Sampling profiles
+// opens (ui/requests' profiles editor, through the queue). UI thread only.
+func (w *Window) SetEditProfiles(open func()) { w.editProfiles = open }
+
+// onEditProfiles opens the sampling profiles editor (Settings menu).
+func (w *Window) onEditProfiles() {
+	if w.editProfiles == nil {
+		w.toast("error", "Sampling profiles are not available in this window.")
+		return
+	}
+	w.editProfiles()
 }
 
 // onRunTool runs the selected tool of the selected server.

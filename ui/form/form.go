@@ -214,10 +214,12 @@ func label(st *schemaform.State, fallback string) string {
 // item is the label of an array item ("#1"), "" for properties.
 func (f *Form) fieldRow(st *schemaform.State, item string) *row {
 	r := &row{box: container.NewVBox()}
+	// the validation line always takes its one line, so a message that
+	// appears while the user types never moves what is below it
 	r.err = widget.NewLabel("")
 	r.err.Importance = widget.DangerImportance
-	r.err.Wrapping = fyne.TextWrapWord
-	r.err.Hide()
+	r.err.SizeName = theme.SizeNameCaptionText
+	r.err.Truncation = fyne.TextTruncateEllipsis
 	f.rows[st] = r
 	f.fillRow(st, r, item)
 	return r
@@ -521,11 +523,7 @@ func (f *Form) showIssues(st *schemaform.State, issues []schemaform.Issue, withP
 		return
 	}
 	if len(issues) == 0 {
-		if r.err.Visible() {
-			r.err.SetText("")
-			r.err.Hide()
-			r.box.Refresh()
-		}
+		r.err.SetText("")
 		return
 	}
 	msgs := make([]string, len(issues))
@@ -535,11 +533,7 @@ func (f *Form) showIssues(st *schemaform.State, issues []schemaform.Issue, withP
 			msgs[i] = is.Path + ": " + is.Message
 		}
 	}
-	r.err.SetText(strings.Join(msgs, "\n"))
-	if !r.err.Visible() {
-		r.err.Show()
-		r.box.Refresh()
-	}
+	r.err.SetText(strings.Join(msgs, "; "))
 }
 
 // onMode switches between the form and the JSON editor.

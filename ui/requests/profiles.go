@@ -49,6 +49,10 @@ type ProfilesEditor struct {
 	rows      []*overrideRow
 
 	obj fyne.CanvasObject
+	// scroll is the dialog's scroller (ShowProfilesEditor): after a save
+	// closes the edit fields it goes back to the top, or it would show
+	// the empty space below the shorter editor.
+	scroll *container.Scroll
 }
 
 type overrideRow struct {
@@ -350,6 +354,10 @@ func (e *ProfilesEditor) onSave() {
 		e.selected = p.Name
 		e.editBox.Hide()
 		e.refresh()
+		if e.scroll != nil {
+			e.scroll.ScrollToTop()
+			e.scroll.Refresh()
+		}
 	}
 }
 
@@ -402,7 +410,8 @@ func (e *ProfilesEditor) save(next ProfileSet, msg string) bool {
 func ShowProfilesEditor(w fyne.Window, store ProfileStore, onSaved func(ProfileSet)) *ProfilesEditor {
 	e := NewProfilesEditor(store)
 	e.OnSaved = onSaved
-	d := dialog.NewCustom("Testing Profiles", "Close", container.NewVScroll(container.New(&rightInset{w: theme.Padding() * 3}, e.Object())), w)
+	e.scroll = container.NewVScroll(container.New(&rightInset{w: theme.Padding() * 3}, e.Object()))
+	d := dialog.NewCustom("Testing Profiles", "Close", e.scroll, w)
 	size := w.Canvas().Size()
 	d.Resize(fyne.NewSize(fyne.Min(720, size.Width*0.95), fyne.Min(680, size.Height*0.95)))
 	d.Show()

@@ -151,7 +151,11 @@ func (q *Queue) buildUI() fyne.CanvasObject {
 	}
 	q.detail = container.NewStack()
 	q.notes = container.NewVBox()
-	left := container.NewBorder(q.count, container.NewVBox(widget.NewSeparator(), heading("Recently closed"), q.notes), nil, nil, q.list)
+	// the closed requests scroll in a bounded strip: however many there
+	// are, they never make the window taller
+	notes := container.NewVScroll(q.notes)
+	notes.SetMinSize(fyne.NewSize(0, 60))
+	left := container.NewBorder(q.count, container.NewVBox(widget.NewSeparator(), heading("Recently closed"), notes), nil, nil, q.list)
 	split := container.NewHSplit(left, container.NewVScroll(q.detail))
 	split.Offset = 0.32
 	q.refresh()
@@ -361,6 +365,14 @@ func (q *Queue) SetProfiles(ps ProfileSet) {
 		if it.sampling != nil {
 			it.sampling.SetProfiles(ps)
 		}
+	}
+}
+
+// EditProfiles opens the testing profiles editor over the queue's window
+// (Settings → Sampling profiles); saved profiles apply to the queue.
+func (q *Queue) EditProfiles() {
+	if f := q.editProfilesFunc(); f != nil {
+		f()
 	}
 }
 

@@ -1,0 +1,170 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/core/session"
+	"github.com/spyglass-mcp/spyglass/core/wire"
+	"github.com/spyglass-mcp/spyglass/ui/requests"
+)
+
+// TestFitsWithURLElicitationAndClosedList: a pending URL elicitation and
+// twenty recently closed requests never force the window past 1024×700.
+func TestFitsWithURLElicitationAndClosedList(t *testing.T) {
+	w, _, _ := connected(t, nil)
+	Sync(func() {
+		var q *requests.Queue
+		q = requests.NewQueue(&requests.QueueOptions{Window: w.win, OnCountChanged: func(n int) { w.SetRequestCount(n) }})
+		w.SetRequests(q.Object())
+		for i := range 20 {
+			q.AddElicitation(requests.ElicitationRequest{Server: "fake", ID: fmt.Sprint(i), Mode: "form",
+				Message: strings.Repeat("a long explanation of what the server wants ", 3),
+				Schema:  json.RawMessage(`{"type":"object","properties":{}}`)}, func(requests.ElicitationAnswer) {})
+			q.Cancel("fake", fmt.Sprint(i), "the server cancelled it while the user was looking at something else entirely")
+		}
+		if n := len(q.Notes()); n != 20 {
+			t.Fatalf("%d closed requests, want 20", n)
+		}
+		q.AddURLRequired("fake", []requests.ElicitationRequest{{
+			Message:       "Please complete the OAuth authorization in your browser.",
+			URL:           "https://auth.example.com/oauth/authorize?client_id=abc&state=" + strings.Repeat("x", 300),
+			ElicitationID: "abc123-def456",
+		}})
+		if q.Len() != 1 {
+			t.Fatalf("%d pending, want the URL elicitation", q.Len())
+		}
+		if m := w.win.Content().MinSize(); m.Width > 1024 || m.Height > 700 {
+			t.Errorf("the window needs %v, more than 1024×700 (screens %v, requests %v)", m, w.middle.MinSize(), q.Object().MinSize())
+		}
+	})
+}
+
+// TestValidationLineHoldsStill: the Run button below a form does not move
+// when a validation message appears under a field.
+func TestValidationLineHoldsStill(t *testing.T) {
+	w := newTestWindow(t, newFakeBackend("fake"), nil)
+	Sync(func() {
+		ed := w.newArgsEditor(json.RawMessage(`{"type":"object","properties":{"name":{"type":"string","minLength":3}},"required":["name"]}`), nil, func() {})
+		run := widget.NewButton("Run", nil)
+		w.win.SetContent(container.NewVBox(ed.Object(), run))
+		w.win.Resize(fyne.NewSize(600, 400))
+		before := fyne.CurrentApp().Driver().AbsolutePositionForObject(run)
+		var entry *widget.Entry
+		walkVisible(ed.Object(), func(o fyne.CanvasObject) {
+			if e, ok := o.(*widget.Entry); ok && entry == nil {
+				entry = e
+			}
+		})
+		if entry == nil {
+			t.Fatal("no entry in the form")
+		}
+		test.Type(entry, "a")
+		shown := texts(ed.Object())
+		if !strings.Contains(strings.ToLower(shown), "at least") {
+			t.Fatalf("no validation message after typing a:\n%s", shown)
+		}
+		if after := fyne.CurrentApp().Driver().AbsolutePositionForObject(run); after != before {
+			t.Errorf("Run moved from %v to %v when the validation message appeared", before, after)
+		}
+	})
+}
+
+// TestPlainErrors: real failures read cause first, and the whole chain
+// stays behind Show full error.
+func TestPlainErrors(t *testing.T) {
+	// a real missing command, started through the wire
+	st := wire.NewStdio(wire.StdioConfig{Command: "spyglass-no-such-command-xyz"}, nil)
+	notFound := st.Start(context.Background(), wire.Handler{})
+	if notFound == nil {
+		st.Close()
+		t.Fatal("a missing command started")
+	}
+	crash := &session.ClosedError{Method: "tools/call", Err: &wire.ExitError{Code: 1,
+		Stderr: "starting\nError: connect ECONNREFUSED 127.0.0.1:5432\n"}}
+	rpc := fmt.Errorf("session: tools/call: %w", &session.RPCError{Code: session.CodeInternalError, Message: "database is locked"})
+	for _, c := range []struct {
+		name   string
+		err    error
+		want   []string
+		unwant string
+	}{
+		{"JSON-RPC error", rpc, []string{"The server reported an error: database is locked", "-32603"}, "session:"},
+		{"crash", fmt.Errorf("session: tools/call: %w", crash), []string{"The server process exited with status 1", "ECONNREFUSED 127.0.0.1:5432"}, "wire:"},
+		{"command not found", fmt.Errorf("session: connect: %w", notFound), []string{"Command not found: spyglass-no-such-command-xyz", "full path"}, "wire:"},
+	} {
+		head, full := plainError(c.err)
+		for _, w := range c.want {
+			if !strings.Contains(head, w) {
+				t.Errorf("%s: headline %q lacks %q", c.name, head, w)
+			}
+		}
+		if strings.Contains(head, c.unwant) {
+			t.Errorf("%s: headline %q carries the chain (%q)", c.name, head, c.unwant)
+		}
+		if full != c.err.Error() {
+			t.Errorf("%s: full error %q, want the chain %q", c.name, full, c.err.Error())
+		}
+	}
+}
+
+// TestErrorViewShowsFullError: a screen's error shows the headline, and
+// Show full error opens the chain.
+func TestErrorViewShowsFullError(t *testing.T) {
+	w := newTestWindow(t, newFakeBackend("fake"), nil)
+	err := fmt.Errorf("session: tools/call: %w", &session.RPCError{Code: -32603, Message: "boom"})
+	Sync(func() {
+		v := errorView(err, "The call failed", w.win)
+		w.win.SetContent(v)
+		got := texts(v)
+		if !strings.Contains(got, "The server reported an error: boom") || strings.Contains(got, "session: tools/call") {
+			t.Errorf("error view shows %q", got)
+		}
+		b := findButton(v, "Show full error")
+		if b == nil {
+			t.Fatal("no Show full error button")
+		}
+		test.Tap(b)
+		if !strings.Contains(texts(w.win.Canvas().Overlays().Top()), "session: tools/call: session: JSON-RPC error -32603: boom") {
+			t.Error("Show full error does not show the chain")
+		}
+	})
+}
+
+// TestServerListCollapses: View → Server list hides the list and shows it
+// again; the card shows the end of a long command.
+func TestServerListCollapses(t *testing.T) {
+	b := newFakeBackend("fake")
+	b.servers[0].Command = "node"
+	b.servers[0].Args = []string{"/home/me/projects/some/deep/folder/of/my/mcp-server/build/index.js"}
+	w := newTestWindow(t, b, nil)
+	Sync(func() {
+		w.win.Resize(fyne.NewSize(1280, 800))
+		if !strings.Contains(texts(w.win.Content()), "Servers") {
+			t.Fatal("the server list is not shown")
+		}
+		card := w.list.cards[w.server("fake")]
+		if txt := card.summary.Text; !strings.HasSuffix(txt, "build/index.js") || !strings.HasPrefix(txt, "…") {
+			t.Errorf("the card shows %q, want the end of the command", txt)
+		}
+		if h := card.MinSize().Height; h > 90 {
+			t.Errorf("a server card is %v tall, want a compact one", h)
+		}
+		w.ToggleServerList()
+		if strings.Contains(texts(w.win.Content()), "Servers") {
+			t.Error("the collapsed server list is still shown")
+		}
+		w.ToggleServerList()
+		if !strings.Contains(texts(w.win.Content()), "Servers") {
+			t.Error("the server list did not come back")
+		}
+	})
+}
