@@ -34,6 +34,8 @@ type serverScreens struct {
 	tasks     *tasksScreen
 	logs      *logsScreen
 	info      *infoScreen
+	exp       *experimentalScreen
+	tester    *testerScreen
 	roots     *requests.RootsPanel
 	tabs      *container.AppTabs
 	obj       fyne.CanvasObject
@@ -54,6 +56,8 @@ func newServerScreens(s *server) *serverScreens {
 	ss.tasks = &tasksScreen{ss: ss}
 	ss.logs = &logsScreen{ss: ss}
 	ss.info = &infoScreen{ss: ss}
+	ss.exp = &experimentalScreen{ss: ss}
+	ss.tester = &testerScreen{ss: ss}
 	ss.tabs = container.NewAppTabs(
 		container.NewTabItem("Tools", ss.tools.buildUI()),
 		container.NewTabItem("Resources", ss.resources.buildUI()),
@@ -62,6 +66,8 @@ func newServerScreens(s *server) *serverScreens {
 		container.NewTabItem("Logs", ss.logs.buildUI()),
 		container.NewTabItem("Roots", ss.buildRoots()),
 		container.NewTabItem("Server info", ss.info.buildUI()),
+		container.NewTabItem("Experimental", ss.exp.buildUI()),
+		container.NewTabItem("JSON-RPC Tester", ss.tester.buildUI()),
 	)
 	title := heading(s.cfg.Name)
 	title.SizeName = theme.SizeNameSubHeadingText
@@ -131,6 +137,7 @@ func (ss *serverScreens) buildRoots() fyne.CanvasObject {
 // load fetches every list once connected.
 func (ss *serverScreens) load() {
 	ss.info.onRefresh()
+	ss.exp.onRefresh()
 	ss.tools.onRefresh()
 	ss.resources.onRefresh()
 	ss.prompts.onRefresh()
@@ -138,6 +145,9 @@ func (ss *serverScreens) load() {
 }
 
 func (ss *serverScreens) stop() { ss.cancel() }
+
+// showTester selects the JSON-RPC Tester tab.
+func (ss *serverScreens) showTester() { ss.tabs.SelectIndex(len(ss.tabs.Items) - 1) }
 
 // conn is the live connection, or nil once disconnected.
 func (ss *serverScreens) conn() Conn {
