@@ -1057,28 +1057,6 @@ func TestGUIFlood(t *testing.T) {
 	})
 }
 
-func TestValidateOutput(t *testing.T) {
-	schema := json.RawMessage(`{"type":"object","properties":{"temp":{"type":"number"},"tags":{"type":"array","items":{"type":"string"}}},"required":["temp"]}`)
-	tests := []struct {
-		value, want string
-	}{
-		{`{"temp": 21.5, "tags": ["a"]}`, ""},
-		{`{"temp": "warm"}`, "/temp: must be number, not string"},
-		{`{"tags": ["a", 2]}`, "/tags/1: must be string, not number; /temp: required"},
-		{`{"temp": 1, "tags": ["a", 2]}`, "/tags/1: must be string, not number"},
-		{`{"temp": 1`, "structuredContent is not JSON"},
-	}
-	for _, tc := range tests {
-		got := validateOutput(schema, json.RawMessage(tc.value))
-		if got != tc.want {
-			t.Errorf("validateOutput(%s) = %q, want %q", tc.value, got, tc.want)
-		}
-	}
-	if got := validateOutput(nil, json.RawMessage(`{}`)); got != "" {
-		t.Errorf("no schema: %q", got)
-	}
-}
-
 // open builds and shows the window while no callback of an earlier test's
 // window runs (Fyne's text measuring shares caches).
 func (h *guiHarness) open(a fyne.App, opts *ui.Options) {

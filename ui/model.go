@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/mcpresult"
 	"github.com/spyglass-mcp/spyglass/core/redact"
 )
 
@@ -172,19 +173,19 @@ type ServerInfo struct {
 	ClientCapabilities json.RawMessage
 }
 
-// Tool is one tool of tools/list, with its schemas exactly as sent.
-type Tool struct {
-	Name, Title, Description string
-	InputSchema              json.RawMessage
-	OutputSchema             json.RawMessage
-	ReadOnly, Destructive    bool
-	Idempotent, OpenWorld    bool
-	// TaskSupport is "", "optional", "required" or "forbidden".
-	TaskSupport string
-	// IconURL is the tool's first icon (a data: URI or an http(s) URL).
-	IconURL string
-	Raw     json.RawMessage
-}
+// The decoded MCP results the window shows are core's (see core/mcpresult).
+type (
+	Tool             = mcpresult.Tool
+	Content          = mcpresult.Content
+	Resource         = mcpresult.Resource
+	ResourceTemplate = mcpresult.ResourceTemplate
+	ReadResult       = mcpresult.ReadResult
+	Prompt           = mcpresult.Prompt
+	PromptArgument   = mcpresult.PromptArgument
+	PromptMessage    = mcpresult.PromptMessage
+	PromptResult     = mcpresult.PromptResult
+	Task             = mcpresult.Task
+)
 
 // ToolCall is one tools/call request.
 type ToolCall struct {
@@ -200,17 +201,6 @@ type Progress struct {
 	Message         string
 }
 
-// Content is one content block of a tool result, prompt message or
-// resource.
-type Content struct {
-	Type     string // text, image, audio, resource_link, resource
-	Text     string
-	MIMEType string
-	Data     []byte // decoded image/audio/blob bytes
-	URI      string
-	Name     string
-}
-
 // ToolResult is the outcome of tools/call.
 type ToolResult struct {
 	Content           []Content
@@ -221,58 +211,14 @@ type ToolResult struct {
 	// SchemaAdvisory says where structuredContent does not match the
 	// tool's outputSchema ("" when it matches or there is none).
 	SchemaAdvisory string
-	Raw            json.RawMessage
+	// Problems are where the result does not match the MCP schema (an
+	// unknown content kind is kept in Content as sent).
+	Problems mcpresult.Problems
+	Raw      json.RawMessage
 	// Duration is the request's round trip as the engine measured it.
 	Duration time.Duration
 	// Seq is the inspector event of the tools/call request (0 if unknown).
 	Seq uint64
-}
-
-// Resource is one resources/list entry.
-type Resource struct {
-	URI, Name, Title, Description, MIMEType string
-}
-
-// ResourceTemplate is one resources/templates/list entry.
-type ResourceTemplate struct {
-	URITemplate, Name, Title, Description, MIMEType string
-}
-
-// ReadResult is the outcome of resources/read.
-type ReadResult struct {
-	Contents []Content
-	Raw      json.RawMessage
-}
-
-// Prompt is one prompts/list entry.
-type Prompt struct {
-	Name, Title, Description string
-	Arguments                []PromptArgument
-}
-
-// PromptArgument is one argument of a prompt.
-type PromptArgument struct {
-	Name, Title, Description string
-	Required                 bool
-}
-
-// PromptMessage is one message of prompts/get.
-type PromptMessage struct {
-	Role    string
-	Content Content
-}
-
-// PromptResult is the outcome of prompts/get.
-type PromptResult struct {
-	Description string
-	Messages    []PromptMessage
-	Raw         json.RawMessage
-}
-
-// Task is one task of the tasks API.
-type Task struct {
-	ID, Status, StatusMessage string
-	Created, Updated          time.Time
 }
 
 // Notification is one notification from the server.

@@ -112,21 +112,23 @@ func errString(err error) string {
 }
 
 func TestCheckOutput(t *testing.T) {
-	schema := json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}`)
-	if got := CheckOutput(schema, json.RawMessage(`{"n":1}`)); got != "" {
-		t.Fatalf("valid: %q", got)
+	schema := json.RawMessage(`{"type":"object","properties":{"temp":{"type":"number"},"tags":{"type":"array","items":{"type":"string"}}},"required":["temp"]}`)
+	for _, tc := range []struct{ value, want string }{
+		{`{"temp": 21.5, "tags": ["a"]}`, ""},
+		{`{"temp": "warm"}`, "/temp: must be number, not string"},
+		{`{"tags": ["a", 2]}`, "/tags/1: must be string, not number; /temp: required"},
+		{`{"temp": 1, "tags": ["a", 2]}`, "/tags/1: must be string, not number"},
+		{`{"temp": 1`, "structuredContent is not JSON"},
+	} {
+		if got := CheckOutput(schema, json.RawMessage(tc.value)); got != tc.want {
+			t.Errorf("CheckOutput(%s) = %q, want %q", tc.value, got, tc.want)
+		}
 	}
-	if got := CheckOutput(nil, json.RawMessage(`{"n":"x"}`)); got != "" {
-		t.Fatalf("no schema: %q", got)
-	}
-	if got := CheckOutput(schema, json.RawMessage(`{"n":"x"}`)); !strings.Contains(got, "/n") {
-		t.Fatalf("mismatch does not name /n: %q", got)
-	}
-	if got := CheckOutput(schema, json.RawMessage(`{`)); got != "structuredContent is not JSON" {
-		t.Fatalf("not JSON: %q", got)
+	if got := CheckOutput(nil, json.RawMessage(`{"temp":"x"}`)); got != "" {
+		t.Errorf("no schema: %q", got)
 	}
 	if got := CheckOutput(json.RawMessage(`{"type":7}`), json.RawMessage(`{}`)); !strings.HasPrefix(got, "the outputSchema itself is invalid") {
-		t.Fatalf("bad schema: %q", got)
+		t.Errorf("bad schema: %q", got)
 	}
 }
 

@@ -1,0 +1,413 @@
+package cmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/mcp"
+
+	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/mcpresult"
+	"github.com/spyglass-mcp/spyglass/core/oauth"
+	"github.com/spyglass-mcp/spyglass/core/session"
+	"github.com/spyglass-mcp/spyglass/core/wire"
+	"github.com/spyglass-mcp/spyglass/ui"
+	"github.com/spyglass-mcp/spyglass/ui/requests"
+)
+
+// Open implements ui.Backend: a session for the named server.
+func (b *guiBackend) Open(name string, onState func(ui.StateView)) (ui.Conn, error) {
+	b.mu.Lock()
+	s, ok := b.cat.Get(name)
+	problem := b.cat.Problem(name)
+	b.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("no server named %q in the catalog", name)
+	}
+	if problem != nil {
+		return nil, fmt.Errorf("fix this server's entry first: %w", problem)
+	}
+	if o, ok := b.override[name]; ok {
+		s = o
+	}
+	if refs := s.InputRefs(); len(refs) > 0 {
+		var need *ui.InputsNeededError
+		if s, need = b.withInputs(name, s, refs); need != nil {
+			return nil, need
+		}
+	}
+	conn, err := newConnection(name, s, b.log, b.red)
+	if err != nil {
+		return nil, err
+	}
+	if conn.http != nil {
+		log := b.log
+		conn.enableOAuth(context.Background(), b.secretStore(), b.log, b.red, oauth.Options{
+			Browser: oauth.SystemBrowser{},
+			// warnings reach the inspector's Logs tab (no widget touched here)
+			OnWarning: func(w oauth.Warning) {
+				log.Append(events.Event{Kind: events.KindWarning, Conn: name, Text: "sign-in: " + string(w.Code) + ": " + w.Detail})
+			},
+		})
+		conn.onAuthorizing = func(active bool) {
+			if active {
+				onState(ui.StateView{State: ui.StateAuthorizing})
+			} else {
+				onState(ui.StateView{State: ui.StateConnecting})
+			}
+		}
+	}
+	dial, opts := conn.dial, conn.opts
+	if b.dial != nil {
+		dial = b.dial(name, s)
+	}
+	// a crashed server is started again by the next request (the window
+	// keeps its screens and says so)
+	if opts.Roots == nil {
+		// the window can always answer roots/list (the Roots screen), so
+		// the roots capability is advertised even before any root exists
+		opts.Roots = []mcp.Root{}
+	}
+	// modern-era servers send list_changed only on a subscriptions/listen
+	// the client keeps open; the window refreshes its lists on them
+	opts.ListChanged = true
+	b.mu.Lock()
+	opts.Handlers = b.handlers
+	q := b.queue
+	b.mu.Unlock()
+	sess := session.New(dial, b.log, opts)
+	c := &guiConn{s: sess, conn: conn, ttl: s.TaskTTLOrDefault(), target: toUIConfig(name, s).Summary(), name: name, queue: q}
+	b.mu.Lock()
+	if b.live == nil {
+		b.live = map[string]*session.Session{}
+	}
+	b.live[name] = sess
+	b.mu.Unlock()
+	if q != nil {
+		c.cancelWatch = watchCompletions(sess, q, name)
+	}
+	c.cancelState = sess.OnState(func(ch session.StateChange) {
+		onState(ui.StateView{State: uiState(ch.To), Err: humanize(ch.Err)})
+	})
+	return c, nil
+}
+
+// guiConn adapts a session to ui.Conn.
+type guiConn struct {
+	s           *session.Session
+	conn        *connection // signs in between connection attempts (OAuth)
+	ttl         int64
+	target      string // the command line or URL, for error messages
+	cancelState func()
+	cancelWatch func()
+	name        string          // the server's catalog name
+	queue       *requests.Queue // where the server's requests wait; nil without one
+	mu          sync.Mutex
+	schemas     map[string]json.RawMessage // output schemas by tool name
+}
+
+// Connect implements ui.Conn.
+func (c *guiConn) Connect(ctx context.Context) error {
+	err := c.conn.connect(ctx, c.s)
+	if errors.Is(err, wire.ErrUnreachable) {
+		return &humanError{err: err, text: "cannot reach " + c.target + " — is the server running, and is the URL right?"}
+	}
+	return humanize(err)
+}
+
+// humanError words an engine error for a person and keeps the technical
+// chain for "Show full error".
+type humanError struct {
+	err  error
+	text string
+}
+
+// Error implements error and the detail the window shows.
+func (e *humanError) Error() string { return e.text }
+
+// Unwrap implements error and the detail the window shows.
+func (e *humanError) Unwrap() error { return e.err }
+
+// Detail implements error and the detail the window shows.
+func (e *humanError) Detail() string { return e.err.Error() }
+
+func humanize(err error) error {
+	if err == nil || errors.Is(err, context.Canceled) {
+		return err
+	}
+	return &humanError{err: err, text: describeError(err)}
+}
+
+// Close implements ui.Conn.
+func (c *guiConn) Close() error {
+	err := c.s.Close()
+	if c.cancelState != nil {
+		c.cancelState()
+	}
+	if c.cancelWatch != nil {
+		c.cancelWatch()
+	}
+	return err
+}
+
+// Info implements ui.Conn.
+func (c *guiConn) Info() ui.ServerInfo {
+	in := c.s.Info()
+	if in == nil {
+		return ui.ServerInfo{ClientCapabilities: c.s.ClientCapabilities()}
+	}
+	out := ui.ServerInfo{
+		ProtocolVersion: in.ProtocolVersion, Name: in.Name, Title: in.Title, Version: in.Version,
+		Instructions: in.Instructions, ServerCapabilities: in.Capabilities, ClientCapabilities: in.ClientCapabilities,
+	}
+	if len(in.Icons) > 0 {
+		out.IconURL = in.Icons[0].Src
+	}
+	return out
+}
+
+// ListTools implements ui.Conn.
+func (c *guiConn) ListTools(ctx context.Context, cursor string) ([]ui.Tool, string, error) {
+	res, err := c.s.ListTools(ctx, &session.ListOptions{Cursor: cursor})
+	if shapeOnly(err) != nil {
+		return nil, "", err
+	}
+	out, _ := mcpresult.DecodeTools(raws(res.Tools, func(t session.Tool) json.RawMessage { return t.Raw }))
+	c.mu.Lock()
+	if cursor == "" || c.schemas == nil {
+		c.schemas = map[string]json.RawMessage{}
+	}
+	for _, t := range out {
+		if len(t.OutputSchema) > 0 {
+			c.schemas[t.Name] = t.OutputSchema
+		}
+	}
+	c.mu.Unlock()
+	return out, res.NextCursor, nil
+}
+
+// CallTool implements ui.Conn. A result that does not match the MCP
+// schema is shown as far as it can be, with its Problems.
+func (c *guiConn) CallTool(ctx context.Context, req ui.ToolCall, progress func(ui.Progress)) (ui.ToolResult, error) {
+	tc := session.ToolCall{Name: req.Name, Arguments: req.Arguments}
+	if req.AsTask {
+		ttl := c.ttl
+		tc.Task = &mcp.TaskParams{TTL: &ttl}
+	}
+	opts := &session.CallOptions{}
+	if progress != nil {
+		opts.Progress = func(p session.Progress) {
+			progress(ui.Progress{Progress: p.Progress, Total: p.Total, Message: p.Message})
+		}
+	}
+	res, err := c.s.CallTool(ctx, tc, opts)
+	if shapeOnly(err) != nil {
+		return ui.ToolResult{}, c.urlRequired(err, "run the tool again")
+	}
+	r := mcpresult.DecodeToolResult(res.Raw)
+	out := ui.ToolResult{Content: r.Content, StructuredContent: r.StructuredContent, IsError: r.IsError, TaskID: r.TaskID,
+		Problems: r.Problems, Raw: res.Raw, Duration: res.Duration, Seq: res.Seq}
+	if r.StructuredContent != nil {
+		c.mu.Lock()
+		schema := c.schemas[req.Name]
+		c.mu.Unlock()
+		out.SchemaAdvisory = mcpresult.CheckOutput(schema, r.StructuredContent)
+	}
+	return out, nil
+}
+
+// shapeOnly is err, or nil when it only says that the result does not
+// match the MCP schema (core/mcpresult then decodes what it can).
+func shapeOnly(err error) error {
+	if errors.Is(err, session.ErrDecode) {
+		return nil
+	}
+	return err
+}
+
+// raws collects the exact JSON of listed items.
+func raws[T any](items []T, raw func(T) json.RawMessage) []json.RawMessage {
+	out := make([]json.RawMessage, len(items))
+	for i, it := range items {
+		out[i] = raw(it)
+	}
+	return out
+}
+
+// urlRequired handles a URLElicitationRequiredError (-32042): the
+// server needs the user to open URLs before the call can go through. Each
+// URL waits in the request queue (domain shown, Open in Browser, Copy
+// URL), and the error the screen shows tells the user to open them and
+// then to try again, in the words of again ("run the tool again"). Any
+// other error is returned as is.
+func (c *guiConn) urlRequired(err error, again string) error {
+	var re *session.RPCError
+	if c.queue == nil || !errors.As(err, &re) || re.Code != session.CodeURLElicitationRequired {
+		return err
+	}
+	reqs, perr := requests.ElicitationsFromError(re.Data)
+	if perr != nil || len(reqs) == 0 {
+		return err
+	}
+	ui.Do(func() { c.queue.AddURLRequired(c.name, reqs) })
+	text := "Open the page below the screens in your browser, then " + again + "."
+	if len(reqs) > 1 {
+		text = "Open the " + strconv.Itoa(len(reqs)) + " pages below the screens in your browser, then " + again + "."
+	}
+	return &humanError{err: err, text: text}
+}
+
+// ListResources implements ui.Conn.
+func (c *guiConn) ListResources(ctx context.Context, cursor string) ([]ui.Resource, string, error) {
+	res, err := c.s.ListResources(ctx, &session.ListOptions{Cursor: cursor})
+	if shapeOnly(err) != nil {
+		return nil, "", err
+	}
+	out, _ := mcpresult.DecodeResources(raws(res.Resources, func(r session.Resource) json.RawMessage { return r.Raw }))
+	return out, res.NextCursor, nil
+}
+
+// ListResourceTemplates implements ui.Conn.
+func (c *guiConn) ListResourceTemplates(ctx context.Context) ([]ui.ResourceTemplate, error) {
+	res, err := c.s.ListResourceTemplates(ctx, nil)
+	if shapeOnly(err) != nil {
+		return nil, err
+	}
+	out, _ := mcpresult.DecodeResourceTemplates(raws(res.Templates, func(r session.ResourceTemplate) json.RawMessage { return r.Raw }))
+	return out, nil
+}
+
+// ReadResource implements ui.Conn.
+func (c *guiConn) ReadResource(ctx context.Context, uri string) (ui.ReadResult, error) {
+	res, err := c.s.ReadResource(ctx, uri, nil)
+	if shapeOnly(err) != nil {
+		return ui.ReadResult{}, c.urlRequired(err, "read it again")
+	}
+	return mcpresult.DecodeReadResult(res.Raw), nil
+}
+
+// Subscribe implements ui.Conn.
+func (c *guiConn) Subscribe(ctx context.Context, uri string) error {
+	_, err := c.s.SubscribeResource(ctx, uri, nil)
+	return err
+}
+
+// Unsubscribe implements ui.Conn.
+func (c *guiConn) Unsubscribe(ctx context.Context, uri string) error {
+	_, err := c.s.UnsubscribeResource(ctx, uri, nil)
+	return err
+}
+
+// Complete implements ui.Conn.
+func (c *guiConn) Complete(ctx context.Context, ref, name, arg, value string) ([]string, error) {
+	return c.CompleteWith(ctx, ref, name, arg, value, nil)
+}
+
+// CompleteWith implements ui.ContextCompleter: the other filled arguments
+// are sent as context.arguments.
+func (c *guiConn) CompleteWith(ctx context.Context, ref, name, arg, value string, resolved map[string]string) ([]string, error) {
+	if len(resolved) == 0 {
+		resolved = nil
+	}
+	r := session.CompletionRef{Type: ref, Name: name}
+	if ref == "ref/resource" {
+		r = session.CompletionRef{Type: ref, URI: name}
+	}
+	res, err := c.s.Complete(ctx, r, mcp.CompleteArgument{Name: arg, Value: value}, resolved, nil)
+	if err != nil {
+		return nil, err
+	}
+	var v struct {
+		Completion struct {
+			Values []string `json:"values"`
+		} `json:"completion"`
+	}
+	_ = json.Unmarshal(res.Raw, &v)
+	return v.Completion.Values, nil
+}
+
+// ListPrompts implements ui.Conn.
+func (c *guiConn) ListPrompts(ctx context.Context, cursor string) ([]ui.Prompt, string, error) {
+	res, err := c.s.ListPrompts(ctx, &session.ListOptions{Cursor: cursor})
+	if shapeOnly(err) != nil {
+		return nil, "", err
+	}
+	out, _ := mcpresult.DecodePrompts(raws(res.Prompts, func(p session.Prompt) json.RawMessage { return p.Raw }))
+	return out, res.NextCursor, nil
+}
+
+// GetPrompt implements ui.Conn.
+func (c *guiConn) GetPrompt(ctx context.Context, name string, args map[string]string) (ui.PromptResult, error) {
+	res, err := c.s.GetPrompt(ctx, name, args, nil)
+	if shapeOnly(err) != nil {
+		return ui.PromptResult{}, c.urlRequired(err, "get the prompt again")
+	}
+	return mcpresult.DecodePromptResult(res.Raw), nil
+}
+
+// SetLogLevel implements ui.Conn.
+func (c *guiConn) SetLogLevel(ctx context.Context, level string) error {
+	_, err := c.s.SetLogLevel(ctx, mcp.LoggingLevel(level), nil)
+	return err
+}
+
+// ListTasks implements ui.Conn.
+func (c *guiConn) ListTasks(ctx context.Context) ([]ui.Task, error) {
+	res, err := c.s.ListTasks(ctx, nil)
+	if shapeOnly(err) != nil {
+		return nil, err
+	}
+	out, _ := mcpresult.DecodeTasks(raws(res.Tasks, func(t session.Task) json.RawMessage { return t.Raw }))
+	return out, nil
+}
+
+// GetTask implements ui.Conn.
+func (c *guiConn) GetTask(ctx context.Context, id string) (ui.Task, error) {
+	res, err := c.s.GetTask(ctx, id, nil)
+	if shapeOnly(err) != nil {
+		return ui.Task{}, err
+	}
+	t, _ := mcpresult.DecodeTask(res.Raw)
+	return t, nil
+}
+
+// TaskResult implements ui.Conn.
+func (c *guiConn) TaskResult(ctx context.Context, id string) (json.RawMessage, error) {
+	res, err := c.s.TaskResult(ctx, id, nil)
+	if err != nil {
+		return nil, err
+	}
+	return res.Raw, nil
+}
+
+// CancelTask implements ui.Conn.
+func (c *guiConn) CancelTask(ctx context.Context, id string) error {
+	_, err := c.s.CancelTask(ctx, id, nil)
+	return err
+}
+
+// OnNotification implements ui.Conn.
+func (c *guiConn) OnNotification(fn func(ui.Notification)) {
+	c.s.OnNotification(func(n session.Notification) {
+		fn(ui.Notification{Method: n.Method, Params: n.Params, Time: n.Time})
+	})
+}
+
+// uiState is the state the server card shows for a session state.
+func uiState(s session.State) ui.ConnState {
+	switch s {
+	case session.StateConnecting:
+		return ui.StateConnecting
+	case session.StateConnected:
+		return ui.StateConnected
+	case session.StateFailed:
+		return ui.StateFailed
+	case session.StateAuthorizing:
+		return ui.StateAuthorizing
+	}
+	return ui.StateDisconnected
+}

@@ -1,0 +1,102 @@
+package cmd
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/ui"
+)
+
+// guiEvents adapts the event log to ui.EventSource.
+type guiEvents struct {
+	log *events.Log
+	b   *guiBackend
+}
+
+// Subscribe implements ui.EventSource.
+func (g *guiEvents) Subscribe(fn func(ui.EventBatch)) func() {
+	return g.log.Subscribe(func(b events.Batch) {
+		out := ui.EventBatch{Dropped: b.Dropped}
+		for _, e := range b.Events {
+			out.Events = append(out.Events, toEventView(e))
+		}
+		for _, e := range b.Updated {
+			out.Updated = append(out.Updated, toEventView(e))
+		}
+		fn(out)
+	})
+}
+
+// After implements ui.EventSource.
+func (g *guiEvents) After(seq uint64, max int) ([]ui.EventView, error) {
+	evs, err := g.log.After(seq, max)
+	out := make([]ui.EventView, 0, len(evs))
+	for _, e := range evs {
+		out = append(out, toEventView(e))
+	}
+	return out, err
+}
+
+// Get implements ui.EventSource.
+func (g *guiEvents) Get(seq uint64) (ui.EventView, bool) {
+	e, ok := g.log.Get(seq)
+	if !ok {
+		return ui.EventView{}, false
+	}
+	return toEventView(e), true
+}
+
+// WriteTrace writes the trace file of one connection (every connection
+// when conn is "").
+func (g *guiEvents) WriteTrace(w io.Writer, conn string) error {
+	var evs []events.Event
+	for _, e := range g.log.Events() {
+		if conn == "" || e.Conn == conn {
+			evs = append(evs, e)
+		}
+	}
+	meta := events.TraceMeta{App: "spyglass", Created: time.Now()}
+	if conn != "" {
+		meta.Conns = []events.ConnInfo{{Conn: conn}}
+	}
+	return events.WriteTrace(w, meta, evs)
+}
+
+// toEventView converts an event for the inspector.
+func toEventView(e events.Event) ui.EventView {
+	v := ui.EventView{
+		Seq: e.Seq, Time: e.Time, Conn: e.Conn, Kind: string(e.Kind), Dir: string(e.Dir),
+		Type: string(e.Type), ID: e.ID, Method: e.Method, Title: e.Title(), Badge: e.Badge(),
+		Raw: e.Raw, Text: e.Text, Run: e.Run, Pair: e.Pair, Size: e.Size, Event: e,
+	}
+	if e.Kind == events.KindHTTP && e.HTTP != nil && v.Text == "" {
+		v.Text = fmt.Sprintf("%s %s → %d %s", e.HTTP.Method, e.HTTP.URL, e.HTTP.Status, e.HTTP.Err)
+	}
+	for _, c := range e.Categories() {
+		v.Categories = append(v.Categories, string(c))
+	}
+	if o := e.Outcome; o != nil {
+		v.Latency = o.Latency
+		switch o.State {
+		case events.OK:
+			v.BadgeLevel = "ok"
+		case events.Failed, events.TimedOut, events.NoResponse:
+			v.BadgeLevel = "error"
+		case events.Cancelled, events.CancelledLate:
+			v.BadgeLevel = "warning"
+		}
+	}
+	if e.Kind == events.KindTool {
+		a := &ui.AttemptView{ErrorClass: e.ErrorClass, OutcomeUnknown: e.OutcomeUnknown}
+		if e.Lineage != nil {
+			a.Lineage, a.Attempt = e.Lineage.ID, e.Lineage.Attempt
+		}
+		if e.Tool != nil {
+			a.MayHaveRunTwice, a.SameCallAgain = e.Tool.MayHaveRunTwice, e.Tool.SameCallAgain
+		}
+		v.Attempt = a
+	}
+	return v
+}
