@@ -15,15 +15,6 @@ import (
 // traces. Release builds set it with -ldflags "-X ...cmd.version=...".
 var version = "0.1.0-dev"
 
-// toolInputSchema returns the inputSchema of a tool's exact JSON.
-func toolInputSchema(rawTool json.RawMessage) json.RawMessage {
-	var t struct {
-		InputSchema json.RawMessage `json:"inputSchema"`
-	}
-	_ = json.Unmarshal(rawTool, &t)
-	return t.InputSchema
-}
-
 // parseToolArgs turns --tool-arg k=v pairs into a JSON object, reading
 // each value as the type the schema gives its property: strings stay
 // text, numbers keep every digit, booleans, arrays, objects and null must

@@ -176,7 +176,7 @@ func (c *guiConn) ListTools(ctx context.Context, cursor string) ([]ui.Tool, stri
 	if shapeOnly(err) != nil {
 		return nil, "", err
 	}
-	out, _ := mcpresult.DecodeTools(raws(res.Tools, func(t session.Tool) json.RawMessage { return t.Raw }))
+	out, _ := mcpresult.DecodeTools(rawItems(res.Tools, func(t session.Tool) json.RawMessage { return t.Raw }))
 	c.mu.Lock()
 	if cursor == "" || c.schemas == nil {
 		c.schemas = map[string]json.RawMessage{}
@@ -229,15 +229,6 @@ func shapeOnly(err error) error {
 	return err
 }
 
-// raws collects the exact JSON of listed items.
-func raws[T any](items []T, raw func(T) json.RawMessage) []json.RawMessage {
-	out := make([]json.RawMessage, len(items))
-	for i, it := range items {
-		out[i] = raw(it)
-	}
-	return out
-}
-
 // urlRequired handles a URLElicitationRequiredError (-32042): the
 // server needs the user to open URLs before the call can go through. Each
 // URL waits in the request queue (domain shown, Open in Browser, Copy
@@ -267,7 +258,7 @@ func (c *guiConn) ListResources(ctx context.Context, cursor string) ([]ui.Resour
 	if shapeOnly(err) != nil {
 		return nil, "", err
 	}
-	out, _ := mcpresult.DecodeResources(raws(res.Resources, func(r session.Resource) json.RawMessage { return r.Raw }))
+	out, _ := mcpresult.DecodeResources(rawItems(res.Resources, func(r session.Resource) json.RawMessage { return r.Raw }))
 	return out, res.NextCursor, nil
 }
 
@@ -277,7 +268,7 @@ func (c *guiConn) ListResourceTemplates(ctx context.Context) ([]ui.ResourceTempl
 	if shapeOnly(err) != nil {
 		return nil, err
 	}
-	out, _ := mcpresult.DecodeResourceTemplates(raws(res.Templates, func(r session.ResourceTemplate) json.RawMessage { return r.Raw }))
+	out, _ := mcpresult.DecodeResourceTemplates(rawItems(res.Templates, func(r session.ResourceTemplate) json.RawMessage { return r.Raw }))
 	return out, nil
 }
 
@@ -336,7 +327,7 @@ func (c *guiConn) ListPrompts(ctx context.Context, cursor string) ([]ui.Prompt, 
 	if shapeOnly(err) != nil {
 		return nil, "", err
 	}
-	out, _ := mcpresult.DecodePrompts(raws(res.Prompts, func(p session.Prompt) json.RawMessage { return p.Raw }))
+	out, _ := mcpresult.DecodePrompts(rawItems(res.Prompts, func(p session.Prompt) json.RawMessage { return p.Raw }))
 	return out, res.NextCursor, nil
 }
 
@@ -361,7 +352,7 @@ func (c *guiConn) ListTasks(ctx context.Context) ([]ui.Task, error) {
 	if shapeOnly(err) != nil {
 		return nil, err
 	}
-	out, _ := mcpresult.DecodeTasks(raws(res.Tasks, func(t session.Task) json.RawMessage { return t.Raw }))
+	out, _ := mcpresult.DecodeTasks(rawItems(res.Tasks, func(t session.Task) json.RawMessage { return t.Raw }))
 	return out, nil
 }
 
