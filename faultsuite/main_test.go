@@ -30,7 +30,15 @@ import (
 // bin is the spyglass binary built once by TestMain.
 var bin string
 
+// measureEnv, when set, makes the test binary the wrapper measureRSS: it
+// runs its arguments and writes the command's peak RSS to the file the
+// variable names.
+const measureEnv = "FAULTSUITE_MEASURE_RSS"
+
 func TestMain(m *testing.M) {
+	if file := os.Getenv(measureEnv); file != "" {
+		os.Exit(measureRSS(file, os.Args[1:]))
+	}
 	dir, err := os.MkdirTemp("", "faultsuite")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -50,6 +58,31 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// measureRSS runs args with this process's stdio and writes the peak
+// resident memory of that process (bytes) to file; it returns its exit
+// code. The CLI is measured through this small wrapper because Linux
+// carries a process's peak RSS across exec: a CLI started straight from
+// the test process would report the test process's own peak (hundreds of
+// MB under -race) as its own.
+func measureRSS(file string, args []string) int {
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL} // dies with the wrapper (a hang the suite kills)
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		fmt.Fprintln(os.Stderr, "faultsuite wrapper:", err)
+		return 125
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		_ = os.WriteFile(file, []byte(strconv.FormatInt(int64(ru.Maxrss)*1024, 10)), 0o600) // kilobytes on Linux
+	}
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return cmd.ProcessState.ExitCode()
 }
 
 // hangBound is how long a CLI run or an engine operation may take before
@@ -75,8 +108,9 @@ func runCLI(t *testing.T, env []string, args ...string) cliResult {
 	full := append([]string{"--cli", "--trace", res.trace}, args...)
 	ctx, cancel := context.WithTimeout(context.Background(), hangBound)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, full...)
-	cmd.Env = append(os.Environ(),
+	rssFile := filepath.Join(dir, "maxrss")
+	cmd := exec.CommandContext(ctx, os.Args[0], append([]string{bin}, full...)...)
+	cmd.Env = append(os.Environ(), measureEnv+"="+rssFile,
 		"XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
 		"XDG_DATA_HOME="+filepath.Join(dir, "data"),
 		"SPYGLASS_CATALOG="+filepath.Join(dir, "mcp.json"),
@@ -96,8 +130,10 @@ func runCLI(t *testing.T, env []string, args ...string) cliResult {
 		t.Fatalf("running spyglass: %v", err)
 	}
 	res.code = cmd.ProcessState.ExitCode()
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		res.maxRSS = int64(ru.Maxrss) * 1024 // kilobytes on Linux
+	if b, err := os.ReadFile(rssFile); err == nil {
+		res.maxRSS, _ = strconv.ParseInt(string(b), 10, 64)
+	} else {
+		t.Errorf("the wrapper measured no peak memory: %v", err)
 	}
 	return res
 }
