@@ -355,17 +355,19 @@ func (s *Session) list(ctx context.Context, method, key string, opts *ListOption
 		var page struct {
 			NextCursor *string `json:"nextCursor"`
 		}
-		var fields map[string]json.RawMessage
+		var fields map[string]span // windows on rep.Raw: no copy of a large page
 		if err := json.Unmarshal(rep.Raw, &fields); err != nil {
 			return out, items, fmt.Errorf("session: %s: %w: %w", method, ErrDecode, err)
 		}
 		_ = json.Unmarshal(rep.Raw, &page)
 		if arr := bytes.TrimSpace(fields[key]); len(arr) > 0 && string(arr) != "null" {
-			var its []json.RawMessage
+			var its []span
 			if err := json.Unmarshal(arr, &its); err != nil {
 				return out, items, fmt.Errorf("session: %s: %w: %s: %w", method, ErrDecode, key, err)
 			}
-			items = append(items, its...)
+			for _, it := range its {
+				items = append(items, json.RawMessage(it))
+			}
 		}
 		next := ""
 		if page.NextCursor != nil {

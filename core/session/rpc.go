@@ -610,14 +610,30 @@ func appendString(b []byte, s string) []byte {
 	return append(b, q...)
 }
 
-// envelope is the shape of any JSON-RPC message.
+// envelope is the shape of any JSON-RPC message. Its spans are windows
+// on the message's own bytes, so that a 100 MB result is not copied to be
+// read.
 type envelope struct {
-	JSONRPC json.RawMessage `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Method  string          `json:"method"`
-	Params  json.RawMessage `json:"params"`
-	Result  json.RawMessage `json:"result"`
-	Error   json.RawMessage `json:"error"`
+	JSONRPC span   `json:"jsonrpc"`
+	ID      span   `json:"id"`
+	Method  string `json:"method"`
+	Params  span   `json:"params"`
+	Result  span   `json:"result"`
+	Error   span   `json:"error"`
+}
+
+// span is a JSON value kept as the bytes it was decoded from, like
+// json.RawMessage but without a copy: json.Unmarshal hands UnmarshalJSON
+// a sub-slice of its input, and a span keeps that slice. Decode into
+// spans only from bytes that are never modified afterwards (a received
+// message is immutable: the log keeps it); TestSpanAliasesInput holds
+// encoding/json to this.
+type span []byte
+
+// UnmarshalJSON keeps b itself.
+func (s *span) UnmarshalJSON(b []byte) error {
+	*s = b[:len(b):len(b)]
+	return nil
 }
 
 // onMessage handles the exact bytes of one incoming message (or batch).
@@ -625,7 +641,7 @@ type envelope struct {
 func (s *Session) onMessage(l *link, raw []byte) {
 	t := bytes.TrimLeft(raw, " \t\r\n")
 	if len(t) > 0 && t[0] == '[' {
-		var batch []json.RawMessage
+		var batch []span
 		if err := json.Unmarshal(t, &batch); err == nil {
 			for _, m := range batch {
 				s.onOne(l, m)
@@ -647,15 +663,15 @@ func (s *Session) onOne(l *link, raw []byte) {
 	hasID := len(id) > 0 && string(id) != "null"
 	switch {
 	case env.Method != "" && hasID:
-		run, _ := s.relate(env.Params)
+		run, _ := s.relate(json.RawMessage(env.Params))
 		seq := s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindMessage, Dir: events.DirIn,
 			Type: events.MsgRequest, ID: string(id), Method: env.Method, Raw: raw, Run: run})
-		s.serveRequest(l, string(id), env.Method, env.Params, raw, run, seq)
+		s.serveRequest(l, string(id), env.Method, json.RawMessage(env.Params), raw, run, seq)
 	case env.Method != "":
-		run, rel := s.relate(env.Params)
+		run, rel := s.relate(json.RawMessage(env.Params))
 		seq := s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindMessage, Dir: events.DirIn,
 			Type: events.MsgNotification, Method: env.Method, Raw: raw, Run: run})
-		s.onNotification(l, env.Method, env.Params, raw, run, seq, rel, now)
+		s.onNotification(l, env.Method, json.RawMessage(env.Params), raw, run, seq, rel, now)
 	case hasID || len(env.Result) > 0 || len(env.Error) > 0:
 		key := string(id)
 		s.mu.Lock()
@@ -698,10 +714,10 @@ func (s *Session) onOne(l *link, raw []byte) {
 			}
 			return
 		}
-		r := response{result: env.Result}
+		r := response{result: json.RawMessage(env.Result)}
 		typ := events.MsgResult
 		if len(env.Error) > 0 && string(env.Error) != "null" {
-			r.err = decodeRPCError(env.Error)
+			r.err = decodeRPCError(json.RawMessage(env.Error))
 			typ = events.MsgError
 		}
 		s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindMessage, Dir: events.DirIn,

@@ -176,14 +176,34 @@ func (r *Redactor) JSON(raw json.RawMessage) json.RawMessage {
 	if !r.jsonMayHold(raw) {
 		return raw
 	}
-	out := json.RawMessage(r.String(string(raw)))
-	if bytes.Equal(out, raw) {
+	out, masked := r.maskBytes(raw)
+	if !masked {
 		return raw
 	}
 	if json.Valid(raw) && !json.Valid(out) {
 		return json.RawMessage(`"` + Mask + `"`)
 	}
 	return out
+}
+
+// maskBytes is String on bytes: it copies b only when something in it is
+// masked (a large message that merely holds a hint word costs nothing).
+func (r *Redactor) maskBytes(b []byte) ([]byte, bool) {
+	masked := false
+	if re := bearerRE(); re.Match(b) {
+		b, masked = re.ReplaceAll(b, []byte("${1}${2}"+Mask)), true
+	}
+	if bytes.IndexByte(b, '"') >= 0 && jsonFieldRE().Match(b) {
+		b, masked = jsonFieldRE().ReplaceAll(b, []byte("${1}"+Mask+"${3}")), true
+	}
+	for _, sec := range r.list() {
+		for _, v := range []string{sec.plain, sec.escaped} {
+			if bytes.Contains(b, []byte(v)) {
+				b, masked = bytes.ReplaceAll(b, []byte(v), []byte(Mask)), true
+			}
+		}
+	}
+	return b, masked
 }
 
 // jsonMayHold is a cheap test that skips the regular expressions for the
