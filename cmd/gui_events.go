@@ -48,18 +48,18 @@ func (g *guiEvents) Get(seq uint64) (ui.EventView, bool) {
 	return toEventView(e), true
 }
 
-// WriteTrace writes the trace file of one connection (every connection
-// when conn is "").
-func (g *guiEvents) WriteTrace(w io.Writer, conn string) error {
+// WriteTrace writes the trace file of one server (every server when
+// server is "").
+func (g *guiEvents) WriteTrace(w io.Writer, server string) error {
 	var evs []events.Event
 	for _, e := range g.log.Events() {
-		if conn == "" || e.Conn == conn {
+		if server == "" || e.Conn == server {
 			evs = append(evs, e)
 		}
 	}
 	meta := events.TraceMeta{App: "spyglass", Created: time.Now()}
-	if conn != "" {
-		meta.Conns = []events.ConnInfo{{Conn: conn}}
+	if server != "" {
+		meta.Conns = []events.ConnInfo{{Conn: server}}
 	}
 	return events.WriteTrace(w, meta, evs)
 }
@@ -67,7 +67,7 @@ func (g *guiEvents) WriteTrace(w io.Writer, conn string) error {
 // toEventView converts an event for the inspector.
 func toEventView(e events.Event) ui.EventView {
 	v := ui.EventView{
-		Seq: e.Seq, Time: e.Time, Conn: e.Conn, Kind: string(e.Kind), Dir: string(e.Dir),
+		Seq: e.Seq, Time: e.Time, Server: e.Conn, Kind: string(e.Kind), Dir: string(e.Dir),
 		Type: string(e.Type), ID: e.ID, Method: e.Method, Title: e.Title(), Badge: e.Badge(),
 		Raw: e.Raw, Text: e.Text, Run: e.Run, Pair: e.Pair, Size: e.Size, Event: e,
 	}

@@ -264,11 +264,11 @@ func (f *fakeEvents) Get(seq uint64) (EventView, bool) {
 	}
 	return EventView{}, false
 }
-func (f *fakeEvents) WriteTrace(w io.Writer, conn string) error {
+func (f *fakeEvents) WriteTrace(w io.Writer, server string) error {
 	f.mu.Lock()
-	f.last = conn
+	f.last = server
 	f.mu.Unlock()
-	_, err := io.WriteString(w, `{"format":"spyglass-trace","conn":"`+conn+`"}`)
+	_, err := io.WriteString(w, `{"format":"spyglass-trace","conn":"`+server+`"}`)
 	return err
 }
 
@@ -302,7 +302,7 @@ func (f *fakeEvents) send(evs ...EventView) {
 // views of real ones), so that search, counters and the run waterfall,
 // which are core/events' own, see it.
 func coreEvent(v EventView) events.Event {
-	e := events.Event{Seq: v.Seq, Time: v.Time, Conn: v.Conn, Kind: events.Kind(v.Kind), Dir: events.Direction(v.Dir),
+	e := events.Event{Seq: v.Seq, Time: v.Time, Conn: v.Server, Kind: events.Kind(v.Kind), Dir: events.Direction(v.Dir),
 		Type: events.MessageType(v.Type), ID: v.ID, Method: v.Method, Raw: v.Raw, Text: v.Text, Run: v.Run, Pair: v.Pair, Size: v.Size}
 	if v.Type == "request" {
 		st := events.Waiting

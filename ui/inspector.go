@@ -32,7 +32,7 @@ type inspector struct {
 	index  map[uint64]int
 	base   int // events dropped from the front of the slice
 
-	conn    string
+	server  string
 	tab     string
 	query   string
 	shown   []int // indexes into events
@@ -179,7 +179,7 @@ func (in *inspector) onBatch(b EventBatch) {
 	touched := map[*logsScreen]bool{}
 	for _, e := range b.Events {
 		if e.Kind == "stderr" {
-			if s := in.w.server(e.Conn); s != nil && s.screens != nil {
+			if s := in.w.server(e.Server); s != nil && s.screens != nil {
 				s.screens.logs.onStderr(e.Text)
 				touched[s.screens.logs] = true
 			}
@@ -249,7 +249,7 @@ func (in *inspector) update(e EventView) {
 // counted reports whether e is of the connection shown and after its
 // clear.
 func (in *inspector) counted(e EventView) bool {
-	return e.Conn == in.conn && e.Seq > in.cleared[e.Conn]
+	return e.Server == in.server && e.Seq > in.cleared[e.Server]
 }
 
 // visible reports whether e passes the connection, tab, clear and search
@@ -302,10 +302,10 @@ func (in *inspector) updateEmpty() {
 	switch {
 	case in.query != "":
 		in.empty.SetText("No event matches \"" + in.query + "\".")
-	case in.conn == "":
+	case in.server == "":
 		in.empty.SetText("Select a server to see its events.")
 	default:
-		in.empty.SetText("No events yet for " + in.conn + ".")
+		in.empty.SetText("No events yet for " + in.server + ".")
 	}
 	in.empty.Show()
 }
@@ -338,12 +338,12 @@ func (in *inspector) updateCounters() {
 	in.counters.SetText(s)
 }
 
-// setConn shows the events of one connection.
-func (in *inspector) setConn(conn string) {
-	if in.conn == conn {
+// setServer shows the events of one server.
+func (in *inspector) setServer(server string) {
+	if in.server == server {
 		return
 	}
-	in.conn = conn
+	in.server = server
 	in.recount()
 	in.closeDetail()
 	in.refilter()
@@ -397,18 +397,18 @@ func (in *inspector) onPause() {
 func (in *inspector) onClear() {
 	var last uint64
 	for _, e := range in.events {
-		if e.Conn == in.conn && e.Seq > last {
+		if e.Server == in.server && e.Seq > last {
 			last = e.Seq
 		}
 	}
 	for _, b := range in.pending {
 		for _, e := range b.Events {
-			if e.Conn == in.conn && e.Seq > last {
+			if e.Server == in.server && e.Seq > last {
 				last = e.Seq
 			}
 		}
 	}
-	in.cleared[in.conn] = last
+	in.cleared[in.server] = last
 	in.recount()
 	in.closeDetail()
 	in.refilter()
@@ -416,14 +416,14 @@ func (in *inspector) onClear() {
 
 // onDownload saves the trace of the current connection.
 func (in *inspector) onDownload() {
-	conn := in.conn
+	server := in.server
 	name := "spyglass-trace"
-	if conn != "" {
-		name += "-" + safeFileName(conn)
+	if server != "" {
+		name += "-" + safeFileName(server)
 	}
 	name += "-" + time.Now().Format("20060102-150405") + ".json"
 	in.w.saveFile(name, func(wr fyne.URIWriteCloser) error {
-		return in.src.WriteTrace(wr, conn)
+		return in.src.WriteTrace(wr, server)
 	})
 }
 
@@ -646,7 +646,7 @@ func (d *eventDetail) showRun(e EventView) {
 	}
 	var evs []events.Event
 	for _, x := range d.in.events {
-		if x.Run == e.Run && x.Conn == e.Conn {
+		if x.Run == e.Run && x.Server == e.Server {
 			evs = append(evs, x.Event)
 		}
 	}

@@ -237,8 +237,9 @@ type EventSource interface {
 	After(seq uint64, max int) ([]EventView, error)
 	// Get returns one event.
 	Get(seq uint64) (EventView, bool)
-	// WriteTrace writes the trace file of conn ("" for every connection).
-	WriteTrace(w io.Writer, conn string) error
+	// WriteTrace writes the trace file of one server ("" for every
+	// server).
+	WriteTrace(w io.Writer, server string) error
 }
 
 // EventBatch is one delivery of new events and of requests whose outcome
@@ -253,7 +254,7 @@ type EventBatch struct {
 type EventView struct {
 	Seq        uint64
 	Time       time.Time
-	Conn       string
+	Server     string
 	Kind       string // message, stderr, http, state, invalid, warning, error
 	Dir        string // "out", "in" or ""
 	Type       string // request, notification, result, error

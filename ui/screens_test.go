@@ -240,7 +240,7 @@ func TestResourcesPromptsTasksLogsInfo(t *testing.T) {
 		return c.level == "info"
 	})
 	// stderr lines have their own view
-	b.ev.send(EventView{Conn: "fake", Kind: "stderr", Title: "stderr", Text: "warming up"})
+	b.ev.send(EventView{Server: "fake", Kind: "stderr", Title: "stderr", Text: "warming up"})
 	Sync(func() {
 		if len(ss.logs.errs) != 1 || ss.logs.errs[0] != "warming up" {
 			t.Errorf("stderr = %q", ss.logs.errs)
@@ -268,16 +268,16 @@ func TestInspector(t *testing.T) {
 	in := w.inspector
 	now := time.Now()
 	b.ev.send(
-		EventView{Seq: 1001, Conn: "fake", Kind: "message", Dir: "out", Type: "request", ID: "5", Method: "tools/call",
+		EventView{Seq: 1001, Server: "fake", Kind: "message", Dir: "out", Type: "request", ID: "5", Method: "tools/call",
 			Title: "tools/call #5", Badge: "17ms", BadgeLevel: "ok", Categories: []string{"tools", "rpc"}, Run: "r1", Pair: 1003, Time: now, Latency: 17 * time.Millisecond,
 			Raw: json.RawMessage(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{"message":"needle"}}}`)},
-		EventView{Seq: 1002, Conn: "fake", Kind: "message", Dir: "in", Type: "notification", Method: "notifications/progress",
+		EventView{Seq: 1002, Server: "fake", Kind: "message", Dir: "in", Type: "notification", Method: "notifications/progress",
 			Title: "notifications/progress", Categories: []string{"rpc"}, Run: "r1", Time: now.Add(5 * time.Millisecond), Raw: json.RawMessage(`{"jsonrpc":"2.0","method":"notifications/progress"}`)},
-		EventView{Seq: 1003, Conn: "fake", Kind: "message", Dir: "in", Type: "result", ID: "5", Method: "tools/call",
+		EventView{Seq: 1003, Server: "fake", Kind: "message", Dir: "in", Type: "result", ID: "5", Method: "tools/call",
 			Title: "result #5 · tools/call", Categories: []string{"tools", "rpc"}, Run: "r1", Pair: 1001, Time: now.Add(17 * time.Millisecond),
 			Raw: json.RawMessage(`{"jsonrpc":"2.0","id":5,"result":{"content":[]}}`)},
-		EventView{Seq: 1004, Conn: "fake", Kind: "stderr", Title: "stderr: hello", Text: "hello", Categories: []string{"logs"}},
-		EventView{Seq: 1005, Conn: "other", Kind: "stderr", Title: "stderr: elsewhere", Categories: []string{"logs"}},
+		EventView{Seq: 1004, Server: "fake", Kind: "stderr", Title: "stderr: hello", Text: "hello", Categories: []string{"logs"}},
+		EventView{Seq: 1005, Server: "other", Kind: "stderr", Title: "stderr: elsewhere", Categories: []string{"logs"}},
 	)
 	Sync(func() {
 		titles := strings.Join(in.shownTitles(), "\n")
@@ -323,7 +323,7 @@ func TestInspector(t *testing.T) {
 		// pause: the list freezes, events buffer
 		in.onPause()
 	})
-	b.ev.send(EventView{Conn: "fake", Kind: "warning", Title: "a warning", Categories: []string{"logs"}})
+	b.ev.send(EventView{Server: "fake", Kind: "warning", Title: "a warning", Categories: []string{"logs"}})
 	Sync(func() {
 		if strings.Contains(strings.Join(in.shownTitles(), ","), "a warning") {
 			t.Error("a paused list moved")
@@ -360,13 +360,13 @@ func TestInspectorAttempts(t *testing.T) {
 	in := w.inspector
 	now := time.Now()
 	b.ev.send(
-		EventView{Seq: 2001, Conn: "fake", Kind: "tool", Title: "tool · write · timeout · outcome unknown", Categories: []string{"tools", "logs"}, Time: now,
+		EventView{Seq: 2001, Server: "fake", Kind: "tool", Title: "tool · write · timeout · outcome unknown", Categories: []string{"tools", "logs"}, Time: now,
 			Attempt: &AttemptView{Lineage: "L1", Attempt: 1, ErrorClass: "timeout", OutcomeUnknown: true}},
-		EventView{Seq: 2002, Conn: "fake", Kind: "tool", Title: "tool · write · attempt 2 · may have run twice", Categories: []string{"tools", "logs"}, Time: now,
+		EventView{Seq: 2002, Server: "fake", Kind: "tool", Title: "tool · write · attempt 2 · may have run twice", Categories: []string{"tools", "logs"}, Time: now,
 			Attempt: &AttemptView{Lineage: "L1", Attempt: 2, MayHaveRunTwice: true}},
-		EventView{Seq: 2003, Conn: "fake", Kind: "tool", Title: "tool · read · attempt 3", Categories: []string{"tools"}, Time: now,
+		EventView{Seq: 2003, Server: "fake", Kind: "tool", Title: "tool · read · attempt 3", Categories: []string{"tools"}, Time: now,
 			Attempt: &AttemptView{Lineage: "L2", Attempt: 3}},
-		EventView{Seq: 2004, Conn: "fake", Kind: "tool", Title: "tool · read", Categories: []string{"tools"}, Time: now,
+		EventView{Seq: 2004, Server: "fake", Kind: "tool", Title: "tool · read", Categories: []string{"tools"}, Time: now,
 			Attempt: &AttemptView{Lineage: "L3", Attempt: 1}},
 	)
 	waitFor(t, "the attempts", func() bool { return len(in.shownTitles()) >= 4 })

@@ -18,9 +18,9 @@ func TestFitsSmallWindow(t *testing.T) {
 	Sync(func() { w.server("bad").onConnect() })
 	waitFor(t, "bad failed", func() bool { return w.server("bad").state.State == StateFailed && !w.server("bad").retrying })
 	Sync(func() { w.selectServer(w.server("fake")) })
-	b.ev.send(EventView{Seq: 1, Conn: "fake", Kind: "message", Dir: "out", Type: "request", ID: "7", Title: "tools/call #7", Badge: "17ms", Pair: 2,
+	b.ev.send(EventView{Seq: 1, Server: "fake", Kind: "message", Dir: "out", Type: "request", ID: "7", Title: "tools/call #7", Badge: "17ms", Pair: 2,
 		Raw: []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call"}`)},
-		EventView{Seq: 2, Conn: "fake", Kind: "message", Dir: "in", Type: "result", ID: "7", Title: "result #7 · tools/call", Pair: 1,
+		EventView{Seq: 2, Server: "fake", Kind: "message", Dir: "in", Type: "result", ID: "7", Title: "result #7 · tools/call", Pair: 1,
 			Raw: []byte(`{"jsonrpc":"2.0","id":7,"result":{}}`)})
 	Sync(func() {
 		w.inspector.onSelect(1)

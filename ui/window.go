@@ -207,7 +207,7 @@ func (w *Window) selectServer(s *server) {
 	w.middle.Objects = []fyne.CanvasObject{s.pane()}
 	w.middle.Refresh()
 	w.list.refresh()
-	w.inspector.setConn(s.cfg.Name)
+	w.inspector.setServer(s.cfg.Name)
 }
 
 // ToggleInspector shows or hides the inspector panel (Ctrl+I).
