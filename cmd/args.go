@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -261,7 +262,11 @@ var flagDefs = []flagDef{
 	{name: "--verbose", kind: kindBool, group: groupCLI, usage: "stream every event to stderr as JSON lines"},
 	{name: "--fault", kind: kindString, group: groupCLI, arg: "SPEC", usage: "inject faults into the connection, e.g. drop=out:tools/call or delay=in:200ms,cut=5 (see README)",
 		set: func(inv *Invocation, v string) error {
-			if _, err := fault.Parse(v); err != nil {
+			spec, err := fault.Parse(v)
+			if err == nil && len(spec.Rules) == 0 {
+				err = errors.New("no rule given")
+			}
+			if err != nil {
 				return fmt.Errorf("--fault %q: %v; write rules like drop=out:tools/call, delay=in:200ms or cut=5, separated by commas", v, err)
 			}
 			inv.Fault = v

@@ -13,6 +13,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -38,8 +39,12 @@ const (
 	exitConnect   = 3 // could not connect, or the connection broke
 	exitRPC       = 4 // the server answered with a JSON-RPC error
 	exitToolError = 5 // the tool ran and reported isError
-	exitTimeout   = 6 // a request timed out
+	exitTimeout   = 6 // --timeout passed, or a request timed out
 	exitAuth      = 7 // the server requires authorization
+	exitShape     = 8 // the result is printed, but it does not match the MCP schema
+	// An interrupted run exits 128 + the signal's number, as shells do:
+	// 130 for SIGINT (Ctrl-C), 143 for SIGTERM.
+	exitSignalBase = 128
 )
 
 // cliRun is one --cli invocation: the flags, the outputs and the record.
@@ -50,6 +55,11 @@ type cliRun struct {
 	red            *wire.Redactor
 	conn           *connection
 	sess           *session.Session
+	// ctx is the run's context, whose cause says why it ended (a signal,
+	// --timeout); waiting says what the run waits for, for the message
+	// when --timeout passes.
+	ctx     context.Context
+	waiting atomic.Value // string
 
 	verboseMu   sync.Mutex
 	verboseLast uint64
@@ -62,12 +72,67 @@ func runCLI(inv *Invocation, stdout, stderr io.Writer) int {
 		return runServers(inv, stdout, stderr)
 	}
 	r := &cliRun{inv: inv, stdout: stdout, stderr: stderr}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	base, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	go func() {
+		select {
+		case sig := <-sigs:
+			signal.Stop(sigs) // a second signal ends the program at once
+			cancel(interruption{sig})
+		case <-base.Done():
+		}
+	}()
+	ctx := base
+	if inv.Timeout > 0 {
+		var stop context.CancelFunc
+		ctx, stop = context.WithTimeoutCause(ctx, inv.Timeout, runTimeout{inv.Timeout})
+		defer stop()
+	}
 	return r.run(ctx)
 }
 
+// interruption is the cause of a run's end by SIGINT or SIGTERM.
+type interruption struct{ sig os.Signal }
+
+func (i interruption) Error() string { return "interrupted by " + signalName(i.sig) }
+
+// code is the exit code of a run the signal ended (128 + its number).
+func (i interruption) code() int {
+	if n, ok := i.sig.(syscall.Signal); ok {
+		return exitSignalBase + int(n)
+	}
+	return exitSignalBase + 2
+}
+
+func signalName(sig os.Signal) string {
+	switch sig {
+	case os.Interrupt:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	}
+	return sig.String()
+}
+
+// runTimeout is the cause of a run's end when --timeout passed.
+type runTimeout struct{ after time.Duration }
+
+func (t runTimeout) Error() string { return "timed out (--timeout " + t.after.String() + ")" }
+
+// setWaiting records what the run waits for now.
+func (r *cliRun) setWaiting(what string) { r.waiting.Store(what) }
+
 func (r *cliRun) run(ctx context.Context) (code int) {
+	r.ctx = ctx
+	r.setWaiting("starting")
+	defer func() { // runs last: after the trace is written and the server stopped
+		if in, ok := context.Cause(ctx).(interruption); ok {
+			code = in.code()
+		}
+	}()
 	src, err := r.inv.Source()
 	if err != nil {
 		return r.usage(err)
@@ -114,6 +179,14 @@ func (r *cliRun) run(ctx context.Context) (code int) {
 		if r.inv.Browser != "" {
 			browser = commandBrowser(r.inv.Browser, r.stderr)
 		}
+		var before any
+		r.conn.onAuthorizing = func(active bool) {
+			if active {
+				before = r.waiting.Swap("signing in (waiting for the browser to come back from the authorization server)")
+			} else {
+				r.waiting.Store(before)
+			}
+		}
 		r.conn.enableOAuth(ctx, cliStore(runtime.GOOS, os.Getenv, r.stderr), r.log, r.red, oauth.Options{
 			Browser:   cliBrowser(browser, r.stderr),
 			OnWarning: oauthWarning(r.stderr),
@@ -153,6 +226,7 @@ func (r *cliRun) run(ctx context.Context) (code int) {
 	r.sess = session.New(r.conn.dial, r.log, opts)
 	defer r.sess.Close()
 
+	r.setWaiting("connecting (waiting for the server to answer the handshake)")
 	if err := r.conn.connect(ctx, r.sess); err != nil {
 		return r.fail(err)
 	}
@@ -163,6 +237,10 @@ func (r *cliRun) run(ctx context.Context) (code int) {
 		case <-ctx.Done():
 		}
 	}
+	if r.inv.Method == "resources/subscribe" && r.inv.ParamsJSON == "" {
+		return r.subscribe(ctx)
+	}
+	r.setWaiting("waiting for the answer to " + r.inv.Method)
 	return r.call(ctx)
 }
 
@@ -243,100 +321,111 @@ func rootFromFlag(p string) (mcp.Root, error) {
 	return mcp.Root{URI: "file://" + filepath.ToSlash(abs), Name: filepath.Base(abs)}, nil
 }
 
-// call performs the --method and prints its result.
+// call performs the --method and prints its result: exactly as the server
+// sent it, even when it does not match the MCP schema (then with a warning
+// and exitShape).
 func (r *cliRun) call(ctx context.Context) int {
+	raw, err := r.request(ctx)
+	var usage usageError
+	switch {
+	case errors.As(err, &usage):
+		return r.usage(usage.error)
+	case err != nil && !errors.Is(err, session.ErrDecode):
+		return r.fail(err)
+	}
+	if code := r.printResult(raw); code != exitOK {
+		return code
+	}
+	if err != nil {
+		_, why, _ := strings.Cut(err.Error(), session.ErrDecode.Error()+": ")
+		fmt.Fprintf(r.stderr, "warning: the server's result does not match the MCP schema (%s); it is printed above as the server sent it\n", r.mask(why))
+		return exitShape
+	}
+	if r.inv.Method == "tools/call" && mcpresult.DecodeToolResult(raw).IsError {
+		return exitToolError
+	}
+	return exitOK
+}
+
+// usageError is a mistake in the flags found only once connected.
+type usageError struct{ error }
+
+// replyRaw is the exact result of a reply (nil when there is none).
+func replyRaw(rep *session.Reply, err error) (json.RawMessage, error) {
+	if rep == nil {
+		return nil, err
+	}
+	return rep.Raw, err
+}
+
+// request performs the --method and returns the result to print. A result
+// that does not match the schema comes with an error wrapping
+// session.ErrDecode.
+func (r *cliRun) request(ctx context.Context) (json.RawMessage, error) {
 	inv := r.inv
 	if inv.ParamsJSON != "" {
-		reply, err := r.sess.Call(ctx, inv.Method, json.RawMessage(inv.ParamsJSON), nil)
-		if err != nil {
-			return r.fail(err)
-		}
-		code := r.printResult(reply.Raw)
-		if code == exitOK && inv.Method == "tools/call" && mcpresult.DecodeToolResult(reply.Raw).IsError {
-			return exitToolError
-		}
-		return code
+		return replyRaw(r.sess.Call(ctx, inv.Method, json.RawMessage(inv.ParamsJSON), nil))
 	}
 	switch inv.Method {
 	case "initialize":
-		return r.printResult(r.sess.Info().Result)
+		return r.sess.Info().Result, nil
 	case "ping":
-		return r.reply(r.sess.Ping(ctx, nil))
+		return replyRaw(r.sess.Ping(ctx, nil))
 	case "tools/list":
 		l, err := r.sess.ListTools(ctx, nil)
-		if err != nil {
-			return r.fail(err)
-		}
-		return r.printList("tools", l.List, rawItems(l.Tools, func(t session.Tool) json.RawMessage { return t.Raw }))
+		return listResult("tools", l.List, rawItems(l.Tools, func(t session.Tool) json.RawMessage { return t.Raw })), err
 	case "tools/call":
 		return r.callTool(ctx)
 	case "resources/list":
 		l, err := r.sess.ListResources(ctx, nil)
-		if err != nil {
-			return r.fail(err)
-		}
-		return r.printList("resources", l.List, rawItems(l.Resources, func(x session.Resource) json.RawMessage { return x.Raw }))
+		return listResult("resources", l.List, rawItems(l.Resources, func(x session.Resource) json.RawMessage { return x.Raw })), err
 	case "resources/templates/list":
 		l, err := r.sess.ListResourceTemplates(ctx, nil)
-		if err != nil {
-			return r.fail(err)
-		}
-		return r.printList("resourceTemplates", l.List, rawItems(l.Templates, func(x session.ResourceTemplate) json.RawMessage { return x.Raw }))
+		return listResult("resourceTemplates", l.List, rawItems(l.Templates, func(x session.ResourceTemplate) json.RawMessage { return x.Raw })), err
 	case "resources/read":
 		res, err := r.sess.ReadResource(ctx, inv.URI, nil)
-		if err != nil {
-			return r.fail(err)
+		if res == nil {
+			return nil, err
 		}
-		return r.printResult(res.Raw)
-	case "resources/subscribe":
-		return r.subscribe(ctx)
+		return res.Raw, err
 	case "resources/unsubscribe":
-		return r.reply(r.sess.UnsubscribeResource(ctx, inv.URI, nil))
+		return replyRaw(r.sess.UnsubscribeResource(ctx, inv.URI, nil))
 	case "prompts/list":
 		l, err := r.sess.ListPrompts(ctx, nil)
-		if err != nil {
-			return r.fail(err)
-		}
-		return r.printList("prompts", l.List, rawItems(l.Prompts, func(x session.Prompt) json.RawMessage { return x.Raw }))
+		return listResult("prompts", l.List, rawItems(l.Prompts, func(x session.Prompt) json.RawMessage { return x.Raw })), err
 	case "prompts/get":
 		res, err := r.sess.GetPrompt(ctx, inv.PromptName, toMap(inv.PromptArgs), nil)
-		if err != nil {
-			return r.fail(err)
+		if res == nil {
+			return nil, err
 		}
-		return r.printResult(res.Raw)
+		return res.Raw, err
 	case "completion/complete":
 		ref := session.CompletionRef{Type: inv.Ref.Type, Name: inv.Ref.Name, URI: inv.Ref.URI}
 		arg := mcp.CompleteArgument{Name: inv.Argument.Key, Value: inv.Argument.Value}
 		res, err := r.sess.Complete(ctx, ref, arg, toMap(inv.ContextArgs), nil)
-		if err != nil {
-			return r.fail(err)
+		if res == nil {
+			return nil, err
 		}
-		return r.printResult(res.Raw)
+		return res.Raw, err
 	case "logging/setLevel":
 		rep, err := r.sess.SetLogLevel(ctx, mcp.LoggingLevel(inv.LogLevel), nil)
-		if err != nil {
-			return r.fail(err)
+		if rep == nil && err == nil { // the modern protocol has no such request
+			return json.RawMessage(`{}`), nil
 		}
-		if rep == nil { // the modern protocol has no such request
-			return r.printResult(json.RawMessage(`{}`))
-		}
-		return r.printResult(rep.Raw)
+		return replyRaw(rep, err)
 	case "tasks/list":
 		l, err := r.sess.ListTasks(ctx, nil)
-		if err != nil {
-			return r.fail(err)
-		}
-		return r.printList("tasks", l.List, rawItems(l.Tasks, func(x session.Task) json.RawMessage { return x.Raw }))
+		return listResult("tasks", l.List, rawItems(l.Tasks, func(x session.Task) json.RawMessage { return x.Raw })), err
 	case "tasks/get", "tasks/result", "tasks/cancel":
-		return r.usage(fmt.Errorf("--method %s needs the task id: add --params-json '{\"taskId\":\"...\"}'", inv.Method))
+		return nil, usageError{fmt.Errorf("--method %s needs the task id: add --params-json '{\"taskId\":\"...\"}'", inv.Method)}
 	}
 	// Any other method: sent with empty params.
-	return r.reply(r.sess.Call(ctx, inv.Method, nil, nil))
+	return replyRaw(r.sess.Call(ctx, inv.Method, nil, nil))
 }
 
 // callTool runs tools/call with --tool-args-json or --tool-arg values
 // parsed against the tool's input schema.
-func (r *cliRun) callTool(ctx context.Context) int {
+func (r *cliRun) callTool(ctx context.Context) (json.RawMessage, error) {
 	inv := r.inv
 	var args json.RawMessage
 	switch {
@@ -344,8 +433,8 @@ func (r *cliRun) callTool(ctx context.Context) int {
 		args = json.RawMessage(inv.ToolArgsJSON)
 	case len(inv.ToolArgs) > 0:
 		l, err := r.sess.ListTools(ctx, nil)
-		if err != nil {
-			return r.fail(err)
+		if err != nil && !errors.Is(err, session.ErrDecode) {
+			return nil, err
 		}
 		var schema json.RawMessage
 		found := false
@@ -357,24 +446,17 @@ func (r *cliRun) callTool(ctx context.Context) int {
 			}
 		}
 		if !found {
-			return r.usage(fmt.Errorf("the server has no tool named %q (see --method tools/list)", inv.ToolName))
+			return nil, usageError{fmt.Errorf("the server has no tool named %q (see --method tools/list)", inv.ToolName)}
 		}
 		args, err = parseToolArgs(inv.ToolArgs, schema)
 		if err != nil {
-			return r.usage(err)
+			return nil, usageError{err}
 		}
 	default:
 		args = json.RawMessage(`{}`)
 	}
 	res, err := r.sess.CallTool(ctx, session.ToolCall{Name: inv.ToolName, Arguments: args}, nil)
-	if err != nil {
-		return r.fail(err)
-	}
-	code := r.printResult(res.Raw)
-	if code == exitOK && res.Result != nil && res.Result.IsError {
-		return exitToolError
-	}
-	return code
+	return res.Raw, err
 }
 
 // subscribe prints every update of a resource as a JSON line until the
@@ -408,10 +490,6 @@ func (r *cliRun) subscribe(ctx context.Context) int {
 		return r.fail(err)
 	}
 	fmt.Fprintf(r.stderr, "subscribed to %s; printing updates until interrupted\n", r.inv.URI)
-	var done <-chan time.Time
-	if r.inv.Timeout > 0 {
-		done = time.After(r.inv.Timeout)
-	}
 	for {
 		select {
 		case n := <-updates:
@@ -423,10 +501,7 @@ func (r *cliRun) subscribe(ctx context.Context) int {
 			fmt.Fprintf(r.stdout, "{\"method\":%q,\"params\":%s}\n", n.Method, buf.Bytes())
 		case err := <-ended:
 			return r.fail(fmt.Errorf("the connection ended while subscribed: %w", err))
-		case <-done:
-			r.unsubscribe()
-			return exitOK
-		case <-ctx.Done():
+		case <-ctx.Done(): // interrupted, or --timeout passed
 			r.unsubscribe()
 			return exitOK
 		}
@@ -448,11 +523,11 @@ func rawItems[T any](items []T, raw func(T) json.RawMessage) []json.RawMessage {
 	return out
 }
 
-// printList prints a list result: the page exactly as sent when there is
-// one page, else one object holding every item of every page.
-func (r *cliRun) printList(key string, l session.List, items []json.RawMessage) int {
+// listResult is a list result to print: the page exactly as sent when
+// there is one page, else one object holding every item of every page.
+func listResult(key string, l session.List, items []json.RawMessage) json.RawMessage {
 	if len(l.Pages) == 1 {
-		return r.printResult(l.Pages[0].Raw)
+		return l.Pages[0].Raw
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "{%q:[", key)
@@ -467,14 +542,7 @@ func (r *cliRun) printList(key string, l session.List, items []json.RawMessage) 
 		fmt.Fprintf(&b, ",\"nextCursor\":%q", l.NextCursor)
 	}
 	b.WriteString("}")
-	return r.printResult(b.Bytes())
-}
-
-func (r *cliRun) reply(rep *session.Reply, err error) int {
-	if err != nil {
-		return r.fail(err)
-	}
-	return r.printResult(rep.Raw)
+	return b.Bytes()
 }
 
 // printResult prints a result the way the official inspector's CLI does:
@@ -525,13 +593,19 @@ func (r *cliRun) fail(err error) int {
 		return exitRPC
 	}
 	code, msg := exitConnect, r.mask(describeError(err))
+	var timeout runTimeout
+	var in interruption
+	cause := context.Cause(r.ctx)
 	switch {
+	case errors.As(cause, &timeout) && errors.Is(err, context.DeadlineExceeded):
+		code = exitTimeout
+		msg = fmt.Sprintf("timed out: --timeout %s passed while %s", timeout.after, r.waiting.Load())
 	case errors.Is(err, session.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
 		code = exitTimeout
 	case errors.Is(err, wire.ErrUnauthorized):
 		code = exitAuth
-	case errors.Is(err, context.Canceled):
-		code, msg = exitConnect, "interrupted"
+	case errors.As(cause, &in) && errors.Is(err, context.Canceled):
+		code, msg = in.code(), in.Error()
 	}
 	if r.inv.Format == "json" {
 		b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": msg}})
@@ -607,7 +681,8 @@ func (r *cliRun) flushVerbose() {
 	r.writeVerbose(evs)
 }
 
-// writeTrace saves the whole record to --trace FILE, atomically.
+// writeTrace saves the whole record to --trace FILE: atomically for a
+// file, in place for a FIFO, a terminal or /dev/stdout.
 func (r *cliRun) writeTrace() (ok bool) {
 	if r.log == nil {
 		return true
@@ -641,7 +716,7 @@ func (r *cliRun) writeTrace() (ok bool) {
 		fmt.Fprintf(r.stderr, "error: writing the trace: %v\n", err)
 		return false
 	}
-	if err := catalog.WriteAtomic(r.inv.Trace, b.Bytes(), nil); err != nil {
+	if err := catalog.WriteOutput(r.inv.Trace, b.Bytes()); err != nil {
 		fmt.Fprintf(r.stderr, "error: writing the trace to %s: %v\n", r.inv.Trace, err)
 		return false
 	}

@@ -28,6 +28,9 @@ var (
 	ErrUnsupportedVersion = errors.New("session: protocol version not supported by the server")
 	// ErrCursorLoop is wrapped when a server repeats a pagination cursor.
 	ErrCursorLoop = errors.New("session: pagination cursor repeated")
+	// ErrTooManyPages is wrapped when a list goes on for more than
+	// 10000 pages (each with a new cursor).
+	ErrTooManyPages = fmt.Errorf("session: more than %d pages", maxPages)
 	// ErrInputLoop is returned when a server keeps asking for input
 	// (multi round-trip requests) more than a few times.
 	ErrInputLoop = errors.New("session: the server keeps asking for input")

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -322,6 +324,14 @@ func (s *Session) ListTasks(ctx context.Context, opts *ListOptions) (*Tasks, err
 // maxPages bounds how many pages a list follows.
 const maxPages = 10000
 
+// quoteCut quotes a cursor for an error message, cut to its first 64 bytes.
+func quoteCut(s string) string {
+	if len(s) <= 64 {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(strings.ToValidUTF8(s[:64], "")) + fmt.Sprintf("… (%d bytes)", len(s))
+}
+
 // list fetches one page or every page of a list method and returns the
 // raw items under key.
 func (s *Session) list(ctx context.Context, method, key string, opts *ListOptions) (List, []json.RawMessage, error) {
@@ -380,8 +390,11 @@ func (s *Session) list(ctx context.Context, method, key string, opts *ListOption
 			out.NextCursor = next
 			return out, items, nil
 		}
-		if seen[next] || next == cursor || len(out.Pages) >= maxPages {
-			return out, items, fmt.Errorf("session: %s: %w: %q", method, ErrCursorLoop, next)
+		if len(out.Pages) >= maxPages {
+			return out, items, fmt.Errorf("session: %s: %w (the last cursor: %s)", method, ErrTooManyPages, quoteCut(next))
+		}
+		if seen[next] || next == cursor {
+			return out, items, fmt.Errorf("session: %s: %w: %s", method, ErrCursorLoop, quoteCut(next))
 		}
 		seen[next] = true
 		cursor = next

@@ -1,0 +1,268 @@
+//go:build unix
+
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/spyglass-mcp/spyglass/core/events"
+)
+
+// TestCLITraceKeepsSpecialFiles: --trace into a FIFO or a character device
+// writes through it and leaves it what it was (issue #11.1: the trace was
+// renamed over it, and as root --trace /dev/null replaced /dev/null).
+func TestCLITraceKeepsSpecialFiles(t *testing.T) {
+	isolateCLI(t)
+	ping := []string{"--cli", "--server", "spyglass-demo", "--method", "ping", "--trace"}
+
+	t.Run("fifo", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "trace.fifo")
+		if err := syscall.Mkfifo(path, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		// A reader from the start, and a writer of the test's own that
+		// keeps the reader from EOF until the run has ended.
+		r, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		keep, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		trace := make(chan error, 1)
+		go func() {
+			_, evs, err := events.ReadTrace(r)
+			if err == nil && len(evs) == 0 {
+				err = fmt.Errorf("the trace holds no events")
+			}
+			trace <- err
+		}()
+		code, out, errs := cli(t, append(ping, path)...)
+		keep.Close()
+		if code != exitOK {
+			t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+		}
+		if err := <-trace; err != nil {
+			t.Errorf("the FIFO's reader got no trace: %v", err)
+		}
+		assertType(t, path, fs.ModeNamedPipe)
+	})
+
+	t.Run("character device", func(t *testing.T) {
+		path := "/dev/null" // without root it cannot be replaced anyway
+		if os.Geteuid() == 0 {
+			path = filepath.Join(t.TempDir(), "null")
+			if err := syscall.Mknod(path, syscall.S_IFCHR|0o666, 1<<8|3); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if code, out, errs := cli(t, append(ping, path)...); code != exitOK {
+			t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+		}
+		assertType(t, path, fs.ModeDevice|fs.ModeCharDevice)
+	})
+}
+
+func assertType(t *testing.T, path string, want fs.FileMode) {
+	t.Helper()
+	st, err := os.Lstat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := st.Mode().Type(); got != want {
+		t.Errorf("%s became %v, want %v", path, got, want)
+	}
+}
+
+// silentServer is a stdio server that never answers: it writes "ready" to
+// the FIFO (when given) and sleeps. marker makes its command line unique,
+// for leftovers to be found.
+func silentServer(fifo string) (args []string, marker string) {
+	marker = fmt.Sprintf("%d.%d", 1000+time.Now().UnixNano()%1000, os.Getpid())
+	script := `[ -n "$0" ] && echo ready > "$0"; exec sleep ` + marker
+	return []string{"--", "sh", "-c", script, fifo}, marker
+}
+
+// leftovers lists the processes whose command line holds marker.
+func leftovers(t *testing.T, marker string) []string {
+	t.Helper()
+	dirs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	var found []string
+	for _, f := range dirs {
+		b, err := os.ReadFile(f)
+		if err == nil && bytes.Contains(b, []byte(marker)) {
+			found = append(found, f+": "+strings.ReplaceAll(string(b), "\x00", " "))
+		}
+	}
+	return found
+}
+
+// traceHasRequest reports whether the trace at path records the request
+// method sent to the server.
+func traceHasRequest(t *testing.T, path, method string) bool {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("no trace: %v", err)
+	}
+	defer f.Close()
+	_, evs, err := events.ReadTrace(f)
+	if err != nil {
+		t.Fatalf("the trace is not valid: %v", err)
+	}
+	for _, e := range evs {
+		if e.Dir == events.DirOut && e.Type == events.MsgRequest && e.Method == method {
+			return true
+		}
+	}
+	return false
+}
+
+// TestCLITimeoutBoundsConnecting: --timeout bounds the handshake too
+// (issue #11.3: connecting waited 30 s whatever --timeout said). The run
+// ends with exit 6, says what it waited for, and leaves no server behind.
+func TestCLITimeoutBoundsConnecting(t *testing.T) {
+	isolateCLI(t)
+	trace := filepath.Join(t.TempDir(), "trace.json")
+	server, marker := silentServer("")
+	args := append([]string{"--cli", "--method", "tools/list", "--timeout", "1s", "--trace", trace}, server...)
+	code, out, errs := cli(t, args...)
+	if code != exitTimeout {
+		t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, exitTimeout, out, errs)
+	}
+	if !strings.Contains(errs, "--timeout 1s passed while connecting") {
+		t.Errorf("the message does not say what was waited for:\n%s", errs)
+	}
+	if !traceHasRequest(t, trace, "initialize") && !traceHasRequest(t, trace, "server/discover") {
+		t.Fatal("no handshake request was sent: the server never started")
+	}
+	if left := leftovers(t, marker); len(left) > 0 {
+		t.Errorf("the server is still running after the run: %v", left)
+	}
+}
+
+// TestCLISignals: SIGINT and SIGTERM end a run with 130 and 143 (issue
+// #11.13: they exited 3, "could not connect"), the trace is still
+// written and the server is stopped.
+func TestCLISignals(t *testing.T) {
+	isolateCLI(t)
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		code int
+		name string
+	}{{syscall.SIGINT, 130, "SIGINT"}, {syscall.SIGTERM, 143, "SIGTERM"}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			fifo, trace := filepath.Join(dir, "ready"), filepath.Join(dir, "trace.json")
+			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			ready, err := os.OpenFile(fifo, os.O_RDWR, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ready.Close()
+			server, marker := silentServer(fifo)
+			type result struct {
+				code     int
+				out, err string
+			}
+			done := make(chan result, 1)
+			go func() {
+				code, out, errs := cli(t, append([]string{"--cli", "--method", "tools/list", "--trace", trace}, server...)...)
+				done <- result{code, out, errs}
+			}()
+			// The server is up (so the run waits for its handshake) once it
+			// says ready; the run's signal handler was installed before.
+			if line, err := bufio.NewReader(ready).ReadString('\n'); err != nil || line != "ready\n" {
+				t.Fatalf("the server did not start: %q %v", line, err)
+			}
+			if err := syscall.Kill(os.Getpid(), tc.sig); err != nil {
+				t.Fatal(err)
+			}
+			res := <-done
+			if res.code != tc.code {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", res.code, tc.code, res.out, res.err)
+			}
+			if !strings.Contains(res.err, "interrupted by "+tc.name) {
+				t.Errorf("stderr does not say the run was interrupted:\n%s", res.err)
+			}
+			if !traceHasRequest(t, trace, "initialize") && !traceHasRequest(t, trace, "server/discover") {
+				t.Error("the trace lacks the handshake request")
+			}
+			if left := leftovers(t, marker); len(left) > 0 {
+				t.Errorf("the server is still running after the run: %v", left)
+			}
+		})
+	}
+}
+
+// videoServer is a stdio server whose tools/call result has a content
+// block of a type MCP does not define.
+const videoServer = `while IFS= read -r line; do
+  id=$(printf '%s\n' "$line" | sed -n 's/^{"jsonrpc":"2.0","id":\([0-9]*\),.*/\1/p')
+  [ -n "$id" ] || continue
+  case "$line" in
+  *'"method":"initialize"'*) r='{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"video","version":"1"}}' ;;
+  *'"method":"tools/call"'*) r='{"content":[{"type":"video","data":"AAAA","mimeType":"video/mp4"}]}' ;;
+  *) printf '{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"no such method"}}\n' "$id"; continue ;;
+  esac
+  printf '{"jsonrpc":"2.0","id":%s,"result":%s}\n' "$id" "$r"
+done`
+
+// TestCLIShapeErrorShowsResult: a result the CLI cannot model is printed
+// as sent, with a warning and exit 8 (issue #11.9: it exited 3, "could not
+// connect", and hid the result even with --format json).
+func TestCLIShapeErrorShowsResult(t *testing.T) {
+	isolateCLI(t)
+	sent := `{"content":[{"type":"video","data":"AAAA","mimeType":"video/mp4"}]}`
+	for _, format := range []string{"text", "json"} {
+		t.Run(format, func(t *testing.T) {
+			code, out, errs := cli(t, "--cli", "--method", "tools/call", "--tool-name", "film", "--format", format, "--", "sh", "-c", videoServer)
+			if code != exitShape {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, exitShape, out, errs)
+			}
+			var got json.RawMessage
+			if format == "json" {
+				var m struct{ Result json.RawMessage }
+				if err := json.Unmarshal([]byte(out), &m); err != nil {
+					t.Fatalf("stdout is not one JSON object: %v\n%s", err, out)
+				}
+				got = m.Result
+			} else {
+				got = json.RawMessage(out)
+			}
+			var compact bytes.Buffer
+			if err := json.Compact(&compact, got); err != nil || compact.String() != sent {
+				t.Errorf("stdout is not the result as sent (%v):\n%s", err, out)
+			}
+			if !strings.Contains(errs, "does not match the MCP schema") || !strings.Contains(errs, "video") {
+				t.Errorf("no warning naming the problem:\n%s", errs)
+			}
+		})
+	}
+}
+
+// TestCLIEmptyFault: --fault with no rule is a usage error that shows
+// what a rule looks like (issue #11.13: accepted silently).
+func TestCLIEmptyFault(t *testing.T) {
+	isolateCLI(t)
+	for _, spec := range []string{"", ",", " , "} {
+		code, out, errs := cli(t, "--cli", "--server", "spyglass-demo", "--method", "ping", "--fault", spec)
+		if code != exitUsage || !strings.Contains(errs, "drop=out:tools/call") {
+			t.Errorf("--fault %q: exit %d, want %d with an example rule\nstdout: %s\nstderr: %s", spec, code, exitUsage, out, errs)
+		}
+	}
+}
