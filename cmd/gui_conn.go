@@ -312,13 +312,7 @@ func (c *guiConn) CompleteWith(ctx context.Context, ref, name, arg, value string
 	if err != nil {
 		return nil, err
 	}
-	var v struct {
-		Completion struct {
-			Values []string `json:"values"`
-		} `json:"completion"`
-	}
-	_ = json.Unmarshal(res.Raw, &v)
-	return v.Completion.Values, nil
+	return res.Result.Completion.Values, nil
 }
 
 // ListPrompts implements ui.Conn.

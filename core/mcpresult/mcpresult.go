@@ -41,14 +41,6 @@ func (ps Problems) Error() string {
 	return strings.Join(s, "; ")
 }
 
-// Err is ps as an error, nil when there are none.
-func (ps Problems) Err() error {
-	if len(ps) == 0 {
-		return nil
-	}
-	return ps
-}
-
 // decode unmarshals raw into v, adding a problem at path when it does
 // not fit; v keeps whatever did. It reports whether raw was JSON of the
 // right kind at the top.
@@ -99,15 +91,6 @@ type Content struct {
 	Name string
 	// Raw is the block exactly as the server sent it.
 	Raw json.RawMessage
-}
-
-// KnownContent reports whether MCP defines the content type t.
-func KnownContent(t string) bool {
-	switch t {
-	case "text", "image", "audio", "resource_link", "resource":
-		return true
-	}
-	return false
 }
 
 // resourceContents is one item of resources/read or an embedded resource.
@@ -454,6 +437,21 @@ type Task struct {
 // tasks/get and tasks/cancel).
 func DecodeTask(raw json.RawMessage) (Task, Problems) {
 	var ps Problems
+	t := decodeTask(raw, "", &ps)
+	return t, ps
+}
+
+// DecodeTasks decodes listed tasks.
+func DecodeTasks(raws []json.RawMessage) ([]Task, Problems) {
+	var ps Problems
+	out := make([]Task, len(raws))
+	for i, raw := range raws {
+		out[i] = decodeTask(raw, "/tasks/"+strconv.Itoa(i), &ps)
+	}
+	return out, ps
+}
+
+func decodeTask(raw json.RawMessage, path string, ps *Problems) Task {
 	var t struct {
 		TaskID        string    `json:"taskId"`
 		Status        string    `json:"status"`
@@ -461,23 +459,8 @@ func DecodeTask(raw json.RawMessage) (Task, Problems) {
 		CreatedAt     time.Time `json:"createdAt"`
 		LastUpdatedAt time.Time `json:"lastUpdatedAt"`
 	}
-	ps.decode("", raw, &t)
-	if t.TaskID == "" {
-		ps = append(ps, Problem{"/taskId", "missing"})
+	if ps.decode(path, raw, &t) && t.TaskID == "" {
+		*ps = append(*ps, Problem{path + "/taskId", "missing"})
 	}
-	return Task{ID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage, Created: t.CreatedAt, Updated: t.LastUpdatedAt}, ps
-}
-
-// DecodeTasks decodes listed tasks.
-func DecodeTasks(raws []json.RawMessage) ([]Task, Problems) {
-	var ps Problems
-	out := make([]Task, 0, len(raws))
-	for i, raw := range raws {
-		t, p := DecodeTask(raw)
-		out = append(out, t)
-		for _, x := range p {
-			ps = append(ps, Problem{"/tasks/" + strconv.Itoa(i) + x.Path, x.What})
-		}
-	}
-	return out, ps
+	return Task{ID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage, Created: t.CreatedAt, Updated: t.LastUpdatedAt}
 }

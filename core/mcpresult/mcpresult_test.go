@@ -86,7 +86,7 @@ func TestDecodeToolResult(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := DecodeToolResult(json.RawMessage(tc.raw))
-			if got := errString(r.Problems.Err()); got != tc.problems {
+			if got := r.Problems.Error(); got != tc.problems {
 				t.Fatalf("problems %q, want %q", got, tc.problems)
 			}
 		})
@@ -102,13 +102,6 @@ func TestDecodeToolResult(t *testing.T) {
 			t.Fatalf("%+v", r)
 		}
 	})
-}
-
-func errString(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
 }
 
 func TestCheckOutput(t *testing.T) {
