@@ -96,6 +96,16 @@ func helper(mode string) int {
 	case "noread": // never reads stdin, never answers
 		waitForever()
 		return 0
+	case "spawner": // starts a "noread" server, prints its PID, waits to be killed
+		st := NewStdio(helperConfig(nil, "noread"), nil)
+		if err := st.Start(context.Background(), Handler{}); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		fmt.Fprintln(out, st.Pid())
+		out.Flush()
+		waitForever()
+		return 0
 	}
 	return 2
 }

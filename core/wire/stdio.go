@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -133,7 +134,9 @@ func (s *Stdio) Start(ctx context.Context, h Handler) error {
 		return &StartError{Command: s.cfg.Command, Err: err}
 	}
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	if err := cmd.Start(); err != nil {
+	var readers sync.WaitGroup
+	readers.Add(2)
+	if err := startLocked(cmd, func() { s.wait(cmd, &readers, []*os.File{outR, errR}, h.OnClose) }); err != nil {
 		closeAll(inR, inW, outR, outW, errR, errW)
 		notFound := errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist)
 		return &StartError{Command: s.cfg.Command, Err: err, notFound: notFound}
@@ -147,12 +150,29 @@ func (s *Stdio) Start(ctx context.Context, h Handler) error {
 	s.exited = make(chan struct{})
 	s.done = make(chan struct{})
 
-	var readers sync.WaitGroup
-	readers.Add(2)
 	go func() { defer readers.Done(); s.readStdout(outR, h.OnMessage) }()
 	go func() { defer readers.Done(); s.readStderr(errR) }()
-	go s.wait(cmd, &readers, []*os.File{outR, errR}, h.OnClose)
 	return nil
+}
+
+// startLocked starts cmd from a goroutine locked to its OS thread and
+// runs wait (which reaps it) on that same goroutine: Linux's parent-death
+// signal (setDeathSignal) fires when the thread that forked the child
+// ends, not the process, so the thread must outlive the child. wait runs
+// only when cmd started; it must not use what the caller sets after
+// startLocked returns before taking the lock the caller holds.
+func startLocked(cmd *exec.Cmd, wait func()) error {
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		err := cmd.Start()
+		started <- err
+		if err == nil {
+			wait()
+		}
+	}()
+	return <-started
 }
 
 // drainGrace bounds how long the readers may take to reach EOF after the
