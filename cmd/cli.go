@@ -181,9 +181,10 @@ func (r *cliRun) run(ctx context.Context) (code int) {
 		}
 		var before any
 		r.conn.onAuthorizing = func(active bool) {
-			if active {
+			switch {
+			case active:
 				before = r.waiting.Swap("signing in (waiting for the browser to come back from the authorization server)")
-			} else {
+			case ctx.Err() == nil: // else the message says where the run ended
 				r.waiting.Store(before)
 			}
 		}

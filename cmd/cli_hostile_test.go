@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -264,5 +266,42 @@ func TestCLIEmptyFault(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errs, "drop=out:tools/call") {
 			t.Errorf("--fault %q: exit %d, want %d with an example rule\nstdout: %s\nstderr: %s", spec, code, exitUsage, out, errs)
 		}
+	}
+}
+
+// TestCLITimeoutBoundsSignIn: --timeout also bounds an OAuth sign-in
+// whose browser never comes back (issue #11.3: it waited for the callback
+// forever, and a CI job hung).
+func TestCLITimeoutBoundsSignIn(t *testing.T) {
+	isolateCLI(t)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		base := "http://" + r.Host
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/.well-known/oauth-protected-resource/mcp":
+			fmt.Fprintf(w, `{"resource":%q,"authorization_servers":[%q]}`, base+"/mcp", base)
+		case "/.well-known/oauth-authorization-server":
+			fmt.Fprintf(w, `{"issuer":%q,"authorization_endpoint":%q,"token_endpoint":%q,"registration_endpoint":%q,`+
+				`"response_types_supported":["code"],"code_challenge_methods_supported":["S256"]}`,
+				base, base+"/authorize", base+"/token", base+"/register")
+		case "/register":
+			w.WriteHeader(http.StatusCreated)
+			fmt.Fprint(w, `{"client_id":"spyglass-test","token_endpoint_auth_method":"none"}`)
+		case "/mcp":
+			w.Header().Set("WWW-Authenticate", `Bearer resource_metadata="`+base+`/.well-known/oauth-protected-resource/mcp"`)
+			w.WriteHeader(http.StatusUnauthorized)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	// "true" opens nothing: the callback never comes.
+	code, out, errs := cli(t, "--cli", "--method", "ping", "--transport", "http", "--server-url", srv.URL+"/mcp",
+		"--browser", "true", "--timeout", "5s")
+	if code != exitTimeout {
+		t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, exitTimeout, out, errs)
+	}
+	if !strings.Contains(errs, "--timeout 5s passed while signing in") {
+		t.Errorf("the message does not say the sign-in was waited for:\n%s", errs)
 	}
 }
