@@ -62,6 +62,10 @@ type Invocation struct {
 	Cwd       string     // --cwd PATH
 	Env       []KeyValue // -e KEY=VALUE, in order
 	Headers   []KeyValue // --header "Name: Value", in order
+	// ProtocolVersion and ProtocolEra (--protocol-version,
+	// --protocol-era) override the server's protocol choice for the run.
+	ProtocolVersion string
+	ProtocolEra     string
 	// Target is the positional target: a command and its arguments (all of
 	// what follows "--" included), or one URL.
 	Target []string
@@ -196,6 +200,23 @@ var flagDefs = []flagDef{
 				return fmt.Errorf(`--header %q: write --header "Name: Value", e.g. --header "Authorization: Bearer abc123"`, v)
 			}
 			return addKV(&inv.Headers, "--header", KeyValue{k, strings.TrimSpace(val)})
+		}},
+
+	{name: "--protocol-version", kind: kindString, group: groupShared, arg: "VERSION", usage: "speak exactly this MCP protocol version (" + strings.Join(catalog.ProtocolVersions, ", ") + "), over the catalog's choice",
+		set: func(inv *Invocation, v string) error {
+			if !slices.Contains(catalog.ProtocolVersions, v) {
+				return fmt.Errorf("--protocol-version %q is not a protocol version this client speaks; write one of %s", v, strings.Join(catalog.ProtocolVersions, ", "))
+			}
+			inv.ProtocolVersion = v
+			return nil
+		}},
+	{name: "--protocol-era", kind: kindString, group: groupShared, arg: "legacy|modern|auto", usage: "protocol generation, over the catalog's choice: legacy (initialize, 2025-11-25), modern (server/discover, 2026-07-28) or auto (modern, falling back to legacy)",
+		set: func(inv *Invocation, v string) error {
+			if !slices.Contains(catalog.Eras, v) {
+				return fmt.Errorf("--protocol-era %q: write --protocol-era legacy, --protocol-era modern or --protocol-era auto", v)
+			}
+			inv.ProtocolEra = v
+			return nil
 		}},
 
 	// modes
@@ -702,6 +723,9 @@ func (inv *Invocation) SourceEnv(getenv func(string) string) (*catalog.Source, e
 	if fileFlag != "" && len(adhoc) > 0 {
 		return nil, fmt.Errorf("%s cannot be combined with %s: %s reads servers from a file, %s names one ad-hoc server; choose one", fileFlag, adhoc[0], fileFlag, adhoc[0])
 	}
+	if err := inv.checkProtocol(); err != nil {
+		return nil, err
+	}
 	if inv.Server != "" && len(adhoc) > 0 {
 		return nil, fmt.Errorf("--server cannot be combined with %s: --server selects a server from the catalog or --config file, %s names one ad-hoc server", adhoc[0], adhoc[0])
 	}
@@ -780,7 +804,9 @@ func (inv *Invocation) SourceEnv(getenv func(string) string) (*catalog.Source, e
 		srv.Type, srv.Command, srv.Args = catalog.TypeStdio, inv.Target[0], slices.Clone(inv.Target[1:])
 		srv.Env, srv.Cwd = toMap(inv.Env), inv.Cwd
 	}
-	return &catalog.Source{Kind: catalog.SourceAdHoc, AdHocName: adHocName(srv), AdHoc: srv}, nil
+	src := &catalog.Source{Kind: catalog.SourceAdHoc, AdHocName: adHocName(srv), AdHoc: srv}
+	src.Overrides.ProtocolVersion, src.Overrides.ProtocolEra = inv.ProtocolVersion, catalog.Era(inv.ProtocolEra)
+	return src, nil
 }
 
 func urlFlag(targetURL bool) string {
@@ -791,7 +817,26 @@ func urlFlag(targetURL bool) string {
 }
 
 func (inv *Invocation) overrides() catalog.Overrides {
-	return catalog.Overrides{Env: toMap(inv.Env), Headers: toMap(inv.Headers), Cwd: inv.Cwd}
+	return catalog.Overrides{Env: toMap(inv.Env), Headers: toMap(inv.Headers), Cwd: inv.Cwd,
+		ProtocolVersion: inv.ProtocolVersion, ProtocolEra: catalog.Era(inv.ProtocolEra)}
+}
+
+// checkProtocol refuses a --protocol-version and a --protocol-era that
+// contradict each other: a pinned version already fixes the era (2026-07-28
+// is modern, every older one legacy), and auto has nothing left to choose.
+func (inv *Invocation) checkProtocol() error {
+	if inv.ProtocolVersion == "" || inv.ProtocolEra == "" {
+		return nil
+	}
+	era := "legacy"
+	if inv.ProtocolVersion >= "2026-07-28" {
+		era = "modern"
+	}
+	if inv.ProtocolEra == era {
+		return nil
+	}
+	return fmt.Errorf("--protocol-version %s and --protocol-era %s contradict each other: %s is a %s version; give only --protocol-version %s, or only --protocol-era %s",
+		inv.ProtocolVersion, inv.ProtocolEra, inv.ProtocolVersion, era, inv.ProtocolVersion, inv.ProtocolEra)
 }
 
 func toMap(kvs []KeyValue) map[string]string {

@@ -180,7 +180,16 @@ func describeCause(err error) string {
 	var httpErr *wire.HTTPError
 	var timeout *session.TimeoutError
 	var start *wire.StartError
+	var legacy *session.LegacyServerError
 	switch {
+	case errors.As(err, &legacy):
+		refusal := strings.TrimSuffix(describeCause(legacy.Refusal), " — is this the server's MCP endpoint?")
+		var rpc *session.RPCError
+		if errors.As(legacy.Refusal, &rpc) {
+			refusal = fmt.Sprintf("JSON-RPC error %d %s", rpc.Code, rpc.Message)
+		}
+		return fmt.Sprintf("the server does not speak protocol %s (it refused server/discover: %s) — it likely speaks only the legacy initialize handshake; use --protocol-era auto or legacy (or protocolEra in the catalog)",
+			legacy.Version, refusal)
 	case errors.As(err, &start) && errors.Is(err, wire.ErrCommandNotFound):
 		return fmt.Sprintf("command not found: %s — check the command, or give its full path", start.Command)
 	case errors.As(err, &httpErr) && errors.Is(err, wire.ErrUnauthorized):

@@ -40,10 +40,17 @@ type Overrides struct {
 	Env     map[string]string
 	Headers map[string]string
 	Cwd     string
+	// ProtocolVersion and ProtocolEra (--protocol-version,
+	// --protocol-era) replace the server's protocol choice for the run:
+	// an era given alone also drops the server's pinned version.
+	ProtocolVersion string
+	ProtocolEra     Era
 }
 
 // Empty reports whether there is nothing to override.
-func (o Overrides) Empty() bool { return len(o.Env) == 0 && len(o.Headers) == 0 && o.Cwd == "" }
+func (o Overrides) Empty() bool {
+	return len(o.Env) == 0 && len(o.Headers) == 0 && o.Cwd == "" && o.ProtocolVersion == "" && o.ProtocolEra == ""
+}
 
 // Source is the resolved answer to "which servers?" for one run.
 type Source struct {
@@ -126,6 +133,12 @@ func (o Overrides) Apply(name string, srv Server) (Server, error) {
 			srv.Headers = map[string]string{}
 		}
 		maps.Copy(srv.Headers, o.Headers)
+	}
+	if o.ProtocolEra != "" {
+		srv.ProtocolEra, srv.ProtocolVersion = o.ProtocolEra, ""
+	}
+	if o.ProtocolVersion != "" {
+		srv.ProtocolVersion = o.ProtocolVersion
 	}
 	return srv, nil
 }

@@ -82,6 +82,29 @@ func (e *RPCError) Error() string {
 // isRPCError reports whether err wraps an *RPCError and stores it.
 func isRPCError(err error, target **RPCError) bool { return errors.As(err, target) }
 
+// LegacyServerError is returned by Connect when the modern protocol was
+// asked for (a 2026-07-28 version or EraModern) and the server refused
+// server/discover the way a server that speaks only the initialize
+// handshake does: a JSON-RPC error, an HTTP 4xx, no answer, or a version
+// list without a modern one. It matches ErrLegacyServer. The refusal is
+// in Refusal and deliberately not unwrapped: the cause to act on is the
+// protocol choice, not the HTTP status or JSON-RPC error it produced.
+type LegacyServerError struct {
+	Version string // the version asked for
+	Refusal error
+}
+
+// ErrLegacyServer is matched by a [LegacyServerError].
+var ErrLegacyServer = errors.New("session: the server does not speak the modern protocol")
+
+// Error describes the refusal.
+func (e *LegacyServerError) Error() string {
+	return fmt.Sprintf("session: server/discover for protocol %s refused (a server that speaks only the legacy initialize handshake?): %v", e.Version, e.Refusal)
+}
+
+// Is matches ErrLegacyServer.
+func (e *LegacyServerError) Is(target error) bool { return target == ErrLegacyServer }
+
 // ClosedError is returned to a request whose connection ended before the
 // answer came. It matches ErrNoResponse and ErrConnectionClosed; Unwrap
 // gives the reason the connection ended (for stdio a *wire.ExitError), nil

@@ -541,20 +541,20 @@ func (s *Session) handshake(ctx context.Context, l *link, run string) (*ServerIn
 	setWireVersion(l.conn, version, modern)
 	if modern {
 		info, err := s.discover(ctx, l, run, version, auto)
-		if retry, ok := versionRetry(err); ok {
+		if retry, ok := versionRetry(err); ok && (auto || retry >= VersionModern) {
 			// The server refused the version (-32022) and named the ones
-			// it speaks: ask again with the newest one we know.
+			// it speaks: ask again with the newest one we know (a legacy
+			// one only in the auto era).
 			version, modern = retry, retry >= VersionModern
 			s.setVersion(version, modern)
 			setWireVersion(l.conn, version, modern)
-			if modern {
-				info, err = s.discover(ctx, l, run, version, auto)
-			} else {
+			if !modern {
 				return s.initialize(ctx, l, run, version)
 			}
+			info, err = s.discover(ctx, l, run, version, auto)
 		}
-		if err == nil || !auto {
-			return info, err
+		if err == nil {
+			return info, nil
 		}
 		// A legacy server answers server/discover with an error (a
 		// JSON-RPC error, or over HTTP a 4xx status), or not at all
@@ -564,6 +564,9 @@ func (s *Session) handshake(ctx context.Context, l *link, run string) (*ServerIn
 		if !isRPCError(err, &rpcErr) && !errors.Is(err, ErrTimeout) && !errors.Is(err, ErrUnsupportedVersion) &&
 			!(errors.As(err, &httpErr) && httpErr.Status >= 400 && httpErr.Status < 500 && !errors.Is(err, wire.ErrUnauthorized)) {
 			return nil, err
+		}
+		if !auto {
+			return nil, &LegacyServerError{Version: version, Refusal: err}
 		}
 		version = VersionLegacy
 		s.setVersion(version, false)
