@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/mcpresult"
 )
 
 // fakeBackend is an in-memory Backend for widget tests.
@@ -168,6 +169,9 @@ func (c *fakeConn) CallTool(_ context.Context, req ToolCall, progress func(Progr
 	switch {
 	case req.AsTask:
 		return ToolResult{TaskID: "t-1", Raw: json.RawMessage(`{"task":{"taskId":"t-1"}}`)}, nil
+	case string(req.Arguments) == `{"message":"video"}`:
+		return ToolResult{Content: []Content{{Type: "video", Raw: json.RawMessage(`{"type":"video","src":"v.mp4"}`)}},
+			Problems: mcpresult.Problems{{Path: "/content/0", What: `unknown content type "video" (kept as sent)`}}}, nil
 	case req.Name == "boom":
 		return ToolResult{IsError: true, Content: []Content{{Type: "text", Text: "it broke"}}}, nil
 	case req.Name == "nothing":

@@ -250,7 +250,7 @@ func (ss *serverScreens) contentView(c Content) fyne.CanvasObject {
 		}
 		return container.NewVBox(head, body)
 	}
-	return wrapLabel(fmt.Sprintf("(%s content)", c.Type))
+	return wrapLabel(fmt.Sprintf("(%s content, which MCP does not define) %s", c.Type, c.Raw))
 }
 
 // openResource reads uri and shows its contents in a dialog.

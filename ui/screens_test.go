@@ -114,6 +114,15 @@ func TestToolsScreen(t *testing.T) {
 	if c := b.conns["fake"]; c.calls != 4 {
 		t.Errorf("calls = %d", c.calls)
 	}
+	// a result that does not match the MCP schema is shown with its
+	// problem, the unknown block as sent
+	Sync(func() { ss.tools.asTask.SetChecked(false) })
+	got = runTool(t, ss, "echo", `{"message":"video"}`)
+	for _, want := range []string{`does not match the MCP schema`, `/content/0: unknown content type "video"`, `(video content, which MCP does not define) {"type":"video","src":"v.mp4"}`} {
+		if !strings.Contains(got, want) {
+			t.Errorf("shape-problem result lacks %q:\n%s", want, got)
+		}
+	}
 	// a paginated list loads its next page on request
 	Sync(func() {
 		if !ss.tools.more.Visible() {

@@ -544,6 +544,11 @@ func (t *toolsScreen) showResult(res ToolResult, elapsed time.Duration) {
 	if res.IsError {
 		objs = append(objs, wrapLabel("The tool ran and reported an error:"))
 	}
+	if len(res.Problems) > 0 {
+		a := wrapLabel("⚠ The result does not match the MCP schema (shown as far as it can be; Raw JSON has it as sent): " + res.Problems.Error())
+		a.Importance = widget.WarningImportance
+		objs = append(objs, a)
+	}
 	if res.TaskID != "" {
 		objs = append(objs, wrapLabel("Started task "+res.TaskID+": see the Tasks tab."))
 		t.ss.tasks.onRefresh()
