@@ -46,6 +46,9 @@ func (s *sseReader) next() (sseEvent, error) {
 		line, err := readLine(s.br, s.limit)
 		var tl *tooLongError
 		if errors.As(err, &tl) {
+			if len(tl.head) > 0 && tl.head[0] == ':' {
+				continue // a long comment is still no event
+			}
 			any = true
 			if ev.tooLong == nil {
 				ev.tooLong = tl
