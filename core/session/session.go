@@ -685,7 +685,8 @@ func (s *Session) discover(ctx context.Context, l *link, run, version string, au
 		SupportedVersions []string        `json:"supportedVersions"`
 		Capabilities      json.RawMessage `json:"capabilities"`
 		Instructions      string          `json:"instructions"`
-		Meta              map[string]json.RawMessage
+		// ServerInfo is where some servers put it instead of _meta.
+		ServerInfo json.RawMessage `json:"serverInfo"`
 	}
 	var meta struct {
 		Meta map[string]json.RawMessage `json:"_meta"`
@@ -704,6 +705,9 @@ func (s *Session) discover(ctx context.Context, l *link, run, version string, au
 		ClientCapabilities: s.caps.raw,
 		Implementation:     meta.Meta[mcp.MetaKeyServerInfo],
 		Result:             rep.Raw,
+	}
+	if len(info.Implementation) == 0 {
+		info.Implementation = res.ServerInfo
 	}
 	info.ProtocolVersion = version
 	supported := false
