@@ -77,10 +77,12 @@ func runCLI(inv *Invocation, stdout, stderr io.Writer) int {
 	sigs := make(chan os.Signal, 1)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigs)
+	// Later signals are caught too (and ignored): one Ctrl-C often comes
+	// twice (to the process and to its group), and the cleanup that
+	// follows — stopping the server, writing the trace — is bounded.
 	go func() {
 		select {
 		case sig := <-sigs:
-			signal.Stop(sigs) // a second signal ends the program at once
 			cancel(interruption{sig})
 		case <-base.Done():
 		}

@@ -97,6 +97,26 @@ func silentServer(fifo string) (args []string, marker string) {
 	return []string{"--", "sh", "-c", script, fifo}, marker
 }
 
+// readyFIFO makes the FIFO a silentServer says "ready" on. Its reader
+// sees EOF only after closeWriter is called (the test holds a writer).
+func readyFIFO(t *testing.T) (path string, r *bufio.Reader, closeWriter func()) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "ready")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	w, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, bufio.NewReader(f), func() { w.Close() }
+}
+
 // leftovers lists the processes whose command line holds marker.
 func leftovers(t *testing.T, marker string) []string {
 	t.Helper()
@@ -111,9 +131,9 @@ func leftovers(t *testing.T, marker string) []string {
 	return found
 }
 
-// traceHasRequest reports whether the trace at path records the request
-// method sent to the server.
-func traceHasRequest(t *testing.T, path, method string) bool {
+// traceHas reports whether the trace at path is valid and records an
+// event of the kind.
+func traceHas(t *testing.T, path string, kind events.Kind) bool {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
@@ -125,7 +145,7 @@ func traceHasRequest(t *testing.T, path, method string) bool {
 		t.Fatalf("the trace is not valid: %v", err)
 	}
 	for _, e := range evs {
-		if e.Dir == events.DirOut && e.Type == events.MsgRequest && e.Method == method {
+		if e.Kind == kind {
 			return true
 		}
 	}
@@ -137,18 +157,18 @@ func traceHasRequest(t *testing.T, path, method string) bool {
 // ends with exit 6, says what it waited for, and leaves no server behind.
 func TestCLITimeoutBoundsConnecting(t *testing.T) {
 	isolateCLI(t)
-	trace := filepath.Join(t.TempDir(), "trace.json")
-	server, marker := silentServer("")
-	args := append([]string{"--cli", "--method", "tools/list", "--timeout", "1s", "--trace", trace}, server...)
-	code, out, errs := cli(t, args...)
+	fifo, ready, closeWriter := readyFIFO(t)
+	server, marker := silentServer(fifo)
+	code, out, errs := cli(t, append([]string{"--cli", "--method", "tools/list", "--timeout", "1s"}, server...)...)
+	closeWriter()
 	if code != exitTimeout {
 		t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", code, exitTimeout, out, errs)
 	}
 	if !strings.Contains(errs, "--timeout 1s passed while connecting") {
 		t.Errorf("the message does not say what was waited for:\n%s", errs)
 	}
-	if !traceHasRequest(t, trace, "initialize") && !traceHasRequest(t, trace, "server/discover") {
-		t.Fatal("no handshake request was sent: the server never started")
+	if said, _ := ready.ReadString('\n'); said != "ready\n" {
+		t.Fatal("the server never started")
 	}
 	if left := leftovers(t, marker); len(left) > 0 {
 		t.Errorf("the server is still running after the run: %v", left)
@@ -166,16 +186,9 @@ func TestCLISignals(t *testing.T) {
 		name string
 	}{{syscall.SIGINT, 130, "SIGINT"}, {syscall.SIGTERM, 143, "SIGTERM"}} {
 		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			fifo, trace := filepath.Join(dir, "ready"), filepath.Join(dir, "trace.json")
-			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			ready, err := os.OpenFile(fifo, os.O_RDWR, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer ready.Close()
+			trace := filepath.Join(t.TempDir(), "trace.json")
+			fifo, ready, closeWriter := readyFIFO(t)
+			defer closeWriter()
 			server, marker := silentServer(fifo)
 			type result struct {
 				code     int
@@ -188,7 +201,7 @@ func TestCLISignals(t *testing.T) {
 			}()
 			// The server is up (so the run waits for its handshake) once it
 			// says ready; the run's signal handler was installed before.
-			if line, err := bufio.NewReader(ready).ReadString('\n'); err != nil || line != "ready\n" {
+			if line, err := ready.ReadString('\n'); err != nil || line != "ready\n" {
 				t.Fatalf("the server did not start: %q %v", line, err)
 			}
 			if err := syscall.Kill(os.Getpid(), tc.sig); err != nil {
@@ -201,8 +214,8 @@ func TestCLISignals(t *testing.T) {
 			if !strings.Contains(res.err, "interrupted by "+tc.name) {
 				t.Errorf("stderr does not say the run was interrupted:\n%s", res.err)
 			}
-			if !traceHasRequest(t, trace, "initialize") && !traceHasRequest(t, trace, "server/discover") {
-				t.Error("the trace lacks the handshake request")
+			if !traceHas(t, trace, events.KindState) {
+				t.Error("the trace records nothing of the connection")
 			}
 			if left := leftovers(t, marker); len(left) > 0 {
 				t.Errorf("the server is still running after the run: %v", left)
