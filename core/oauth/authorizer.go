@@ -746,14 +746,16 @@ func (a *Authorizer) redeem(ctx context.Context, l leg, redirectURI string, cl *
 // CheckResponse validates an authorization response (the query of the
 // redirect): the state first (CSRF), then the issuer (RFC 9207: iss, when
 // present or promised by the metadata, must be the discovered issuer),
-// then an error response, then the presence of a code.
+// then an error response, then the presence of a code. The iss value is
+// compared as a plain string (RFC 9207 §2.4): no trailing-slash, case or
+// port normalization.
 func CheckResponse(q url.Values, state string, meta ServerMetadata) error {
 	if q.Get("state") != state {
 		return fmt.Errorf("oauth: authorization response: %w", ErrStateMismatch)
 	}
 	iss, hasIss := q["iss"]
 	switch {
-	case hasIss && !sameIssuer(iss[0], meta.Issuer):
+	case hasIss && (iss[0] == "" || iss[0] != meta.Issuer):
 		return fmt.Errorf("oauth: authorization response from issuer %q, expected %q: %w", iss[0], meta.Issuer, ErrIssuerMismatch)
 	case !hasIss && meta.AuthorizationResponseIssParameterSupported:
 		return fmt.Errorf("oauth: authorization response without iss from %q, which promised it: %w", meta.Issuer, ErrIssuerMismatch)

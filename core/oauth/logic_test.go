@@ -206,7 +206,12 @@ func TestCheckResponse(t *testing.T) {
 	}{
 		{"ok", "code=c&state=s", meta, nil, ""},
 		{"ok with iss", "code=c&state=s&iss=https%3A%2F%2Fas.example", metaIss, nil, ""},
-		{"trailing slash tolerated", "code=c&state=s&iss=https%3A%2F%2Fas.example%2F", metaIss, nil, ""},
+		// RFC 9207 §2.4: simple string comparison, no normalization
+		// (conformance auth/iss-normalized)
+		{"trailing slash is another issuer", "code=c&state=s&iss=https%3A%2F%2Fas.example%2F", metaIss, ErrIssuerMismatch, ""},
+		{"host case is another issuer", "code=c&state=s&iss=https%3A%2F%2FAS.example", metaIss, ErrIssuerMismatch, ""},
+		{"default port is another issuer", "code=c&state=s&iss=https%3A%2F%2Fas.example%3A443", metaIss, ErrIssuerMismatch, ""},
+		{"empty iss", "code=c&state=s&iss=", meta, ErrIssuerMismatch, ""},
 		{"wrong state", "code=c&state=x", meta, ErrStateMismatch, ""},
 		{"no state", "code=c", meta, ErrStateMismatch, ""},
 		{"mix-up: other issuer", "code=c&state=s&iss=https%3A%2F%2Fevil.example", meta, ErrIssuerMismatch, ""},
