@@ -81,6 +81,8 @@ type conformanceContext struct {
 	IDPIDToken       string `json:"idp_id_token"`
 	IDPIssuer        string `json:"idp_issuer"`
 	IDPTokenEndpoint string `json:"idp_token_endpoint"`
+	// ValidJWT is the workload JWT of auth/wif-jwt-bearer.
+	ValidJWT string `json:"valid_jwt"`
 	// ToolCalls are the calls a scenario wants made (http-custom-headers).
 	ToolCalls []struct {
 		Name      string          `json:"name"`
@@ -106,8 +108,11 @@ func conformanceConnection(ctx context.Context, log *events.Log, conn, scenario,
 		PrivateKeyPEM:     cc.PrivateKeyPEM,
 		SigningAlg:        cc.SigningAlgorithm,
 	}
-	if strings.HasPrefix(scenario, "auth/client-credentials") {
+	switch {
+	case strings.HasPrefix(scenario, "auth/client-credentials"):
 		opts.Grant = oauth.GrantClientCredentials
+	case cc.ValidJWT != "": // workload identity federation
+		opts.Grant, opts.Assertion = oauth.GrantJWTBearer, cc.ValidJWT
 	}
 	if cc.IDPClientID != "" { // enterprise-managed authorization
 		srv.OAuth.EnterpriseManaged = true

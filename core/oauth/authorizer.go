@@ -39,6 +39,10 @@ const (
 	// §4.2, SEP-1046) with a pre-registered client: a client secret, or a
 	// private key for private_key_jwt.
 	GrantClientCredentials
+	// GrantJWTBearer is workload identity federation (RFC 7523, SEP-1933):
+	// a JWT the workload's identity provider issued (Options.Assertion) is
+	// exchanged for an access token, with a pre-registered client id.
+	GrantJWTBearer
 )
 
 // Step-up policies, the values of catalog oauth.onInsufficientScope.
@@ -114,6 +118,8 @@ type Options struct {
 	// ("" picks by key type).
 	PrivateKeyPEM string
 	SigningAlg    string
+	// Assertion is the workload JWT of GrantJWTBearer.
+	Assertion string
 	// OnWarning receives warnings; nil drops them. It is called with the
 	// Authorizer's lock held: it must not call the Authorizer back, and
 	// must not block (hand the warning over to another goroutine).
@@ -632,6 +638,12 @@ func (a *Authorizer) run(ctx context.Context, ch Challenge, granted string, step
 		tok, cl, err = a.enterprise(ctx, d, scopes)
 	case a.opts.Grant == GrantClientCredentials:
 		tok, cl, err = a.clientCredentials(ctx, d, scopes)
+	case a.opts.Grant == GrantJWTBearer:
+		if a.opts.Assertion == "" {
+			return fmt.Errorf("oauth: the JWT bearer grant needs a workload JWT: %w", ErrNoRegistration)
+		}
+		cl = a.preregistered(d.meta.TokenEndpointAuthMethodsSupported)
+		tok, err = a.jwtBearer(ctx, d, cl, a.opts.Assertion, scopes)
 	default:
 		tok, cl, err = a.authorizationCode(ctx, d, scopes)
 	}

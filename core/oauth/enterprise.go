@@ -112,13 +112,23 @@ func (a *Authorizer) enterprise(ctx context.Context, d *discovered, scopes []str
 
 	// 3. JWT bearer grant at the MCP server's authorization server.
 	cl := a.preregistered(d.meta.TokenEndpointAuthMethodsSupported)
-	form = url.Values{"grant_type": {GrantTypeJWTBearer}, "assertion": {jag.AccessToken}}
+	tok, err := a.jwtBearer(ctx, d, cl, jag.AccessToken, scopes)
+	if err != nil {
+		return nil, nil, fmt.Errorf("oauth: enterprise: %w", err)
+	}
+	return tok, cl, nil
+}
+
+// jwtBearer redeems a JWT assertion at the authorization server's token
+// endpoint (RFC 7523 §2.1). A refusal is final: no retry, no other grant.
+func (a *Authorizer) jwtBearer(ctx context.Context, d *discovered, cl *Client, assertion string, scopes []string) (*Token, error) {
+	form := url.Values{"grant_type": {GrantTypeJWTBearer}, "assertion": {assertion}}
 	if len(scopes) > 0 {
 		form.Set("scope", joinScopes(scopes))
 	}
 	tok, err := grant(ctx, a.hc, d.meta.TokenEndpoint, cl, d.meta.Issuer, form, a.now())
 	if err != nil {
-		return nil, nil, fmt.Errorf("oauth: enterprise JWT bearer grant: %w", err)
+		return nil, fmt.Errorf("oauth: JWT bearer grant: %w", err)
 	}
-	return tok, cl, nil
+	return tok, nil
 }
