@@ -129,6 +129,9 @@ func requestTemplate(method string) string {
 // jsonErrorText says where text fails to be JSON ("line 3, column 7:
 // invalid character …"), or "" when it is valid.
 func jsonErrorText(text string) string {
+	if strings.TrimSpace(text) == "" {
+		return "line 1, column 1: the request is empty"
+	}
 	var v any
 	err := json.Unmarshal([]byte(text), &v)
 	if err == nil {
@@ -140,8 +143,6 @@ func jsonErrorText(text string) string {
 	if errors.As(err, &se) {
 		off = se.Offset
 		msg = se.Error()
-	} else if strings.TrimSpace(text) == "" {
-		msg = "the request is empty"
 	}
 	line, col := lineCol(text, off)
 	return fmt.Sprintf("line %d, column %d: %s", line, col, msg)
@@ -465,8 +466,10 @@ func (t *testerScreen) onReply(req RawRequest, started time.Time, rep RawReply, 
 			raw, _ = json.Marshal(map[string]any{"jsonrpc": "2.0", "id": json.RawMessage(orNull(rep.ID)),
 				"error": map[string]any{"code": rep.Error.Code, "message": rep.Error.Message}})
 		}
-		if badgeText == "" {
-			badgeText, level = fmt.Sprintf("error %d", rep.Error.Code), "error"
+		if code := fmt.Sprintf("error %d", rep.Error.Code); badgeText == "" {
+			badgeText, level = code, "error"
+		} else {
+			badgeText = strings.Replace(badgeText, "error", code, 1) // "error -32601 · 3ms"
 		}
 	default:
 		entry.Status = "ok"
@@ -489,6 +492,9 @@ func (t *testerScreen) onReply(req RawRequest, started time.Time, rep RawReply, 
 	}
 	if rep.Duration > 0 {
 		info += " · " + rep.Duration.Round(time.Millisecond).String()
+	}
+	if rep.Error != nil {
+		info += " · " + rep.Error.Message
 	}
 	t.replyInfo.SetText(info)
 	t.addHistory(entry)

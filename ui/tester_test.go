@@ -1,0 +1,62 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestJSONErrorText(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`{"a": 1}`, ""},
+		{"{\n  \"a\": ,\n}", "line 2, column 8: invalid character ','"},
+		{"{\n  \"a\": 1\n", "line 3, column 1: unexpected end of JSON input"},
+		{`{"a" 1}`, "line 1, column 6: invalid character '1' after object key"},
+		{"", "line 1, column 1: the request is empty"},
+		{"{\"é\": x}", "line 1, column 7: invalid character 'x'"},
+	} {
+		got := jsonErrorText(c.in)
+		if (c.want == "") != (got == "") || !strings.HasPrefix(got, c.want) {
+			t.Errorf("jsonErrorText(%q) = %q, want %q…", c.in, got, c.want)
+		}
+	}
+}
+
+func TestParseRequest(t *testing.T) {
+	m, p, err := parseRequest(`{"jsonrpc":"2.0","id":99,"method":"x/y","params":{"_meta":{"progressToken":"t"}}}`)
+	if err != nil || m != "x/y" || string(p) != `{"_meta":{"progressToken":"t"}}` {
+		t.Fatalf("got %q %s %v", m, p, err)
+	}
+	if m, p, err = parseRequest(`{"method":"ping","params":null}`); err != nil || m != "ping" || p != nil {
+		t.Fatalf("null params: %q %s %v", m, p, err)
+	}
+	for in, want := range map[string]string{
+		`{"params":{}}`:  `no "method"`,
+		`[1]`:            "must be a JSON object",
+		`{"method": 1,}`: "line 1, column 14",
+	} {
+		if _, _, err := parseRequest(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("parseRequest(%s) = %v, want %q", in, err, want)
+		}
+	}
+}
+
+func TestRequestTemplate(t *testing.T) {
+	got := requestTemplate("tools/call")
+	m, p, err := parseRequest(got)
+	if err != nil || m != "tools/call" || !strings.Contains(string(p), `"arguments"`) {
+		t.Fatalf("template %s: %q %s %v", got, m, p, err)
+	}
+	if m, _, _ := parseRequest(requestTemplate("vendor/custom")); m != "vendor/custom" {
+		t.Fatalf("custom method template: %q", m)
+	}
+}
+
+func TestExperimentalCaps(t *testing.T) {
+	caps := experimentalCaps([]byte(`{"tools":{},"experimental":{"z.stream":{"description":"Enhanced streaming","methods":["stream/start","stream/stop"]},"a.plain":{"on":true}}}`))
+	if len(caps) != 2 || caps[0].Name != "a.plain" || caps[1].Description != "Enhanced streaming" || strings.Join(caps[1].Methods, ",") != "stream/start,stream/stop" {
+		t.Fatalf("%+v", caps)
+	}
+	if n := len(experimentalCaps([]byte(`{"tools":{}}`))); n != 0 {
+		t.Fatalf("%d experimental capabilities in none", n)
+	}
+}
