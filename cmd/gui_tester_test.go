@@ -208,3 +208,38 @@ func (h *guiHarness) hasBadge(prefix string) bool {
 	})
 	return found
 }
+
+// TestGUITesterEverything sends raw requests to server-everything over
+// stdio: a method it does not know is answered -32601 and shown with that
+// badge; a tools/call carrying a progressToken of the user's own gets its
+// progress; custom headers are off on stdio.
+func TestGUITesterEverything(t *testing.T) {
+	useDataHome(t)
+	h := newEverythingHarness(t, false)
+	h.connectWithTools()
+	h.openTab("Experimental")
+	h.waitFor("no server experimental capabilities", func() bool {
+		return h.hasText("This server declares no experimental capabilities.")
+	})
+	h.openTab("JSON-RPC Tester")
+	h.waitFor("the tester", func() bool { return h.testerEditor() != nil && h.button("Add Header") != nil })
+	ui.Sync(func() {
+		if !h.button("Add Header").Disabled() || !h.hasText("only over HTTP") {
+			t.Fatal("custom headers are offered on stdio")
+		}
+		h.testerEditor().SetText(`{"jsonrpc": "2.0", "method": "experimental/myMethod", "params": {"x": 1}}`)
+	})
+	h.tap("Send Request")
+	h.waitFor("the -32601 error", func() bool { return h.hasText(`"code": -32601`) && h.hasBadge("error -32601 · ") })
+	h.waitFor("the error row", func() bool { return h.hasText("experimental/myMethod (error -32601)") })
+
+	ui.Sync(func() {
+		h.testerEditor().SetText(`{"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "trigger-long-running-operation",
+  "arguments": {"duration": 0.2, "steps": 2}, "_meta": {"progressToken": "mine-1"}}}`)
+	})
+	h.tap("Send Request")
+	h.waitFor("the result and its progress", func() bool {
+		return h.hasText("Long running operation completed") && h.hasText("Progress 2 of 2")
+	})
+	h.waitFor("the ok row", func() bool { return h.hasText("tools/call (ok)") })
+}
