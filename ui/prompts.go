@@ -154,11 +154,11 @@ func (p *promptsScreen) onGet() {
 	}
 	if miss := p.args.missing(args); len(miss) > 0 {
 		p.args.form.Validate() // marks the empty fields
-		verb := " is required"
+		what := "the required argument "
 		if len(miss) > 1 {
-			verb = " are required"
+			what = "the required arguments "
 		}
-		p.showError(fmt.Errorf("%s%s", strings.Join(miss, ", "), verb))
+		p.showError(fmt.Errorf("fill in %s%s, then get the prompt again", what, strings.Join(miss, ", ")))
 		return
 	}
 	name := p.cur.Name

@@ -66,8 +66,10 @@ func newServerScreens(s *server) *serverScreens {
 		container.NewTabItem("Logs", ss.logs.buildUI()),
 		container.NewTabItem("Roots", ss.buildRoots()),
 		container.NewTabItem("Server info", ss.info.buildUI()),
-		container.NewTabItem("Experimental", ss.exp.buildUI()),
-		container.NewTabItem("JSON-RPC Tester", ss.tester.buildUI()),
+		// The two protocol-tool screens hold long one-line labels; a
+		// horizontal scroll keeps them from widening the whole window.
+		container.NewTabItem("Experimental", container.NewHScroll(ss.exp.buildUI())),
+		container.NewTabItem("JSON-RPC Tester", container.NewHScroll(ss.tester.buildUI())),
 	)
 	title := heading(s.cfg.Name)
 	title.SizeName = theme.SizeNameSubHeadingText

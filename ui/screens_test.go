@@ -204,7 +204,7 @@ func TestResourcesPromptsTasksLogsInfo(t *testing.T) {
 		ss.prompts.list.Select(0)
 		ss.prompts.onGet()
 	})
-	waitFor(t, "required", func() bool { return strings.Contains(texts(ss.prompts.msgs), "who is required") })
+	waitFor(t, "required", func() bool { return strings.Contains(texts(ss.prompts.msgs), "Fill in the required argument who") })
 	Sync(func() {
 		test.Type(formEntry(t, ss.prompts.formBox, 0), "Ada")
 		ss.prompts.onGet()
