@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -104,6 +105,21 @@ func (h *guiHarness) find(match func(fyne.CanvasObject) bool) fyne.CanvasObject 
 		}
 	}
 	return found
+}
+
+// menuItem is the main menu's item label in menu, failing the test
+// without one.
+func (h *guiHarness) menuItem(menu, label string) *fyne.MenuItem {
+	h.t.Helper()
+	for _, m := range h.win.MainMenu().Items {
+		for _, it := range m.Items {
+			if m.Label == menu && it.Label == label {
+				return it
+			}
+		}
+	}
+	h.t.Fatalf("no %s → %s in the main menu", menu, label)
+	return nil
 }
 
 func (h *guiHarness) button(text string) *widget.Button {
@@ -1120,9 +1136,28 @@ func TestGUIRequestQueue(t *testing.T) {
 			t.Fatal("could not select sample")
 		}
 	})
-	h.tap("Run")
-	// Quick Mock, the active profile of a new profiles file, auto-responds:
+	// Manual Review is the default profile; the user makes Quick Mock the
+	// active one in Settings → Sampling profiles, and then it auto-responds:
 	// the answer arrives without a sampling panel in the queue.
+	ui.Sync(func() { h.menuItem("Settings", "Sampling profiles…").Action() })
+	ui.Sync(func() {
+		sel, _ := h.find(func(o fyne.CanvasObject) bool {
+			s, ok := o.(*widget.Select)
+			return ok && slices.Contains(s.Options, "Quick Mock")
+		}).(*widget.Select)
+		if sel == nil {
+			t.Fatal("no Active Profile choice in the profiles dialog")
+		}
+		sel.SetSelected("Quick Mock")
+	})
+	ui.Sync(func() { // the dialog's Close, not a Close elsewhere in the window
+		walk(h.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+			if b, ok := o.(*widget.Button); ok && b.Text == "Close" {
+				test.Tap(b)
+			}
+		})
+	})
+	h.tap("Run")
 	h.waitFor("the sampled answer", func() bool {
 		return h.hasText(`The model (mock-model-1.0) answered (stopReason "endTurn"):`) &&
 			h.hasText("This is a mock LLM response for testing purposes.")
