@@ -19,6 +19,7 @@ import (
 
 	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/secrets"
+	"github.com/spyglass-mcp/spyglass/core/wire"
 )
 
 // Keys under which an Authorizer keeps its state in the server's
@@ -160,6 +161,7 @@ type Authorizer struct {
 	gen       uint64         // bumped whenever a new token is obtained
 
 	flowMu sync.Mutex // one flow at a time
+	dpop   dpop       // the proof-of-possession key and nonces (dpop.go)
 }
 
 // New returns the Authorizer of the catalog server named server whose MCP
@@ -225,23 +227,26 @@ func (a *Authorizer) warn(code WarningCode, detail string) {
 // is about to expire. Without a token it leaves req alone (the server's
 // 401 then leads to Authorize). It fails only when req's context ended.
 func (a *Authorizer) Prepare(req *http.Request) error {
-	tok, err := a.currentToken(req.Context())
-	if err != nil {
+	tok, typ, err := a.currentToken(req.Context())
+	switch {
+	case err != nil:
 		return err
-	}
-	if tok != "" {
+	case tok != "" && typ == "DPoP":
+		return a.prepareDPoP(req, tok)
+	case tok != "":
 		req.Header.Set("Authorization", "Bearer "+tok)
 	}
 	return nil
 }
 
-// currentToken returns the access token to send ("" for none).
-func (a *Authorizer) currentToken(ctx context.Context) (string, error) {
+// currentToken returns the access token to send ("" for none) and its
+// type.
+func (a *Authorizer) currentToken(ctx context.Context) (tok, typ string, err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	a.loadLocked(ctx)
 	if a.token == nil {
-		return "", nil
+		return "", "", nil
 	}
 	if a.token.expired(a.now()) && a.token.RefreshToken != "" {
 		err := a.refreshLocked(ctx)
@@ -250,14 +255,14 @@ func (a *Authorizer) currentToken(ctx context.Context) (string, error) {
 		}
 		if err != nil {
 			if ctx.Err() != nil {
-				return "", fmt.Errorf("oauth: refresh: %w", ctx.Err())
+				return "", "", fmt.Errorf("oauth: refresh: %w", ctx.Err())
 			}
 			if a.token == nil {
-				return "", nil
+				return "", "", nil
 			}
 		}
 	}
-	return a.token.AccessToken, nil
+	return a.token.AccessToken, a.token.TokenType, nil
 }
 
 // loadLocked reads the persisted state once. Store failures become a
@@ -330,7 +335,7 @@ func (a *Authorizer) refreshLocked(ctx context.Context) error {
 	}
 	rctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	nt, err := grant(rctx, a.hc, meta.TokenEndpoint, cl, meta.Issuer, form, a.now())
+	nt, err := grant(rctx, a.tokenClient(tok.TokenType == "DPoP"), meta.TokenEndpoint, cl, meta.Issuer, form, a.now())
 	if err != nil {
 		var ee *EndpointError
 		if errors.As(err, &ee) && ee.Status >= 400 && ee.Status < 500 {
@@ -496,6 +501,16 @@ func (a *Authorizer) HandleUnauthorizedSince(ctx context.Context, err error, gen
 	if !ok {
 		return err
 	}
+	if ch.Error == "use_dpop_nonce" {
+		// RFC 9449 §9: the MCP server wants its nonce in our proofs;
+		// the same token is fine, the request is simply sent again.
+		var he *wire.HTTPError
+		if errors.As(err, &he) {
+			if u, perr := url.Parse(he.URL); perr == nil && a.dpop.noteNonce(u, he.Header) {
+				return nil
+			}
+		}
+	}
 	return a.AuthorizeSince(ctx, ch, gen)
 }
 
@@ -505,6 +520,7 @@ type discovered struct {
 	prm      *ResourceMetadata
 	meta     ServerMetadata // with the overrides applied
 	raw      ServerMetadata // as discovered (what is stored)
+	dpop     bool           // tokens are DPoP-bound (see useDPoP)
 }
 
 // discover finds the authorization server for the MCP server.
@@ -615,6 +631,7 @@ func (a *Authorizer) run(ctx context.Context, ch Challenge, granted string, step
 	if err != nil {
 		return err
 	}
+	d.dpop = useDPoP(ch, d)
 	if !d.meta.Fallback && !contains(d.meta.CodeChallengeMethodsSupported, "S256") && a.opts.Grant == GrantAuthorizationCode && !a.settings.EnterpriseManaged {
 		return fmt.Errorf("oauth: authorization server %s: %w", d.meta.Issuer, ErrPKCEUnsupported)
 	}
@@ -678,6 +695,7 @@ func (a *Authorizer) authorizationCode(ctx context.Context, d *discovered, scope
 	a.mu.Unlock()
 	return a.browserLeg(ctx, leg{
 		meta:     d.meta,
+		dpop:     d.dpop,
 		port:     port,
 		client:   func(redirectURI string) (*Client, error) { return a.ensureClient(ctx, d.meta, redirectURI) },
 		scopes:   scopes,
@@ -694,6 +712,7 @@ type leg struct {
 	scopes   []string
 	resource string
 	extra    map[string]string
+	dpop     bool // redeem the code for a DPoP-bound token
 }
 
 // browserLeg listens on the loopback, opens the authorization URL, waits
@@ -748,7 +767,7 @@ func (a *Authorizer) redeem(ctx context.Context, l leg, redirectURI string, cl *
 	if err := CheckResponse(q, state, l.meta); err != nil {
 		return nil, nil, err
 	}
-	tok, err := redeemCode(ctx, a.hc, l.meta.TokenEndpoint, cl, l.meta.Issuer, q.Get("code"), verifier, redirectURI, l.resource, a.now())
+	tok, err := redeemCode(ctx, a.tokenClient(l.dpop), l.meta.TokenEndpoint, cl, l.meta.Issuer, q.Get("code"), verifier, redirectURI, l.resource, a.now())
 	if err != nil {
 		return nil, nil, fmt.Errorf("oauth: token: %w", err)
 	}
@@ -836,7 +855,7 @@ func (a *Authorizer) clientCredentials(ctx context.Context, d *discovered, scope
 	if d.resource != "" {
 		form.Set("resource", d.resource)
 	}
-	tok, err := grant(ctx, a.hc, d.meta.TokenEndpoint, cl, d.meta.Issuer, form, a.now())
+	tok, err := grant(ctx, a.tokenClient(d.dpop), d.meta.TokenEndpoint, cl, d.meta.Issuer, form, a.now())
 	if err != nil {
 		return nil, nil, fmt.Errorf("oauth: client credentials: %w", err)
 	}

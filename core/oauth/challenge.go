@@ -17,10 +17,13 @@ type Challenge struct {
 	Description      string // error_description
 	Scope            string // scope (space separated)
 	ResourceMetadata string // resource_metadata URL
-	// Bearer is set when the answer carried a Bearer challenge at all: a
+	// Bearer is set when the answer carried a Bearer (or DPoP) challenge at all: a
 	// refusal without one comes from something that is not an OAuth
 	// resource server (a proxy, a firewall).
 	Bearer bool
+	// DPoP is set when that challenge used the DPoP scheme: the resource
+	// server wants DPoP-bound tokens (RFC 9449 §7.1).
+	DPoP bool
 }
 
 // InsufficientScope reports whether the challenge asks for more scope.
@@ -43,17 +46,19 @@ func ChallengeFromResponse(resp *http.Response) Challenge {
 	return ParseChallenge(resp.StatusCode, resp.Header.Values("WWW-Authenticate"))
 }
 
-// ParseChallenge reads the Bearer challenge among the WWW-Authenticate
-// header values. Other schemes are ignored; parameter names are
-// case-insensitive; quoted values may contain commas and escaped quotes.
+// ParseChallenge reads the Bearer (or DPoP, RFC 9449 §7.1) challenge
+// among the WWW-Authenticate header values, the first one found. Other
+// schemes are ignored; parameter names are case-insensitive; quoted values
+// may contain commas and escaped quotes.
 func ParseChallenge(status int, values []string) Challenge {
 	c := Challenge{Status: status}
 	for _, v := range values {
 		for _, ch := range splitChallenges(v) {
-			if !strings.EqualFold(ch.scheme, "Bearer") {
+			if !strings.EqualFold(ch.scheme, "Bearer") && !strings.EqualFold(ch.scheme, "DPoP") {
 				continue
 			}
 			c.Bearer = true
+			c.DPoP = strings.EqualFold(ch.scheme, "DPoP")
 			for k, val := range ch.params {
 				switch k {
 				case "error":

@@ -20,6 +20,10 @@ type ResourceMetadata struct {
 	ScopesSupported        []string `json:"scopes_supported,omitempty"`
 	BearerMethodsSupported []string `json:"bearer_methods_supported,omitempty"`
 	ResourceName           string   `json:"resource_name,omitempty"`
+	// DPoP (RFC 9449 §10.2 / RFC 9728): the resource accepts or requires
+	// DPoP-bound tokens.
+	DPoPSigningAlgValuesSupported []string `json:"dpop_signing_alg_values_supported,omitempty"`
+	DPoPBoundAccessTokensRequired bool     `json:"dpop_bound_access_tokens_required,omitempty"`
 }
 
 // ServerMetadata is authorization-server metadata (RFC 8414, or OpenID
@@ -37,6 +41,7 @@ type ServerMetadata struct {
 	CodeChallengeMethodsSupported              []string `json:"code_challenge_methods_supported,omitempty"`
 	ClientIDMetadataDocumentSupported          bool     `json:"client_id_metadata_document_supported,omitempty"`
 	AuthorizationResponseIssParameterSupported bool     `json:"authorization_response_iss_parameter_supported,omitempty"`
+	DPoPSigningAlgValuesSupported              []string `json:"dpop_signing_alg_values_supported,omitempty"`
 	Fallback                                   bool     `json:"spyglass_fallback,omitempty"`
 }
 

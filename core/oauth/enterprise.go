@@ -126,7 +126,7 @@ func (a *Authorizer) jwtBearer(ctx context.Context, d *discovered, cl *Client, a
 	if len(scopes) > 0 {
 		form.Set("scope", joinScopes(scopes))
 	}
-	tok, err := grant(ctx, a.hc, d.meta.TokenEndpoint, cl, d.meta.Issuer, form, a.now())
+	tok, err := grant(ctx, a.tokenClient(d.dpop), d.meta.TokenEndpoint, cl, d.meta.Issuer, form, a.now())
 	if err != nil {
 		return nil, fmt.Errorf("oauth: JWT bearer grant: %w", err)
 	}

@@ -195,13 +195,17 @@ func grant(ctx context.Context, hc *http.Client, endpoint string, cl *Client, au
 	return accessToken(t, endpoint, now)
 }
 
-// accessToken turns the library's token into ours: a Bearer token, its
-// lifetime measured from now.
+// accessToken turns the library's token into ours: a Bearer token, or a
+// DPoP-bound one (RFC 9449 §5), its lifetime measured from now.
 func accessToken(t *oauth2.Token, endpoint string, now time.Time) (*Token, error) {
-	if t.TokenType != "" && !strings.EqualFold(t.TokenType, "bearer") {
-		return nil, fmt.Errorf("oauth: token type %q is not Bearer: %w", t.TokenType, &EndpointError{Endpoint: "token", URL: endpoint, Status: 200, Code: "unsupported_token_type"})
+	typ := "Bearer"
+	switch {
+	case strings.EqualFold(t.TokenType, "dpop"):
+		typ = "DPoP"
+	case t.TokenType != "" && !strings.EqualFold(t.TokenType, "bearer"):
+		return nil, fmt.Errorf("oauth: token type %q is neither Bearer nor DPoP: %w", t.TokenType, &EndpointError{Endpoint: "token", URL: endpoint, Status: 200, Code: "unsupported_token_type"})
 	}
-	out := &Token{AccessToken: t.AccessToken, TokenType: "Bearer", RefreshToken: t.RefreshToken, Obtained: now}
+	out := &Token{AccessToken: t.AccessToken, TokenType: typ, RefreshToken: t.RefreshToken, Obtained: now}
 	out.Scope, _ = t.Extra("scope").(string)
 	out.IDToken, _ = t.Extra("id_token").(string)
 	if !t.Expiry.IsZero() {
