@@ -181,10 +181,12 @@ func (h *guiHarness) tap(text string) {
 	ui.Sync(func() { test.Tap(b) })
 }
 
-// waitFor polls cond (under the window's lock) for up to 20 s.
+// waitFor polls cond (under the window's lock) for up to 90 s: the bound
+// only ends a test that is stuck (a 2-core machine shared under -race took
+// more than 20 s for the flood to reach the inspector).
 func (h *guiHarness) waitFor(what string, cond func() bool) {
 	h.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(90 * time.Second)
 	for {
 		var ok bool
 		ui.Sync(func() { ok = cond() })
