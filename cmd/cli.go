@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -550,26 +551,28 @@ func listResult(key string, l session.List, items []json.RawMessage) json.RawMes
 
 // printResult prints a result the way the official inspector's CLI does:
 // pretty-printed, or with --format json as {"result": ...} on one line.
-// Numbers and strings keep the exact form the server sent.
+// Numbers and strings keep the exact form the server sent. The result is
+// streamed to stdout, not copied: it may be as large as a message.
 func (r *cliRun) printResult(raw json.RawMessage) int {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		raw = json.RawMessage(`{}`)
 	}
-	var b bytes.Buffer
+	w := bufio.NewWriterSize(r.stdout, 64<<10)
+	indent := "  "
 	if r.inv.Format == "json" {
-		b.WriteString(`{"result":`)
-		if err := json.Compact(&b, raw); err != nil {
-			b.Write(raw)
-		}
-		b.WriteString("}\n")
-	} else {
-		if err := json.Indent(&b, raw, "", "  "); err != nil {
-			b.Reset()
-			b.Write(raw)
-		}
-		b.WriteByte('\n')
+		w.WriteString(`{"result":`)
+		indent = ""
 	}
-	if _, err := r.stdout.Write(b.Bytes()); err != nil {
+	if json.Valid(raw) {
+		writeJSON(w, raw, indent)
+	} else {
+		w.Write(raw)
+	}
+	if r.inv.Format == "json" {
+		w.WriteByte('}')
+	}
+	w.WriteByte('\n')
+	if w.Flush() != nil {
 		return exitInternal
 	}
 	return exitOK
@@ -665,13 +668,13 @@ func (r *cliRun) mask(msg string) string {
 func (r *cliRun) writeVerbose(evs []events.Event) {
 	r.verboseMu.Lock()
 	defer r.verboseMu.Unlock()
-	enc := json.NewEncoder(r.stderr)
-	for _, e := range evs {
-		if e.Seq <= r.verboseLast {
-			continue
-		}
-		_ = enc.Encode(e)
-		r.verboseLast = e.Seq
+	i := 0
+	for i < len(evs) && evs[i].Seq <= r.verboseLast {
+		i++
+	}
+	if i < len(evs) {
+		_ = events.WriteJSONLines(r.stderr, evs[i:])
+		r.verboseLast = evs[len(evs)-1].Seq
 	}
 }
 
@@ -714,12 +717,10 @@ func (r *cliRun) writeTrace() (ok bool) {
 		}
 		meta.Conns = []events.ConnInfo{info}
 	}
-	var b bytes.Buffer
-	if err := events.WriteTrace(&b, meta, evs); err != nil {
-		fmt.Fprintf(r.stderr, "error: writing the trace: %v\n", err)
-		return false
-	}
-	if err := catalog.WriteOutput(r.inv.Trace, b.Bytes()); err != nil {
+	// Streamed: a trace of large messages is never held twice.
+	if err := catalog.WriteOutputFunc(r.inv.Trace, func(w io.Writer) error {
+		return events.WriteTrace(w, meta, evs)
+	}); err != nil {
 		fmt.Fprintf(r.stderr, "error: writing the trace to %s: %v\n", r.inv.Trace, err)
 		return false
 	}

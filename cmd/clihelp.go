@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -210,4 +211,72 @@ func describeCause(err error) string {
 		return fmt.Sprintf("%v — the connection closed before the answer came", err)
 	}
 	return err.Error()
+}
+
+// writeJSON writes the valid JSON value raw to w as json.Indent(dst, raw,
+// "", indent) would, or as json.Compact when indent is "", without
+// building a copy of it: strings, the bulk of a large result, go straight
+// from raw to w. Numbers and strings keep their exact bytes.
+func writeJSON(w *bufio.Writer, raw []byte, indent string) {
+	end := len(bytes.TrimRight(raw, " \t\r\n"))
+	// open: a bracket was just written; its newline waits for the first
+	// member, so that {} and [] stay as they are.
+	depth, open := 0, false
+	newline := func() {
+		if indent != "" {
+			w.WriteByte('\n')
+			for range depth {
+				w.WriteString(indent)
+			}
+		}
+	}
+	for i := 0; i < end; i++ {
+		c := raw[i]
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		if open && c != '}' && c != ']' {
+			open = false
+			depth++
+			newline()
+		}
+		switch c {
+		case '"':
+			j := i + 1
+			for {
+				j += bytes.IndexAny(raw[j:], `"\`)
+				if raw[j] == '"' {
+					break
+				}
+				j += 2 // an escape: skip the escaped byte
+			}
+			w.Write(raw[i : j+1])
+			i = j
+		case '{', '[':
+			open = true
+			w.WriteByte(c)
+		case ',':
+			w.WriteByte(c)
+			newline()
+		case ':':
+			w.WriteByte(c)
+			if indent != "" {
+				w.WriteByte(' ')
+			}
+		case '}', ']':
+			if open {
+				open = false
+			} else {
+				depth--
+				newline()
+			}
+			w.WriteByte(c)
+		default:
+			w.WriteByte(c)
+		}
+	}
+	if indent != "" { // json.Indent keeps trailing space, json.Compact drops it
+		w.Write(raw[end:])
+	}
 }

@@ -77,7 +77,23 @@ func tempPattern(path string) string { return "." + filepath.Base(path) + ".tmp-
 // either the old content or the new one: it writes a temporary file in the
 // same folder, fsyncs it, renames it over path and fsyncs the folder.
 // A symlink at path is followed (its target is replaced).
-func WriteAtomic(path string, data []byte, opts *WriteOptions) (err error) {
+func WriteAtomic(path string, data []byte, opts *WriteOptions) error {
+	half := len(data) / 2
+	return writeAtomic(path, opts, func(w io.Writer, partial func() error) error {
+		if _, err := w.Write(data[:half]); err != nil {
+			return err
+		}
+		if err := partial(); err != nil {
+			return err
+		}
+		_, err := w.Write(data[half:])
+		return err
+	})
+}
+
+// writeAtomic is WriteAtomic with the content streamed by write, which
+// calls partial once midway (the StepWritePartial hook).
+func writeAtomic(path string, opts *WriteOptions, write func(w io.Writer, partial func() error) error) (err error) {
 	var o WriteOptions
 	if opts != nil {
 		o = *opts
@@ -123,15 +139,16 @@ func WriteAtomic(path string, data []byte, opts *WriteOptions) (err error) {
 	if err := step(StepWrite); err != nil {
 		return fail(err)
 	}
-	half := len(data) / 2
-	if _, err := f.Write(data[:half]); err != nil {
-		return fmt.Errorf("write %s: %w", tmp, err)
+	var hookErr error
+	werr := write(f, func() error {
+		hookErr = step(StepWritePartial)
+		return hookErr
+	})
+	if hookErr != nil {
+		return fail(hookErr)
 	}
-	if err := step(StepWritePartial); err != nil {
-		return fail(err)
-	}
-	if _, err := f.Write(data[half:]); err != nil {
-		return fmt.Errorf("write %s: %w", tmp, err)
+	if werr != nil {
+		return fmt.Errorf("write %s: %w", tmp, werr)
 	}
 	if err := f.Chmod(o.Perm); err != nil {
 		return fmt.Errorf("write %s: %w", tmp, err)

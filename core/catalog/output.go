@@ -3,6 +3,7 @@ package catalog
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -28,16 +29,35 @@ var ErrNoReader = errors.New("no process is reading the FIFO")
 //
 // A FIFO nobody reads is an error wrapping ErrNoReader, not a wait.
 func WriteOutput(path string, data []byte) error {
+	return WriteOutputFunc(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteOutputFunc is WriteOutput for content too large to hold whole in
+// memory a second time (a trace of large messages): write streams it to
+// the file, temporary or in place. An error from write ends the write
+// (a temporary file is removed) and is returned wrapped.
+func WriteOutputFunc(path string, write func(io.Writer) error) error {
+	atomic := func() error {
+		return writeAtomic(path, nil, func(w io.Writer, partial func() error) error {
+			if err := write(w); err != nil {
+				return err
+			}
+			return partial()
+		})
+	}
 	st, err := os.Stat(path) // follows symlinks: /dev/stdout → the pipe
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return WriteAtomic(path, data, nil)
+		return atomic()
 	case err != nil:
 		return fmt.Errorf("write %s: %w", path, err)
 	case st.IsDir():
 		return fmt.Errorf("write %s: it is a folder; give a file name", path)
 	case st.Mode().IsRegular() && !isDeviceAlias(path):
-		return WriteAtomic(path, data, nil)
+		return atomic()
 	}
 	// O_NONBLOCK: opening a FIFO without a reader fails (ENXIO) instead of
 	// waiting; Go still waits for a full pipe to drain when writing.
@@ -48,7 +68,7 @@ func WriteOutput(path string, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
-	_, err = f.Write(data)
+	err = write(f)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

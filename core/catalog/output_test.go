@@ -160,3 +160,42 @@ func assertMode(t *testing.T, path string, want fs.FileMode) {
 		t.Errorf("%s is now %v, want %v", path, got, want)
 	}
 }
+
+// TestWriteOutputFuncStreams: WriteOutputFunc hands the writer the file
+// itself (no buffer of the whole content: a trace may be hundreds of MB),
+// and an error from the writer leaves an existing file as it was.
+func TestWriteOutputFuncStreams(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "trace.json")
+	chunk := []byte(strings.Repeat("x", 1<<20))
+	if err := WriteOutputFunc(path, func(w io.Writer) error {
+		if _, ok := w.(*os.File); !ok {
+			return fmt.Errorf("the writer is a %T, not the file", w)
+		}
+		for range 4 {
+			if _, err := w.Write(chunk); err != nil {
+				return err
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(path); err != nil || st.Size() != 4<<20 {
+		t.Fatalf("wrote %v (%v), want 4 MiB", st, err)
+	}
+	boom := errors.New("boom")
+	err := WriteOutputFunc(path, func(w io.Writer) error {
+		w.Write([]byte("partial"))
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Errorf("error %v, want the writer's", err)
+	}
+	if st, _ := os.Stat(path); st.Size() != 4<<20 {
+		t.Errorf("a failed write changed the file: %d bytes", st.Size())
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, ".*tmp*")); len(left) > 0 {
+		t.Errorf("temporary files left behind: %v", left)
+	}
+}

@@ -162,7 +162,8 @@ func fromTrace(te *traceEvent) Event {
 
 // MarshalJSON encodes the event as one element of a trace file's
 // "events" (TRACE.md): Raw that is not valid JSON is written as "rawText"
-// or "rawBase64", so every event marshals (for JSON-lines output, too).
+// or "rawBase64", so every event marshals. To write many events, or large
+// ones, WriteJSONLines and WriteTrace stream them instead.
 func (e Event) MarshalJSON() ([]byte, error) {
 	te, verbatim := toTrace(&e)
 	b, err := json.Marshal(&te)
@@ -186,10 +187,60 @@ func (e *Event) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
+// eventWriter writes events in their trace form. A message's bytes go
+// straight from Raw to the writer: only the small fields around them are
+// encoded into a buffer.
+type eventWriter struct {
+	bw  *bufio.Writer
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+func newEventWriter(w io.Writer) *eventWriter {
+	ew := &eventWriter{bw: bufio.NewWriterSize(w, 64<<10)}
+	ew.enc = json.NewEncoder(&ew.buf)
+	ew.enc.SetEscapeHTML(false)
+	return ew
+}
+
+// event writes e as one JSON object (no newline).
+func (w *eventWriter) event(e *Event) error {
+	te, verbatim := toTrace(e)
+	w.buf.Reset()
+	if err := w.enc.Encode(&te); err != nil {
+		return fmt.Errorf("event %d: %w", e.Seq, err)
+	}
+	b := bytes.TrimSpace(w.buf.Bytes())
+	if !verbatim {
+		_, err := w.bw.Write(b)
+		return err
+	}
+	w.bw.Write(b[:len(b)-1])
+	w.bw.WriteString(`,"raw":`)
+	w.bw.Write(e.Raw)
+	return w.bw.WriteByte('}')
+}
+
+// WriteJSONLines writes each event as one line of JSON, in the form of a
+// trace file's events (see MarshalJSON), without copying their bytes.
+func WriteJSONLines(w io.Writer, events []Event) error {
+	ew := newEventWriter(w)
+	for i := range events {
+		if err := ew.event(&events[i]); err != nil {
+			return fmt.Errorf("write events: %w", err)
+		}
+		ew.bw.WriteByte('\n')
+	}
+	if err := ew.bw.Flush(); err != nil {
+		return fmt.Errorf("write events: %w", err)
+	}
+	return nil
+}
+
 // WriteTrace writes meta and events as a trace file (TRACE.md): one JSON
-// object, one event per line. Each message's bytes are written verbatim.
-// Events should come from a Log, so Options.Redact has already masked
-// their secrets.
+// object, one event per line. Each message's bytes are written verbatim,
+// straight to w. Events should come from a Log, so Options.Redact has
+// already masked their secrets.
 func WriteTrace(w io.Writer, meta TraceMeta, events []Event) error {
 	if meta.Created.IsZero() {
 		meta.Created = time.Now()
@@ -200,39 +251,24 @@ func WriteTrace(w io.Writer, meta TraceMeta, events []Event) error {
 		c.ServerInfo, c.ServerCapabilities, c.ClientCapabilities =
 			utf8JSON(c.ServerInfo), utf8JSON(c.ServerCapabilities), utf8JSON(c.ClientCapabilities)
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(traceHead{Format: TraceFormat, Version: TraceVersion, Meta: meta}); err != nil {
+	ew := newEventWriter(w)
+	if err := ew.enc.Encode(traceHead{Format: TraceFormat, Version: TraceVersion, Meta: meta}); err != nil {
 		return fmt.Errorf("write trace: meta: %w", err)
 	}
-	head := bytes.TrimSpace(buf.Bytes())
-	bw.Write(head[:len(head)-1]) // reopen the object
-	bw.WriteString(",\n\"events\":[")
+	head := bytes.TrimSpace(ew.buf.Bytes())
+	ew.bw.Write(head[:len(head)-1]) // reopen the object
+	ew.bw.WriteString(",\n\"events\":[")
 	for i := range events {
-		e := &events[i]
-		te, verbatim := toTrace(e)
-		buf.Reset()
-		if err := enc.Encode(&te); err != nil {
-			return fmt.Errorf("write trace: event %d: %w", e.Seq, err)
-		}
-		b := bytes.TrimSpace(buf.Bytes())
 		if i > 0 {
-			bw.WriteByte(',')
+			ew.bw.WriteByte(',')
 		}
-		bw.WriteByte('\n')
-		if verbatim {
-			bw.Write(b[:len(b)-1])
-			bw.WriteString(`,"raw":`)
-			bw.Write(e.Raw)
-			bw.WriteByte('}')
-		} else {
-			bw.Write(b)
+		ew.bw.WriteByte('\n')
+		if err := ew.event(&events[i]); err != nil {
+			return fmt.Errorf("write trace: %w", err)
 		}
 	}
-	bw.WriteString("\n]}\n")
-	if err := bw.Flush(); err != nil {
+	ew.bw.WriteString("\n]}\n")
+	if err := ew.bw.Flush(); err != nil {
 		return fmt.Errorf("write trace: %w", err)
 	}
 	return nil
