@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -301,20 +302,75 @@ func TestSaveCrashAtEveryStep(t *testing.T) {
 	}
 }
 
+// TestWriteAtomicRealErrorCleansUp: a save into a folder the user cannot
+// write fails and leaves the file as it was. Root writes anywhere, so as
+// root the test runs its body again in a copy of the test binary as the
+// unprivileged user nobody (uid 65534), in a folder that user owns.
 func TestWriteAtomicRealErrorCleansUp(t *testing.T) {
-	if runtime.GOOS == "windows" || os.Geteuid() == 0 {
-		t.Skip("needs a read-only folder")
+	if runtime.GOOS == "windows" {
+		t.Skip("no read-only folders by mode on Windows")
 	}
-	dir := t.TempDir()
+	dir := os.Getenv("SPYGLASS_TEST_READONLY_DIR")
+	if dir == "" {
+		dir = t.TempDir()
+		path := filepath.Join(dir, "mcp.json")
+		writeFile(t, path, "{}")
+		if os.Geteuid() == 0 {
+			runAsNobody(t, dir, "^TestWriteAtomicRealErrorCleansUp$")
+			if readFile(t, path) != "{}" {
+				t.Fatal("file changed")
+			}
+			return
+		}
+	}
 	path := filepath.Join(dir, "mcp.json")
-	writeFile(t, path, "{}")
-	os.Chmod(dir, 0o500)
+	if err := os.Chmod(dir, 0o500); err != nil {
+		t.Fatal(err)
+	}
 	defer os.Chmod(dir, 0o700)
 	if err := WriteAtomic(path, []byte(`{"a":1}`), nil); err == nil {
 		t.Fatal("write into a read-only folder succeeded")
 	}
 	if readFile(t, path) != "{}" {
 		t.Fatal("file changed")
+	}
+}
+
+// runAsNobody runs the tests matching run in a copy of this test binary as
+// uid/gid 65534, with dir (handed over to that user) in
+// SPYGLASS_TEST_READONLY_DIR, and fails t with the child's output when any
+// of them fails.
+func runAsNobody(t *testing.T, dir, run string) {
+	t.Helper()
+	const nobody = 65534
+	bin := filepath.Join(t.TempDir(), "catalog.test")
+	data, err := os.ReadFile(os.Args[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Dir(bin), filepath.Dir(dir)} {
+		if err := os.Chmod(p, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := filepath.WalkDir(dir, func(p string, _ fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Chown(p, nobody, nobody)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.run="+run, "-test.count=1")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "SPYGLASS_TEST_READONLY_DIR="+dir)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: nobody, Gid: nobody}}
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "PASS") {
+		t.Fatalf("as uid %d: %v\n%s", nobody, err, out)
 	}
 }
 
