@@ -84,10 +84,6 @@ type stdioCase struct {
 	script string   // in testdata
 	env    []string // for the server
 	call   bool     // tools/call echo with bigMessage instead of tools/list
-	// memWaiting names the unfixed defect that still breaks maxRSS: the
-	// case then skips with its measurement instead of failing. Delete it
-	// with the fix.
-	memWaiting string
 	// cliOnly skips the engine run.
 	cliOnly bool
 	// timeout is the CLI's --timeout and the engine's timeouts (5s and
@@ -153,8 +149,8 @@ var stdioCases = []stdioCase{
 	{name: "serverInfo not UTF-8", script: "bad_utf8_info.sh", want: wantOK},
 	{name: "huge line", script: "huge.sh", env: []string{fmt.Sprint("SIZE=", 16*mb)}, want: wantOK, timeout: "30s",
 		// #11.6: peak memory for one large message at most 3x its size.
-		maxRSS: 3*16*mb + baseRSS, memWaiting: "#11.6 fix: one large message costs about 7x its size",
-		check: func(t *testing.T, evs []events.Event) { wantOutcome(t, evs, "tools/list", events.OK) }},
+		maxRSS: 3*16*mb + baseRSS,
+		check:  func(t *testing.T, evs []events.Event) { wantOutcome(t, evs, "tools/list", events.OK) }},
 	{name: "endless line", script: "endless.sh", want: wantTimeout,
 		// #11.6: a line that never ends is held up to the message limit.
 		maxRSS: 3*wire.DefaultMaxMessageSize + baseRSS},
@@ -196,8 +192,7 @@ var stdioCases = []stdioCase{
 		// of floods is the small flood's case: 1 MB notifications take
 		// most of a second each under -race.
 		timeout: "60s", maxRSS: 30*mb + baseRSS, cliOnly: true,
-		memWaiting: "#11.6 fix: no byte budget for the record yet (30 MB of notifications cost about 134 MB)",
-		check:      func(t *testing.T, evs []events.Event) { wantOutcome(t, evs, "tools/list", events.OK) }},
+		check: func(t *testing.T, evs []events.Event) { wantOutcome(t, evs, "tools/list", events.OK) }},
 }
 
 // TestStdio runs every hostile stdio server through the CLI and through
@@ -231,9 +226,6 @@ func TestStdio(t *testing.T) {
 					c.check(t, evs)
 				}
 				checkGone(t, pidFile)
-				if c.maxRSS > 0 && res.maxRSS > c.maxRSS && c.memWaiting != "" {
-					t.Skipf("waiting for %s: peak memory of the CLI %d MB, want at most %d MB", c.memWaiting, res.maxRSS/mb, c.maxRSS/mb)
-				}
 				if c.maxRSS > 0 && res.maxRSS > c.maxRSS {
 					t.Errorf("peak memory of the CLI %d MB, want at most %d MB", res.maxRSS/mb, c.maxRSS/mb)
 				}
