@@ -205,18 +205,53 @@ Raw result: {
 	}
 }
 
-func TestCLIFilesystemRootsOnly(t *testing.T) {
-	isolateCLI(t)
+// TestCLIFilesystemRoots: server-filesystem asks for the client's roots
+// after initialized, and the CLI answers with --root as a file:// URI.
+// The folder is also given as the server's argument: the server applies
+// the roots it is sent asynchronously, after the call may already have been
+// handled, so a roots-only server would make the read race the answer (a
+// race inside the peer, seen once in five -race runs). The answer itself is
+// checked in the trace.
+func TestCLIFilesystemRoots(t *testing.T) {
+	dir := isolateCLI(t)
 	node, file := peers.Node(t), peers.File(t, peers.Filesystem)
 	root := t.TempDir()
 	if err := os.WriteFile(filepath.Join(root, "hello.txt"), []byte("hi from a root"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	trace := filepath.Join(dir, "roots.json")
 	code, out, errs := cli(t, "--cli", "--method", "tools/call", "--tool-name", "read_text_file",
-		"--tool-arg", "path="+filepath.Join(root, "hello.txt"), "--root", root, "--format", "json", "--", node, file)
-	if code != exitOK || !strings.Contains(out, "hi from a root") {
-		t.Fatalf("server-filesystem with roots only: exit %d %s %s", code, out, errs)
+		"--tool-arg", "path="+filepath.Join(root, "hello.txt"), "--root", root, "--trace", trace, "--format", "json",
+		"--", node, file, root)
+	if code != exitOK || toolText(t, result(t, out)) != "hi from a root" {
+		t.Fatalf("server-filesystem with roots: exit %d %s %s", code, out, errs)
 	}
+	f, err := os.Open(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	_, evs, err := events.ReadTrace(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"roots":[{"uri":"file://` + filepath.ToSlash(root) + `","name":"` + filepath.Base(root) + `"}]}`
+	for _, e := range evs {
+		if e.Method == "roots/list" && e.Type == events.MsgResult && e.Dir == events.DirOut {
+			var msg struct{ Result json.RawMessage }
+			if err := json.Unmarshal(e.Raw, &msg); err != nil {
+				t.Fatal(err)
+			}
+			var got, exp any
+			_ = json.Unmarshal(msg.Result, &got)
+			_ = json.Unmarshal([]byte(want), &exp)
+			if fmt.Sprint(got) != fmt.Sprint(exp) {
+				t.Fatalf("roots/list answered %s, want %s", msg.Result, want)
+			}
+			return
+		}
+	}
+	t.Fatal("the trace has no answer to the server's roots/list")
 }
 
 func TestCLIMemoryGraph(t *testing.T) {
