@@ -62,14 +62,9 @@ func useDataHome(t *testing.T) string {
 	return dir
 }
 
-// testerEditor is the tester's request editor (the monospace multi-line
-// entry).
+// testerEditor is the tester's request editor.
 func (h *guiHarness) testerEditor() *widget.Entry {
-	e, _ := h.find(func(o fyne.CanvasObject) bool {
-		e, ok := o.(*widget.Entry)
-		return ok && e.MultiLine && e.TextStyle.Monospace
-	}).(*widget.Entry)
-	return e
+	return h.entry(`{"jsonrpc": "2.0", "method": "…", "params": {…}}`)
 }
 
 // TestGUITesterDemo drives the Experimental screen and the JSON-RPC
@@ -221,7 +216,6 @@ func TestGUITesterEverything(t *testing.T) {
 	h.waitFor("no server experimental capabilities", func() bool {
 		return h.hasText("This server declares no experimental capabilities.")
 	})
-	h.openTab("JSON-RPC Tester")
 	h.waitFor("the tester", func() bool { return h.testerEditor() != nil && h.button("Add Header") != nil })
 	ui.Sync(func() {
 		if !h.button("Add Header").Disabled() || !h.hasText("only over HTTP") {

@@ -12,9 +12,10 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// experimentalScreen shows the server's experimental capabilities (each
-// with [Test →] into the tester) and the client experimental capabilities
-// to advertise on the next connect.
+// experimentalScreen is the seed's "Experimental Features & Advanced
+// Testing" panel: the server's experimental capabilities (each with
+// [Test →] into the tester below), the client experimental capabilities
+// to advertise on the next connect, and the Advanced JSON-RPC Tester.
 type experimentalScreen struct {
 	ss      *serverScreens
 	server  *fyne.Container
@@ -22,6 +23,7 @@ type experimentalScreen struct {
 	now     *widget.Label
 	saved   map[string]json.RawMessage // what the catalog holds for this server
 	offered []string                   // names offered as toggles (server's, saved, added)
+	scroll  *container.Scroll
 }
 
 // experimentalCap is one experimental capability as a server declares it.
@@ -75,8 +77,12 @@ func (e *experimentalScreen) buildUI() fyne.CanvasObject {
 		e.client,
 		container.NewHBox(add),
 		e.now,
+		widget.NewSeparator(),
+		e.ss.tester.buildUI(),
 	)
-	return container.NewVScroll(container.NewPadded(box))
+	// both ways: a long capability name or header must not widen the window
+	e.scroll = container.NewScroll(container.NewPadded(box))
+	return e.scroll
 }
 
 func (e *experimentalScreen) store() TesterStore {
@@ -150,7 +156,7 @@ func (e *experimentalScreen) capCard(cp experimentalCap) fyne.CanvasObject {
 // onTest opens the tester pre-filled for method.
 func (e *experimentalScreen) onTest(method string) {
 	e.ss.tester.prefill(method)
-	e.ss.showTester()
+	e.scroll.ScrollToOffset(fyne.NewPos(0, e.ss.tester.obj.Position().Y))
 }
 
 func (e *experimentalScreen) offer(name string) {

@@ -66,10 +66,9 @@ func newServerScreens(s *server) *serverScreens {
 		container.NewTabItem("Logs", ss.logs.buildUI()),
 		container.NewTabItem("Roots", ss.buildRoots()),
 		container.NewTabItem("Server info", ss.info.buildUI()),
-		// The two protocol-tool screens hold long one-line labels; a
-		// horizontal scroll keeps them from widening the whole window.
-		container.NewTabItem("Experimental", container.NewHScroll(ss.exp.buildUI())),
-		container.NewTabItem("JSON-RPC Tester", container.NewHScroll(ss.tester.buildUI())),
+		// Experimental Features & Advanced Testing: the experimental
+		// capabilities and the JSON-RPC Tester below them, in one scroll.
+		container.NewTabItem("Experimental", ss.exp.buildUI()),
 	)
 	title := heading(s.cfg.Name)
 	title.SizeName = theme.SizeNameSubHeadingText
@@ -147,9 +146,6 @@ func (ss *serverScreens) load() {
 }
 
 func (ss *serverScreens) stop() { ss.cancel() }
-
-// showTester selects the JSON-RPC Tester tab.
-func (ss *serverScreens) showTester() { ss.tabs.SelectIndex(len(ss.tabs.Items) - 1) }
 
 // conn is the live connection, or nil once disconnected.
 func (ss *serverScreens) conn() Conn {

@@ -186,6 +186,9 @@ func parseRequest(text string) (method string, params json.RawMessage, err error
 	return *env.Method, env.Params, nil
 }
 
+// editorPlaceholder is what the empty request editor shows.
+const editorPlaceholder = `{"jsonrpc": "2.0", "method": "…", "params": {…}}`
+
 // testerScreen is the Advanced JSON-RPC Tester.
 type testerScreen struct {
 	ss *serverScreens
@@ -210,6 +213,7 @@ type testerScreen struct {
 	history    []HistoryEntry
 	extra      []string // methods named by the server's experimental capabilities
 	sendCancel context.CancelFunc
+	obj        fyne.CanvasObject
 }
 
 // headerRow is one custom header of the request.
@@ -222,6 +226,7 @@ func (t *testerScreen) buildUI() fyne.CanvasObject {
 	t.editor = widget.NewMultiLineEntry()
 	t.editor.TextStyle = fyne.TextStyle{Monospace: true}
 	t.editor.SetMinRowsVisible(9)
+	t.editor.SetPlaceHolder(editorPlaceholder)
 	t.editor.OnChanged = func(string) { t.onEdited() }
 	t.jsonErr = widget.NewLabel("")
 	t.jsonErr.Importance = widget.DangerImportance
@@ -229,7 +234,7 @@ func (t *testerScreen) buildUI() fyne.CanvasObject {
 	t.jsonErr.Hide()
 	t.template = widget.NewSelect(t.methods(), t.onTemplate)
 	t.template.PlaceHolder = "Template for a method…"
-	t.progress = widget.NewCheck("Ask for progress (adds _meta.progressToken unless params._meta has one)", nil)
+	t.progress = widget.NewCheck("Ask for progress", nil)
 
 	t.headerRows = container.NewVBox()
 	t.addHeader = widget.NewButtonWithIcon("Add Header", theme.ContentAddIcon(), func() { t.onAddHeader("", "") })
@@ -264,7 +269,8 @@ func (t *testerScreen) buildUI() fyne.CanvasObject {
 	t.loadStoredHistory()
 
 	idNote := wrapLabel("The id is given by the session when the request is sent, so it never collides with its own. " +
-		"Put _meta (a progressToken of your own too) in params: the session adds its own _meta entries only where you left them out.")
+		"Put _meta (a progressToken of your own too) in params: the session adds its own _meta entries only where you left them out, " +
+		"and Ask for progress adds a progressToken when params._meta has none.")
 	idNote.SizeName = theme.SizeNameCaptionText
 	box := container.NewVBox(
 		heading("Advanced JSON-RPC Tester"),
@@ -289,7 +295,8 @@ func (t *testerScreen) buildUI() fyne.CanvasObject {
 		heading("Request history"),
 		t.histBox,
 	)
-	return container.NewVScroll(container.NewPadded(box))
+	t.obj = box
+	return box
 }
 
 // methods are the template choices: the standard methods and the
