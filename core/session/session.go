@@ -159,6 +159,11 @@ type ServerInfo struct {
 	Modern bool
 	// SupportedVersions is what server/discover listed (modern only).
 	SupportedVersions []string
+	// Fallback says how the version was reached when the first try did
+	// not succeed: server/discover refused with -32022 and asked again,
+	// or (auto era) server/discover failed and initialize was used. ""
+	// when the first handshake request succeeded.
+	Fallback string
 
 	Name, Title, Version, Description, WebsiteURL string
 	Icons                                         []mcp.Icon
@@ -539,40 +544,52 @@ func (s *Session) handshake(ctx context.Context, l *link, run string) (*ServerIn
 	// The HTTP transport needs the version from the first request on:
 	// modern requests carry it (and Mcp-Method, Mcp-Name) as headers.
 	setWireVersion(l.conn, version, modern)
-	if modern {
-		info, err := s.discover(ctx, l, run, version, auto)
-		if retry, ok := versionRetry(err); ok && (auto || retry >= VersionModern) {
-			// The server refused the version (-32022) and named the ones
-			// it speaks: ask again with the newest one we know (a legacy
-			// one only in the auto era).
-			version, modern = retry, retry >= VersionModern
-			s.setVersion(version, modern)
-			setWireVersion(l.conn, version, modern)
-			if !modern {
-				return s.initialize(ctx, l, run, version)
-			}
-			info, err = s.discover(ctx, l, run, version, auto)
-		}
-		if err == nil {
-			return info, nil
-		}
-		// A legacy server answers server/discover with an error (a
-		// JSON-RPC error, or over HTTP a 4xx status), or not at all
-		// (then the shorter discover timeout ends the wait).
-		var rpcErr *RPCError
-		var httpErr *wire.HTTPError
-		if !isRPCError(err, &rpcErr) && !errors.Is(err, ErrTimeout) && !errors.Is(err, ErrUnsupportedVersion) &&
-			!(errors.As(err, &httpErr) && httpErr.Status >= 400 && httpErr.Status < 500 && !errors.Is(err, wire.ErrUnauthorized)) {
-			return nil, err
-		}
-		if !auto {
-			return nil, &LegacyServerError{Version: version, Refusal: err}
-		}
-		version = VersionLegacy
-		s.setVersion(version, false)
-		setWireVersion(l.conn, "", false)
+	if !modern {
+		return s.initialize(ctx, l, run, version)
 	}
-	return s.initialize(ctx, l, run, version)
+	info, err := s.discover(ctx, l, run, version, auto)
+	fallback := ""
+	if retry, ok := versionRetry(err); ok && (auto || retry >= VersionModern) {
+		// The server refused the version (-32022) and named the ones it
+		// speaks: ask again with the newest one we know (a legacy one
+		// only in the auto era).
+		fallback = "server/discover for " + version + " was refused (" + err.Error() + "); asked again with " + retry
+		version, modern = retry, retry >= VersionModern
+		s.setVersion(version, modern)
+		setWireVersion(l.conn, version, modern)
+		if modern {
+			info, err = s.discover(ctx, l, run, version, auto)
+		} else {
+			info, err = s.initialize(ctx, l, run, version)
+		}
+	}
+	if err == nil {
+		info.Fallback = fallback
+		return info, nil
+	}
+	if !modern {
+		return nil, err
+	}
+	// A legacy server answers server/discover with an error (a JSON-RPC
+	// error, or over HTTP a 4xx status), or not at all (then the shorter
+	// discover timeout ends the wait).
+	var rpcErr *RPCError
+	var httpErr *wire.HTTPError
+	if !isRPCError(err, &rpcErr) && !errors.Is(err, ErrTimeout) && !errors.Is(err, ErrUnsupportedVersion) &&
+		!(errors.As(err, &httpErr) && httpErr.Status >= 400 && httpErr.Status < 500 && !errors.Is(err, wire.ErrUnauthorized)) {
+		return nil, err
+	}
+	if !auto {
+		return nil, &LegacyServerError{Version: version, Refusal: err}
+	}
+	s.setVersion(VersionLegacy, false)
+	setWireVersion(l.conn, "", false)
+	refusal := err
+	if info, err = s.initialize(ctx, l, run, VersionLegacy); err != nil {
+		return nil, err
+	}
+	info.Fallback = "server/discover failed (" + refusal.Error() + "); fell back to initialize"
+	return info, nil
 }
 
 // versionRetry returns the version to ask for again when err is an

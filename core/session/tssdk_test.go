@@ -114,6 +114,9 @@ func TestTypeScriptSDKv2(t *testing.T) {
 				if modern {
 					wantVersion = VersionModern
 				}
+				if info.Fallback != "" {
+					t.Errorf("fallback %q from a server that speaks both eras", info.Fallback)
+				}
 				if info.ProtocolVersion != wantVersion {
 					t.Errorf("protocol %s, want %s", info.ProtocolVersion, wantVersion)
 				}
@@ -265,6 +268,15 @@ func TestEverythingModernRefused(t *testing.T) {
 			var legacy *LegacyServerError
 			if !errors.As(err, &legacy) || !errors.Is(err, ErrLegacyServer) || legacy.Version != VersionModern || legacy.Refusal == nil {
 				t.Fatalf("connect: %v", err)
+			}
+			// auto falls back, and says why
+			auto := New(dial(log), log, &Options{Era: EraAuto})
+			defer auto.Close()
+			if err := auto.Connect(t.Context()); err != nil {
+				t.Fatal(err)
+			}
+			if info := auto.Info(); info.Modern || !strings.Contains(info.Fallback, "fell back to initialize") {
+				t.Errorf("auto: modern %v, fallback %q", info.Modern, info.Fallback)
 			}
 		})
 	}
