@@ -92,9 +92,17 @@ func (e HistoryEntry) Label() string {
 	}
 	s += ")"
 	if e.Duration > 0 {
-		s += " " + e.Duration.Round(time.Millisecond).String()
+		s += " " + latency(e.Duration)
 	}
 	return s
+}
+
+// latency writes a round trip as the inspector's badges do: 17ms, 1.2s.
+func latency(d time.Duration) string {
+	if d < time.Second {
+		return itoa(int(d/time.Millisecond)) + "ms"
+	}
+	return fmt.Sprintf("%.1fs", d.Seconds())
 }
 
 // methodTemplates are the params the tester starts from for each method.
@@ -498,7 +506,7 @@ func (t *testerScreen) onReply(req RawRequest, started time.Time, rep RawReply, 
 		info = "id " + rep.ID
 	}
 	if rep.Duration > 0 {
-		info += " · " + rep.Duration.Round(time.Millisecond).String()
+		info += " · " + latency(rep.Duration)
 	}
 	if rep.Error != nil {
 		info += " · " + rep.Error.Message
