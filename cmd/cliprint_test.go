@@ -5,9 +5,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/spyglass-mcp/spyglass/core/events"
 )
 
 // TestWriteJSONMatchesEncodingJSON: the streamed printer writes exactly
@@ -94,4 +98,33 @@ func allocBytes(f func()) uint64 {
 	f()
 	runtime.ReadMemStats(&after)
 	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestWriteTraceStreams: --trace streams the record to the file: what it
+// allocates does not grow with the messages (it built the whole trace in
+// a buffer, up to twice the record, #11.6).
+func TestWriteTraceStreams(t *testing.T) {
+	log := events.New(nil)
+	for range 3 {
+		log.Append(events.Event{Kind: events.KindMessage, Dir: events.DirIn,
+			Raw: []byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"` + strings.Repeat("x", 4<<20) + `"}}`)})
+	}
+	path := filepath.Join(t.TempDir(), "trace.json")
+	var stderr bytes.Buffer
+	r := &cliRun{inv: &Invocation{Trace: path}, stderr: &stderr, log: log}
+	ok := false
+	if n := allocBytes(func() { ok = r.writeTrace() }); n > 1<<20 {
+		t.Errorf("writing a trace of 12 MB of messages allocated %d bytes, want at most 1 MiB", n)
+	}
+	if !ok {
+		t.Fatalf("writeTrace failed: %s", stderr.String())
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, evs, err := events.ReadTrace(f); err != nil || len(evs) != 3 {
+		t.Errorf("the trace holds %d events (%v), want 3", len(evs), err)
+	}
 }
