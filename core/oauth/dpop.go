@@ -115,13 +115,17 @@ func (d *dpop) proof(method string, u *url.URL, accessToken string, now time.Tim
 		sum := sha256.Sum256([]byte(accessToken))
 		claims["ath"] = base64.RawURLEncoding.EncodeToString(sum[:])
 	}
+	pub, err := key.PublicKey.Bytes() // 0x04 || X || Y, 32 bytes each
+	if err != nil {
+		return "", fmt.Errorf("oauth: DPoP key: %w", err)
+	}
 	t := jwt.NewWithClaims(jwt.SigningMethodES256, claims)
 	t.Header["typ"] = "dpop+jwt"
 	t.Header["jwk"] = map[string]string{
 		"kty": "EC",
 		"crv": "P-256",
-		"x":   base64.RawURLEncoding.EncodeToString(key.X.FillBytes(make([]byte, 32))),
-		"y":   base64.RawURLEncoding.EncodeToString(key.Y.FillBytes(make([]byte, 32))),
+		"x":   base64.RawURLEncoding.EncodeToString(pub[1:33]),
+		"y":   base64.RawURLEncoding.EncodeToString(pub[33:]),
 	}
 	s, err := t.SignedString(key)
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"io"
-	"math/big"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -32,7 +31,7 @@ func verifyProof(t *testing.T, proof string) jwt.MapClaims {
 		if jwk["kty"] != "EC" || jwk["crv"] != "P-256" || jwk["d"] != nil {
 			t.Errorf("jwk %v", jwk)
 		}
-		return &ecdsa.PublicKey{Curve: elliptic.P256(), X: new(big.Int).SetBytes(x), Y: new(big.Int).SetBytes(y)}, nil
+		return ecdsa.ParseUncompressedPublicKey(elliptic.P256(), append(append([]byte{4}, x...), y...))
 	}, jwt.WithValidMethods([]string{"ES256"}))
 	if err != nil {
 		t.Fatalf("proof does not verify: %v", err)
