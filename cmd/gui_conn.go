@@ -119,29 +119,6 @@ func (c *guiConn) Connect(ctx context.Context) error {
 	return humanize(err)
 }
 
-// humanError words an engine error for a person and keeps the technical
-// chain for "Show full error".
-type humanError struct {
-	err  error
-	text string
-}
-
-// Error implements error and the detail the window shows.
-func (e *humanError) Error() string { return e.text }
-
-// Unwrap implements error and the detail the window shows.
-func (e *humanError) Unwrap() error { return e.err }
-
-// Detail implements error and the detail the window shows.
-func (e *humanError) Detail() string { return e.err.Error() }
-
-func humanize(err error) error {
-	if err == nil || errors.Is(err, context.Canceled) {
-		return err
-	}
-	return &humanError{err: err, text: describeError(err)}
-}
-
 // Close implements ui.Conn.
 func (c *guiConn) Close() error {
 	err := c.s.Close()
@@ -174,7 +151,7 @@ func (c *guiConn) Info() ui.ServerInfo {
 func (c *guiConn) ListTools(ctx context.Context, cursor string) ([]ui.Tool, string, error) {
 	res, err := c.s.ListTools(ctx, &session.ListOptions{Cursor: cursor})
 	if shapeOnly(err) != nil {
-		return nil, "", err
+		return nil, "", humanize(err)
 	}
 	out, _ := mcpresult.DecodeTools(rawItems(res.Tools, func(t session.Tool) json.RawMessage { return t.Raw }))
 	c.mu.Lock()
@@ -226,7 +203,7 @@ func shapeOnly(err error) error {
 	if errors.Is(err, session.ErrDecode) {
 		return nil
 	}
-	return err
+	return humanize(err)
 }
 
 // urlRequired handles a URLElicitationRequiredError (-32042): the
@@ -234,15 +211,15 @@ func shapeOnly(err error) error {
 // URL waits in the request queue (domain shown, Open in Browser, Copy
 // URL), and the error the screen shows tells the user to open them and
 // then to try again, in the words of again ("run the tool again"). Any
-// other error is returned as is.
+// other error is worded by humanize.
 func (c *guiConn) urlRequired(err error, again string) error {
 	var re *session.RPCError
 	if c.queue == nil || !errors.As(err, &re) || re.Code != session.CodeURLElicitationRequired {
-		return err
+		return humanize(err)
 	}
 	reqs, perr := requests.ElicitationsFromError(re.Data)
 	if perr != nil || len(reqs) == 0 {
-		return err
+		return humanize(err)
 	}
 	ui.Do(func() { c.queue.AddURLRequired(c.name, reqs) })
 	text := "Open the page below the screens in your browser, then " + again + "."
@@ -256,7 +233,7 @@ func (c *guiConn) urlRequired(err error, again string) error {
 func (c *guiConn) ListResources(ctx context.Context, cursor string) ([]ui.Resource, string, error) {
 	res, err := c.s.ListResources(ctx, &session.ListOptions{Cursor: cursor})
 	if shapeOnly(err) != nil {
-		return nil, "", err
+		return nil, "", humanize(err)
 	}
 	out, _ := mcpresult.DecodeResources(rawItems(res.Resources, func(r session.Resource) json.RawMessage { return r.Raw }))
 	return out, res.NextCursor, nil
@@ -266,7 +243,7 @@ func (c *guiConn) ListResources(ctx context.Context, cursor string) ([]ui.Resour
 func (c *guiConn) ListResourceTemplates(ctx context.Context) ([]ui.ResourceTemplate, error) {
 	res, err := c.s.ListResourceTemplates(ctx, nil)
 	if shapeOnly(err) != nil {
-		return nil, err
+		return nil, humanize(err)
 	}
 	out, _ := mcpresult.DecodeResourceTemplates(rawItems(res.Templates, func(r session.ResourceTemplate) json.RawMessage { return r.Raw }))
 	return out, nil
@@ -284,13 +261,13 @@ func (c *guiConn) ReadResource(ctx context.Context, uri string) (ui.ReadResult, 
 // Subscribe implements ui.Conn.
 func (c *guiConn) Subscribe(ctx context.Context, uri string) error {
 	_, err := c.s.SubscribeResource(ctx, uri, nil)
-	return err
+	return humanize(err)
 }
 
 // Unsubscribe implements ui.Conn.
 func (c *guiConn) Unsubscribe(ctx context.Context, uri string) error {
 	_, err := c.s.UnsubscribeResource(ctx, uri, nil)
-	return err
+	return humanize(err)
 }
 
 // Complete implements ui.Conn.
@@ -310,7 +287,7 @@ func (c *guiConn) CompleteWith(ctx context.Context, ref, name, arg, value string
 	}
 	res, err := c.s.Complete(ctx, r, mcp.CompleteArgument{Name: arg, Value: value}, resolved, nil)
 	if err != nil {
-		return nil, err
+		return nil, humanize(err)
 	}
 	return res.Result.Completion.Values, nil
 }
@@ -319,7 +296,7 @@ func (c *guiConn) CompleteWith(ctx context.Context, ref, name, arg, value string
 func (c *guiConn) ListPrompts(ctx context.Context, cursor string) ([]ui.Prompt, string, error) {
 	res, err := c.s.ListPrompts(ctx, &session.ListOptions{Cursor: cursor})
 	if shapeOnly(err) != nil {
-		return nil, "", err
+		return nil, "", humanize(err)
 	}
 	out, _ := mcpresult.DecodePrompts(rawItems(res.Prompts, func(p session.Prompt) json.RawMessage { return p.Raw }))
 	return out, res.NextCursor, nil
@@ -337,14 +314,14 @@ func (c *guiConn) GetPrompt(ctx context.Context, name string, args map[string]st
 // SetLogLevel implements ui.Conn.
 func (c *guiConn) SetLogLevel(ctx context.Context, level string) error {
 	_, err := c.s.SetLogLevel(ctx, mcp.LoggingLevel(level), nil)
-	return err
+	return humanize(err)
 }
 
 // ListTasks implements ui.Conn.
 func (c *guiConn) ListTasks(ctx context.Context) ([]ui.Task, error) {
 	res, err := c.s.ListTasks(ctx, nil)
 	if shapeOnly(err) != nil {
-		return nil, err
+		return nil, humanize(err)
 	}
 	out, _ := mcpresult.DecodeTasks(rawItems(res.Tasks, func(t session.Task) json.RawMessage { return t.Raw }))
 	return out, nil
@@ -354,7 +331,7 @@ func (c *guiConn) ListTasks(ctx context.Context) ([]ui.Task, error) {
 func (c *guiConn) GetTask(ctx context.Context, id string) (ui.Task, error) {
 	res, err := c.s.GetTask(ctx, id, nil)
 	if shapeOnly(err) != nil {
-		return ui.Task{}, err
+		return ui.Task{}, humanize(err)
 	}
 	t, _ := mcpresult.DecodeTask(res.Raw)
 	return t, nil
@@ -364,7 +341,7 @@ func (c *guiConn) GetTask(ctx context.Context, id string) (ui.Task, error) {
 func (c *guiConn) TaskResult(ctx context.Context, id string) (json.RawMessage, error) {
 	res, err := c.s.TaskResult(ctx, id, nil)
 	if err != nil {
-		return nil, err
+		return nil, humanize(err)
 	}
 	return res.Raw, nil
 }
@@ -372,7 +349,7 @@ func (c *guiConn) TaskResult(ctx context.Context, id string) (json.RawMessage, e
 // CancelTask implements ui.Conn.
 func (c *guiConn) CancelTask(ctx context.Context, id string) error {
 	_, err := c.s.CancelTask(ctx, id, nil)
-	return err
+	return humanize(err)
 }
 
 // OnNotification implements ui.Conn.

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -12,8 +11,6 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
-	"github.com/spyglass-mcp/spyglass/core/session"
-	"github.com/spyglass-mcp/spyglass/core/wire"
 	"github.com/spyglass-mcp/spyglass/ui/requests"
 )
 
@@ -78,49 +75,19 @@ func TestValidationLineHoldsStill(t *testing.T) {
 	})
 }
 
-// TestPlainErrors: real failures read cause first, and the whole chain
-// stays behind Show full error.
-func TestPlainErrors(t *testing.T) {
-	// a real missing command, started through the wire
-	st := wire.NewStdio(wire.StdioConfig{Command: "spyglass-no-such-command-xyz"}, nil)
-	notFound := st.Start(context.Background(), wire.Handler{})
-	if notFound == nil {
-		st.Close()
-		t.Fatal("a missing command started")
-	}
-	crash := &session.ClosedError{Method: "tools/call", Err: &wire.ExitError{Code: 1,
-		Stderr: "starting\nError: connect ECONNREFUSED 127.0.0.1:5432\n"}}
-	rpc := fmt.Errorf("session: tools/call: %w", &session.RPCError{Code: session.CodeInternalError, Message: "database is locked"})
-	for _, c := range []struct {
-		name   string
-		err    error
-		want   []string
-		unwant string
-	}{
-		{"JSON-RPC error", rpc, []string{"The server reported an error: database is locked", "-32603"}, "session:"},
-		{"crash", fmt.Errorf("session: tools/call: %w", crash), []string{"The server process exited with status 1", "ECONNREFUSED 127.0.0.1:5432"}, "wire:"},
-		{"command not found", fmt.Errorf("session: connect: %w", notFound), []string{"Command not found: spyglass-no-such-command-xyz", "full path"}, "wire:"},
-	} {
-		head, full := plainError(c.err)
-		for _, w := range c.want {
-			if !strings.Contains(head, w) {
-				t.Errorf("%s: headline %q lacks %q", c.name, head, w)
-			}
-		}
-		if strings.Contains(head, c.unwant) {
-			t.Errorf("%s: headline %q carries the chain (%q)", c.name, head, c.unwant)
-		}
-		if full != c.err.Error() {
-			t.Errorf("%s: full error %q, want the chain %q", c.name, full, c.err.Error())
-		}
-	}
-}
+// worded is a PlainError as cmd makes them.
+type worded struct{ head, chain string }
+
+func (w *worded) Error() string    { return w.head }
+func (w *worded) Headline() string { return w.head }
+func (w *worded) Detail() string   { return w.chain }
 
 // TestErrorViewShowsFullError: a screen's error shows the headline, and
 // Show full error opens the chain.
 func TestErrorViewShowsFullError(t *testing.T) {
 	w := newTestWindow(t, newFakeBackend("fake"), nil)
-	err := fmt.Errorf("session: tools/call: %w", &session.RPCError{Code: -32603, Message: "boom"})
+	err := fmt.Errorf("calling: %w", &worded{head: "The server reported an error: boom",
+		chain: "session: tools/call: session: JSON-RPC error -32603: boom"})
 	Sync(func() {
 		v := errorView(err, "The call failed", w.win)
 		w.win.SetContent(v)
