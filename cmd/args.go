@@ -744,7 +744,7 @@ func (inv *Invocation) SourceEnv(getenv func(string) string) (*catalog.Source, e
 				src.Path = catalog.DefaultPathFromEnv(getenv)
 			}
 		}
-		for _, f := range []string{"-e", "--header", "--cwd"} {
+		for _, f := range []string{"-e", "--header", "--cwd", "--protocol-version", "--protocol-era"} {
 			if inv.given[f] && inv.Server == "" {
 				return nil, fmt.Errorf("%s with a server file needs --server NAME to say which server it applies to (or give an ad-hoc server instead)", f)
 			}

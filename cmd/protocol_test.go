@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -89,11 +90,15 @@ func TestProtocolFlagErrors(t *testing.T) {
 		{[]string{"--protocol-version", "2025-11-25", "--protocol-era", "modern"}, []string{"--protocol-version 2025-11-25", "--protocol-era modern", "contradict"}},
 		{[]string{"--protocol-version", "2026-07-28", "--protocol-era", "legacy"}, []string{"--protocol-version 2026-07-28", "--protocol-era legacy"}},
 		{[]string{"--protocol-version", "2025-06-18", "--protocol-era", "auto"}, []string{"--protocol-version 2025-06-18", "--protocol-era auto"}},
+		// with a server file, the flag must say which server it is for
+		{[]string{"--config", "mcp.json", "--protocol-era", "modern"}, []string{"--protocol-era", "--server NAME"}},
 	}
 	for _, tc := range cases {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			args := append([]string{"--cli", "--method", "tools/list"}, tc.args...)
-			args = append(args, "http://127.0.0.1:1/mcp")
+			if !slices.Contains(tc.args, "--config") {
+				args = append(args, "http://127.0.0.1:1/mcp")
+			}
 			inv, err := ParseArgs(args)
 			if err == nil {
 				_, err = inv.SourceEnv(func(string) string { return "" })
