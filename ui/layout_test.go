@@ -135,3 +135,30 @@ func TestServerListCollapses(t *testing.T) {
 		}
 	})
 }
+
+// TestDisconnectBannerHoldsStill: when a connected server drops, the
+// banner that says so does not move the Run button under the pointer.
+func TestDisconnectBannerHoldsStill(t *testing.T) {
+	w, _, ss := connected(t, nil)
+	var before fyne.Position
+	Sync(func() {
+		w.win.Resize(fyne.NewSize(1280, 800))
+		ss.tools.list.Select(0)
+	})
+	Sync(func() {
+		before = fyne.CurrentApp().Driver().AbsolutePositionForObject(ss.tools.runBtn)
+		if before.IsZero() {
+			t.Fatal("the Run button is not laid out")
+		}
+		s := w.server("fake")
+		s.onEngineState(s.gen, StateView{State: StateDisconnected, Err: fmt.Errorf("the server process exited with status 1")})
+	})
+	Sync(func() {
+		if !strings.Contains(texts(w.win.Content()), "The next request starts it again.") {
+			t.Fatal("no disconnect banner")
+		}
+		if after := fyne.CurrentApp().Driver().AbsolutePositionForObject(ss.tools.runBtn); after != before {
+			t.Errorf("the Run button moved from %v to %v when the banner appeared", before, after)
+		}
+	})
+}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
@@ -56,10 +57,16 @@ func (s *server) refreshPane() {
 	if s.screens != nil && (s.state.State == StateConnected || s.dropped) {
 		content = s.screens.obj
 		if s.dropped {
-			msg := wrapLabel(s.errorText() + ". The next request starts it again.")
+			// The banner floats over the bottom of the screens instead of
+			// pushing them down: nothing moves under the pointer. It is one
+			// truncated line; the card and the toast carry the whole text.
+			msg := widget.NewLabel(s.errorText() + ". The next request starts it again.")
 			msg.Importance = widget.DangerImportance
+			msg.Truncation = fyne.TextTruncateEllipsis
 			re := widget.NewButtonWithIcon("Reconnect", theme.ViewRefreshIcon(), s.onRetry)
-			content = container.NewBorder(container.NewBorder(nil, nil, widget.NewIcon(theme.ErrorIcon()), re, msg), nil, nil, nil, content)
+			bg := canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground))
+			bar := container.NewStack(bg, container.NewBorder(nil, nil, widget.NewIcon(theme.ErrorIcon()), re, msg))
+			content = container.NewStack(content, container.NewBorder(nil, bar, nil, nil))
 		}
 	} else {
 		content = s.placeholder()
