@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"sync"
@@ -126,8 +127,38 @@ func NewHTTPHandler(srv *server.MCPServer) http.Handler {
 		server.WithStreamableHTTPLogger(slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))),
 	)
 	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, experimentalHTTP{next: h})
+	mux.Handle(HTTPPath, loopbackOrigin{next: experimentalHTTP{next: h}})
 	return mux
+}
+
+// loopbackOrigin refuses, with 403 Forbidden, a request whose Origin header
+// names anything but this machine: the MCP transport spec requires servers
+// to validate Origin, so that a web page the user visits cannot drive a
+// local server (DNS rebinding). Requests without Origin (every non-browser
+// client) pass.
+type loopbackOrigin struct{ next http.Handler }
+
+func (o loopbackOrigin) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if origin := r.Header.Get("Origin"); origin != "" && !isLoopbackOrigin(origin) {
+		http.Error(w, "Origin "+origin+" is not allowed: the demo server answers pages on this machine only", http.StatusForbidden)
+		return
+	}
+	o.next.ServeHTTP(w, r)
+}
+
+// isLoopbackOrigin reports whether origin is an http(s) origin on localhost
+// or a loopback address.
+func isLoopbackOrigin(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 type experimentalHTTP struct{ next http.Handler }
