@@ -46,7 +46,7 @@
 // Errors: [*StartError] ([ErrCommandNotFound]), [*ExitError],
 // [*HTTPError] (matching [ErrUnauthorized] for 401/403 and
 // [ErrSessionExpired] for 404 with a session), [ErrUnreachable],
-// [ErrClosed], [ErrNotStarted], [ErrNoEndpoint], [ErrStreamEnded],
+// [ErrClosed], [ErrNotStarted], [ErrNoEndpoint], [ErrForeignEndpoint], [ErrStreamEnded],
 // [ErrResponseLost]. Faults can be injected with package fault.
 //
 // [Redactor] masks secrets in an event before it is stored: headers and

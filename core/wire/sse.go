@@ -102,7 +102,7 @@ func (s *SSE) Start(ctx context.Context, h Handler) error {
 	}
 
 	disp := newDispatcher(h)
-	endpoint := make(chan string, 1)
+	endpoint := make(chan endpointEvent, 1)
 	reading := make(chan struct{})
 	s.mu.Lock()
 	s.disp, s.reading = disp, reading
@@ -122,19 +122,24 @@ func (s *SSE) Start(ctx context.Context, h Handler) error {
 		disp.stop(fmt.Errorf("%w: %w", ErrStreamEnded, err))
 	}()
 
-	select {
-	case ep := <-endpoint:
+	accept := func(ev endpointEvent) error {
+		if ev.err != nil {
+			disp.abort()
+			s.Close()
+			return fmt.Errorf("wire: GET %s: %w", s.cfg.URL, ev.err)
+		}
 		s.mu.Lock()
-		s.endpoint = ep
+		s.endpoint = ev.url
 		s.mu.Unlock()
 		return nil
+	}
+	select {
+	case ev := <-endpoint:
+		return accept(ev)
 	case <-reading:
 		select {
-		case ep := <-endpoint: // the stream ended just after its endpoint event
-			s.mu.Lock()
-			s.endpoint = ep
-			s.mu.Unlock()
-			return nil
+		case ev := <-endpoint: // the stream ended just after its endpoint event
+			return accept(ev)
 		default:
 		}
 		disp.abort()
@@ -150,9 +155,21 @@ func (s *SSE) Start(ctx context.Context, h Handler) error {
 	}
 }
 
+// endpointEvent is the first endpoint event of a legacy SSE stream: the
+// URL to POST to, or why it cannot be used.
+type endpointEvent struct {
+	url string
+	err error
+}
+
+// ErrForeignEndpoint: the legacy SSE stream's first endpoint event names
+// another origin. Our POSTs carry the catalog's headers and the OAuth token,
+// so the client does not follow it, and says where it pointed.
+var ErrForeignEndpoint = errors.New("the server's endpoint event names another origin")
+
 // read reads the event stream until it ends, sending the first endpoint
-// (resolved against base) on endpoint.
-func (s *SSE) read(body io.Reader, base *url.URL, endpoint chan<- string) error {
+// (resolved against base), or the refusal of a foreign one, on endpoint.
+func (s *SSE) read(body io.Reader, base *url.URL, endpoint chan<- endpointEvent) error {
 	sr := newSSEReader(body, s.cfg.MaxMessageSize)
 	sent := false
 	for {
@@ -178,13 +195,18 @@ func (s *SSE) read(body io.Reader, base *url.URL, endpoint chan<- string) error 
 			if resolved.Scheme != base.Scheme || resolved.Host != base.Host {
 				// Our POSTs carry the catalog's headers and the OAuth
 				// token: never to a host the stream's server merely names.
-				s.rec.invalid(ev.Data, "endpoint event names another origin ("+resolved.Scheme+"://"+resolved.Host+"); ignored")
+				where := resolved.Scheme + "://" + resolved.Host
+				s.rec.invalid(ev.Data, "endpoint event names another origin ("+where+"); ignored")
+				if !sent {
+					sent = true
+					endpoint <- endpointEvent{err: fmt.Errorf("%w (%s, not %s://%s): not followed, since requests carry your headers and tokens", ErrForeignEndpoint, where, base.Scheme, base.Host)}
+				}
 				continue
 			}
 			ep := resolved.String()
 			if !sent {
 				sent = true
-				endpoint <- ep
+				endpoint <- endpointEvent{url: ep}
 			} else {
 				s.mu.Lock()
 				s.endpoint = ep
