@@ -257,6 +257,7 @@ func (e *experimentalScreen) onAddCustom() {
 	}, e.ss.s.w.win)
 	d.Resize(fyne.NewSize(480, 320))
 	d.Show()
+	e.ss.s.w.win.Canvas().Focus(name)
 }
 
 // addCustom advertises name with value from the next connect.

@@ -220,7 +220,6 @@ type testerScreen struct {
 	histBox    *fyne.Container
 	history    []HistoryEntry
 	extra      []string // methods named by the server's experimental capabilities
-	sendCancel context.CancelFunc
 	obj        fyne.CanvasObject
 }
 
@@ -233,6 +232,7 @@ type headerRow struct {
 func (t *testerScreen) buildUI() fyne.CanvasObject {
 	t.editor = widget.NewMultiLineEntry()
 	t.editor.TextStyle = fyne.TextStyle{Monospace: true}
+	t.editor.Wrapping = fyne.TextWrapBreak
 	t.editor.SetMinRowsVisible(9)
 	t.editor.SetPlaceHolder(editorPlaceholder)
 	t.editor.OnChanged = func(string) { t.onEdited() }
@@ -406,7 +406,6 @@ func (t *testerScreen) onSend() {
 	t.progText.Hide()
 	t.notes.RemoveAll()
 	ctx, cancel := context.WithCancel(t.ss.ctx)
-	t.sendCancel = cancel
 	started := time.Now()
 	progress := func(p Progress) { do(func() { t.onProgress(p) }) }
 	notify := func(n Notification) { do(func() { t.onRelated(n) }) }
