@@ -231,12 +231,8 @@ func (e *experimentalScreen) onAddCustom() {
 	value := widget.NewMultiLineEntry()
 	value.TextStyle = fyne.TextStyle{Monospace: true}
 	value.SetText("{}")
-	problem := widget.NewLabel("")
-	problem.Importance = widget.DangerImportance
-	problem.Hide()
-	form := container.NewVBox(widget.NewLabel("Name"), name, widget.NewLabel("Value (a JSON object)"), value, problem)
-	var d dialog.Dialog
-	d = dialog.NewCustomConfirm("Add custom capability", "Add", "Cancel", form, func(ok bool) {
+	form := container.NewVBox(widget.NewLabel("Name"), name, widget.NewLabel("Value (a JSON object)"), value)
+	d := dialog.NewCustomConfirm("Add custom capability", "Add", "Cancel", form, func(ok bool) {
 		if !ok {
 			return
 		}
