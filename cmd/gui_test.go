@@ -753,7 +753,11 @@ func TestGUIFlakyWrite(t *testing.T) {
 	h.setArgs(`{"text": "written before the crash"}`)
 	h.tap("Run")
 	h.waitFor("the crash", func() bool {
-		return h.hasText("Disconnected: ") && h.hasText("The next request starts it again.") && h.hasText("Protocol error")
+		// a crash is a transport failure, worded cause first (#12): not
+		// "Protocol error"
+		return h.hasText("Disconnected: ") && h.hasText("The next request starts it again.") &&
+			h.hasText("The call failed") && h.hasText("The server process exited with status 3 before answering.") &&
+			!h.hasText("Protocol error")
 	})
 	h.waitFor("no response", func() bool {
 		n := 0
