@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"github.com/spyglass-mcp/spyglass/core/catalog"
 )
 
 // Note is one saved note in the notes file.
@@ -91,28 +93,8 @@ func (s *notesStore) write(notes []Note) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("write notes: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".demo-notes-*.json")
-	if err != nil {
+	if err := catalog.WriteAtomic(s.path, append(b, '\n'), nil); err != nil {
 		return fmt.Errorf("write notes: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write notes: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write notes: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write notes: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), s.path); err != nil {
-		return fmt.Errorf("write notes: %w", err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		_ = d.Sync()
-		d.Close()
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/adrg/xdg"
 
+	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/redact"
 )
 
@@ -123,19 +124,7 @@ func (s *Store) Add(server string, e Entry) error {
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return fmt.Errorf("history: %w", err)
 	}
-	tmp, err := os.CreateTemp(s.dir, ".history-*")
-	if err != nil {
-		return fmt.Errorf("history: %w", err)
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), s.path(server))
-	}
-	if err != nil {
-		_ = os.Remove(tmp.Name())
+	if err := catalog.WriteAtomic(s.path(server), data, nil); err != nil {
 		return fmt.Errorf("history: write %s: %w", server, err)
 	}
 	return nil

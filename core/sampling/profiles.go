@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/spyglass-mcp/spyglass/core/catalog"
 )
 
 // Profiles is the saved set of testing profiles and which one is active.
@@ -90,7 +92,7 @@ func Load(file string) (*Profiles, error) {
 	return &ps, nil
 }
 
-// Save writes profiles atomically (temporary file, fsync, rename).
+// Save writes profiles atomically (see catalog.WriteAtomic).
 func Save(file string, ps *Profiles) error {
 	b, err := json.MarshalIndent(ps, "", "  ")
 	if err != nil {
@@ -99,21 +101,5 @@ func Save(file string, ps *Profiles) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".profiles-*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), file)
+	return catalog.WriteAtomic(file, append(b, '\n'), nil)
 }
