@@ -234,6 +234,10 @@ func (r *cliRun) run(ctx context.Context) (code int) {
 	if err := r.conn.connect(ctx, r.sess); err != nil {
 		return r.fail(err)
 	}
+	if si := r.sess.Info(); si != nil && si.Fallback != "" {
+		// How the version was reached goes to --verbose and --trace.
+		r.log.Append(events.Event{Conn: r.conn.name, Kind: events.KindWarning, Run: si.Run, Text: handshakeSummary(si)})
+	}
 	if answered != nil {
 		select {
 		case <-answered:

@@ -138,13 +138,29 @@ func (c *guiConn) Info() ui.ServerInfo {
 		return ui.ServerInfo{ClientCapabilities: c.s.ClientCapabilities()}
 	}
 	out := ui.ServerInfo{
-		ProtocolVersion: in.ProtocolVersion, Name: in.Name, Title: in.Title, Version: in.Version,
+		ProtocolVersion: in.ProtocolVersion, RequestedVersion: in.RequestedVersion, Modern: in.Modern, Fallback: in.Fallback,
+		Name: in.Name, Title: in.Title, Version: in.Version,
 		Instructions: in.Instructions, ServerCapabilities: in.Capabilities, ClientCapabilities: in.ClientCapabilities,
 	}
 	if len(in.Icons) > 0 {
 		out.IconURL = in.Icons[0].Src
 	}
 	return out
+}
+
+// handshakeSummary says for a person what the handshake negotiated and
+// how: "protocol 2025-11-25 (legacy era, via initialize)", with the
+// fallback taken and why when the first request did not settle it.
+func handshakeSummary(si *session.ServerInfo) string {
+	how := "legacy era, via initialize"
+	if si.Modern {
+		how = "modern era, via server/discover"
+	}
+	msg := "protocol " + si.ProtocolVersion + " (" + how + ")"
+	if si.Fallback != "" {
+		msg += ": " + si.Fallback
+	}
+	return msg
 }
 
 // ListTools implements ui.Conn.

@@ -46,9 +46,13 @@ func (i *infoScreen) onRefresh() {
 	objs = append(objs, head)
 	form := widget.NewForm(
 		widget.NewFormItem("Protocol version", widget.NewLabel(orDash(info.ProtocolVersion))),
+		widget.NewFormItem("Handshake", wrapLabel(handshake(info))),
 		widget.NewFormItem("Server name", widget.NewLabel(orDash(info.Name))),
 		widget.NewFormItem("Version", widget.NewLabel(orDash(info.Version))),
 	)
+	if info.Fallback != "" {
+		form.Append("Fallback", wrapLabel(info.Fallback))
+	}
 	objs = append(objs, form)
 	if info.Instructions != "" {
 		objs = append(objs, heading("Instructions"), textView(info.Instructions, "text/markdown"))
@@ -57,6 +61,22 @@ func (i *infoScreen) onRefresh() {
 	objs = append(objs, heading("Client capabilities (what Spyglass advertised)"), capabilityView(info.ClientCapabilities))
 	i.box.Objects = objs
 	i.box.Refresh()
+}
+
+// handshake says which era the connection speaks and through which
+// request, and the version first asked for when the server chose another.
+func handshake(info ServerInfo) string {
+	if info.ProtocolVersion == "" {
+		return "-"
+	}
+	how := "legacy era, via initialize"
+	if info.Modern {
+		how = "modern era, via server/discover"
+	}
+	if info.RequestedVersion != "" && info.RequestedVersion != info.ProtocolVersion {
+		how += " (asked for " + info.RequestedVersion + ")"
+	}
+	return how
 }
 
 // iconImage shows a server icon given as a data: URI (the usual case) or

@@ -164,7 +164,16 @@ type Conn interface {
 
 // ServerInfo is what the handshake negotiated.
 type ServerInfo struct {
-	ProtocolVersion    string
+	// ProtocolVersion is the negotiated version; RequestedVersion the one
+	// Spyglass asked for first.
+	ProtocolVersion  string
+	RequestedVersion string
+	// Modern is true when the handshake was server/discover (protocol
+	// 2026-07-28 and later), false for initialize.
+	Modern bool
+	// Fallback says how the version was reached when the first handshake
+	// request did not settle it ("" when it did).
+	Fallback           string
 	Name, Title        string
 	Version            string
 	IconURL            string

@@ -1,0 +1,92 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+)
+
+// richBackend is a fakeBackend whose connections have a chosen handshake
+// and tool list.
+type richBackend struct {
+	*fakeBackend
+	info  ServerInfo
+	tools []Tool
+}
+
+func (b *richBackend) Open(name string, onState func(StateView)) (Conn, error) {
+	c, err := b.fakeBackend.Open(name, onState)
+	return &richConn{fakeConn: c.(*fakeConn), b: b}, err
+}
+
+type richConn struct {
+	*fakeConn
+	b *richBackend
+}
+
+func (c *richConn) Info() ServerInfo { return c.b.info }
+func (c *richConn) ListTools(context.Context, string) ([]Tool, string, error) {
+	return c.b.tools, "", nil
+}
+
+// richConnected opens a window on b's server "fake" and waits for its tools.
+func richConnected(t *testing.T, b *richBackend) *serverScreens {
+	t.Helper()
+	a := test.NewTempApp(t)
+	var w *Window
+	Sync(func() {
+		w = New(a, b, &Options{RetryDelay: 5 * time.Millisecond})
+		w.win.Resize(fyne.NewSize(1280, 800))
+		w.win.Show()
+	})
+	t.Cleanup(func() { Sync(w.Close) })
+	Sync(func() { w.server("fake").onConnect() })
+	var ss *serverScreens
+	waitFor(t, "connected", func() bool {
+		ss = w.server("fake").screens
+		return ss != nil && len(ss.tools.all) == len(b.tools)
+	})
+	return ss
+}
+
+// TestInfoHandshake: Server info says the negotiated version, the era and
+// the request that reached it, and the fallback taken and why.
+func TestInfoHandshake(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		info ServerInfo
+		want []string
+		not  []string
+	}{
+		{"modern", ServerInfo{ProtocolVersion: "2026-07-28", RequestedVersion: "2026-07-28", Modern: true},
+			[]string{"2026-07-28", "modern era, via server/discover"}, []string{"fell back", "asked for"}},
+		{"legacy", ServerInfo{ProtocolVersion: "2025-11-25", RequestedVersion: "2025-11-25"},
+			[]string{"2025-11-25", "legacy era, via initialize"}, []string{"fell back", "modern"}},
+		{"auto fallback", ServerInfo{ProtocolVersion: "2025-11-25", RequestedVersion: "2026-07-28",
+			Fallback: "server/discover failed (Method not found); fell back to initialize"},
+			[]string{"legacy era, via initialize (asked for 2026-07-28)", "server/discover failed (Method not found); fell back to initialize"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := &richBackend{fakeBackend: newFakeBackend("fake"), info: tc.info,
+				tools: []Tool{{Name: "echo", InputSchema: json.RawMessage(`{"type":"object"}`)}}}
+			ss := richConnected(t, b)
+			var got string
+			Sync(func() { ss.info.onRefresh(); got = texts(ss.info.box) })
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("server info lacks %q:\n%s", w, got)
+				}
+			}
+			for _, w := range tc.not {
+				if strings.Contains(got, w) {
+					t.Errorf("server info says %q:\n%s", w, got)
+				}
+			}
+		})
+	}
+}
