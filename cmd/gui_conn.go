@@ -174,7 +174,10 @@ func (c *guiConn) ListTools(ctx context.Context, cursor string) ([]ui.Tool, stri
 	if cursor == "" || c.schemas == nil {
 		c.schemas = map[string]json.RawMessage{}
 	}
-	for _, t := range out {
+	for i, t := range out {
+		if err := res.Tools[i].HeaderError; err != nil {
+			out[i].HeaderError = humanize(err)
+		}
 		if len(t.OutputSchema) > 0 {
 			c.schemas[t.Name] = t.OutputSchema
 		}

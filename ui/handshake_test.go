@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -88,5 +89,46 @@ func TestInfoHandshake(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestToolHeaderError: a tool whose x-mcp-header declarations are invalid
+// carries a warning with the reason, and Run says why it is not sent
+// (nothing reaches the connection); a valid tool beside it runs.
+func TestToolHeaderError(t *testing.T) {
+	why := errors.New(`the tool declares invalid x-mcp-header parameters: header "Bad Name" is not a valid token`)
+	b := &richBackend{fakeBackend: newFakeBackend("fake"), tools: []Tool{
+		{Name: "bad", InputSchema: json.RawMessage(`{"type":"object"}`), HeaderError: why},
+		{Name: "echo", InputSchema: json.RawMessage(`{"type":"object"}`)},
+	}}
+	ss := richConnected(t, b)
+	var detail string
+	Sync(func() {
+		ss.tools.list.Select(0)
+		detail = texts(ss.tools.formObj)
+	})
+	if !strings.Contains(detail, `Spyglass does not call this tool: The tool declares invalid x-mcp-header parameters: header "Bad Name" is not a valid token`) {
+		t.Errorf("the tool's detail has no warning with the reason:\n%s", detail)
+	}
+	Sync(func() { ss.tools.onRun() })
+	var got string
+	Sync(func() { got = texts(ss.tools.result) })
+	for _, w := range []string{"Not sent: the tool's x-mcp-header declarations are invalid", `header "Bad Name" is not a valid token`} {
+		if !strings.Contains(got, w) {
+			t.Errorf("Run's answer lacks %q:\n%s", w, got)
+		}
+	}
+	if c := b.conns["fake"]; c.calls != 0 {
+		t.Errorf("the refused tool reached the connection (%d calls)", c.calls)
+	}
+	// a valid tool has no warning and runs
+	Sync(func() {
+		ss.tools.list.Select(1)
+		if ss.tools.refused.Visible() {
+			t.Error("a valid tool shows the header warning")
+		}
+	})
+	if got := runTool(t, ss, "echo", ""); !strings.Contains(got, "Result") {
+		t.Errorf("echo did not run:\n%s", got)
 	}
 }

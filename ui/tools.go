@@ -32,6 +32,7 @@ type toolsScreen struct {
 	name    *widget.Label
 	desc    *widget.Label
 	badges  *fyne.Container
+	refused *widget.Label // why the selected tool is not called (HeaderError)
 	args    argsEditor
 	argsBox *fyne.Container
 	asTask  *widget.Check
@@ -192,6 +193,9 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 	t.name.Wrapping = fyne.TextWrapWord
 	t.desc = wrapLabel("")
 	t.badges = wrapRow()
+	t.refused = wrapLabel("")
+	t.refused.Importance = widget.WarningImportance
+	t.refused.Hide()
 	t.argsBox = container.NewStack()
 	t.asTask = widget.NewCheck("Run as task", nil)
 	t.asTask.Hide()
@@ -210,7 +214,7 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 	t.progMsg.Hide()
 	t.result = container.NewVBox()
 	form := container.NewVBox(
-		t.name, t.badges, t.desc,
+		t.name, t.badges, t.refused, t.desc,
 		heading("Arguments"), t.argsBox,
 		wrapRow(t.runBtn, t.cancel, t.asTask, hint),
 		t.prog, t.progInf, t.progMsg,
@@ -362,6 +366,13 @@ func (t *toolsScreen) onSelect(tool Tool) {
 	t.desc.SetText(tool.Description)
 	t.badges.Objects = annotationBadges(tool)
 	t.badges.Refresh()
+	if tool.HeaderError != nil {
+		head, _ := plainError(tool.HeaderError)
+		t.refused.SetText("⚠ Spyglass does not call this tool: " + head)
+		t.refused.Show()
+	} else {
+		t.refused.Hide()
+	}
 	t.args = t.ss.s.w.newArgsEditor(tool.InputSchema, t.lastArgs[tool.Name], t.onRun)
 	t.argsBox.Objects = []fyne.CanvasObject{t.args.Object()}
 	t.argsBox.Refresh()
@@ -389,6 +400,10 @@ func (t *toolsScreen) saveArgs() {
 // onRun calls the selected tool (Run, Ctrl+Enter).
 func (t *toolsScreen) onRun() {
 	if t.selected == nil || t.running != nil {
+		return
+	}
+	if err := t.selected.HeaderError; err != nil {
+		t.showProtocolError("Not sent: the tool's x-mcp-header declarations are invalid", err)
 		return
 	}
 	args, err := t.args.JSON()

@@ -247,6 +247,10 @@ type Tool struct {
 	// IconURL is the tool's first icon (a data: URI or an http(s) URL).
 	IconURL string
 	Raw     json.RawMessage
+	// HeaderError, set by the caller from the session's check, says why
+	// the tool is not called: its x-mcp-header declarations are invalid
+	// (protocol 2026-07-28). nil for a tool that can be called.
+	HeaderError error
 }
 
 // DecodeTools decodes listed tools (each item exactly as sent).
