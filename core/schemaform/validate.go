@@ -24,7 +24,10 @@ var ErrNoValidator = errors.New("schemaform: schema cannot be compiled for valid
 
 // Schema is a JSON Schema compiled for whole-document validation by
 // github.com/santhosh-tekuri/jsonschema/v6. It is safe for concurrent use.
-type Schema struct{ s *jsonschema.Schema }
+type Schema struct {
+	s    *jsonschema.Schema
+	root *Value // the schema as parsed, for the work estimate (see tooMuchWork)
+}
 
 // schemaURL names the compiled document; relative $ref and $id resolve
 // against it, and nothing is ever loaded from it.
@@ -92,7 +95,7 @@ func compileValue(v *Value, draft *jsonschema.Draft) (s *Schema, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrNoValidator, err)
 	}
-	return &Schema{sch}, nil
+	return &Schema{s: sch, root: v}, nil
 }
 
 // Validate checks a JSON document and returns its problems in instance
@@ -110,6 +113,9 @@ func (s *Schema) Validate(doc []byte) []Issue {
 func (s *Schema) validate(v *Value) (out []Issue) {
 	if hugeNumbers(v, 0) {
 		return []Issue{{Code: CodeSchema, Message: "a number is too large to check"}}
+	}
+	if tooMuchWork(s.root, v) {
+		return []Issue{{Code: CodeSchema, Message: fmt.Sprintf("the schema would apply its subschemas to this document more than %d times: too costly to check", maxWork)}}
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -370,6 +376,90 @@ func tooComplex(root *Value) bool {
 		return false
 	}
 	return walk(root, 0)
+}
+
+// maxWork bounds how many times validating one document may apply a
+// subschema to one of its values.
+const maxWork = 1 << 21
+
+// tooMuchWork reports whether validating inst against root would apply
+// subschemas to its values more than maxWork times. The library has no
+// step budget, and tooComplex looks at one value only: a schema that
+// applies itself twice to a child ({"allOf": [A, A]}, A's properties
+// pointing back at the root) doubles the work at each level of the
+// document, so twenty-odd levels of a hostile structuredContent would
+// keep a check busy for hours. The count over-approximates (every
+// property and item keyword is taken to apply to every member or item)
+// and is memoized per (subschema, value), so it is itself cheap.
+func tooMuchWork(root, inst *Value) bool {
+	b := builder{root: root}
+	type pair struct{ s, v *Value }
+	memo := map[pair]int{}
+	var count func(s, v *Value) int
+	count = func(s, v *Value) int {
+		if s == nil || s.Type != TypeObject {
+			return 1
+		}
+		k := pair{s, v}
+		if c, ok := memo[k]; ok {
+			return c
+		}
+		memo[k] = 1 // a cycle at one value counts once (the library stops it)
+		c := 1
+		add := func(sub, at *Value) { c = min(c+count(sub, at), maxWork+1) }
+		each := func(sub *Value) { // sub applies to every member or item of v
+			for _, m := range v.Members {
+				add(sub, m.Value)
+			}
+			for _, it := range v.Items {
+				add(sub, it)
+			}
+		}
+		for _, m := range s.Members {
+			switch m.Key {
+			case "allOf", "anyOf", "oneOf":
+				for _, it := range m.Value.Items {
+					add(it, v)
+				}
+			case "not", "if", "then", "else":
+				add(m.Value, v)
+			case "dependentSchemas", "dependencies":
+				for _, d := range m.Value.Members {
+					add(d.Value, v)
+				}
+			case "$ref", "$dynamicRef", "$recursiveRef":
+				if m.Value.Type == TypeString {
+					add(b.pointer(m.Value.Str), v)
+				}
+			case "properties":
+				for _, p := range m.Value.Members {
+					if mv := v.Get(p.Key); mv != nil {
+						add(p.Value, mv)
+					}
+				}
+			case "patternProperties", "prefixItems":
+				for _, p := range m.Value.Members {
+					each(p.Value)
+				}
+				for _, p := range m.Value.Items {
+					each(p)
+				}
+			case "items":
+				if m.Value.Type == TypeArray { // draft 4-2019 tuple form
+					for _, p := range m.Value.Items {
+						each(p)
+					}
+				} else {
+					each(m.Value)
+				}
+			case "additionalProperties", "unevaluatedProperties", "additionalItems", "unevaluatedItems", "contains", "propertyNames":
+				each(m.Value)
+			}
+		}
+		memo[k] = c
+		return c
+	}
+	return count(root, inst) > maxWork
 }
 
 // toAny converts a Value to what the library validates: nil, bool,
