@@ -162,7 +162,7 @@ type endpointEvent struct {
 	err error
 }
 
-// ErrForeignEndpoint: the legacy SSE stream's first endpoint event names
+// ErrForeignEndpoint means the legacy SSE stream's first endpoint event names
 // another origin. Our POSTs carry the catalog's headers and the OAuth token,
 // so the client does not follow it, and says where it pointed.
 var ErrForeignEndpoint = errors.New("the server's endpoint event names another origin")
