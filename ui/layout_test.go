@@ -19,8 +19,7 @@ import (
 func TestFitsWithURLElicitationAndClosedList(t *testing.T) {
 	w, _, _ := connected(t, nil)
 	Sync(func() {
-		var q *requests.Queue
-		q = requests.NewQueue(&requests.QueueOptions{Window: w.win, OnCountChanged: func(n int) { w.SetRequestCount(n) }})
+		q := requests.NewQueue(&requests.QueueOptions{Window: w.win, OnCountChanged: func(n int) { w.SetRequestCount(n) }})
 		w.SetRequests(q.Object())
 		for i := range 20 {
 			q.AddElicitation(requests.ElicitationRequest{Server: "fake", ID: fmt.Sprint(i), Mode: "form",
