@@ -383,6 +383,9 @@ var oauthFields = []fieldDef[OAuth]{
 	strField("tokenUrl", func(o *OAuth) *string { return &o.TokenURL }, ""),
 	boolField("enterpriseManaged", func(o *OAuth) *bool { return &o.EnterpriseManaged }),
 	strField("onInsufficientScope", func(o *OAuth) *string { return &o.OnInsufficientScope }, ""),
+	strField("assertionFile", func(o *OAuth) *string { return &o.AssertionFile }, ""),
+	strField("assertionEnv", func(o *OAuth) *string { return &o.AssertionEnv }, ""),
+	strField("dpop", func(o *OAuth) *string { return &o.DPoP }, DPoPAuto),
 }
 
 // legacyMetadata converts the pre-#1910 [{"key":…,"value":…}] array into an

@@ -136,7 +136,25 @@ type OAuth struct {
 	// OnInsufficientScope: what to do on a 403 insufficient_scope (free text,
 	// interpreted by the OAuth client); "" = its default.
 	OnInsufficientScope string
+	// AssertionFile and AssertionEnv name where the workload's JWT is for
+	// workload identity federation (the jwt-bearer grant): a file path or
+	// an environment variable name, read at each connection. The JWT itself
+	// never goes into the catalog.
+	AssertionFile string
+	AssertionEnv  string
+	// DPoP is "auto" (the default: DPoP-bound tokens when the servers
+	// offer them) or "off".
+	DPoP string
 }
+
+// DPoP modes of oauth.dpop.
+const (
+	DPoPAuto = "auto"
+	DPoPOff  = "off"
+)
+
+// DPoPModes lists the accepted values of oauth.dpop.
+var DPoPModes = []string{DPoPAuto, DPoPOff}
 
 // EffectiveEra returns the era in force (DefaultEra when unset).
 func (s *Server) EffectiveEra() Era {
@@ -277,6 +295,9 @@ func (s *Server) problems() []*EntryError {
 	}
 	if s.ProtocolVersion != "" && !slices.Contains(ProtocolVersions, s.ProtocolVersion) {
 		add("protocolVersion", quote(s.ProtocolVersion), ProtocolVersions, ErrInvalidValue)
+	}
+	if s.OAuth != nil && s.OAuth.DPoP != "" && !slices.Contains(DPoPModes, s.OAuth.DPoP) {
+		add("oauth.dpop", quote(s.OAuth.DPoP), DPoPModes, ErrInvalidValue)
 	}
 	if s.ModernLogLevel != "" && !slices.Contains(LogLevels, s.ModernLogLevel) {
 		add("modernLogLevel", quote(s.ModernLogLevel), LogLevels, ErrInvalidValue)
