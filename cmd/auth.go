@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -51,6 +53,16 @@ func (c *connection) enableOAuth(base context.Context, store secrets.Store, log 
 	}
 	if opts.SoftwareVersion == "" {
 		opts.SoftwareVersion = version
+	}
+	if jwt, ok, err := workloadJWT(settings, os.ReadFile, os.Getenv); ok {
+		opts.Grant, opts.Assertion = oauth.GrantJWTBearer, jwt
+		if red != nil && jwt != "" {
+			red.Add(jwt)
+		}
+		if err != nil && log != nil {
+			// the sign-in then fails saying it has no workload JWT; this says why
+			log.Append(events.Event{Kind: events.KindWarning, Conn: c.name, Text: "sign-in: " + err.Error()})
+		}
 	}
 	c.auth = oauth.New(c.name, c.http.URL, settings, store, &opts)
 	c.authBase = base
@@ -221,6 +233,29 @@ func oauthWarning(stderr io.Writer) func(oauth.Warning) {
 
 // oauthSettings returns the OAuth settings of the connection's catalog
 // entry (the zero value when it has none).
+// workloadJWT reads the workload JWT of workload identity federation from
+// where oauth.assertionFile or oauth.assertionEnv says it is (the file wins).
+// ok is false when neither is set; err says why no JWT could be read.
+func workloadJWT(o catalog.OAuth, readFile func(string) ([]byte, error), getenv func(string) string) (jwt string, ok bool, err error) {
+	switch {
+	case o.AssertionFile != "":
+		b, err := readFile(o.AssertionFile)
+		if err != nil {
+			return "", true, fmt.Errorf("cannot read the workload JWT from oauth.assertionFile: %w", err)
+		}
+		if jwt = strings.TrimSpace(string(b)); jwt == "" {
+			return "", true, fmt.Errorf("oauth.assertionFile %s is empty: it should hold the workload JWT", o.AssertionFile)
+		}
+		return jwt, true, nil
+	case o.AssertionEnv != "":
+		if jwt = strings.TrimSpace(getenv(o.AssertionEnv)); jwt == "" {
+			return "", true, fmt.Errorf("the environment variable %s (oauth.assertionEnv) is not set or empty: it should hold the workload JWT", o.AssertionEnv)
+		}
+		return jwt, true, nil
+	}
+	return "", false, nil
+}
+
 func oauthSettings(c *connection) catalog.OAuth {
 	if c.server.OAuth == nil {
 		return catalog.OAuth{}

@@ -631,7 +631,7 @@ func (a *Authorizer) run(ctx context.Context, ch Challenge, granted string, step
 	if err != nil {
 		return err
 	}
-	d.dpop = useDPoP(ch, d)
+	d.dpop = a.settings.DPoP != catalog.DPoPOff && useDPoP(ch, d)
 	if !d.meta.Fallback && !contains(d.meta.CodeChallengeMethodsSupported, "S256") && a.opts.Grant == GrantAuthorizationCode && !a.settings.EnterpriseManaged {
 		return fmt.Errorf("oauth: authorization server %s: %w", d.meta.Issuer, ErrPKCEUnsupported)
 	}
