@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"net/http"
 	"sort"
 	"strings"
@@ -79,7 +80,7 @@ func newConnection(name string, s catalog.Server, rec wire.Recorder, red *wire.R
 			red.Add(redact.ArgSecrets(s.Args)...)
 		}
 		sort.Strings(env)
-		cfg := wire.StdioConfig{Conn: name, Command: command, Args: s.Args, Env: env, Dir: s.Cwd}
+		cfg := wire.StdioConfig{Conn: name, Command: command, Args: s.Args, Env: env, Dir: s.Cwd, MaxMessageSize: messageLimit(s)}
 		c.dial = func(context.Context) (wire.Conn, error) { return wire.NewStdio(cfg, rec), nil }
 	default: // http and sse; Validate rejected every other type
 		h := http.Header{}
@@ -92,7 +93,7 @@ func newConnection(name string, s catalog.Server, rec wire.Recorder, red *wire.R
 		if red != nil {
 			red.Add(redact.URLSecrets(s.URL)...)
 		}
-		c.http = &wire.HTTPConfig{Conn: name, URL: s.URL, Header: h, Redactor: red}
+		c.http = &wire.HTTPConfig{Conn: name, URL: s.URL, Header: h, Redactor: red, MaxMessageSize: messageLimit(s)}
 		sse := s.Type == catalog.TypeSSE
 		c.dial = func(context.Context) (wire.Conn, error) {
 			cfg := *c.http // read at dial time: enableOAuth may have set Prepare
@@ -130,4 +131,13 @@ func newConnection(name string, s catalog.Server, rec wire.Recorder, red *wire.R
 			ElicitationForm: true, ElicitationURL: true, Experimental: exp}
 	}
 	return c, nil
+}
+
+// messageLimit is the catalog's maxMessageSize for the wire (0 = the
+// wire's default).
+func messageLimit(s catalog.Server) int {
+	if s.MaxMessageSize <= 0 {
+		return 0
+	}
+	return int(min(s.MaxMessageSize, int64(math.MaxInt)))
 }

@@ -268,6 +268,7 @@ var serverFields = []fieldDef[Server]{
 	int64Field("connectionTimeout", func(s *Server) *int64 { return &s.ConnectionTimeout }, 0),
 	int64Field("requestTimeout", func(s *Server) *int64 { return &s.RequestTimeout }, 0),
 	int64Field("taskTtl", func(s *Server) *int64 { return &s.TaskTTL }, DefaultTaskTTL),
+	int64Field("maxMessageSize", func(s *Server) *int64 { return &s.MaxMessageSize }, 0),
 	boolField("autoRefreshOnListChanged", func(s *Server) *bool { return &s.AutoRefreshOnListChanged }),
 	boolField("paginatedLists", func(s *Server) *bool { return &s.PaginatedLists }),
 	rawObjectField("advertisedExtensions", func(s *Server) *json.RawMessage { return &s.AdvertisedExtensions }),

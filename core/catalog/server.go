@@ -94,6 +94,10 @@ type Server struct {
 	RequestTimeout    int64
 	// TaskTTL in milliseconds; 0 means DefaultTaskTTL.
 	TaskTTL int64
+	// MaxMessageSize bounds one message read from the server, in bytes: a
+	// larger one is recorded as invalid (its size and first bytes) and
+	// skipped. 0 (or less) means the engine's default, 256 MiB.
+	MaxMessageSize int64
 	// AutoRefreshOnListChanged refreshes lists on */list_changed.
 	AutoRefreshOnListChanged bool
 	// PaginatedLists fetches one page at a time instead of aggregating.

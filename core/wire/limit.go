@@ -92,5 +92,5 @@ func readLine(br *bufio.Reader, limit int) ([]byte, error) {
 // the limit and its first bytes.
 func (r recorder) tooLong(e *tooLongError) {
 	r.add(events.Event{Kind: events.KindInvalid, Size: e.size,
-		Text: fmt.Sprintf("message of %s bytes exceeds the %d-byte limit (MaxMessageSize) and was skipped; it began: %s", e.sizeText(), e.limit, e.head)})
+		Text: fmt.Sprintf("message of %s bytes exceeds the %d-byte limit (the server's maxMessageSize) and was skipped; it began: %s", e.sizeText(), e.limit, e.head)})
 }
