@@ -59,6 +59,7 @@ type origEntry struct {
 	obj        *object // the entry object, nil when the value is not an object
 	srv        Server  // decoded
 	legacyMeta bool    // metadata is the old array shape: rewrite it as an object
+	rawRoots   bool    // a root URI is unencoded: rewrite it encoded
 	fileSecret bool    // oauth.clientSecret is present in the file
 }
 
@@ -152,7 +153,7 @@ func decodeEntry(file string, data, std []byte, m member) decoded {
 		o.obj = obj
 		ds := &decodeState{}
 		ps := decodeObject(serverFields, &o.srv, std, obj, "", ds)
-		o.legacyMeta = ds.legacyMeta
+		o.legacyMeta, o.rawRoots = ds.legacyMeta, ds.rawRoots
 		if o.srv.Type == "" && obj.find("type") < 0 {
 			switch {
 			case o.srv.Command != "":
@@ -511,9 +512,7 @@ func (c *Catalog) renderEntry(e *entry, indent string) []byte {
 	st := c.st
 	if o := e.orig; o != nil {
 		obj, orig = o.obj, o.srv
-		if o.legacyMeta {
-			force = map[string]bool{"metadata": true}
-		}
+		force = map[string]bool{"metadata": o.legacyMeta, "roots": o.rawRoots}
 		if obj != nil && !bytes.Contains(c.data[obj.start:obj.end], []byte("\n")) {
 			st.multiline = false
 		}

@@ -16,6 +16,7 @@ import (
 // decodeState collects what decoding one entry found besides values.
 type decodeState struct {
 	legacyMeta bool          // metadata was the old [{key,value}] array
+	rawRoots   bool          // a root URI was written unencoded (see NormalizeRootURI)
 	problems   []*EntryError // nested problems (oauth.*)
 }
 
@@ -232,8 +233,16 @@ var serverFields = []fieldDef[Server]{
 	strField("modernLogLevel", func(s *Server) *string { return &s.ModernLogLevel }, DefaultModernLogLevel),
 	{
 		key: "roots",
-		decode: func(s *Server, raw []byte, _ *decodeState) error {
-			return json.Unmarshal(raw, &s.Roots)
+		decode: func(s *Server, raw []byte, d *decodeState) error {
+			if err := json.Unmarshal(raw, &s.Roots); err != nil {
+				return err
+			}
+			for i, r := range s.Roots {
+				if s.Roots[i].URI = NormalizeRootURI(r.URI); s.Roots[i].URI != r.URI {
+					d.rawRoots = true
+				}
+			}
+			return nil
 		},
 		equal:     func(a, b *Server) bool { return slices.Equal(a.Roots, b.Roots) },
 		isDefault: func(s *Server) bool { return len(s.Roots) == 0 },
