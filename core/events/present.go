@@ -2,6 +2,7 @@ package events
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -100,6 +101,9 @@ func (e Event) Title() string {
 		case MsgRequest:
 			return e.Method + " #" + displayID(e.ID)
 		case MsgNotification:
+			if e.Method == "notifications/message" {
+				return e.Method + logTitle(e.Raw)
+			}
 			return e.Method
 		case MsgResult, MsgError:
 			m := e.Method
@@ -335,4 +339,29 @@ func (e Event) String() string {
 		s += " [" + b + "]"
 	}
 	return s
+}
+
+// logTitle is " · level · text" of a notifications/message (the logger
+// first when there is one); "" when the params do not say.
+func logTitle(raw []byte) string {
+	var m struct {
+		Params struct {
+			Level  string          `json:"level"`
+			Logger string          `json:"logger"`
+			Data   json.RawMessage `json:"data"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(raw, &m) != nil || m.Params.Level == "" {
+		return ""
+	}
+	p := m.Params
+	text := string(bytes.TrimSpace(p.Data))
+	var s string
+	if json.Unmarshal(p.Data, &s) == nil {
+		text = s
+	}
+	if p.Logger != "" {
+		text = p.Logger + ": " + text
+	}
+	return " · " + p.Level + " · " + clip(text)
 }
