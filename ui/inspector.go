@@ -605,7 +605,12 @@ func pane(label string, e *EventView, missing string) fyne.CanvasObject {
 		}
 	}
 	raw := e.Raw
-	cp := copyButton("", func() string { return prettyJSON(raw) })
+	cp := copyButton("", func() string {
+		if tree.mode.Selected == "Raw" {
+			return string(raw) // the bytes as they crossed the wire
+		}
+		return prettyJSON(raw)
+	})
 	if top != nil {
 		top = container.NewBorder(nil, nil, nil, cp, top)
 	}

@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"image/color"
-	"sort"
+	"io"
 	"strconv"
 	"strings"
 
@@ -264,21 +264,29 @@ func (e *errorBox) onToggle() {
 	e.render()
 }
 
-// jsonNode is one node of a parsed JSON document.
+// jsonNode is one node of a JSON document, as the wire had it.
 type jsonNode struct {
-	key      string
-	value    any
+	key      string // as shown: quoted when it is not a plain name
+	text     string // a scalar's text, or "{n}" / "[n]"
 	children []string
 }
 
-// jsonTree is a collapsible tree of a JSON document, with copy.
+// jsonTree shows a JSON document as a tree in wire order (duplicate keys
+// kept) or as its raw bytes, with Expand all.
 type jsonTree struct {
 	tree  *widget.Tree
 	nodes map[string]*jsonNode
 	raw   []byte
+	rawL  *widget.Label
+	rawSc *container.Scroll
+	mode  *widget.RadioGroup
+	bar   *fyne.Container
 	empty *widget.Label
 	obj   fyne.CanvasObject
 }
+
+// rawCut is how much of a payload the raw view draws; Copy has it all.
+const rawCut = 64 << 10
 
 func newJSONTree() *jsonTree {
 	j := &jsonTree{nodes: map[string]*jsonNode{}}
@@ -298,38 +306,60 @@ func newJSONTree() *jsonTree {
 			l.Truncation = fyne.TextTruncateEllipsis
 			return l
 		},
-		func(id widget.TreeNodeID, branch bool, o fyne.CanvasObject) {
-			n := j.nodes[id]
-			if n == nil {
-				return
+		func(id widget.TreeNodeID, _ bool, o fyne.CanvasObject) {
+			if n := j.nodes[id]; n != nil {
+				o.(*widget.Label).SetText(n.label())
 			}
-			o.(*widget.Label).SetText(nodeText(n, branch))
 		})
+	j.rawL = widget.NewLabel("")
+	j.rawL.TextStyle = fyne.TextStyle{Monospace: true}
+	j.rawL.Wrapping = fyne.TextWrapBreak
+	j.rawL.Selectable = true
+	j.rawSc = container.NewVScroll(j.rawL)
+	j.rawSc.Hide()
+	j.mode = widget.NewRadioGroup([]string{"Tree", "Raw"}, j.onMode)
+	j.mode.Horizontal = true
+	j.mode.Required = true
+	j.mode.Selected = "Tree"
+	expand := widget.NewButton("Expand all", j.tree.OpenAllBranches)
+	expand.Importance = widget.LowImportance
+	j.bar = container.NewHBox(j.mode, expand)
 	j.empty = widget.NewLabel("")
+	j.empty.Wrapping = fyne.TextWrapWord
 	j.empty.Hide()
-	j.obj = container.NewStack(j.tree, j.empty)
+	j.obj = container.NewBorder(j.bar, nil, nil, nil, container.NewStack(j.tree, j.rawSc, j.empty))
 	return j
 }
 
-func nodeText(n *jsonNode, branch bool) string {
-	prefix := ""
-	if n.key != "" {
-		prefix = n.key + ": "
+func (n *jsonNode) label() string {
+	if n.key == "" {
+		return n.text
 	}
-	switch v := n.value.(type) {
-	case map[string]any:
-		return fmt.Sprintf("%s{%d}", prefix, len(v))
-	case []any:
-		return fmt.Sprintf("%s[%d]", prefix, len(v))
-	case string:
-		s, _ := truncate(strings.ReplaceAll(v, "\n", "⏎"), 300)
-		return prefix + strconv.Quote(s)
-	case json.Number:
-		return prefix + v.String()
-	case nil:
-		return prefix + "null"
-	default:
-		return fmt.Sprintf("%s%v", prefix, v)
+	return n.key + ": " + n.text
+}
+
+// showKey quotes a key unless it is a plain name, so that "a/b", "a.b",
+// "" and " a" read as the keys they are.
+func showKey(k string) string {
+	if k == "" || strings.IndexFunc(k, func(r rune) bool {
+		return !(r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) >= 0 {
+		return strconv.Quote(k)
+	}
+	return k
+}
+
+// onMode switches between the tree and the raw bytes.
+func (j *jsonTree) onMode(m string) {
+	if len(j.nodes) == 0 {
+		return // not JSON: the text is shown already
+	}
+	if m == "Raw" {
+		j.tree.Hide()
+		j.rawSc.Show()
+	} else {
+		j.rawSc.Hide()
+		j.tree.Show()
 	}
 }
 
@@ -337,25 +367,24 @@ func nodeText(n *jsonNode, branch bool) string {
 func (j *jsonTree) SetJSON(raw []byte) {
 	j.raw = append([]byte(nil), raw...)
 	j.nodes = map[string]*jsonNode{}
+	show, cut := truncate(strings.ToValidUTF8(string(raw), "\uFFFD"), rawCut)
+	if cut {
+		show += "\n(first " + sizeText(rawCut) + " of " + sizeText(len(raw)) + "; Copy takes it all)"
+	}
+	j.rawL.SetText(show)
 	if len(bytes.TrimSpace(raw)) == 0 {
-		j.empty.SetText("(no payload)")
-		j.empty.Show()
-		j.tree.Hide()
+		j.setText("(no payload)")
 		return
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
+	if err := j.parse(raw); err != nil {
+		j.nodes = map[string]*jsonNode{}
 		s, _ := truncate(string(raw), 4000)
-		j.empty.SetText(s)
-		j.empty.Show()
-		j.tree.Hide()
+		j.setText(s)
 		return
 	}
 	j.empty.Hide()
-	j.tree.Show()
-	j.add("", "", v)
+	j.bar.Show()
+	j.onMode(j.mode.Selected)
 	j.tree.Refresh()
 	j.tree.OpenBranch("")
 	// open the first two levels so the payload reads at a glance
@@ -364,28 +393,71 @@ func (j *jsonTree) SetJSON(raw []byte) {
 	}
 }
 
-func (j *jsonTree) add(id, key string, v any) {
-	n := &jsonNode{key: key, value: v}
-	j.nodes[id] = n
-	switch t := v.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(t))
-		for k := range t {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			cid := id + "/" + k
-			n.children = append(n.children, cid)
-			j.add(cid, k, t[k])
-		}
-	case []any:
-		for i, e := range t {
-			cid := id + "/" + strconv.Itoa(i)
-			n.children = append(n.children, cid)
-			j.add(cid, strconv.Itoa(i), e)
-		}
+// setText shows s instead of a tree (no payload, not JSON).
+func (j *jsonTree) setText(s string) {
+	j.empty.SetText(s)
+	j.empty.Show()
+	j.bar.Hide()
+	j.tree.Hide()
+	j.rawSc.Hide()
+}
+
+// parse reads raw token by token (not into a map), so that the tree has
+// the wire's key order and every duplicate key.
+func (j *jsonTree) parse(raw []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := j.value(dec, "", ""); err != nil {
+		return err
 	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("parse payload: data after the value")
+	}
+	return nil
+}
+
+// value reads one value into node id.
+func (j *jsonTree) value(dec *json.Decoder, id, key string) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return fmt.Errorf("parse payload: %w", err)
+	}
+	n := &jsonNode{key: key}
+	j.nodes[id] = n
+	switch t := tok.(type) {
+	case json.Delim:
+		open, close := "[", "]"
+		if t == '{' {
+			open, close = "{", "}"
+		}
+		for i := 0; dec.More(); i++ {
+			k := strconv.Itoa(i)
+			if t == '{' {
+				kt, err := dec.Token()
+				if err != nil {
+					return fmt.Errorf("parse payload: %w", err)
+				}
+				k = showKey(kt.(string))
+			}
+			cid := id + "/" + strconv.Itoa(i) // by position: keys may hold "/" or repeat
+			n.children = append(n.children, cid)
+			if err := j.value(dec, cid, k); err != nil {
+				return err
+			}
+		}
+		if _, err := dec.Token(); err != nil {
+			return fmt.Errorf("parse payload: %w", err)
+		}
+		n.text = open + strconv.Itoa(len(n.children)) + close
+	case string:
+		s, _ := truncate(strings.ReplaceAll(t, "\n", "⏎"), 300)
+		n.text = strconv.Quote(s)
+	case nil:
+		n.text = "null"
+	default: // json.Number, bool
+		n.text = fmt.Sprint(t)
+	}
+	return nil
 }
 
 // prettyJSON indents raw for display; invalid JSON is returned as is.

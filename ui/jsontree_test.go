@@ -1,0 +1,84 @@
+package ui
+
+import (
+	"slices"
+	"testing"
+
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+// labels returns the tree's node labels depth first, in display order.
+func (j *jsonTree) labels() []string {
+	var out []string
+	var walk func(id string)
+	walk = func(id string) {
+		out = append(out, j.nodes[id].label())
+		for _, c := range j.nodes[id].children {
+			walk(c)
+		}
+	}
+	if j.nodes[""] != nil {
+		walk("")
+	}
+	return out
+}
+
+func TestJSONTreeWireOrderAndKeys(t *testing.T) {
+	test.NewTempApp(t)
+	tests := []struct {
+		name, raw string
+		want      []string
+	}{
+		{"wire order, not sorted", `{"z":1,"a":2,"m":[true,null]}`,
+			[]string{"{3}", "z: 1", "a: 2", "m: [2]", "0: true", "1: null"}},
+		{"a key with a slash is its own key", `{"a":{"b":1},"a/b":2}`,
+			[]string{"{2}", "a: {1}", "b: 1", `"a/b": 2`}},
+		{"duplicate keys stay visible", `{"id":1,"id":2}`,
+			[]string{"{2}", "id: 1", "id: 2"}},
+		{"odd keys are quoted", `{"":1," x":2,"a.b":"s\n"}`,
+			[]string{"{3}", `"": 1`, `" x": 2`, `"a.b": "s⏎"`}},
+		{"numbers keep their text", `[1.50,1e400]`,
+			[]string{"[2]", "0: 1.50", "1: 1e400"}},
+	}
+	for _, tt := range tests {
+		j := newJSONTree()
+		j.SetJSON([]byte(tt.raw))
+		if got := j.labels(); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: tree %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestJSONTreeRawAndExpandAll(t *testing.T) {
+	test.NewTempApp(t)
+	raw := `{"b" : {"c":{"d":1}}, "b":2}`
+	j := newJSONTree()
+	test.NewTempWindow(t, j.obj)
+	j.SetJSON([]byte(raw))
+	if !j.tree.Visible() || j.rawSc.Visible() {
+		t.Fatal("the tree is not the first view")
+	}
+	if j.tree.IsBranchOpen("/0/0") {
+		t.Fatal("the third level is open before Expand all")
+	}
+	test.Tap(j.bar.Objects[1].(*widget.Button))
+	if !j.tree.IsBranchOpen("/0/0") {
+		t.Error("Expand all left the third level closed")
+	}
+	j.mode.SetSelected("Raw")
+	if j.tree.Visible() || !j.rawSc.Visible() {
+		t.Fatal("Raw does not show the raw view")
+	}
+	if j.rawL.Text != raw {
+		t.Errorf("raw view %q, want the exact bytes %q", j.rawL.Text, raw)
+	}
+	j.SetJSON([]byte(`not json`))
+	if !j.empty.Visible() || j.empty.Text != "not json" || j.bar.Visible() {
+		t.Errorf("invalid JSON: text %q shown %v, bar shown %v", j.empty.Text, j.empty.Visible(), j.bar.Visible())
+	}
+	j.SetJSON([]byte(`{"a":1} {"b":2}`))
+	if !j.empty.Visible() {
+		t.Error("two values are shown as one tree")
+	}
+}
