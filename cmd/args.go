@@ -105,6 +105,10 @@ type Invocation struct {
 	Argument     *KeyValue      // --argument NAME=VALUE (the argument being completed)
 	ContextArgs  []KeyValue     // --context-arg k=v (already-known arguments)
 
+	// RequestHeaders (--request-header "Name: Value", in order) go with
+	// the --params-json request only, unlike Headers.
+	RequestHeaders []KeyValue
+
 	// given records the flags given, by canonical name.
 	given map[string]bool
 }
@@ -194,12 +198,7 @@ var flagDefs = []flagDef{
 		}},
 	{name: "--header", kind: kindRepeat, group: groupShared, arg: `"Name: Value"`, usage: "HTTP header of an http/sse server (repeatable)",
 		set: func(inv *Invocation, v string) error {
-			k, val, ok := strings.Cut(v, ":")
-			k = strings.TrimSpace(k)
-			if !ok || !validHeaderName(k) {
-				return fmt.Errorf(`--header %q: write --header "Name: Value", e.g. --header "Authorization: Bearer abc123"`, v)
-			}
-			return addKV(&inv.Headers, "--header", KeyValue{k, strings.TrimSpace(val)})
+			return addHeader(&inv.Headers, "--header", v)
 		}},
 
 	{name: "--protocol-version", kind: kindString, group: groupShared, arg: "VERSION", usage: "speak exactly this MCP protocol version (" + strings.Join(catalog.ProtocolVersions, ", ") + "), over the catalog's choice",
@@ -270,6 +269,8 @@ var flagDefs = []flagDef{
 		}},
 	{name: "--params-json", kind: kindString, group: groupCLI, arg: "JSON", usage: "the whole params object of the request (any method)",
 		set: func(inv *Invocation, v string) error { return setJSONObject(&inv.ParamsJSON, "--params-json", v) }},
+	{name: "--request-header", kind: kindRepeat, group: groupCLI, arg: `"Name: Value"`, usage: "HTTP header sent with the one --params-json request only, not the handshake (http/sse servers; repeatable)",
+		set: func(inv *Invocation, v string) error { return addHeader(&inv.RequestHeaders, "--request-header", v) }},
 	{name: "--format", kind: kindString, group: groupCLI, arg: "text|json", usage: "output: the result pretty-printed (text, default) or one JSON object (json)",
 		set: func(inv *Invocation, v string) error {
 			if !slices.Contains(formats, v) {
@@ -400,12 +401,22 @@ func setJSONObject(dst *string, flag, v string) error {
 
 func addKV(list *[]KeyValue, flag string, kv KeyValue) error {
 	for _, e := range *list {
-		if strings.EqualFold(e.Key, kv.Key) && (flag == "--header" || e.Key == kv.Key) {
+		if strings.EqualFold(e.Key, kv.Key) && (strings.HasSuffix(flag, "header") || e.Key == kv.Key) {
 			return fmt.Errorf("%s %s is given twice; give each name once", flag, kv.Key)
 		}
 	}
 	*list = append(*list, kv)
 	return nil
+}
+
+// addHeader adds a "Name: Value" flag value to list.
+func addHeader(list *[]KeyValue, flag, v string) error {
+	k, val, ok := strings.Cut(v, ":")
+	k = strings.TrimSpace(k)
+	if !ok || !validHeaderName(k) {
+		return fmt.Errorf(`%s %q: write %s "Name: Value", e.g. %s "Authorization: Bearer abc123"`, flag, v, flag, flag)
+	}
+	return addKV(list, flag, KeyValue{k, strings.TrimSpace(val)})
 }
 
 func addArg(list *[]KeyValue, flag, v string) error {
@@ -653,6 +664,9 @@ func (inv *Invocation) checkCLI() error {
 	}
 	if inv.given["--no-revoke"] && !inv.given["--relogin"] {
 		return fmt.Errorf("--no-revoke only changes what --relogin does; add --relogin, or drop --no-revoke")
+	}
+	if inv.given["--request-header"] && !inv.given["--params-json"] {
+		return fmt.Errorf("--request-header goes with the one request that --params-json sends; add --params-json '{...}', or use --header for every request of the connection")
 	}
 	if inv.given["--tool-arg"] && inv.given["--tool-args-json"] {
 		return fmt.Errorf("--tool-arg cannot be combined with --tool-args-json; give the arguments one way")

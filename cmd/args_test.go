@@ -77,6 +77,10 @@ func TestParseArgs(t *testing.T) {
 			}},
 		{"completion resource", split("--cli --method completion/complete --ref resource:file:///{path} --argument path=/u x"),
 			func(i *Invocation) bool { return *i.Ref == CompletionRef{Type: "ref/resource", URI: "file:///{path}"} }},
+		{"request headers", []string{"--cli", "--method", "x/custom", "--params-json", `{}`, "--request-header", "X-A: 1 ", "--request-header", "X-B:2", "http://h/mcp"},
+			func(i *Invocation) bool {
+				return reflect.DeepEqual(i.RequestHeaders, []KeyValue{{"X-A", "1"}, {"X-B", "2"}}) && len(i.Headers) == 0
+			}},
 		{"any method with params", []string{"--cli", "--method", "x/custom", "--params-json", `{"a":1}`, "x"},
 			func(i *Invocation) bool { return i.Method == "x/custom" && i.ParamsJSON == `{"a":1}` }},
 		{"params-json replaces required flags", []string{"--cli", "--method", "tools/call", "--params-json", `{"name":"t"}`, "x"},
@@ -157,6 +161,8 @@ func TestParseArgsErrors(t *testing.T) {
 			[]string{"--params-json", "cannot be combined with --tool-name"}},
 		{"tool-arg and tool-args-json", []string{"--cli", "--method", "tools/call", "--tool-name", "t", "--tool-arg", "a=1", "--tool-args-json", "{}", "x"},
 			[]string{"--tool-arg cannot be combined with --tool-args-json"}},
+		{"request-header without params-json", []string{"--cli", "--method", "ping", "--request-header", "X: 1", "x"}, []string{"--request-header", "--params-json"}},
+		{"request-header without --cli", []string{"--request-header", "X: 1"}, []string{"--request-header only works with --cli"}},
 		{"params-json not object", []string{"--cli", "--method", "x", "--params-json", "[1]"}, []string{"--params-json must be a JSON object"}},
 		{"metadata not object", []string{"--cli", "--method", "ping", "--metadata", "tenant=acme"}, []string{"--metadata must be a JSON object"}},
 		{"bad tool-arg", split("--cli --method tools/call --tool-name t --tool-arg noequals x"), []string{"write --tool-arg NAME=VALUE"}},

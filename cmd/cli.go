@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -201,6 +202,9 @@ func (r *cliRun) run(ctx context.Context) (code int) {
 	} else if r.inv.Relogin {
 		return r.usage(fmt.Errorf("--relogin signs in to an http/sse server again, but %q is a stdio server", name))
 	}
+	if r.conn.http == nil && len(r.inv.RequestHeaders) > 0 {
+		return r.usage(fmt.Errorf("--request-header sends HTTP headers, but %q is a stdio server; headers exist only on http/sse servers, so drop --request-header", name))
+	}
 	if r.inv.Fault != "" {
 		spec, _ := fault.Parse(r.inv.Fault) // checked by ParseArgs
 		r.conn.dial = fault.New(spec, r.log).Dial(r.conn.dial, name)
@@ -317,7 +321,11 @@ func (r *cliRun) applyFlags(opts *session.Options) error {
 // rootFromFlag turns a --root PATH (or file:// URI) into a root.
 func rootFromFlag(p string) (mcp.Root, error) {
 	if strings.HasPrefix(p, "file://") {
-		return mcp.Root{URI: p, Name: filepath.Base(strings.TrimPrefix(p, "file://"))}, nil
+		path, err := catalog.RootPath(p)
+		if err != nil {
+			return mcp.Root{}, fmt.Errorf("--root %s: give a folder's path or a file:///… URI: %w", p, err)
+		}
+		return mcp.Root{URI: catalog.RootURI(path), Name: filepath.Base(path)}, nil
 	}
 	abs, err := filepath.Abs(p)
 	if err != nil {
@@ -326,7 +334,7 @@ func rootFromFlag(p string) (mcp.Root, error) {
 	if _, err := os.Stat(abs); err != nil {
 		return mcp.Root{}, fmt.Errorf("--root %s: no such folder; give an existing folder", p)
 	}
-	return mcp.Root{URI: "file://" + filepath.ToSlash(abs), Name: filepath.Base(abs)}, nil
+	return mcp.Root{URI: catalog.RootURI(abs), Name: filepath.Base(abs)}, nil
 }
 
 // call performs the --method and prints its result: exactly as the server
@@ -372,7 +380,14 @@ func replyRaw(rep *session.Reply, err error) (json.RawMessage, error) {
 func (r *cliRun) request(ctx context.Context) (json.RawMessage, error) {
 	inv := r.inv
 	if inv.ParamsJSON != "" {
-		return replyRaw(r.sess.Call(ctx, inv.Method, json.RawMessage(inv.ParamsJSON), nil))
+		var opts *session.CallOptions
+		if len(inv.RequestHeaders) > 0 {
+			opts = &session.CallOptions{Header: http.Header{}}
+			for _, h := range inv.RequestHeaders {
+				opts.Header.Set(h.Key, h.Value)
+			}
+		}
+		return replyRaw(r.sess.Call(ctx, inv.Method, json.RawMessage(inv.ParamsJSON), opts))
 	}
 	switch inv.Method {
 	case "initialize":

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -256,6 +257,10 @@ const catalogSettle = 150 * time.Millisecond
 // SetRoots implements ui.Backend: the roots are saved in the catalog
 // (when it is writable) and announced to the live session.
 func (b *guiBackend) SetRoots(name string, roots []ui.Root) error {
+	roots = slices.Clone(roots)
+	for i := range roots { // the window's folders, as RFC 8089 URIs
+		roots[i].URI = catalog.NormalizeRootURI(roots[i].URI)
+	}
 	b.mu.Lock()
 	sess := b.live[name]
 	var saveErr error
@@ -331,6 +336,7 @@ func fromUIConfig(base catalog.Server, c ui.ServerConfig) catalog.Server {
 	}
 	s.Roots = nil
 	for _, u := range c.Roots {
+		u = catalog.NormalizeRootURI(u)
 		r, ok := keep[u]
 		if !ok {
 			r = catalog.Root{URI: u}

@@ -2,6 +2,7 @@ package requests
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -116,7 +117,7 @@ func (p *RootsPanel) buildUI() fyne.CanvasObject {
 		p.status,
 		mutedLabel("Tip: drop folders onto the window to add them as roots."),
 		warn,
-	))
+	)
 }
 
 // refreshList redraws the list of roots.
@@ -170,12 +171,12 @@ func (p *RootsPanel) onAdd() {
 	}
 	var u fyne.URI
 	if strings.HasPrefix(path, "file://") {
-		parsed, err := storage.ParseURI(path)
-		if err != nil {
-			setError(p.errLbl, "That is not a valid file URI: "+err.Error())
+		parsed, err := url.Parse(path)
+		if err != nil || parsed.Path == "" {
+			setError(p.errLbl, "That is not a valid file URI; give the folder's path, or file:///path.")
 			return
 		}
-		u = parsed
+		u = storage.NewFileURI(parsed.Path)
 	} else {
 		if !filepath.IsAbs(path) {
 			setError(p.errLbl, "Give the folder's full path (it starts with /).")
@@ -210,14 +211,16 @@ func (p *RootsPanel) add(name string, u fyne.URI) (string, bool) {
 	if name == "" {
 		name = filepath.Base(u.Path())
 	}
+	// an RFC 8089 URI, percent-encoded (Fyne's String() leaves spaces raw)
+	uri := (&url.URL{Scheme: "file", Path: filepath.ToSlash(u.Path())}).String()
 	p.mu.Lock()
 	for _, r := range p.roots {
-		if r.URI == u.String() {
+		if r.URI == uri {
 			p.mu.Unlock()
 			return fmt.Sprintf("%s is already a root.", u.Path()), false
 		}
 	}
-	p.roots = append(p.roots, Root{Name: name, URI: u.String()})
+	p.roots = append(p.roots, Root{Name: name, URI: uri})
 	p.mu.Unlock()
 	p.refreshList()
 	return fmt.Sprintf("Added %s.", u.Path()), true

@@ -38,7 +38,7 @@ func TestRootsEmptyAddRemove(t *testing.T) {
 	test.Type(p.name, "Project")
 	test.Type(p.path, dir)
 	test.Tap(button(t, p.Object(), "Add"))
-	want := Root{Name: "Project", URI: storage.NewFileURI(dir).String()}
+	want := Root{Name: "Project", URI: "file://" + strings.ReplaceAll(filepath.ToSlash(dir), " ", "%20")}
 	if len(*changes) != 1 || len((*changes)[0]) != 1 || (*changes)[0][0] != want {
 		t.Fatalf("changes = %+v, want %+v", *changes, want)
 	}
@@ -86,7 +86,7 @@ func TestRootsAddRefusesBadPaths(t *testing.T) {
 func TestRootsDrop(t *testing.T) {
 	tmp := t.TempDir()
 	a := filepath.Join(tmp, "alpha")
-	b := filepath.Join(tmp, "beta dir")
+	b := filepath.Join(tmp, "beta dir ä#%")
 	f := filepath.Join(tmp, "readme.md")
 	os.Mkdir(a, 0o755)
 	os.Mkdir(b, 0o755)
@@ -98,7 +98,8 @@ func TestRootsDrop(t *testing.T) {
 		t.Fatalf("changes = %+v", *changes)
 	}
 	got := (*changes)[0]
-	if len(got) != 3 || got[1].Name != "alpha" || got[2].Name != "beta dir" || got[2].URI != storage.NewFileURI(b).String() {
+	if len(got) != 3 || got[1].Name != "alpha" || got[2].Name != "beta dir ä#%" ||
+		got[2].URI != "file://"+filepath.ToSlash(tmp)+"/beta%20dir%20%C3%A4%23%25" {
 		t.Errorf("roots = %+v", got)
 	}
 	status, problem := p.Message()
