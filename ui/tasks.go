@@ -20,6 +20,7 @@ type tasksScreen struct {
 	status *widget.Label
 	detail *fyne.Container
 	result *fyne.Container
+	cancel *widget.Button // the selected task's Cancel
 }
 
 func (t *tasksScreen) buildUI() fyne.CanvasObject {
@@ -66,6 +67,11 @@ func taskColor(s string) string {
 	return "primary"
 }
 
+// taskEnded reports whether status is terminal: nothing left to cancel.
+func taskEnded(status string) bool {
+	return status == "completed" || status == "failed" || status == "cancelled"
+}
+
 func (t *tasksScreen) onRefresh() {
 	run(t.ss, func(ctx context.Context, c Conn) ([]Task, error) { return c.ListTasks(ctx) },
 		func(ts []Task, err error) {
@@ -93,6 +99,10 @@ func (t *tasksScreen) onSelect(task Task) {
 	res := widget.NewButtonWithIcon("Result", theme.DocumentIcon(), func() { t.onResult(id) })
 	cancel := widget.NewButtonWithIcon("Cancel task", theme.CancelIcon(), func() { t.onCancel(id) })
 	cancel.Importance = widget.DangerImportance
+	if taskEnded(task.Status) {
+		cancel.Disable() // tasks/cancel on a finished task can only fail
+	}
+	t.cancel = cancel
 	form := widget.NewForm(
 		widget.NewFormItem("Task", widget.NewLabel(task.ID)),
 		widget.NewFormItem("Status", container.NewHBox(newBadge(task.Status, taskColor(task.Status)))),

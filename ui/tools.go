@@ -340,6 +340,9 @@ func (t *toolsScreen) applyFilter() {
 	case len(t.shown) == 0:
 		t.status.SetText("No tool matches \"" + t.search.Text + "\".")
 		t.status.Show()
+	case len(t.shown) < len(t.all):
+		t.status.SetText(fmt.Sprintf("%d of %d tools", len(t.shown), len(t.all)))
+		t.status.Show()
 	default:
 		t.status.SetText(fmt.Sprintf("%d tools", len(t.all)))
 		t.status.Show()
