@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -422,7 +423,7 @@ func (in *inspector) onDownload() {
 		name += "-" + safeFileName(server)
 	}
 	name += "-" + time.Now().Format("20060102-150405") + ".json"
-	in.w.saveFile(name, func(wr fyne.URIWriteCloser) error {
+	in.w.saveFile(name, func(wr io.Writer) error {
 		return in.src.WriteTrace(wr, server)
 	})
 }

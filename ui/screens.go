@@ -8,6 +8,8 @@ import (
 	_ "image/gif"  // decode GIF content
 	_ "image/jpeg" // decode JPEG content
 	_ "image/png"  // decode PNG content
+	"io"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -342,34 +344,41 @@ func binaryView(c Content, w *Window) fyne.CanvasObject {
 // saveButton saves data through the save dialog.
 func saveButton(w *Window, name string, data []byte) *widget.Button {
 	b := widget.NewButtonWithIcon("Save…", theme.DocumentSaveIcon(), func() {
-		w.saveFile(name, func(wr fyne.URIWriteCloser) error {
-			_, err := wr.Write(data)
-			return err
-		})
+		w.Save(name, data)
 	})
 	b.Importance = widget.LowImportance
 	return b
 }
 
-// saveFile asks where to save and writes through write.
-func (w *Window) saveFile(name string, write func(fyne.URIWriteCloser) error) {
+// Save asks where to save data, suggesting the file name name, and
+// writes it there (see saveFile). It is for the UI thread.
+func (w *Window) Save(name string, data []byte) {
+	w.saveFile(name, func(wr io.Writer) error {
+		_, err := wr.Write(data)
+		return err
+	})
+}
+
+// saveFile asks where to save and writes there through write. The
+// dialog hands over Fyne's writer on the chosen file; with
+// Options.SaveFile the content goes through that instead (a regular file
+// replaced atomically, a FIFO or device written in place), and Fyne's
+// writer is only closed.
+func (w *Window) saveFile(name string, write func(io.Writer) error) {
 	done := func(wr fyne.URIWriteCloser, err error) {
 		if err != nil {
-			w.toast("error", "Could not save: "+err.Error())
+			w.toast("error", "Could not open the file to save: "+err.Error())
 			return
 		}
 		if wr == nil {
+			return // the user cancelled
+		}
+		path := wr.URI().Path()
+		if err = w.writeChosen(path, wr, write); err != nil {
+			w.toast("error", "Could not save "+path+": "+err.Error())
 			return
 		}
-		err = write(wr)
-		if cerr := wr.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			w.toast("error", "Could not save "+wr.URI().Name()+": "+err.Error())
-			return
-		}
-		w.toast("ok", "Saved "+wr.URI().Path())
+		w.toast("ok", "Saved "+path)
 	}
 	if w.opts.SaveDialog != nil {
 		w.opts.SaveDialog(name, done)
@@ -379,6 +388,32 @@ func (w *Window) saveFile(name string, write func(fyne.URIWriteCloser) error) {
 	d.SetFileName(name)
 	d.Resize(fyne.NewSize(800, 560))
 	d.Show()
+}
+
+// writeChosen writes the file at path that the dialog opened as wr.
+func (w *Window) writeChosen(path string, wr fyne.URIWriteCloser, write func(io.Writer) error) error {
+	if w.opts.SaveFile == nil {
+		err := write(wr)
+		if cerr := wr.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	}
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+		// closed first: the file is then replaced (Windows cannot rename
+		// over a file that is open)
+		if err := wr.Close(); err != nil {
+			return err
+		}
+		return w.opts.SaveFile(path, write)
+	}
+	// a FIFO or device: Fyne's writer stays open until the content is
+	// written, so that a reader does not see the end of the stream first
+	err := w.opts.SaveFile(path, write)
+	if cerr := wr.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 func extFor(mime string) string {

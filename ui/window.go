@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"io"
 	"runtime"
 	"sync"
 	"time"
@@ -28,6 +29,11 @@ type Options struct {
 	// SaveDialog replaces the system save dialog (tests): it is called
 	// with the suggested file name and returns the writer, or nil.
 	SaveDialog func(name string, done func(w fyne.URIWriteCloser, err error))
+	// SaveFile writes a file the user chose in a save dialog (a download,
+	// a trace): cmd gives core/catalog's WriteOutputFunc, which replaces a
+	// regular file atomically and writes a FIFO or device in place. When
+	// nil, the content goes through the dialog's own writer.
+	SaveFile func(path string, write func(io.Writer) error) error
 }
 
 // Window is Spyglass's main window: the server list, the selected

@@ -34,6 +34,9 @@ type QueueOptions struct {
 	Open Opener
 	// Clipboard receives [Copy URL]; the app's clipboard when nil.
 	Clipboard fyne.Clipboard
+	// Save asks where to save data under a suggested file name and
+	// writes it (sampling audio); the window's Save.
+	Save func(name string, data []byte)
 	// OnCountChanged gets the number of pending requests after every
 	// change (for a badge on a tab), once the queue is ready to use.
 	OnCountChanged func(n int)
@@ -275,6 +278,7 @@ func (q *Queue) AddSampling(req SamplingRequest, answer func(SamplingAnswer)) {
 		Responder:      q.opts.Responder,
 		Window:         q.opts.Window,
 		OnEditProfiles: q.editProfilesFunc(),
+		Save:           q.opts.Save,
 	})
 	sp, _ := parseSampling(req.Params)
 	it := &queueItem{server: req.Server, id: req.ID, kind: "sampling", summary: truncate(sp.preview(), 80), at: q.opts.Now(), sampling: p}

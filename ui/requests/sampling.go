@@ -32,6 +32,9 @@ type SamplingOptions struct {
 	Window fyne.Window
 	// OnEditProfiles is called by [Edit Profiles] (hidden when nil).
 	OnEditProfiles func()
+	// Save saves an audio block (the window's save dialog and writer);
+	// the block's [Save…] is disabled when nil.
+	Save func(name string, data []byte)
 }
 
 // SamplingPanel shows one sampling/createMessage request: a compact inline
@@ -752,21 +755,11 @@ func (p *SamplingPanel) audioView(b block) fyne.CanvasObject {
 		return container.NewVBox(label, errText("The audio data is not valid base64."))
 	}
 	save := widget.NewButtonWithIcon("Save…", theme.DocumentSaveIcon(), func() {
-		if p.opts.Window == nil {
-			return
-		}
-		d := dialog.NewFileSave(func(w fyne.URIWriteCloser, err error) {
-			if err != nil || w == nil {
-				return
-			}
-			defer w.Close()
-			if _, err := w.Write(data); err != nil {
-				dialog.ShowError(err, p.opts.Window)
-			}
-		}, p.opts.Window)
-		d.SetFileName("sampling-audio" + audioExt(b.MimeType))
-		d.Show()
+		p.opts.Save("sampling-audio"+audioExt(b.MimeType), data)
 	})
+	if p.opts.Save == nil {
+		save.Disable()
+	}
 	save.Importance = widget.LowImportance
 	return container.NewHBox(label, save)
 }
