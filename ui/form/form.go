@@ -296,7 +296,9 @@ func (f *Form) control(st *schemaform.State, item string) fyne.CanvasObject {
 		e.OnSubmitted = f.onSubmitted
 		return e
 	case schemaform.KindNumber, schemaform.KindInteger:
-		e := newNumberEntry(kind == schemaform.KindInteger)
+		// A plain entry: a typo (12.5x in an integer) is shown and refused
+		// by the field check, never silently turned into another number.
+		e := widget.NewEntry()
 		e.SetPlaceHolder(numberHint(fld))
 		e.SetText(st.Text)
 		e.OnChanged = func(s string) { st.SetText(s); f.changed(st) }
