@@ -2,13 +2,11 @@ package ui
 
 import (
 	"io"
-	"runtime"
 	"sync"
 	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -29,6 +27,8 @@ type Options struct {
 	// SaveDialog replaces the system save dialog (tests): it is called
 	// with the suggested file name and returns the writer, or nil.
 	SaveDialog func(name string, done func(w fyne.URIWriteCloser, err error))
+	// Version is the build's version, shown by Help → About.
+	Version string
 	// SaveFile writes a file the user chose in a save dialog (a download,
 	// a trace): cmd gives core/catalog's WriteOutputFunc, which replaces a
 	// regular file atomically and writes a FIFO or device in place. When
@@ -65,6 +65,8 @@ type Window struct {
 	listOpen bool
 	// editProfiles opens the sampling profiles editor (Settings menu).
 	editProfiles func()
+	// tabRestored: the remembered screen was shown once (see restoreTab).
+	tabRestored bool
 }
 
 // New builds the main window on app a (not shown yet).
@@ -87,6 +89,7 @@ func New(a fyne.App, be Backend, opts *Options) *Window {
 	w.win.Resize(fyne.NewSize(1280, 800))
 	w.win.SetOnDropped(w.onDropped)
 	w.addShortcuts()
+	w.restorePrefs()
 	w.win.SetCloseIntercept(func() {
 		w.Close()
 		w.win.Close()
@@ -102,6 +105,7 @@ func (w *Window) ShowAndRun() { w.win.ShowAndRun() }
 
 // Close disconnects every server and stops the inspector's subscription.
 func (w *Window) Close() {
+	w.savePrefs()
 	for _, s := range w.servers {
 		s.disconnect()
 	}
@@ -227,38 +231,6 @@ func (w *Window) ToggleInspector() {
 	}
 	w.split.Refresh()
 	w.body.Refresh()
-}
-
-// addShortcuts installs the main menu, whose shortcuts work even while a
-// text field has the focus: Ctrl+I (⌘I) toggles the inspector, Ctrl+Enter
-// (⌘↩) runs the selected tool.
-func (w *Window) addShortcuts() {
-	mod := fyne.KeyModifierControl
-	if runtime.GOOS == "darwin" {
-		mod = fyne.KeyModifierSuper
-	}
-	inspector := fyne.NewMenuItem("Inspector", w.ToggleInspector)
-	inspector.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyI, Modifier: mod}
-	serverList := fyne.NewMenuItem("Server list", w.ToggleServerList)
-	serverList.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyB, Modifier: mod}
-	profiles := fyne.NewMenuItem("Sampling profiles…", w.onEditProfiles)
-	runTool := fyne.NewMenuItem("Run tool", w.onRunTool)
-	runTool.Shortcut = &desktop.CustomShortcut{KeyName: fyne.KeyReturn, Modifier: mod}
-	add := fyne.NewMenuItem("Add server…", w.list.onAdd)
-	paste := fyne.NewMenuItem("Import config from clipboard", w.list.onPasteImport)
-	if ro, _ := w.be.ReadOnly(); ro {
-		add.Disabled, paste.Disabled = true, true
-	}
-	w.win.SetMainMenu(fyne.NewMainMenu(
-		fyne.NewMenu("Servers", add, paste),
-		fyne.NewMenu("View", serverList, inspector),
-		fyne.NewMenu("Tool", runTool),
-		fyne.NewMenu("Settings", profiles),
-	))
-	// also as canvas shortcuts, for when no menu bar is shown
-	w.win.Canvas().AddShortcut(inspector.Shortcut, func(fyne.Shortcut) { w.ToggleInspector() })
-	w.win.Canvas().AddShortcut(runTool.Shortcut, func(fyne.Shortcut) { w.onRunTool() })
-	w.win.Canvas().AddShortcut(serverList.Shortcut, func(fyne.Shortcut) { w.ToggleServerList() })
 }
 
 // SetEditProfiles gives the window what Settings → Sampling profiles

@@ -1,0 +1,176 @@
+package ui
+
+import (
+	"image/color"
+	"net/url"
+	"runtime"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/driver/desktop"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// TroubleshootingURL is the page Help → Troubleshooting opens: one anchor
+// per error kind, each with what to try.
+const TroubleshootingURL = "https://github.com/spyglass-mcp/spyglass/blob/main/docs/TROUBLESHOOTING.md"
+
+// shortcutHelp is what Help → Keyboard shortcuts lists (mod is Ctrl or ⌘).
+var shortcutHelp = [][2]string{
+	{"mod+Enter", "Run the selected tool"},
+	{"mod+F", "Search (tools, or the inspector's events)"},
+	{"mod+B", "Show or hide the server list"},
+	{"mod+I", "Show or hide the inspector"},
+	{"Esc", "Close the dialog"},
+}
+
+// addShortcuts installs the main menu, whose shortcuts work even while a
+// text field has the focus, and the same shortcuts on the canvas for when
+// no menu bar is shown.
+func (w *Window) addShortcuts() {
+	mod, modName := fyne.KeyModifierControl, "Ctrl"
+	if runtime.GOOS == "darwin" {
+		mod, modName = fyne.KeyModifierSuper, "⌘"
+	}
+	key := func(it *fyne.MenuItem, k fyne.KeyName) *fyne.MenuItem {
+		it.Shortcut = &desktop.CustomShortcut{KeyName: k, Modifier: mod}
+		action := it.Action
+		w.win.Canvas().AddShortcut(it.Shortcut, func(fyne.Shortcut) { action() })
+		return it
+	}
+	add := fyne.NewMenuItem("Add server…", w.list.onAdd)
+	paste := fyne.NewMenuItem("Import config from clipboard", w.list.onPasteImport)
+	edit := fyne.NewMenuItem("Edit…", w.onEditServer)
+	remove := fyne.NewMenuItem("Remove…", w.onRemoveServer)
+	if ro, _ := w.be.ReadOnly(); ro {
+		add.Disabled, paste.Disabled, edit.Disabled, remove.Disabled = true, true, true, true
+	}
+	themes := fyne.NewMenuItem("Theme", nil)
+	themes.ChildMenu = fyne.NewMenu("",
+		fyne.NewMenuItem("Light", func() { w.setTheme("light") }),
+		fyne.NewMenuItem("Dark", func() { w.setTheme("dark") }),
+		fyne.NewMenuItem("System", func() { w.setTheme("system") }))
+	w.win.SetMainMenu(fyne.NewMainMenu(
+		fyne.NewMenu("Servers", add, paste, fyne.NewMenuItemSeparator(),
+			fyne.NewMenuItem("Connect", w.onConnectServer),
+			fyne.NewMenuItem("Disconnect", w.onDisconnectServer),
+			fyne.NewMenuItemSeparator(), edit, remove),
+		fyne.NewMenu("View",
+			key(fyne.NewMenuItem("Server list", w.ToggleServerList), fyne.KeyB),
+			key(fyne.NewMenuItem("Inspector", w.ToggleInspector), fyne.KeyI),
+			key(fyne.NewMenuItem("Search", w.onFocusSearch), fyne.KeyF),
+			themes),
+		fyne.NewMenu("Tools",
+			key(fyne.NewMenuItem("Run tool", w.onRunTool), fyne.KeyReturn),
+			fyne.NewMenuItem("Cancel call", w.onCancelTool)),
+		fyne.NewMenu("Settings", fyne.NewMenuItem("Sampling profiles…", w.onEditProfiles)),
+		fyne.NewMenu("Help",
+			fyne.NewMenuItem("Keyboard shortcuts", func() { w.onShortcutHelp(modName) }),
+			fyne.NewMenuItem("Troubleshooting", w.onTroubleshooting),
+			fyne.NewMenuItem("About Spyglass", w.onAbout)),
+	))
+}
+
+// selectedCard is the selected server's card, or nil (with a toast saying
+// why nothing happens).
+func (w *Window) selectedCard() *serverCard {
+	if w.selected == nil || w.list.cards[w.selected] == nil {
+		w.toast("error", "Select a server first.")
+		return nil
+	}
+	return w.list.cards[w.selected]
+}
+
+func (w *Window) onEditServer() {
+	if c := w.selectedCard(); c != nil {
+		c.onEdit()
+	}
+}
+
+func (w *Window) onRemoveServer() {
+	if c := w.selectedCard(); c != nil {
+		c.onRemove()
+	}
+}
+
+func (w *Window) onConnectServer() {
+	if c := w.selectedCard(); c != nil {
+		c.s.onConnect()
+	}
+}
+
+func (w *Window) onDisconnectServer() {
+	if c := w.selectedCard(); c != nil {
+		c.s.disconnect()
+	}
+}
+
+// onCancelTool cancels the selected server's running tool call.
+func (w *Window) onCancelTool() {
+	if w.selected != nil && w.selected.screens != nil {
+		w.selected.screens.tools.onCancel()
+	}
+}
+
+// onFocusSearch focuses the search of what is in front: the Tools
+// screen's, else the inspector's.
+func (w *Window) onFocusSearch() {
+	if s := w.selected; s != nil && s.screens != nil && s.screens.tabs.Selected() != nil && s.screens.tabs.Selected().Text == "Tools" {
+		w.win.Canvas().Focus(s.screens.tools.search)
+		return
+	}
+	if !w.inspOpen {
+		w.ToggleInspector()
+	}
+	w.win.Canvas().Focus(w.inspector.search)
+}
+
+// setTheme switches to the light or dark variant, or back to the system's
+// ("system"), and remembers the choice.
+func (w *Window) setTheme(name string) {
+	var t fyne.Theme = newReadableTheme()
+	switch name {
+	case "light":
+		t = variantTheme{t, theme.VariantLight}
+	case "dark":
+		t = variantTheme{t, theme.VariantDark}
+	}
+	w.app.Settings().SetTheme(t)
+	w.app.Preferences().SetString(prefTheme, name)
+}
+
+// variantTheme draws a theme in one variant whatever the system prefers.
+type variantTheme struct {
+	fyne.Theme
+	v fyne.ThemeVariant
+}
+
+// Color implements fyne.Theme.
+func (t variantTheme) Color(n fyne.ThemeColorName, _ fyne.ThemeVariant) color.Color {
+	return t.Theme.Color(n, t.v)
+}
+
+func (w *Window) onShortcutHelp(mod string) {
+	var b strings.Builder
+	for _, s := range shortcutHelp {
+		b.WriteString("**" + strings.ReplaceAll(s[0], "mod", mod) + "** — " + s[1] + "\n\n")
+	}
+	dialog.ShowCustom("Keyboard shortcuts", "Close", widget.NewRichTextFromMarkdown(b.String()), w.win)
+}
+
+func (w *Window) onTroubleshooting() {
+	u, _ := url.Parse(TroubleshootingURL)
+	if err := w.app.OpenURL(u); err != nil {
+		w.toast("error", "Could not open a browser; the page is "+TroubleshootingURL)
+	}
+}
+
+func (w *Window) onAbout() {
+	v := w.opts.Version
+	if v == "" {
+		v = "(development build)"
+	}
+	dialog.ShowInformation("About Spyglass", "Spyglass "+v+"\nAn inspector for MCP servers.", w.win)
+}

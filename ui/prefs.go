@@ -1,0 +1,74 @@
+package ui
+
+import "fyne.io/fyne/v2"
+
+// Preference keys: what the window remembers across restarts in the
+// app's Preferences (never a secret).
+const (
+	prefTheme    = "window.theme" // light, dark or system
+	prefWidth    = "window.width"
+	prefHeight   = "window.height"
+	prefListOff  = "window.listSplit"
+	prefInspOff  = "window.inspectorSplit"
+	prefInspOpen = "window.inspectorOpen"
+	prefListOpen = "window.listOpen"
+	prefServer   = "window.server"
+	prefTab      = "window.tab"
+)
+
+// restorePrefs applies what the last window remembered: size, splits,
+// panels, theme and (unless Options.Select names one) the server. Fyne
+// cannot place a window on every driver, so the position is not kept.
+func (w *Window) restorePrefs() {
+	p := w.app.Preferences()
+	w.win.Resize(fyne.NewSize(float32(p.FloatWithFallback(prefWidth, 1280)), float32(p.FloatWithFallback(prefHeight, 800))))
+	w.mainSp.Offset = p.FloatWithFallback(prefListOff, w.mainSp.Offset)
+	w.split.Offset = p.FloatWithFallback(prefInspOff, w.split.Offset)
+	if !p.BoolWithFallback(prefInspOpen, true) {
+		w.ToggleInspector()
+	}
+	if !p.BoolWithFallback(prefListOpen, true) {
+		w.ToggleServerList()
+	}
+	if t := p.String(prefTheme); t != "" {
+		w.setTheme(t)
+	}
+	if w.opts.Select == "" {
+		if s := w.server(p.String(prefServer)); s != nil {
+			w.selectServer(s)
+		}
+	}
+}
+
+// savePrefs records the window's geometry, panels, server and tab.
+func (w *Window) savePrefs() {
+	p := w.app.Preferences()
+	sz := w.win.Canvas().Size()
+	p.SetFloat(prefWidth, float64(sz.Width))
+	p.SetFloat(prefHeight, float64(sz.Height))
+	p.SetFloat(prefListOff, w.mainSp.Offset)
+	p.SetFloat(prefInspOff, w.split.Offset)
+	p.SetBool(prefInspOpen, w.inspOpen)
+	p.SetBool(prefListOpen, w.listOpen)
+	if w.selected != nil {
+		p.SetString(prefServer, w.selected.cfg.Name)
+		if ss := w.selected.screens; ss != nil && ss.tabs.Selected() != nil {
+			p.SetString(prefTab, ss.tabs.Selected().Text)
+		}
+	}
+}
+
+// restoreTab shows the remembered screen once a server's screens exist.
+// Only the first screens shown after start are switched.
+func (s *server) restoreTab() {
+	if s.w.tabRestored {
+		return
+	}
+	s.w.tabRestored = true
+	tab := s.w.app.Preferences().String(prefTab)
+	for i, it := range s.screens.tabs.Items {
+		if tab != "" && it.Text == tab {
+			s.screens.tabs.SelectIndex(i)
+		}
+	}
+}
