@@ -130,7 +130,7 @@ func (w *Window) onFocusSearch() {
 // setTheme switches to the light or dark variant, or back to the system's
 // ("system"), and remembers the choice.
 func (w *Window) setTheme(name string) {
-	var t fyne.Theme = newReadableTheme()
+	t := w.baseTheme
 	switch name {
 	case "light":
 		t = variantTheme{t, theme.VariantLight}

@@ -20,6 +20,7 @@ const (
 // panels, theme and (unless Options.Select names one) the server. Fyne
 // cannot place a window on every driver, so the position is not kept.
 func (w *Window) restorePrefs() {
+	w.baseTheme = w.app.Settings().Theme()
 	p := w.app.Preferences()
 	w.win.Resize(fyne.NewSize(float32(p.FloatWithFallback(prefWidth, 1280)), float32(p.FloatWithFallback(prefHeight, 800))))
 	w.mainSp.Offset = p.FloatWithFallback(prefListOff, w.mainSp.Offset)

@@ -67,6 +67,8 @@ type Window struct {
 	editProfiles func()
 	// tabRestored: the remembered screen was shown once (see restoreTab).
 	tabRestored bool
+	// baseTheme is the app's theme at start; View › Theme draws it light or dark.
+	baseTheme fyne.Theme
 }
 
 // New builds the main window on app a (not shown yet).

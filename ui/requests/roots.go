@@ -117,7 +117,7 @@ func (p *RootsPanel) buildUI() fyne.CanvasObject {
 		p.status,
 		mutedLabel("Tip: drop folders onto the window to add them as roots."),
 		warn,
-	)
+	))
 }
 
 // refreshList redraws the list of roots.
