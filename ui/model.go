@@ -122,6 +122,28 @@ type StateView struct {
 	State ConnState
 	// Err is the failure, for StateFailed (and an unexpected disconnect).
 	Err error
+	// SignIn is the sign-in waiting in the browser, for StateAuthorizing
+	// (nil until the authorization URL is known).
+	SignIn *SignInView
+}
+
+// SignInView is an OAuth sign-in waiting for the user in the browser.
+type SignInView struct {
+	// URL is the authorization URL the browser was sent to.
+	URL string
+	// Wait is how long the sign-in waits for the browser to come back,
+	// Until when it gives up.
+	Wait  time.Duration
+	Until time.Time
+}
+
+// waitText says a sign-in's bound in whole minutes ("5 min"), or seconds
+// below two minutes.
+func (v *SignInView) waitText() string {
+	if v.Wait >= 2*time.Minute-time.Second/2 {
+		return fmt.Sprintf("%d min", int(v.Wait.Round(time.Minute)/time.Minute))
+	}
+	return fmt.Sprintf("%d s", int(v.Wait.Round(time.Second)/time.Second))
 }
 
 // Conn is one server connection. All methods may block on the network and

@@ -235,7 +235,9 @@ func (c *serverCard) update() {
 		c.retryTxt.Hide()
 	}
 	if st == StateAuthorizing || (s.cfg.OAuth && st != StateConnected && st != StateFailed) {
-		if st == StateAuthorizing {
+		if si := s.state.SignIn; st == StateAuthorizing && si != nil {
+			c.oauth.SetText("↗ Complete sign-in in your browser (waits up to " + si.waitText() + ")")
+		} else if st == StateAuthorizing {
 			c.oauth.SetText("↗ Complete sign-in in your browser")
 		} else {
 			c.oauth.SetText("OAuth: sign-in in the browser when connecting")
