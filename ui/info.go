@@ -55,7 +55,11 @@ func (i *infoScreen) onRefresh() {
 	}
 	objs = append(objs, form)
 	if info.Instructions != "" {
-		objs = append(objs, heading("Instructions"), textView(info.Instructions, "text/markdown"))
+		// Plain text, as the spec has it: read as markdown, slow_task
+		// became "slow_ task" (each "_" its own text segment).
+		instr := wrapLabel(info.Instructions)
+		instr.Selectable = true
+		objs = append(objs, heading("Instructions"), instr)
 	}
 	objs = append(objs, heading("Server capabilities"), capabilityView(info.ServerCapabilities))
 	objs = append(objs, heading("Client capabilities (what Spyglass advertised)"), capabilityView(info.ClientCapabilities))

@@ -591,7 +591,8 @@ type tailLabel struct {
 func newTailLabel() *tailLabel {
 	l := &tailLabel{}
 	l.SizeName = theme.SizeNameCaptionText
-	l.TextStyle = fyne.TextStyle{Monospace: true}
+	// Not monospace: the theme's monospace font draws "_" below the line
+	// it measures at caption size, so node_modules read "node modules".
 	l.Truncation = fyne.TextTruncateClip
 	l.ExtendBaseWidget(l)
 	return l

@@ -1,0 +1,75 @@
+package ui
+
+import (
+	"image"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// drawn renders o alone and returns the picture.
+func drawn(t *testing.T, o fyne.CanvasObject) image.Image {
+	t.Helper()
+	w := test.NewTempWindow(t, o)
+	w.Resize(fyne.NewSize(300, 60))
+	return w.Canvas().Capture()
+}
+
+func samePicture(a, b image.Image) bool {
+	if a.Bounds() != b.Bounds() {
+		return false
+	}
+	for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y++ {
+		for x := a.Bounds().Min.X; x < a.Bounds().Max.X; x++ {
+			r1, g1, b1, a1 := a.At(x, y).RGBA()
+			r2, g2, b2, a2 := b.At(x, y).RGBA()
+			if r1 != r2 || g1 != g2 || b1 != b2 || a1 != a2 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// TestUnderscoresDrawn checks that the caption text of server cards draws
+// its underscores: "node_modules" must not look like "node modules" (the
+// monospace font lost them at caption size).
+func TestUnderscoresDrawn(t *testing.T) {
+	a := test.NewTempApp(t)
+	a.Settings().SetTheme(theme.DefaultTheme())
+	tail := func(s string) fyne.CanvasObject {
+		l := newTailLabel()
+		l.SetFull(s)
+		return l
+	}
+	if samePicture(drawn(t, tail("node_modules DATABASE_URL")), drawn(t, tail("node modules DATABASE URL"))) {
+		t.Error("a server card's caption draws node_modules like node modules")
+	}
+}
+
+// TestInstructionsPlain checks that server instructions are shown as the
+// plain text they are, not read as markdown (slow_task became "slow_ task").
+func TestInstructionsPlain(t *testing.T) {
+	_, _, ss := connected(t, nil)
+	var label *widget.Label
+	var rich bool
+	Sync(func() {
+		ss.info.onRefresh()
+		for _, o := range ss.info.box.Objects {
+			switch x := o.(type) {
+			case *widget.Label:
+				if x.Text == "Use it well." {
+					label = x
+				}
+			case *widget.RichText:
+				rich = true
+			}
+		}
+	})
+	if label == nil || rich {
+		t.Errorf("instructions are not one plain label (label %v, rich text %v)", label != nil, rich)
+	}
+}
