@@ -72,7 +72,7 @@ func TestMenus(t *testing.T) {
 	}
 
 	act("View", "Theme", "Dark")
-	dark := theme.DefaultTheme().Color(theme.ColorNameBackground, theme.VariantDark)
+	dark := w.baseTheme.Color(theme.ColorNameBackground, theme.VariantDark)
 	if got := w.app.Settings().Theme().Color(theme.ColorNameBackground, theme.VariantLight); !sameColor(got, dark) {
 		t.Errorf("Theme › Dark: background %v, want %v", got, dark)
 	}
@@ -80,8 +80,8 @@ func TestMenus(t *testing.T) {
 		t.Error("the theme choice is not remembered")
 	}
 	act("View", "Theme", "System")
-	if got := w.app.Settings().Theme().Color(theme.ColorNameBackground, theme.VariantLight); sameColor(got, dark) {
-		t.Error("Theme › System kept the dark background")
+	if got := w.app.Settings().Theme().Color(theme.ColorNameBackground, theme.VariantLight); !sameColor(got, w.baseTheme.Color(theme.ColorNameBackground, theme.VariantLight)) {
+		t.Error("Theme › System did not go back to the start theme")
 	}
 
 	Sync(func() { w.selectServer(w.server("b")) })
