@@ -28,6 +28,7 @@ func (b *guiBackend) useQueue(w *ui.Window, profiles string) *requests.Queue {
 		Responder: responder{},
 		Forms:     buildElicitationForm,
 		Open:      openBrowser,
+		Save:      w.Save,
 		OnCountChanged: func(n int) {
 			w.SetRequestCount(n)
 		},
@@ -49,6 +50,14 @@ func (b *guiBackend) useQueue(w *ui.Window, profiles string) *requests.Queue {
 // else the desktop's opener. It does not wait: it runs on the UI thread.
 func openBrowser(u *url.URL) error {
 	return oauth.SystemBrowser{}.Start(u.String())
+}
+
+// guiOptions are the window's options before the servers to open are
+// chosen. Every file saved from the window goes through the writer of
+// --trace: a regular file replaced atomically, a FIFO or device in place;
+// a sign-in's page is opened again like the sign-in opened it.
+func guiOptions() *ui.Options {
+	return &ui.Options{SaveFile: catalog.WriteOutputFunc, OpenURL: oauth.SystemBrowser{}.Start}
 }
 
 // runGUI opens the desktop window on the servers inv names and returns the
@@ -77,7 +86,7 @@ func runGUI(inv *Invocation, stderr io.Writer) int {
 		roWhy = "one server given on the command line; run without it to edit your catalog"
 	}
 	be := newGUIBackend(cat, roWhy, nil)
-	opts := &ui.Options{}
+	opts := guiOptions()
 	if src.Kind == catalog.SourceAdHoc || src.Server != "" {
 		name, s, err := src.Resolve(cat)
 		if err != nil {

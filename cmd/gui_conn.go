@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -18,6 +19,20 @@ import (
 	"github.com/spyglass-mcp/spyglass/ui"
 	"github.com/spyglass-mcp/spyglass/ui/requests"
 )
+
+// signInShower tells the window a sign-in's page and bound, then opens
+// the page with inner. The bound is the deadline core/oauth gives the
+// browser leg (its SignInTimeout, within the connection's own bound).
+func signInShower(inner oauth.Browser, onState func(ui.StateView)) oauth.Browser {
+	return oauth.BrowserFunc(func(ctx context.Context, u string) error {
+		until, ok := ctx.Deadline()
+		if !ok {
+			until = time.Now().Add(oauth.DefaultSignInTimeout)
+		}
+		onState(ui.StateView{State: ui.StateAuthorizing, SignIn: &ui.SignInView{URL: u, Wait: time.Until(until), Until: until}})
+		return inner.Open(ctx, u)
+	})
+}
 
 // Open implements ui.Backend: a session for the named server.
 func (b *guiBackend) Open(name string, onState func(ui.StateView)) (ui.Conn, error) {
@@ -47,7 +62,7 @@ func (b *guiBackend) Open(name string, onState func(ui.StateView)) (ui.Conn, err
 	if conn.http != nil {
 		log := b.log
 		conn.enableOAuth(context.Background(), b.secretStore(), b.log, b.red, oauth.Options{
-			Browser: oauth.SystemBrowser{},
+			Browser: signInShower(oauth.SystemBrowser{}, onState),
 			// warnings reach the inspector's Logs tab (no widget touched here)
 			OnWarning: func(w oauth.Warning) {
 				log.Append(events.Event{Kind: events.KindWarning, Conn: name, Text: "sign-in: " + string(w.Code) + ": " + w.Detail})

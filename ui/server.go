@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -87,8 +88,11 @@ func (s *server) placeholder() fyne.CanvasObject {
 		msg = "Connecting…"
 		btn = widget.NewButton("Cancel", s.onCancel)
 	case StateAuthorizing:
-		msg = "Waiting for you to sign in in your browser…"
 		btn = widget.NewButton("Cancel", s.onCancel)
+		if si := s.state.SignIn; si != nil {
+			return container.NewCenter(container.NewVBox(title, sum, s.signInBox(si), container.NewCenter(btn)))
+		}
+		msg = "Waiting for you to sign in in your browser…"
 	case StateFailed:
 		msg = "The connection failed. See the server list for the error."
 		btn = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), s.onRetry)
@@ -98,6 +102,38 @@ func (s *server) placeholder() fyne.CanvasObject {
 	}
 	btn.Importance = widget.HighImportance
 	return container.NewCenter(container.NewVBox(title, sum, widget.NewLabel(msg), container.NewCenter(btn)))
+}
+
+// signInBox says how long the sign-in waits and shows its authorization
+// URL with Copy and Open (the browser may not have opened, or opened
+// elsewhere).
+func (s *server) signInBox(si *SignInView) fyne.CanvasObject {
+	msg := widget.NewLabel("Waiting up to " + si.waitText() + " (until " + si.Until.Format("15:04") + ") for you to sign in in your browser…")
+	addr := wrapLabel(si.URL)
+	addr.TextStyle = fyne.TextStyle{Monospace: true}
+	addr.Truncation = fyne.TextTruncateEllipsis
+	addr.Wrapping = fyne.TextWrapOff
+	open := widget.NewButtonWithIcon("Open", theme.ComputerIcon(), func() { s.w.openURL(si.URL) })
+	open.Importance = widget.LowImportance
+	return container.NewVBox(msg, widget.NewLabel("Sign-in page:"), addr,
+		container.NewHBox(copyButton("Copy", func() string { return si.URL }), open))
+}
+
+// openURL opens u in the browser (Options.OpenURL, else the app's).
+func (w *Window) openURL(u string) {
+	open := w.opts.OpenURL
+	if open == nil {
+		open = func(u string) error {
+			p, err := url.Parse(u)
+			if err != nil {
+				return err
+			}
+			return w.app.OpenURL(p)
+		}
+	}
+	if err := open(u); err != nil {
+		w.toast("error", "Could not open the browser ("+err.Error()+"): copy the address into one instead")
+	}
 }
 
 // onConnect starts connecting (the card's toggle, the Connect button).
@@ -228,7 +264,8 @@ func (s *server) onEngineState(gen int, st StateView) {
 		return
 	}
 	switch {
-	case st.State == StateAuthorizing && s.state.State == StateConnecting:
+	case st.State == StateAuthorizing && (s.state.State == StateConnecting || s.state.State == StateAuthorizing):
+		// a sign-in started, or its authorization URL is known
 		s.setState(st)
 	case s.state.State == StateAuthorizing && st.State == StateConnecting:
 		s.setState(st)

@@ -34,6 +34,9 @@ type Options struct {
 	// regular file atomically and writes a FIFO or device in place. When
 	// nil, the content goes through the dialog's own writer.
 	SaveFile func(path string, write func(io.Writer) error) error
+	// OpenURL opens a web page in the user's browser (a sign-in's
+	// authorization URL); the app's OpenURL when nil.
+	OpenURL func(u string) error
 }
 
 // Window is Spyglass's main window: the server list, the selected
