@@ -38,6 +38,7 @@ type serverScreens struct {
 	info      *infoScreen
 	exp       *experimentalScreen
 	tester    *testerScreen
+	history   *historyScreen
 	roots     *requests.RootsPanel
 	tabs      *container.AppTabs
 	obj       fyne.CanvasObject
@@ -60,6 +61,7 @@ func newServerScreens(s *server) *serverScreens {
 	ss.info = &infoScreen{ss: ss}
 	ss.exp = &experimentalScreen{ss: ss}
 	ss.tester = &testerScreen{ss: ss}
+	ss.history = &historyScreen{ss: ss}
 	ss.tabs = container.NewAppTabs(
 		container.NewTabItem("Tools", ss.tools.buildUI()),
 		container.NewTabItem("Resources", ss.resources.buildUI()),
@@ -71,6 +73,7 @@ func newServerScreens(s *server) *serverScreens {
 		// Experimental Features & Advanced Testing: the experimental
 		// capabilities and the JSON-RPC Tester below them, in one scroll.
 		container.NewTabItem("Experimental", ss.exp.buildUI()),
+		container.NewTabItem("History", ss.history.buildUI()),
 	)
 	title := heading(s.cfg.Name)
 	title.SizeName = theme.SizeNameSubHeadingText
