@@ -396,32 +396,32 @@ func (r *cliRun) request(ctx context.Context) (json.RawMessage, error) {
 		return replyRaw(r.sess.Ping(ctx, nil))
 	case "tools/list":
 		l, err := r.sess.ListTools(ctx, nil)
-		return listResult("tools", l.List, rawItems(l.Tools, func(t session.Tool) json.RawMessage { return t.Raw })), err
+		return shaped(listResult("tools", l.List), l.Problems, err)
 	case "tools/call":
 		return r.callTool(ctx)
 	case "resources/list":
 		l, err := r.sess.ListResources(ctx, nil)
-		return listResult("resources", l.List, rawItems(l.Resources, func(x session.Resource) json.RawMessage { return x.Raw })), err
+		return shaped(listResult("resources", l.List), l.Problems, err)
 	case "resources/templates/list":
 		l, err := r.sess.ListResourceTemplates(ctx, nil)
-		return listResult("resourceTemplates", l.List, rawItems(l.Templates, func(x session.ResourceTemplate) json.RawMessage { return x.Raw })), err
+		return shaped(listResult("resourceTemplates", l.List), l.Problems, err)
 	case "resources/read":
 		res, err := r.sess.ReadResource(ctx, inv.URI, nil)
 		if res == nil {
 			return nil, err
 		}
-		return res.Raw, err
+		return shaped(res.Raw, res.Result.Problems, err)
 	case "resources/unsubscribe":
 		return replyRaw(r.sess.UnsubscribeResource(ctx, inv.URI, nil))
 	case "prompts/list":
 		l, err := r.sess.ListPrompts(ctx, nil)
-		return listResult("prompts", l.List, rawItems(l.Prompts, func(x session.Prompt) json.RawMessage { return x.Raw })), err
+		return shaped(listResult("prompts", l.List), l.Problems, err)
 	case "prompts/get":
 		res, err := r.sess.GetPrompt(ctx, inv.PromptName, toMap(inv.PromptArgs), nil)
 		if res == nil {
 			return nil, err
 		}
-		return res.Raw, err
+		return shaped(res.Raw, res.Result.Problems, err)
 	case "completion/complete":
 		ref := session.CompletionRef{Type: inv.Ref.Type, Name: inv.Ref.Name, URI: inv.Ref.URI}
 		arg := mcp.CompleteArgument{Name: inv.Argument.Key, Value: inv.Argument.Value}
@@ -429,7 +429,7 @@ func (r *cliRun) request(ctx context.Context) (json.RawMessage, error) {
 		if res == nil {
 			return nil, err
 		}
-		return res.Raw, err
+		return shaped(res.Raw, res.Problems, err)
 	case "logging/setLevel":
 		rep, err := r.sess.SetLogLevel(ctx, mcp.LoggingLevel(inv.LogLevel), nil)
 		if rep == nil && err == nil { // the modern protocol has no such request
@@ -438,7 +438,7 @@ func (r *cliRun) request(ctx context.Context) (json.RawMessage, error) {
 		return replyRaw(rep, err)
 	case "tasks/list":
 		l, err := r.sess.ListTasks(ctx, nil)
-		return listResult("tasks", l.List, rawItems(l.Tasks, func(x session.Task) json.RawMessage { return x.Raw })), err
+		return shaped(listResult("tasks", l.List), l.Problems, err)
 	case "tasks/get", "tasks/result", "tasks/cancel":
 		return nil, usageError{fmt.Errorf("--method %s needs the task id: add --params-json '{\"taskId\":\"...\"}'", inv.Method)}
 	}
@@ -461,8 +461,7 @@ func (r *cliRun) callTool(ctx context.Context) (json.RawMessage, error) {
 		}
 		var schema json.RawMessage
 		found := false
-		tools, _ := mcpresult.DecodeTools(rawItems(l.Tools, func(t session.Tool) json.RawMessage { return t.Raw }))
-		for _, t := range tools {
+		for _, t := range l.Tools {
 			if t.Name == inv.ToolName {
 				schema, found = t.InputSchema, true
 				break
@@ -479,7 +478,17 @@ func (r *cliRun) callTool(ctx context.Context) (json.RawMessage, error) {
 		args = json.RawMessage(`{}`)
 	}
 	res, err := r.sess.CallTool(ctx, session.ToolCall{Name: inv.ToolName, Arguments: args}, nil)
-	return res.Raw, err
+	return shaped(res.Raw, res.Result.Problems, err)
+}
+
+// shaped is a result to print with the places where it does not match the
+// MCP schema: they come as an error wrapping session.ErrDecode (the
+// result is printed all the same).
+func shaped(raw json.RawMessage, ps mcpresult.Problems, err error) (json.RawMessage, error) {
+	if err == nil && len(ps) > 0 {
+		err = fmt.Errorf("%w: %w", session.ErrDecode, ps)
+	}
+	return raw, err
 }
 
 // subscribe prints every update of a resource as a JSON line until the
@@ -537,24 +546,15 @@ func (r *cliRun) unsubscribe() {
 	_, _ = r.sess.UnsubscribeResource(ctx, r.inv.URI, nil)
 }
 
-// rawItems collects the exact JSON of each listed item.
-func rawItems[T any](items []T, raw func(T) json.RawMessage) []json.RawMessage {
-	out := make([]json.RawMessage, len(items))
-	for i, it := range items {
-		out[i] = raw(it)
-	}
-	return out
-}
-
 // listResult is a list result to print: the page exactly as sent when
 // there is one page, else one object holding every item of every page.
-func listResult(key string, l session.List, items []json.RawMessage) json.RawMessage {
+func listResult(key string, l session.List) json.RawMessage {
 	if len(l.Pages) == 1 {
 		return l.Pages[0].Raw
 	}
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "{%q:[", key)
-	for i, it := range items {
+	for i, it := range l.Items {
 		if i > 0 {
 			b.WriteByte(',')
 		}

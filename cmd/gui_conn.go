@@ -181,16 +181,16 @@ func handshakeSummary(si *session.ServerInfo) string {
 // ListTools implements ui.Conn.
 func (c *guiConn) ListTools(ctx context.Context, cursor string) ([]ui.Tool, string, error) {
 	res, err := c.s.ListTools(ctx, &session.ListOptions{Cursor: cursor})
-	if shapeOnly(err) != nil {
+	if err != nil {
 		return nil, "", humanize(err)
 	}
-	out, _ := mcpresult.DecodeTools(rawItems(res.Tools, func(t session.Tool) json.RawMessage { return t.Raw }))
+	out := res.Tools
 	c.mu.Lock()
 	if cursor == "" || c.schemas == nil {
 		c.schemas = map[string]json.RawMessage{}
 	}
 	for i, t := range out {
-		if err := res.Tools[i].HeaderError; err != nil {
+		if err := t.HeaderError; err != nil {
 			out[i].HeaderError = humanize(err)
 		}
 		if len(t.OutputSchema) > 0 {
@@ -216,10 +216,10 @@ func (c *guiConn) CallTool(ctx context.Context, req ui.ToolCall, progress func(u
 		}
 	}
 	res, err := c.s.CallTool(ctx, tc, opts)
-	if shapeOnly(err) != nil {
+	if err != nil {
 		return ui.ToolResult{}, c.urlRequired(err, "run the tool again")
 	}
-	r := mcpresult.DecodeToolResult(res.Raw)
+	r := res.Result
 	out := ui.ToolResult{Content: r.Content, StructuredContent: r.StructuredContent, IsError: r.IsError, TaskID: r.TaskID,
 		Problems: r.Problems, Raw: res.Raw, Duration: res.Duration, Seq: res.Seq}
 	if r.StructuredContent != nil {
@@ -229,15 +229,6 @@ func (c *guiConn) CallTool(ctx context.Context, req ui.ToolCall, progress func(u
 		out.SchemaAdvisory = mcpresult.CheckOutput(schema, r.StructuredContent)
 	}
 	return out, nil
-}
-
-// shapeOnly is err, or nil when it only says that the result does not
-// match the MCP schema (core/mcpresult then decodes what it can).
-func shapeOnly(err error) error {
-	if errors.Is(err, session.ErrDecode) {
-		return nil
-	}
-	return humanize(err)
 }
 
 // urlRequired handles a URLElicitationRequiredError (-32042): the
@@ -266,30 +257,28 @@ func (c *guiConn) urlRequired(err error, again string) error {
 // ListResources implements ui.Conn.
 func (c *guiConn) ListResources(ctx context.Context, cursor string) ([]ui.Resource, string, error) {
 	res, err := c.s.ListResources(ctx, &session.ListOptions{Cursor: cursor})
-	if shapeOnly(err) != nil {
+	if err != nil {
 		return nil, "", humanize(err)
 	}
-	out, _ := mcpresult.DecodeResources(rawItems(res.Resources, func(r session.Resource) json.RawMessage { return r.Raw }))
-	return out, res.NextCursor, nil
+	return res.Resources, res.NextCursor, nil
 }
 
 // ListResourceTemplates implements ui.Conn.
 func (c *guiConn) ListResourceTemplates(ctx context.Context) ([]ui.ResourceTemplate, error) {
 	res, err := c.s.ListResourceTemplates(ctx, nil)
-	if shapeOnly(err) != nil {
+	if err != nil {
 		return nil, humanize(err)
 	}
-	out, _ := mcpresult.DecodeResourceTemplates(rawItems(res.Templates, func(r session.ResourceTemplate) json.RawMessage { return r.Raw }))
-	return out, nil
+	return res.Templates, nil
 }
 
 // ReadResource implements ui.Conn.
 func (c *guiConn) ReadResource(ctx context.Context, uri string) (ui.ReadResult, error) {
 	res, err := c.s.ReadResource(ctx, uri, nil)
-	if shapeOnly(err) != nil {
+	if err != nil {
 		return ui.ReadResult{}, c.urlRequired(err, "read it again")
 	}
-	return mcpresult.DecodeReadResult(res.Raw), nil
+	return res.Result, nil
 }
 
 // Subscribe implements ui.Conn.
@@ -323,26 +312,25 @@ func (c *guiConn) CompleteWith(ctx context.Context, ref, name, arg, value string
 	if err != nil {
 		return nil, humanize(err)
 	}
-	return res.Result.Completion.Values, nil
+	return res.Result.Values, nil
 }
 
 // ListPrompts implements ui.Conn.
 func (c *guiConn) ListPrompts(ctx context.Context, cursor string) ([]ui.Prompt, string, error) {
 	res, err := c.s.ListPrompts(ctx, &session.ListOptions{Cursor: cursor})
-	if shapeOnly(err) != nil {
+	if err != nil {
 		return nil, "", humanize(err)
 	}
-	out, _ := mcpresult.DecodePrompts(rawItems(res.Prompts, func(p session.Prompt) json.RawMessage { return p.Raw }))
-	return out, res.NextCursor, nil
+	return res.Prompts, res.NextCursor, nil
 }
 
 // GetPrompt implements ui.Conn.
 func (c *guiConn) GetPrompt(ctx context.Context, name string, args map[string]string) (ui.PromptResult, error) {
 	res, err := c.s.GetPrompt(ctx, name, args, nil)
-	if shapeOnly(err) != nil {
+	if err != nil {
 		return ui.PromptResult{}, c.urlRequired(err, "get the prompt again")
 	}
-	return mcpresult.DecodePromptResult(res.Raw), nil
+	return res.Result, nil
 }
 
 // SetLogLevel implements ui.Conn.
@@ -354,21 +342,19 @@ func (c *guiConn) SetLogLevel(ctx context.Context, level string) error {
 // ListTasks implements ui.Conn.
 func (c *guiConn) ListTasks(ctx context.Context) ([]ui.Task, error) {
 	res, err := c.s.ListTasks(ctx, nil)
-	if shapeOnly(err) != nil {
+	if err != nil {
 		return nil, humanize(err)
 	}
-	out, _ := mcpresult.DecodeTasks(rawItems(res.Tasks, func(t session.Task) json.RawMessage { return t.Raw }))
-	return out, nil
+	return res.Tasks, nil
 }
 
 // GetTask implements ui.Conn.
 func (c *guiConn) GetTask(ctx context.Context, id string) (ui.Task, error) {
 	res, err := c.s.GetTask(ctx, id, nil)
-	if shapeOnly(err) != nil {
+	if err != nil {
 		return ui.Task{}, humanize(err)
 	}
-	t, _ := mcpresult.DecodeTask(res.Raw)
-	return t, nil
+	return res.Task, nil
 }
 
 // TaskResult implements ui.Conn.

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/spyglass-mcp/spyglass/core/catalog"
+	"github.com/spyglass-mcp/spyglass/core/mcpresult"
 	"github.com/spyglass-mcp/spyglass/core/session"
 	"github.com/spyglass-mcp/spyglass/core/wire"
 )
@@ -139,16 +140,15 @@ func TestLegacyServerMessage(t *testing.T) {
 // is not; the schema echo gets the other tool's input schema byte for byte.
 func TestConformanceCalls(t *testing.T) {
 	schema := `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"a":{"$anchor":"A"}},"additionalProperties":false}`
-	tools := []session.Tool{
-		{Raw: json.RawMessage(`{"name":"focal","inputSchema":` + schema + `}`)},
-		{Raw: json.RawMessage(`{"name":"json_schema_echo","inputSchema":{"type":"object","properties":{"schema":{"type":"object"}},"required":["schema"]}}`)},
-		{Raw: json.RawMessage(`{"name":"bad","inputSchema":{}}`), HeaderError: session.ErrInvalidToolHeaders},
+	tools, ps := mcpresult.DecodeTools([]json.RawMessage{
+		json.RawMessage(`{"name":"focal","inputSchema":` + schema + `}`),
+		json.RawMessage(`{"name":"json_schema_echo","inputSchema":{"type":"object","properties":{"schema":{"type":"object"}},"required":["schema"]}}`),
+		json.RawMessage(`{"name":"bad","inputSchema":{}}`),
+	})
+	if ps != nil {
+		t.Fatal(ps)
 	}
-	for i := range tools {
-		if err := json.Unmarshal(tools[i].Raw, &tools[i].Tool); err != nil {
-			t.Fatal(err)
-		}
-	}
+	tools[2].HeaderError = session.ErrInvalidToolHeaders
 	calls := conformanceCalls("json-schema-2020-12-preservation", tools, conformanceContext{})
 	if len(calls) != 2 || calls[0].Name != "focal" || calls[1].Name != "json_schema_echo" {
 		t.Fatalf("calls = %+v", calls)

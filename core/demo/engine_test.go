@@ -18,6 +18,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/mcpresult"
 	"github.com/spyglass-mcp/spyglass/core/session"
 	"github.com/spyglass-mcp/spyglass/core/wire"
 )
@@ -211,16 +212,27 @@ var transports = []struct {
 	start func(t *testing.T) *engine
 }{{"stdio", startStdio}, {"http", startHTTP}}
 
-func (e *engine) call(t *testing.T, name string, args any, opts *session.CallOptions) *mcp.CallToolResult {
+func (e *engine) call(t *testing.T, name string, args any, opts *session.CallOptions) mcpresult.ToolResult {
 	t.Helper()
 	res, err := e.s.CallTool(ctxT(t), session.ToolCall{Name: name, Arguments: args}, opts)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	if res.Result == nil {
-		t.Fatalf("%s: no result: %s", name, res.Raw)
+	if len(res.Result.Problems) > 0 {
+		t.Fatalf("%s: %v: %s", name, res.Result.Problems, res.Raw)
 	}
 	return res.Result
+}
+
+// textOf joins the text blocks of a tool result.
+func textOf(r mcpresult.ToolResult) string {
+	var parts []string
+	for _, c := range r.Content {
+		if c.Type == "text" {
+			parts = append(parts, c.Text)
+		}
+	}
+	return strings.Join(parts, "\n")
 }
 
 func TestEngineTools(t *testing.T) {
@@ -247,12 +259,13 @@ func TestEngineTools(t *testing.T) {
 				}
 			}
 
-			if got := resultText(e.call(t, ToolEcho, map[string]any{"message": "über"}, nil)); got != "Echo: über" {
+			if got := textOf(e.call(t, ToolEcho, map[string]any{"message": "über"}, nil)); got != "Echo: über" {
 				t.Errorf("echo = %q", got)
 			}
 			w := e.call(t, ToolWeather, map[string]any{"city": "Lima"}, nil)
-			if sc, _ := w.StructuredContent.(map[string]any); sc["city"] != "Lima" {
-				t.Errorf("structuredContent = %#v", w.StructuredContent)
+			var sc map[string]any
+			if json.Unmarshal(w.StructuredContent, &sc); sc["city"] != "Lima" {
+				t.Errorf("structuredContent = %s", w.StructuredContent)
 			}
 			if !e.call(t, ToolFail, nil, nil).IsError {
 				t.Error("fail: no isError")
@@ -263,10 +276,10 @@ func TestEngineTools(t *testing.T) {
 			var kinds []string
 			for _, n := range []string{ToolImage, ToolAudio, ToolResourceLink, ToolEmbeddedResource} {
 				for _, c := range e.call(t, n, nil, nil).Content {
-					kinds = append(kinds, fmt.Sprintf("%T", c))
+					kinds = append(kinds, c.Type)
 				}
 			}
-			for _, k := range []string{"mcp.ImageContent", "mcp.AudioContent", "mcp.ResourceLink", "mcp.EmbeddedResource"} {
+			for _, k := range []string{"image", "audio", "resource_link", "resource"} {
 				if !slices.Contains(kinds, k) {
 					t.Errorf("no %s among %v", k, kinds)
 				}
@@ -319,8 +332,8 @@ func TestEngineTools(t *testing.T) {
 
 			// Flood.
 			r := e.call(t, ToolFlood, map[string]any{"count": 3000}, nil)
-			if !strings.Contains(resultText(r), "Sent 3000") {
-				t.Errorf("flood = %q", resultText(r))
+			if !strings.Contains(textOf(r), "Sent 3000") {
+				t.Errorf("flood = %q", textOf(r))
 			}
 			e.waitNote(t, session.MethodMessage, `"logger":"flood"`, 3000)
 
@@ -334,26 +347,26 @@ func TestEngineTools(t *testing.T) {
 
 			// A task.
 			tr, err := e.s.CallTool(ctx, session.ToolCall{Name: ToolCountdownTask, Arguments: map[string]any{"seconds": 1}, Task: &mcp.TaskParams{}}, nil)
-			if err != nil || tr.Task == nil {
+			if err != nil || tr.Result.TaskID == "" {
 				t.Fatalf("task call: %v %s", err, tr.Raw)
 			}
-			res, err := e.s.TaskResult(ctx, tr.Task.TaskId, nil)
-			if err != nil || res.Result == nil || !strings.Contains(resultText(res.Result), "Liftoff") {
+			res, err := e.s.TaskResult(ctx, tr.Result.TaskID, nil)
+			if err != nil || !strings.Contains(textOf(res.Result), "Liftoff") {
 				t.Errorf("tasks/result: %v %+v", err, res)
 			}
 
 			// A task outlives its tools/call and can be cancelled.
 			long, err := e.s.CallTool(ctx, session.ToolCall{Name: ToolCountdownTask, Arguments: map[string]any{"seconds": 60}, Task: &mcp.TaskParams{}}, nil)
-			if err != nil || long.Task == nil {
+			if err != nil || long.Result.TaskID == "" {
 				t.Fatalf("task call: %v", err)
 			}
-			if ti, err := e.s.GetTask(ctx, long.Task.TaskId, nil); err != nil || ti.Task.Status != mcp.TaskStatusWorking {
+			if ti, err := e.s.GetTask(ctx, long.Result.TaskID, nil); err != nil || ti.Task.Status != string(mcp.TaskStatusWorking) {
 				t.Errorf("tasks/get: %v %+v", err, ti)
 			}
-			if _, err := e.s.CancelTask(ctx, long.Task.TaskId, nil); err != nil {
+			if _, err := e.s.CancelTask(ctx, long.Result.TaskID, nil); err != nil {
 				t.Fatal(err)
 			}
-			if ti, err := e.s.GetTask(ctx, long.Task.TaskId, nil); err != nil || ti.Task.Status != mcp.TaskStatusCancelled {
+			if ti, err := e.s.GetTask(ctx, long.Result.TaskID, nil); err != nil || ti.Task.Status != string(mcp.TaskStatusCancelled) {
 				t.Errorf("tasks/get after cancel: %v %+v", err, ti)
 			}
 
@@ -397,10 +410,10 @@ func TestEngineServerRequests(t *testing.T) {
 			if modern := e.s.Info().Modern; modern != (tr.era == session.EraModern) {
 				t.Fatalf("modern = %v", modern)
 			}
-			if got := resultText(e.call(t, ToolSample, map[string]any{"prompt": "hi"}, nil)); !strings.Contains(got, "the answer is 5") {
+			if got := textOf(e.call(t, ToolSample, map[string]any{"prompt": "hi"}, nil)); !strings.Contains(got, "the answer is 5") {
 				t.Errorf("sample = %q", got)
 			}
-			got := resultText(e.call(t, ToolSampleWithTools, map[string]any{"prompt": "add"}, nil))
+			got := textOf(e.call(t, ToolSampleWithTools, map[string]any{"prompt": "add"}, nil))
 			if !strings.Contains(got, `add({"a":2,"b":3}) → 5`) || !strings.Contains(got, "after 2 round(s)") {
 				t.Errorf("sample_with_tools = %q", got)
 			}
@@ -411,8 +424,8 @@ func TestEngineServerRequests(t *testing.T) {
 			e.user.mu.Unlock()
 
 			ef := e.call(t, ToolElicitForm, nil, nil)
-			if !strings.Contains(resultText(ef), "accept") || !strings.Contains(resultText(ef), "Grace") {
-				t.Errorf("elicit_form = %q", resultText(ef))
+			if !strings.Contains(textOf(ef), "accept") || !strings.Contains(textOf(ef), "Grace") {
+				t.Errorf("elicit_form = %q", textOf(ef))
 			}
 			e.call(t, ToolElicitURL, nil, nil)
 			e.waitNote(t, session.MethodElicitationComplete, "elicitationId", 1)
@@ -420,7 +433,7 @@ func TestEngineServerRequests(t *testing.T) {
 			// link_account: the URL-elicitation-required error path
 			// (legacy), a URL elicitation within the call (modern).
 			if tr.era == session.EraModern {
-				if got := resultText(e.call(t, ToolLinkAccount, nil, nil)); !strings.Contains(got, "is linked") {
+				if got := textOf(e.call(t, ToolLinkAccount, nil, nil)); !strings.Contains(got, "is linked") {
 					t.Errorf("link_account (modern) = %q", got)
 				}
 			} else {
@@ -433,19 +446,19 @@ func TestEngineServerRequests(t *testing.T) {
 						t.Fatalf("link_account before the page: %v", err)
 					}
 				}
-				if got, want := resultText(e.call(t, ToolCompleteLink, nil, nil)), "Completed 2 link_account page(s); the demo account is linked."; got != want {
+				if got, want := textOf(e.call(t, ToolCompleteLink, nil, nil)), "Completed 2 link_account page(s); the demo account is linked."; got != want {
 					t.Errorf("complete_link = %q, want %q", got, want)
 				}
 				e.waitNote(t, session.MethodElicitationComplete, "elicitationId", 3)
-				if got, want := resultText(e.call(t, ToolCompleteLink, nil, nil)), "No link_account page was waiting."; got != want {
+				if got, want := textOf(e.call(t, ToolCompleteLink, nil, nil)), "No link_account page was waiting."; got != want {
 					t.Errorf("complete_link again = %q, want %q", got, want)
 				}
-				if got := resultText(e.call(t, ToolLinkAccount, nil, nil)); !strings.Contains(got, "is linked") {
+				if got := textOf(e.call(t, ToolLinkAccount, nil, nil)); !strings.Contains(got, "is linked") {
 					t.Errorf("link_account after the page = %q", got)
 				}
 			}
 
-			if got := resultText(e.call(t, ToolListRoots, nil, nil)); !strings.Contains(got, "file:///home/grace/cobol") {
+			if got := textOf(e.call(t, ToolListRoots, nil, nil)); !strings.Contains(got, "file:///home/grace/cobol") {
 				t.Errorf("list_roots = %q", got)
 			}
 			if err := e.s.SetRoots(ctxT(t), []mcp.Root{{URI: "file:///srv/new", Name: "new"}}); err != nil {
@@ -454,7 +467,7 @@ func TestEngineServerRequests(t *testing.T) {
 			if tr.era == session.EraModern {
 				// Stateless: list_roots (an input request) sees the new
 				// roots.
-				if got := resultText(e.call(t, ToolListRoots, nil, nil)); !strings.Contains(got, "file:///srv/new") {
+				if got := textOf(e.call(t, ToolListRoots, nil, nil)); !strings.Contains(got, "file:///srv/new") {
 					t.Errorf("list_roots after the change = %q", got)
 				}
 			} else {
@@ -477,8 +490,8 @@ func TestEngineResourcesPrompts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, ok := logo.Result.Contents[0].(mcp.BlobResourceContents); !ok {
-				t.Errorf("logo: %T", logo.Result.Contents[0])
+			if c := logo.Result.Contents[0]; c.Type != "resource" || len(c.Data) == 0 {
+				t.Errorf("logo: %+v", c)
 			}
 			item, err := e.s.ReadResource(ctx, "demo://items/2", nil)
 			if err != nil || !strings.Contains(string(item.Raw), "Reflecting telescope") {
@@ -486,12 +499,12 @@ func TestEngineResourcesPrompts(t *testing.T) {
 			}
 			c, err := e.s.Complete(ctx, session.CompletionRef{Type: "ref/resource", URI: GreetingTemplate},
 				mcp.CompleteArgument{Name: "name", Value: "b"}, map[string]string{"lang": "es"}, nil)
-			if err != nil || strings.Join(c.Result.Completion.Values, ",") != "Bruno" {
+			if err != nil || strings.Join(c.Result.Values, ",") != "Bruno" {
 				t.Errorf("completion: %v %s", err, c.Raw)
 			}
 			c, err = e.s.Complete(ctx, session.CompletionRef{Type: "ref/prompt", Name: PromptCodeReview},
 				mcp.CompleteArgument{Name: "language", Value: "r"}, nil, nil)
-			if err != nil || strings.Join(c.Result.Completion.Values, ",") != "rust" {
+			if err != nil || strings.Join(c.Result.Values, ",") != "rust" {
 				t.Errorf("prompt completion: %v %s", err, c.Raw)
 			}
 			p, err := e.s.GetPrompt(ctx, PromptGreet, map[string]string{"name": "Grace"}, nil)
@@ -540,7 +553,7 @@ func TestEngineFlakyWrite(t *testing.T) {
 				return false
 			})
 			// The next call starts the server again and read_notes shows the write.
-			if got := resultText(e.call(t, ToolReadNotes, nil, nil)); !strings.Contains(got, "remember the milk") {
+			if got := textOf(e.call(t, ToolReadNotes, nil, nil)); !strings.Contains(got, "remember the milk") {
 				t.Errorf("read_notes = %q", got)
 			}
 			res, err := e.s.ReadResource(ctxT(t), NotesURI, nil)

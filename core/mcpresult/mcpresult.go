@@ -468,3 +468,20 @@ func decodeTask(raw json.RawMessage, path string, ps *Problems) Task {
 	}
 	return Task{ID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage, Created: t.CreatedAt, Updated: t.LastUpdatedAt}
 }
+
+// Completion is the answer to completion/complete.
+type Completion struct {
+	Values  []string `json:"values"`
+	Total   int      `json:"total"`
+	HasMore bool     `json:"hasMore"`
+}
+
+// DecodeCompletion decodes a completion/complete result.
+func DecodeCompletion(raw json.RawMessage) (Completion, Problems) {
+	var ps Problems
+	var r struct {
+		Completion Completion `json:"completion"`
+	}
+	ps.decode("", raw, &r)
+	return r.Completion, ps
+}

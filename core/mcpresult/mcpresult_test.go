@@ -224,3 +224,14 @@ func TestDecodeTasks(t *testing.T) {
 		t.Fatalf("problems %q", strs(ps))
 	}
 }
+
+func TestDecodeCompletion(t *testing.T) {
+	c, ps := DecodeCompletion(json.RawMessage(`{"completion":{"values":["rust","ruby"],"total":9,"hasMore":true}}`))
+	if ps != nil || !reflect.DeepEqual(c, Completion{Values: []string{"rust", "ruby"}, Total: 9, HasMore: true}) {
+		t.Fatalf("%+v %v", c, ps)
+	}
+	c, ps = DecodeCompletion(json.RawMessage(`{"completion":{"values":"rust"}}`))
+	if c.Values != nil || ps.Error() != "/completion/values: must be an array, not string" {
+		t.Fatalf("%+v %q", c, ps.Error())
+	}
+}

@@ -26,8 +26,9 @@
 //
 // Every client→server operation ([Session.CallTool], [Session.ListTools],
 // [Session.ReadResource], [Session.Call] for any raw method, ...) returns
-// typed values decoded with mcp-go's types and, in [Reply], the exact JSON
-// result the server sent. Each operation is a run: its request, its
+// values decoded once by core/mcpresult (with the places that do not match
+// the MCP schema as Problems, never an error) and, in [Reply], the exact
+// JSON result the server sent. Each operation is a run: its request, its
 // response and everything the server sends because of it (progress, log
 // messages, sampling and elicitation requests and our answers) carry the
 // same events.Event.Run, so a reader can group them. A run is related by

@@ -20,8 +20,10 @@ var (
 	// ErrTimeout is matched by the error of a request the session gave up
 	// waiting for (see [TimeoutError]).
 	ErrTimeout = errors.New("session: request timed out")
-	// ErrDecode is wrapped when a result is not the shape the method
-	// promises; the raw result is still returned in the Reply.
+	// ErrDecode is wrapped when a result cannot be read at all (a list page
+	// or handshake result that is not an object); the raw result is still
+	// returned in the Reply. A result of the right kind that does not match
+	// the MCP schema is decoded anyway, with its mcpresult.Problems.
 	ErrDecode = errors.New("session: unexpected result")
 	// ErrUnsupportedVersion is wrapped when the server does not speak the
 	// pinned protocol version (server/discover).

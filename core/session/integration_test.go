@@ -72,13 +72,13 @@ func stdioDial(log *events.Log, cfg wire.StdioConfig) func(context.Context) (wir
 
 func textOf(t *testing.T, r *ToolResult) string {
 	t.Helper()
-	if r == nil || r.Result == nil {
+	if r == nil || r.Result.Raw == nil {
 		t.Fatalf("no tool result: %+v", r)
 	}
 	var b strings.Builder
 	for _, c := range r.Result.Content {
-		if tc, ok := c.(mcp.TextContent); ok {
-			b.WriteString(tc.Text)
+		if c.Type == "text" {
+			b.WriteString(c.Text)
 			b.WriteByte('\n')
 		}
 	}
@@ -310,7 +310,7 @@ func runEverything(t *testing.T, log *events.Log, dial func(context.Context) (wi
 		t.Errorf("simple-prompt: %v", err)
 	}
 	cp, err := s.Complete(ctx, CompletionRef{Type: "ref/prompt", Name: "completable-prompt"}, mcp.CompleteArgument{Name: "department", Value: "Eng"}, nil, nil)
-	if err != nil || len(cp.Result.Completion.Values) != 1 || cp.Result.Completion.Values[0] != "Engineering" {
+	if err != nil || len(cp.Result.Values) != 1 || cp.Result.Values[0] != "Engineering" {
 		t.Errorf("complete: %v %+v", err, cp)
 	}
 	if _, err := s.Ping(ctx, nil); err != nil {

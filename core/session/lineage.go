@@ -14,6 +14,7 @@ import (
 
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/lineage"
+	"github.com/spyglass-mcp/spyglass/core/mcpresult"
 )
 
 // ErrOutcomeUnknown is matched by the error of a tool call that failed in
@@ -49,33 +50,12 @@ type toolMeta struct {
 	hints  lineage.Hints
 }
 
-func metaOf(t *Tool) toolMeta {
-	var m toolMeta
-	var raw struct {
-		InputSchema json.RawMessage `json:"inputSchema"`
-		Annotations struct {
-			ReadOnly   *bool `json:"readOnlyHint"`
-			Idempotent *bool `json:"idempotentHint"`
-		} `json:"annotations"`
-	}
-	if len(t.Raw) > 0 && json.Unmarshal(t.Raw, &raw) == nil {
-		m.schema = raw.InputSchema
-		m.hints.ReadOnly = raw.Annotations.ReadOnly != nil && *raw.Annotations.ReadOnly
-		m.hints.Idempotent = raw.Annotations.Idempotent != nil && *raw.Annotations.Idempotent
-		return m
-	}
-	m.schema = t.RawInputSchema
-	if len(m.schema) == 0 {
-		m.schema, _ = json.Marshal(t.InputSchema)
-	}
-	a := t.Annotations
-	m.hints.ReadOnly = a.ReadOnlyHint != nil && *a.ReadOnlyHint
-	m.hints.Idempotent = a.IdempotentHint != nil && *a.IdempotentHint
-	return m
+func metaOf(t *mcpresult.Tool) toolMeta {
+	return toolMeta{schema: t.InputSchema, hints: lineage.Hints{ReadOnly: t.ReadOnly, Idempotent: t.Idempotent}}
 }
 
 // rememberTools keeps the listing of each tool for the lineage.
-func (s *Session) rememberTools(tools []Tool) {
+func (s *Session) rememberTools(tools []mcpresult.Tool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i := range tools {
@@ -88,7 +68,7 @@ func (s *Session) rememberTools(tools []Tool) {
 // change something.
 func (s *Session) toolMetaFor(name string, opts *CallOptions) (toolMeta, *mcp.Tool) {
 	if opts != nil && opts.Tool != nil {
-		return metaOf(opts.Tool), &opts.Tool.Tool
+		return metaOf(opts.Tool), &mcp.Tool{Name: name, RawInputSchema: opts.Tool.InputSchema}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -125,9 +105,9 @@ func (s *Session) beginAttempt(name string, args json.RawMessage, opts *CallOpti
 // warning when it may have run twice) and returns it with the error the
 // caller gets (wrapped in *OutcomeUnknownError when the tool may have
 // run).
-func (s *Session) endAttempt(a lineage.Attempt, rep *Reply, res *mcp.CallToolResult, err error, class lineage.ErrorClass) (lineage.Attempt, error) {
+func (s *Session) endAttempt(a lineage.Attempt, rep *Reply, isError bool, err error, class lineage.ErrorClass) (lineage.Attempt, error) {
 	if class == lineage.ClassNone {
-		class = classify(err, res)
+		class = classify(err, isError)
 	}
 	r := lineage.Result{Class: class}
 	run := ""
@@ -163,11 +143,12 @@ func (s *Session) endAttempt(a lineage.Attempt, rep *Reply, res *mcp.CallToolRes
 	return a, err
 }
 
-// classify gives the error class of a finished tool call.
-func classify(err error, res *mcp.CallToolResult) lineage.ErrorClass {
+// classify gives the error class of a finished tool call (isError: the
+// tool reported an error in its result).
+func classify(err error, isError bool) lineage.ErrorClass {
 	var rpcErr *RPCError
 	switch {
-	case err == nil && res != nil && res.IsError:
+	case err == nil && isError:
 		return lineage.ClassTool
 	case err == nil:
 		return lineage.ClassNone
@@ -184,20 +165,11 @@ func classify(err error, res *mcp.CallToolResult) lineage.ErrorClass {
 // headerError checks a tool's x-mcp-header declarations (protocol
 // 2026-07-28): nil when they are valid or absent, else an error matching
 // ErrInvalidToolHeaders that says what is wrong.
-func headerError(t *Tool) error {
-	schema := t.RawInputSchema
-	if len(t.Raw) > 0 {
-		var raw struct {
-			InputSchema json.RawMessage `json:"inputSchema"`
-		}
-		if json.Unmarshal(t.Raw, &raw) == nil {
-			schema = raw.InputSchema
-		}
-	}
+func headerError(name string, schema json.RawMessage) error {
 	if !bytes.Contains(schema, []byte("x-mcp-header")) {
 		return nil
 	}
-	if err := mcp.ValidateParamHeaderAnnotations(&mcp.Tool{Name: t.Name, RawInputSchema: schema}); err != nil {
+	if err := mcp.ValidateParamHeaderAnnotations(&mcp.Tool{Name: name, RawInputSchema: schema}); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidToolHeaders, err)
 	}
 	return nil

@@ -12,6 +12,7 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/demo"
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/lineage"
+	"github.com/spyglass-mcp/spyglass/core/mcpresult"
 	"github.com/spyglass-mcp/spyglass/core/wire"
 )
 
@@ -139,7 +140,7 @@ func TestRetrySucceedsMayHaveRunTwice(t *testing.T) {
 	}
 	// slow_task may change something (no readOnlyHint in the demo?): use
 	// its listing, with the hints forced, to test each kind of tool.
-	var slow *Tool
+	var slow *mcpresult.Tool
 	for i := range tools.Tools {
 		if tools.Tools[i].Name == demo.ToolSlowTask {
 			slow = &tools.Tools[i]
@@ -159,7 +160,8 @@ func TestRetrySucceedsMayHaveRunTwice(t *testing.T) {
 		{"idempotent", `{"name":"slow_task","inputSchema":` + string(mustSchema(t, slow)) + `,"annotations":{"idempotentHint":true}}`, false, "attempt 2 (idempotent)", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			tool := &Tool{Raw: []byte(tc.raw)}
+			ts, _ := mcpresult.DecodeTools([]json.RawMessage{json.RawMessage(tc.raw)})
+			tool := &ts[0]
 			args := map[string]any{"steps": 2, "step_ms": 400, "tag": tc.name}
 			_, err := s.CallTool(ctx, ToolCall{Name: demo.ToolSlowTask, Arguments: args}, &CallOptions{Tool: tool, Timeout: 100e6})
 			if !errors.Is(err, ErrTimeout) || !errors.Is(err, ErrOutcomeUnknown) {
@@ -196,7 +198,7 @@ func TestRetrySucceedsMayHaveRunTwice(t *testing.T) {
 	}
 }
 
-func mustSchema(t *testing.T, tool *Tool) []byte {
+func mustSchema(t *testing.T, tool *mcpresult.Tool) []byte {
 	t.Helper()
 	m := metaOf(tool)
 	if len(m.schema) == 0 {

@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/spyglass-mcp/spyglass/core/lineage"
+	"github.com/spyglass-mcp/spyglass/core/mcpresult"
 )
 
 // Ping sends ping and returns its (normally empty) result. (The 2026-07-28
@@ -33,11 +34,11 @@ type ToolCall struct {
 // ToolResult is the answer to tools/call.
 type ToolResult struct {
 	Reply
-	// Result is the typed tool result; nil when the server created a task
-	// instead (see Task) or the result could not be decoded.
-	Result *mcp.CallToolResult
-	// Task is the task the server created for a task-augmented call.
-	Task *mcp.Task
+	// Result is the decoded result (see core/mcpresult): Result.TaskID is
+	// set when the server created a task instead, Result.Problems says
+	// where the result does not match the MCP schema. Zero when the call
+	// failed.
+	Result mcpresult.ToolResult
 	// Attempt places the call in its retry lineage: its number, error
 	// class, whether its outcome is unknown, whether it may have run
 	// twice or repeats a write (see core/lineage). Set on failures too.
@@ -76,23 +77,23 @@ func (s *Session) CallTool(ctx context.Context, tc ToolCall, opts *CallOptions) 
 	}
 	att, o, tool := s.beginAttempt(tc.Name, p.Arguments, opts)
 	if argErr == nil && tool != nil && s.isModern() {
-		if herr := headerError(&Tool{Tool: *tool}); herr != nil {
+		if herr := headerError(tool.Name, tool.RawInputSchema); herr != nil {
 			argErr = fmt.Errorf("session: tools/call %s: %w", tc.Name, herr)
 		}
 	}
 	if argErr != nil {
-		a, err := s.endAttempt(att, nil, nil, argErr, lineage.ClassInput)
+		a, err := s.endAttempt(att, nil, false, argErr, lineage.ClassInput)
 		return &ToolResult{Attempt: &a}, err
 	}
 	params, err := json.Marshal(p)
 	if err != nil {
-		a, err := s.endAttempt(att, nil, nil, fmt.Errorf("session: tools/call: %w", err), lineage.ClassInput)
+		a, err := s.endAttempt(att, nil, false, fmt.Errorf("session: tools/call: %w", err), lineage.ClassInput)
 		return &ToolResult{Attempt: &a}, err
 	}
 	o.Header = s.paramHeaders(tool, params, o.Header)
 	rep, err := s.request(ctx, "tools/call", params, o)
 	if err != nil {
-		a, err := s.endAttempt(att, rep, nil, err, lineage.ClassNone)
+		a, err := s.endAttempt(att, rep, false, err, lineage.ClassNone)
 		out := resultOf[ToolResult](rep)
 		if out == nil {
 			out = &ToolResult{}
@@ -100,24 +101,8 @@ func (s *Session) CallTool(ctx context.Context, tc ToolCall, opts *CallOptions) 
 		out.Attempt = &a
 		return out, err
 	}
-	out := &ToolResult{Reply: *rep}
-	var probe struct {
-		Task *mcp.Task `json:"task"`
-	}
-	if bytes.Contains(rep.Raw, []byte(`"task"`)) && json.Unmarshal(rep.Raw, &probe) == nil && probe.Task != nil && probe.Task.TaskId != "" {
-		out.Task = probe.Task
-		a, _ := s.endAttempt(att, rep, nil, nil, lineage.ClassNone)
-		out.Attempt = &a
-		return out, nil
-	}
-	var res mcp.CallToolResult
-	if err := json.Unmarshal(rep.Raw, &res); err != nil {
-		a, err := s.endAttempt(att, rep, nil, fmt.Errorf("session: tools/call: %w: %w", ErrDecode, err), lineage.ClassNone)
-		out.Attempt = &a
-		return out, err
-	}
-	out.Result = &res
-	a, _ := s.endAttempt(att, rep, &res, nil, lineage.ClassNone)
+	out := &ToolResult{Reply: *rep, Result: mcpresult.DecodeToolResult(rep.Raw)}
+	a, _ := s.endAttempt(att, rep, out.Result.IsError, nil, lineage.ClassNone)
 	out.Attempt = &a
 	return out, nil
 }
@@ -156,6 +141,12 @@ type List struct {
 	// Pages holds every page fetched, in order (Raw is each page's result
 	// as sent).
 	Pages []Page
+	// Items holds every item of every page exactly as the server sent it
+	// (a tool's inputSchema and outputSchema keep every keyword).
+	Items []json.RawMessage
+	// Problems are the places where the items do not match the MCP schema
+	// (see core/mcpresult); the decoded items keep what could be read.
+	Problems mcpresult.Problems
 	// NextCursor is the cursor of the next page when only one page was
 	// fetched and there are more; "" otherwise.
 	NextCursor string
@@ -163,103 +154,48 @@ type List struct {
 	Run string
 }
 
-// Tool is one tool as listed: the typed view and the exact JSON.
-type Tool struct {
-	mcp.Tool
-	// Raw is the tool's object exactly as the server sent it: its
-	// inputSchema and outputSchema keep every keyword.
-	Raw json.RawMessage
-	// HeaderError, in the modern protocol, says why the tool is excluded:
-	// its x-mcp-header declarations are invalid, and CallTool refuses it
-	// (matching ErrInvalidToolHeaders). nil for a tool that can be called.
-	HeaderError error
-}
-
-// MarshalJSON returns the tool exactly as the server sent it.
-func (t Tool) MarshalJSON() ([]byte, error) { return t.Raw, nil }
-
 // Tools is the answer to tools/list.
 type Tools struct {
 	List
-	Tools []Tool
+	// Tools are the decoded tools; in the modern protocol a tool whose
+	// x-mcp-header declarations are invalid has HeaderError set (matching
+	// ErrInvalidToolHeaders) and CallTool refuses it.
+	Tools []mcpresult.Tool
 }
-
-// Resource is one resource as listed, typed and exact.
-type Resource struct {
-	mcp.Resource
-	Raw json.RawMessage
-}
-
-// MarshalJSON returns the resource exactly as the server sent it.
-func (r Resource) MarshalJSON() ([]byte, error) { return r.Raw, nil }
 
 // Resources is the answer to resources/list.
 type Resources struct {
 	List
-	Resources []Resource
+	Resources []mcpresult.Resource
 }
-
-// ResourceTemplate is one resource template as listed, typed and exact.
-type ResourceTemplate struct {
-	mcp.ResourceTemplate
-	Raw json.RawMessage
-}
-
-// MarshalJSON returns the template exactly as the server sent it.
-func (r ResourceTemplate) MarshalJSON() ([]byte, error) { return r.Raw, nil }
 
 // ResourceTemplates is the answer to resources/templates/list.
 type ResourceTemplates struct {
 	List
-	Templates []ResourceTemplate
+	Templates []mcpresult.ResourceTemplate
 }
-
-// Prompt is one prompt as listed, typed and exact.
-type Prompt struct {
-	mcp.Prompt
-	Raw json.RawMessage
-}
-
-// MarshalJSON returns the prompt exactly as the server sent it.
-func (p Prompt) MarshalJSON() ([]byte, error) { return p.Raw, nil }
 
 // Prompts is the answer to prompts/list.
 type Prompts struct {
 	List
-	Prompts []Prompt
+	Prompts []mcpresult.Prompt
 }
-
-// Task is one task as listed, typed and exact.
-type Task struct {
-	mcp.Task
-	Raw json.RawMessage
-}
-
-// MarshalJSON returns the task exactly as the server sent it.
-func (t Task) MarshalJSON() ([]byte, error) { return t.Raw, nil }
 
 // Tasks is the answer to tasks/list.
 type Tasks struct {
 	List
-	Tasks []Task
+	Tasks []mcpresult.Task
 }
 
 // ListTools lists the server's tools (every page unless paginated).
 func (s *Session) ListTools(ctx context.Context, opts *ListOptions) (*Tools, error) {
-	l, items, err := s.list(ctx, "tools/list", "tools", opts)
+	l, err := s.list(ctx, "tools/list", "tools", opts)
 	out := &Tools{List: l}
-	s.mu.Lock()
-	modern := s.modern
-	s.mu.Unlock()
-	for _, raw := range items {
-		t := Tool{Raw: raw}
-		if derr := json.Unmarshal(raw, &t.Tool); derr != nil && err == nil {
-			err = fmt.Errorf("session: tools/list: %w: %w", ErrDecode, derr)
+	out.Tools, out.Problems = mcpresult.DecodeTools(l.Items)
+	if s.isModern() {
+		for i := range out.Tools {
+			out.Tools[i].HeaderError = headerError(out.Tools[i].Name, out.Tools[i].InputSchema)
 		}
-		if modern {
-			t.HeaderError = headerError(&t)
-		}
-		out.Tools = append(out.Tools, t)
 	}
 	s.rememberTools(out.Tools)
 	return out, err
@@ -267,57 +203,33 @@ func (s *Session) ListTools(ctx context.Context, opts *ListOptions) (*Tools, err
 
 // ListResources lists the server's resources.
 func (s *Session) ListResources(ctx context.Context, opts *ListOptions) (*Resources, error) {
-	l, items, err := s.list(ctx, "resources/list", "resources", opts)
+	l, err := s.list(ctx, "resources/list", "resources", opts)
 	out := &Resources{List: l}
-	for _, raw := range items {
-		r := Resource{Raw: raw}
-		if derr := json.Unmarshal(raw, &r.Resource); derr != nil && err == nil {
-			err = fmt.Errorf("session: resources/list: %w: %w", ErrDecode, derr)
-		}
-		out.Resources = append(out.Resources, r)
-	}
+	out.Resources, out.Problems = mcpresult.DecodeResources(l.Items)
 	return out, err
 }
 
 // ListResourceTemplates lists the server's resource templates.
 func (s *Session) ListResourceTemplates(ctx context.Context, opts *ListOptions) (*ResourceTemplates, error) {
-	l, items, err := s.list(ctx, "resources/templates/list", "resourceTemplates", opts)
+	l, err := s.list(ctx, "resources/templates/list", "resourceTemplates", opts)
 	out := &ResourceTemplates{List: l}
-	for _, raw := range items {
-		r := ResourceTemplate{Raw: raw}
-		if derr := json.Unmarshal(raw, &r.ResourceTemplate); derr != nil && err == nil {
-			err = fmt.Errorf("session: resources/templates/list: %w: %w", ErrDecode, derr)
-		}
-		out.Templates = append(out.Templates, r)
-	}
+	out.Templates, out.Problems = mcpresult.DecodeResourceTemplates(l.Items)
 	return out, err
 }
 
 // ListPrompts lists the server's prompts.
 func (s *Session) ListPrompts(ctx context.Context, opts *ListOptions) (*Prompts, error) {
-	l, items, err := s.list(ctx, "prompts/list", "prompts", opts)
+	l, err := s.list(ctx, "prompts/list", "prompts", opts)
 	out := &Prompts{List: l}
-	for _, raw := range items {
-		p := Prompt{Raw: raw}
-		if derr := json.Unmarshal(raw, &p.Prompt); derr != nil && err == nil {
-			err = fmt.Errorf("session: prompts/list: %w: %w", ErrDecode, derr)
-		}
-		out.Prompts = append(out.Prompts, p)
-	}
+	out.Prompts, out.Problems = mcpresult.DecodePrompts(l.Items)
 	return out, err
 }
 
 // ListTasks lists the server's tasks.
 func (s *Session) ListTasks(ctx context.Context, opts *ListOptions) (*Tasks, error) {
-	l, items, err := s.list(ctx, "tasks/list", "tasks", opts)
+	l, err := s.list(ctx, "tasks/list", "tasks", opts)
 	out := &Tasks{List: l}
-	for _, raw := range items {
-		t := Task{Raw: raw}
-		if derr := json.Unmarshal(raw, &t.Task); derr != nil && err == nil {
-			err = fmt.Errorf("session: tasks/list: %w: %w", ErrDecode, derr)
-		}
-		out.Tasks = append(out.Tasks, t)
-	}
+	out.Tasks, out.Problems = mcpresult.DecodeTasks(l.Items)
 	return out, err
 }
 
@@ -332,9 +244,9 @@ func quoteCut(s string) string {
 	return strconv.Quote(strings.ToValidUTF8(s[:64], "")) + fmt.Sprintf("… (%d bytes)", len(s))
 }
 
-// list fetches one page or every page of a list method and returns the
-// raw items under key.
-func (s *Session) list(ctx context.Context, method, key string, opts *ListOptions) (List, []json.RawMessage, error) {
+// list fetches one page or every page of a list method, with the raw
+// items under key in List.Items.
+func (s *Session) list(ctx context.Context, method, key string, opts *ListOptions) (List, error) {
 	if opts == nil {
 		opts = &ListOptions{}
 	}
@@ -346,7 +258,6 @@ func (s *Session) list(ctx context.Context, method, key string, opts *ListOption
 	onePage := opts.OnePage || s.opts.PaginatedLists
 	cursor := opts.Cursor
 	seen := map[string]bool{}
-	var items []json.RawMessage
 	for {
 		var params json.RawMessage
 		if cursor != "" {
@@ -359,7 +270,7 @@ func (s *Session) list(ctx context.Context, method, key string, opts *ListOption
 			if rep != nil {
 				out.Pages = append(out.Pages, *rep)
 			}
-			return out, items, err
+			return out, err
 		}
 		out.Pages = append(out.Pages, *rep)
 		var page struct {
@@ -367,16 +278,16 @@ func (s *Session) list(ctx context.Context, method, key string, opts *ListOption
 		}
 		var fields map[string]span // windows on rep.Raw: no copy of a large page
 		if err := json.Unmarshal(rep.Raw, &fields); err != nil {
-			return out, items, fmt.Errorf("session: %s: %w: %w", method, ErrDecode, err)
+			return out, fmt.Errorf("session: %s: %w: %w", method, ErrDecode, err)
 		}
 		_ = json.Unmarshal(rep.Raw, &page)
 		if arr := bytes.TrimSpace(fields[key]); len(arr) > 0 && string(arr) != "null" {
 			var its []span
 			if err := json.Unmarshal(arr, &its); err != nil {
-				return out, items, fmt.Errorf("session: %s: %w: %s: %w", method, ErrDecode, key, err)
+				return out, fmt.Errorf("session: %s: %w: %s: %w", method, ErrDecode, key, err)
 			}
 			for _, it := range its {
-				items = append(items, json.RawMessage(it))
+				out.Items = append(out.Items, json.RawMessage(it))
 			}
 		}
 		next := ""
@@ -384,17 +295,17 @@ func (s *Session) list(ctx context.Context, method, key string, opts *ListOption
 			next = *page.NextCursor
 		}
 		if next == "" {
-			return out, items, nil
+			return out, nil
 		}
 		if onePage {
 			out.NextCursor = next
-			return out, items, nil
+			return out, nil
 		}
 		if len(out.Pages) >= maxPages {
-			return out, items, fmt.Errorf("session: %s: %w (the last cursor: %s)", method, ErrTooManyPages, quoteCut(next))
+			return out, fmt.Errorf("session: %s: %w (the last cursor: %s)", method, ErrTooManyPages, quoteCut(next))
 		}
 		if seen[next] || next == cursor {
-			return out, items, fmt.Errorf("session: %s: %w: %s", method, ErrCursorLoop, quoteCut(next))
+			return out, fmt.Errorf("session: %s: %w: %s", method, ErrCursorLoop, quoteCut(next))
 		}
 		seen[next] = true
 		cursor = next
@@ -404,8 +315,8 @@ func (s *Session) list(ctx context.Context, method, key string, opts *ListOption
 // ResourceContents is the answer to resources/read.
 type ResourceContents struct {
 	Reply
-	// Result is the typed view (nil if it could not be decoded).
-	Result *mcp.ReadResourceResult
+	// Result is the decoded result, with its Problems.
+	Result mcpresult.ReadResult
 }
 
 // ReadResource reads a resource.
@@ -417,14 +328,7 @@ func (s *Session) ReadResource(ctx context.Context, uri string, opts *CallOption
 	if err != nil {
 		return resultOf[ResourceContents](rep), err
 	}
-	out := &ResourceContents{Reply: *rep}
-	raw := rep.Raw
-	res, err := mcp.ParseReadResourceResult(&raw)
-	if err != nil {
-		return out, fmt.Errorf("session: resources/read: %w: %w", ErrDecode, err)
-	}
-	out.Result = res
-	return out, nil
+	return &ResourceContents{Reply: *rep, Result: mcpresult.DecodeReadResult(rep.Raw)}, nil
 }
 
 // SubscribeResource sends resources/subscribe; updates arrive as
@@ -461,8 +365,8 @@ func (s *Session) UnsubscribeResource(ctx context.Context, uri string, opts *Cal
 // PromptMessages is the answer to prompts/get.
 type PromptMessages struct {
 	Reply
-	// Result is the typed view (nil if it could not be decoded).
-	Result *mcp.GetPromptResult
+	// Result is the decoded result, with its Problems.
+	Result mcpresult.PromptResult
 }
 
 // GetPrompt gets a prompt with its arguments.
@@ -475,14 +379,7 @@ func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]st
 	if err != nil {
 		return resultOf[PromptMessages](rep), err
 	}
-	out := &PromptMessages{Reply: *rep}
-	raw := rep.Raw
-	res, err := mcp.ParseGetPromptResult(&raw)
-	if err != nil {
-		return out, fmt.Errorf("session: prompts/get: %w: %w", ErrDecode, err)
-	}
-	out.Result = res
-	return out, nil
+	return &PromptMessages{Reply: *rep, Result: mcpresult.DecodePromptResult(rep.Raw)}, nil
 }
 
 // CompletionRef names what completion/complete completes: a prompt
@@ -497,7 +394,10 @@ type CompletionRef struct {
 // Completion is the answer to completion/complete.
 type Completion struct {
 	Reply
-	Result *mcp.CompleteResult
+	// Result is the decoded completion.
+	Result mcpresult.Completion
+	// Problems says where the result does not match the MCP schema.
+	Problems mcpresult.Problems
 }
 
 // Complete asks for completions of one argument; resolved holds the other
@@ -520,11 +420,7 @@ func (s *Session) Complete(ctx context.Context, ref CompletionRef, arg mcp.Compl
 		return resultOf[Completion](rep), err
 	}
 	out := &Completion{Reply: *rep}
-	var res mcp.CompleteResult
-	if err := json.Unmarshal(rep.Raw, &res); err != nil {
-		return out, fmt.Errorf("session: completion/complete: %w: %w", ErrDecode, err)
-	}
-	out.Result = &res
+	out.Result, out.Problems = mcpresult.DecodeCompletion(rep.Raw)
 	return out, nil
 }
 
@@ -554,7 +450,10 @@ func (s *Session) SetLogLevel(ctx context.Context, level mcp.LoggingLevel, opts 
 // TaskInfo is the answer to tasks/get and tasks/cancel.
 type TaskInfo struct {
 	Reply
-	Task *mcp.Task
+	// Task is the decoded task.
+	Task mcpresult.Task
+	// Problems says where the result does not match the MCP schema.
+	Problems mcpresult.Problems
 }
 
 // GetTask asks for a task's state. The request joins the run of the call
@@ -577,11 +476,7 @@ func (s *Session) taskOp(ctx context.Context, method, taskID string, opts *CallO
 		return resultOf[TaskInfo](rep), err
 	}
 	out := &TaskInfo{Reply: *rep}
-	var t mcp.Task
-	if err := json.Unmarshal(rep.Raw, &t); err != nil {
-		return out, fmt.Errorf("session: %s: %w: %w", method, ErrDecode, err)
-	}
-	out.Task = &t
+	out.Task, out.Problems = mcpresult.DecodeTask(rep.Raw)
 	return out, nil
 }
 
@@ -589,9 +484,9 @@ func (s *Session) taskOp(ctx context.Context, method, taskID string, opts *CallO
 // tool's result.
 type TaskResult struct {
 	Reply
-	// Result is the result decoded as a tool result (nil if it is not
-	// one).
-	Result *mcp.CallToolResult
+	// Result is the result decoded as a tool result (its Problems say
+	// where it is not one).
+	Result mcpresult.ToolResult
 }
 
 // TaskResult waits for a task's result (the server answers when the task
@@ -604,12 +499,7 @@ func (s *Session) TaskResult(ctx context.Context, taskID string, opts *CallOptio
 	if err != nil {
 		return resultOf[TaskResult](rep), err
 	}
-	out := &TaskResult{Reply: *rep}
-	var res mcp.CallToolResult
-	if json.Unmarshal(rep.Raw, &res) == nil {
-		out.Result = &res
-	}
-	return out, nil
+	return &TaskResult{Reply: *rep, Result: mcpresult.DecodeToolResult(rep.Raw)}, nil
 }
 
 // taskRun puts a task request in the run of the call that created it.

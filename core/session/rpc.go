@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/mcpresult"
 	"github.com/spyglass-mcp/spyglass/core/wire"
 )
 
@@ -148,7 +149,7 @@ type CallOptions struct {
 	// Tool is the tool's listing (for CallTool): its input schema and
 	// annotations place the call in its retry lineage. When nil, the
 	// session uses the tool from its last ListTools.
-	Tool *Tool
+	Tool *mcpresult.Tool
 
 	rpc *events.RPCInfo // set by CallTool: the attempt's call id
 }

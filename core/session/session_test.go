@@ -175,7 +175,7 @@ func TestPairingConcurrent(t *testing.T) {
 				return
 			}
 			want := fmt.Sprintf(`{"n":%d}`, i)
-			if got := res.Result.Content[0].(mcp.TextContent).Text; got != want {
+			if got := res.Result.Content[0].Text; got != want {
 				t.Errorf("call %d got %s", i, got)
 			}
 		}()
@@ -343,7 +343,7 @@ func TestCrashRestartsOnNextCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res2.Result == nil || fs.dials.Load() != 2 || len(fs.received("initialize")) != 2 {
+	if res2.Result.Raw == nil || fs.dials.Load() != 2 || len(fs.received("initialize")) != 2 {
 		t.Errorf("dials %d, initialize sent %d times", fs.dials.Load(), len(fs.received("initialize")))
 	}
 	if res2.ID == res.ID {
@@ -444,7 +444,7 @@ func TestServerRequestsWithoutTimeCap(t *testing.T) {
 	if req.Run != res.Run || req.ID != `"s1"` || len(req.Tools) != 1 || req.MaxTokens != 5 {
 		t.Errorf("sampling request %+v (run %q, call run %q)", req.ServerRequest, req.Run, res.Run)
 	}
-	text := res.Result.Content[0].(mcp.TextContent).Text
+	text := res.Result.Content[0].Text
 	if !strings.Contains(text, `"id":"s1"`) || !strings.Contains(text, "hello from the human") {
 		t.Errorf("server got %s", text)
 	}
@@ -634,8 +634,8 @@ func TestPagination(t *testing.T) {
 	if !strings.Contains(string(all.Tools[0].Raw), `"pattern":"^a+$","format":"email"`) {
 		t.Errorf("raw tool lost schema keywords: %s", all.Tools[0].Raw)
 	}
-	if b, _ := json.Marshal(all.Tools[0]); string(b) != string(all.Tools[0].Raw) {
-		t.Errorf("marshalled tool %s", b)
+	if len(all.Items) != 3 || string(all.Items[0]) != string(all.Tools[0].Raw) || !strings.Contains(string(all.Tools[0].InputSchema), `"pattern":"^a+$","format":"email"`) {
+		t.Errorf("items %s, input schema %s", all.Items, all.Tools[0].InputSchema)
 	}
 	for _, p := range all.Pages {
 		if p.Run != all.Run {
@@ -730,14 +730,14 @@ func TestRunsRelateServerTraffic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Task == nil || res.Task.TaskId != "t1" || res.Result != nil {
+	if res.Result.TaskID != "t1" || res.Result.Content != nil {
 		t.Fatalf("task result %+v", res)
 	}
 	if !strings.Contains(string(fs.received("tools/call")[0].Params), `"task":{}`) {
 		t.Errorf("tools/call params %s", fs.received("tools/call")[0].Params)
 	}
 	tr, err := s.TaskResult(ctx, "t1", nil)
-	if err != nil || tr.Run != res.Run || tr.Result == nil {
+	if err != nil || tr.Run != res.Run || len(tr.Result.Content) != 1 || tr.Result.Content[0].Text != "done" || tr.Result.Problems != nil {
 		t.Fatalf("task result %+v %v", tr, err)
 	}
 	waitUntil(t, "notifications", func() bool { mu.Lock(); defer mu.Unlock(); return len(notes) == 2 })
@@ -919,7 +919,7 @@ func TestOperationsShapes(t *testing.T) {
 	s, _ := newTestSession(t, fs, nil)
 	ctx := testCtx(t)
 	rr, err := s.ReadResource(ctx, "test://a", nil)
-	if err != nil || rr.Result.Contents[0].(mcp.TextResourceContents).Text != "A" {
+	if err != nil || rr.Result.Contents[0].Text != "A" {
 		t.Fatalf("read %+v %v", rr, err)
 	}
 	pg, err := s.GetPrompt(ctx, "p", map[string]string{"q": "1"}, nil)
@@ -930,7 +930,7 @@ func TestOperationsShapes(t *testing.T) {
 		t.Errorf("prompts/get params %s", p)
 	}
 	cp, err := s.Complete(ctx, CompletionRef{Type: "ref/prompt", Name: "p"}, mcp.CompleteArgument{Name: "q", Value: "x"}, map[string]string{"o": "1"}, nil)
-	if err != nil || len(cp.Result.Completion.Values) != 2 {
+	if err != nil || len(cp.Result.Values) != 2 {
 		t.Fatalf("complete %+v %v", cp, err)
 	}
 	if p := string(fs.received("completion/complete")[0].Params); p != `{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"q","value":"x"},"context":{"arguments":{"o":"1"}}}` {
@@ -945,10 +945,10 @@ func TestOperationsShapes(t *testing.T) {
 	if r, err := s.ListPrompts(ctx, nil); err != nil || !r.Prompts[0].Arguments[0].Required {
 		t.Fatalf("prompts %+v %v", r, err)
 	}
-	if r, err := s.ListTasks(ctx, nil); err != nil || r.Tasks[0].TaskId != "t" {
+	if r, err := s.ListTasks(ctx, nil); err != nil || r.Tasks[0].ID != "t" {
 		t.Fatalf("tasks %+v %v", r, err)
 	}
-	if r, err := s.GetTask(ctx, "t", nil); err != nil || r.Task.Status != mcp.TaskStatusCancelled {
+	if r, err := s.GetTask(ctx, "t", nil); err != nil || r.Task.Status != string(mcp.TaskStatusCancelled) {
 		t.Fatalf("task %+v %v", r, err)
 	}
 	if _, err := s.CancelTask(ctx, "t", nil); err != nil {

@@ -32,7 +32,7 @@ func TestTaskTableBounded(t *testing.T) {
 	}
 	s.mu.Lock()
 	size := len(s.tasks)
-	run := s.tasks[last.Task.TaskId]
+	run := s.tasks[last.Result.TaskID]
 	s.mu.Unlock()
 	if size > maxTasks {
 		t.Errorf("%d tasks remembered, want at most %d", size, maxTasks)

@@ -48,7 +48,7 @@ func spyglassCaller(tb testing.TB) (call func(context.Context) error, stop func(
 	args := map[string]any{"message": "hello"}
 	return func(ctx context.Context) error {
 		res, err := s.CallTool(ctx, session.ToolCall{Name: demo.ToolEcho, Arguments: args}, nil)
-		if err == nil && (res.Result == nil || res.Result.IsError) {
+		if err == nil && res.Result.IsError {
 			err = fmt.Errorf("echo failed: %s", res.Raw)
 		}
 		return err
