@@ -245,7 +245,7 @@ func (c *fakeConn) OnNotification(fn func(Notification)) {
 // fakeEvents is an EventSource the test feeds by hand.
 type fakeEvents struct {
 	mu   sync.Mutex
-	fn   func(EventBatch)
+	fns  []func(EventBatch) // the inspector's and each History's
 	all  []EventView
 	seq  uint64
 	last string
@@ -253,7 +253,7 @@ type fakeEvents struct {
 
 func (f *fakeEvents) Subscribe(fn func(EventBatch)) func() {
 	f.mu.Lock()
-	f.fn = fn
+	f.fns = append(f.fns, fn)
 	f.mu.Unlock()
 	return func() {}
 }
@@ -292,12 +292,14 @@ func (f *fakeEvents) send(evs ...EventView) {
 		}
 	}
 	f.all = append(f.all, evs...)
-	fn := f.fn
+	fns := f.fns
 	f.mu.Unlock()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		fn(EventBatch{Events: evs})
+		for _, fn := range fns {
+			fn(EventBatch{Events: evs})
+		}
 	}()
 	<-done
 }
