@@ -57,7 +57,7 @@ func openBrowser(u *url.URL) error {
 // --trace: a regular file replaced atomically, a FIFO or device in place;
 // a sign-in's page is opened again like the sign-in opened it.
 func guiOptions() *ui.Options {
-	return &ui.Options{SaveFile: catalog.WriteOutputFunc, OpenURL: oauth.SystemBrowser{}.Start}
+	return &ui.Options{SaveFile: catalog.WriteOutputFunc, OpenURL: oauth.SystemBrowser{}.Start, Version: version}
 }
 
 // runGUI opens the desktop window on the servers inv names and returns the
