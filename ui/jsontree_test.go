@@ -70,6 +70,9 @@ func TestJSONTreeRawAndExpandAll(t *testing.T) {
 	if j.tree.Visible() || !j.rawSc.Visible() {
 		t.Fatal("Raw does not show the raw view")
 	}
+	if j.bar.Objects[1].Visible() {
+		t.Error("Expand all is offered in the raw view")
+	}
 	if j.rawL.Text != raw {
 		t.Errorf("raw view %q, want the exact bytes %q", j.rawL.Text, raw)
 	}

@@ -354,12 +354,15 @@ func (j *jsonTree) onMode(m string) {
 	if len(j.nodes) == 0 {
 		return // not JSON: the text is shown already
 	}
+	expand := j.bar.Objects[1]
 	if m == "Raw" {
 		j.tree.Hide()
+		expand.Hide()
 		j.rawSc.Show()
 	} else {
 		j.rawSc.Hide()
 		j.tree.Show()
+		expand.Show()
 	}
 }
 
