@@ -323,7 +323,7 @@ func newJSONTree() *jsonTree {
 	j.mode.Selected = "Tree"
 	expand := widget.NewButton("Expand all", j.tree.OpenAllBranches)
 	expand.Importance = widget.LowImportance
-	j.bar = container.NewHBox(j.mode, expand)
+	j.bar = wrapRow(j.mode, expand) // wraps in a narrow pane
 	j.empty = widget.NewLabel("")
 	j.empty.Wrapping = fyne.TextWrapWord
 	j.empty.Hide()
