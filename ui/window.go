@@ -89,6 +89,7 @@ func New(a fyne.App, be Backend, opts *Options) *Window {
 	if w.opts.RetryDelay <= 0 {
 		w.opts.RetryDelay = time.Second
 	}
+	a.Settings().SetTheme(newReadableTheme())
 	w.win = a.NewWindow(w.opts.Title)
 	w.win.SetContent(w.buildUI())
 	w.win.Resize(fyne.NewSize(1280, 800))

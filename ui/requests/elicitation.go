@@ -120,7 +120,7 @@ func (p *ElicitationPanel) buildUI() fyne.CanvasObject {
 	} else {
 		body = p.buildForm()
 	}
-	return readable(box("primary", container.NewVBox(top, wrapLabel(msg), widget.NewSeparator(), body)))
+	return box("primary", container.NewVBox(top, wrapLabel(msg), widget.NewSeparator(), body))
 }
 
 // buildForm builds the form mode body.

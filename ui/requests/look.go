@@ -185,46 +185,6 @@ func sizeText(n int) string {
 	return fmt.Sprintf("%d B", n)
 }
 
-// readable wraps a component's view in a theme override whose "disabled"
-// colour (used by low-importance labels) sits halfway between the text and
-// the background, so secondary text stays readable in both variants.
-func readable(o fyne.CanvasObject) fyne.CanvasObject {
-	return container.NewThemeOverride(o, &readableTheme{})
-}
-
-// readableTheme is the current application theme with a lighter
-// ColorNameDisabled.
-type readableTheme struct{}
-
-func (readableTheme) base() fyne.Theme { return fyne.CurrentApp().Settings().Theme() }
-
-// Color implements fyne.Theme.
-func (t readableTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.Color {
-	if n == theme.ColorNameDisabled {
-		fg := t.base().Color(theme.ColorNameForeground, v)
-		bg := t.base().Color(theme.ColorNameBackground, v)
-		return mix(fg, bg, 0.62)
-	}
-	return t.base().Color(n, v)
-}
-
-// Font implements fyne.Theme.
-func (t readableTheme) Font(s fyne.TextStyle) fyne.Resource { return t.base().Font(s) }
-
-// Icon implements fyne.Theme.
-func (t readableTheme) Icon(n fyne.ThemeIconName) fyne.Resource { return t.base().Icon(n) }
-
-// Size implements fyne.Theme.
-func (t readableTheme) Size(n fyne.ThemeSizeName) float32 { return t.base().Size(n) }
-
-// mix returns a*w + b*(1-w).
-func mix(a, b color.Color, w float64) color.Color {
-	ar, ag, ab, _ := a.RGBA()
-	br, bg, bb, _ := b.RGBA()
-	f := func(x, y uint32) uint8 { return uint8((float64(x)*w + float64(y)*(1-w)) / 257) }
-	return color.NRGBA{f(ar, br), f(ag, bg), f(ab, bb), 0xff}
-}
-
 // requestHeader is the first line of a request panel: the warning icon and
 // the title in bold, with "from <server> · request <id>" under it.
 func requestHeader(title, server, id string) fyne.CanvasObject {

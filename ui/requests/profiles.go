@@ -130,7 +130,7 @@ func (e *ProfilesEditor) buildUI() fyne.CanvasObject {
 	)
 	e.editBox.Hide()
 	e.refresh()
-	return readable(container.NewVBox(
+	return container.NewVBox(
 		heading("Sampling Settings"),
 		container.NewBorder(nil, nil, widget.NewLabel("Active Profile:"), newBtn, e.active),
 		widget.NewLabel("Saved Profiles:"),
@@ -139,7 +139,7 @@ func (e *ProfilesEditor) buildUI() fyne.CanvasObject {
 		e.errLbl,
 		e.status,
 		e.editBox,
-	))
+	)
 }
 
 // describe summarises a profile as "Mock, auto-respond, 2 overrides".

@@ -162,7 +162,7 @@ func (q *Queue) buildUI() fyne.CanvasObject {
 	split := container.NewHSplit(left, container.NewVScroll(q.detail))
 	split.Offset = 0.32
 	q.refresh()
-	return readable(split)
+	return split
 }
 
 // refresh redraws the count, the list and the empty state.

@@ -105,7 +105,7 @@ func (p *RootsPanel) buildUI() fyne.CanvasObject {
 		widget.NewLabel("Path:"), p.path,
 	)
 	p.refreshList()
-	return readable(container.NewVBox(
+	return container.NewVBox(
 		heading("Roots Configuration"),
 		p.caption,
 		box("", p.list),
@@ -117,7 +117,7 @@ func (p *RootsPanel) buildUI() fyne.CanvasObject {
 		p.status,
 		mutedLabel("Tip: drop folders onto the window to add them as roots."),
 		warn,
-	))
+	)
 }
 
 // refreshList redraws the list of roots.

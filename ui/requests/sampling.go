@@ -145,7 +145,7 @@ func (p *SamplingPanel) buildUI() fyne.CanvasObject {
 
 	top := requestHeader(p.title(), p.req.Server, p.req.ID)
 	p.inlineSlot = container.NewStack(p.editor)
-	return readable(box("primary", container.NewVBox(top, box("", summary), p.inlineSlot)))
+	return box("primary", container.NewVBox(top, box("", summary), p.inlineSlot))
 }
 
 // buildEditor builds the response editor shared by both views.
@@ -561,7 +561,7 @@ func (p *SamplingPanel) onViewDetails() {
 	p.rejectBtn.SetText("Reject Request")
 	body := container.NewVBox(p.buildDetails(), widget.NewSeparator(), p.editor)
 	scroll := container.NewVScroll(container.New(&rightInset{w: theme.Padding() * 3}, body))
-	d := dialog.NewCustom(p.title(), "Close", readable(scroll), p.opts.Window)
+	d := dialog.NewCustom(p.title(), "Close", scroll, p.opts.Window)
 	d.SetOnClosed(func() {
 		p.modal = nil
 		p.sendBtn.SetText("Edit & Send")
@@ -577,7 +577,7 @@ func (p *SamplingPanel) onViewDetails() {
 
 // Details returns the full request view (messages, preferences,
 // parameters, tools) for callers that show it in place.
-func (p *SamplingPanel) Details() fyne.CanvasObject { return readable(p.buildDetails()) }
+func (p *SamplingPanel) Details() fyne.CanvasObject { return p.buildDetails() }
 
 // buildDetails builds the full request view.
 func (p *SamplingPanel) buildDetails() fyne.CanvasObject {

@@ -1,0 +1,61 @@
+package ui
+
+import (
+	"image/color"
+	"math"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+)
+
+// luminance is the WCAG 2 relative luminance of c.
+func luminance(c color.Color) float64 {
+	r, g, b, _ := c.RGBA()
+	lin := func(v uint32) float64 {
+		s := float64(v) / 0xffff
+		if s <= 0.03928 {
+			return s / 12.92
+		}
+		return math.Pow((s+0.055)/1.055, 2.4)
+	}
+	return 0.2126*lin(r) + 0.7152*lin(g) + 0.0722*lin(b)
+}
+
+// contrast is the WCAG 2 contrast ratio of a against b.
+func contrast(a, b color.Color) float64 {
+	la, lb := luminance(a), luminance(b)
+	if la < lb {
+		la, lb = lb, la
+	}
+	return (la + 0.05) / (lb + 0.05)
+}
+
+// Every colour text is drawn in reaches WCAG AA (4.5:1): plain and
+// secondary text (helper lines, hints, timestamps, placeholders) against
+// the window, entry, menu and header backgrounds; status text against the
+// window background. Fyne's own defaults fail several of these.
+func TestThemeTextContrastMeetsWCAGAA(t *testing.T) {
+	th := newReadableTheme()
+	text := []fyne.ThemeColorName{theme.ColorNameForeground, theme.ColorNameDisabled, theme.ColorNamePlaceHolder}
+	status := []fyne.ThemeColorName{theme.ColorNameError, theme.ColorNameWarning, theme.ColorNameSuccess}
+	for _, v := range []fyne.ThemeVariant{theme.VariantLight, theme.VariantDark} {
+		check := func(fg fyne.ThemeColorName, bgs ...fyne.ThemeColorName) {
+			for _, bg := range bgs {
+				if r := contrast(th.Color(fg, v), th.Color(bg, v)); r < 4.5 {
+					t.Errorf("variant %d: %s on %s is %.2f:1, want at least 4.5:1", v, fg, bg, r)
+				}
+			}
+		}
+		for _, fg := range text {
+			check(fg, theme.ColorNameBackground, theme.ColorNameInputBackground, theme.ColorNameMenuBackground, theme.ColorNameHeaderBackground)
+		}
+		for _, fg := range status {
+			check(fg, theme.ColorNameBackground)
+		}
+	}
+	// the test can tell: Fyne's default "disabled" text fails
+	if r := contrast(theme.DefaultTheme().Color(theme.ColorNameDisabled, theme.VariantLight), color.White); r >= 4.5 {
+		t.Fatalf("default disabled colour is %.2f:1; the override may no longer be needed", r)
+	}
+}
