@@ -362,6 +362,8 @@ func texts(o fyne.CanvasObject) string {
 			b.WriteString(x.String() + "\n")
 		case *widget.Button:
 			b.WriteString("[" + x.Text + "]\n")
+		case *widget.Check:
+			b.WriteString(x.Text + "\n")
 		case *badge:
 			b.WriteString("<" + x.text + ">\n")
 		}

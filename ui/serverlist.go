@@ -100,7 +100,6 @@ type serverCard struct {
 	trans    *badge
 	summary  *tailLabel
 	toggle   *widget.Check
-	stateTxt *widget.Label
 	cancel   *widget.Button
 	errBox   *errorBox
 	retryTxt *widget.Label
@@ -123,9 +122,9 @@ func newServerCard(s *server) *serverCard {
 	c.name.Truncation = fyne.TextTruncateEllipsis
 	c.trans = newBadge("", "")
 	c.summary = newTailLabel()
-	c.toggle = widget.NewCheck("", nil)
-	c.stateTxt = widget.NewLabel("")
-	c.stateTxt.SizeName = theme.SizeNameCaptionText
+	// the connect toggle is labelled with the state it shows, so a
+	// newcomer reads "☐ Disconnected" rather than a bare box
+	c.toggle = widget.NewCheck("Disconnected", nil)
 	c.cancel = widget.NewButton("Cancel", s.onCancel)
 	c.cancel.Importance = widget.LowImportance
 	c.errBox = newErrorBox()
@@ -150,8 +149,8 @@ func newServerCard(s *server) *serverCard {
 	// two lines: the name gets the head's width; the transport and state
 	// go with the end of the command line or URL. The rest shows only
 	// while it has something to say.
-	head := container.NewBorder(nil, nil, c.dot, container.NewHBox(c.toggle, c.menu), c.name)
-	summary := container.NewBorder(nil, nil, container.NewCenter(c.trans), c.stateTxt, c.summary)
+	head := container.NewBorder(nil, nil, c.dot, c.menu, c.name)
+	summary := container.NewBorder(nil, nil, container.NewCenter(c.trans), c.toggle, c.summary)
 	c.content = container.NewVBox(head, summary, container.NewHBox(c.cancel), c.errBox.box, c.retryTxt, c.actions, c.oauth)
 	c.ExtendBaseWidget(c)
 	return c
@@ -207,13 +206,8 @@ func (c *serverCard) update() {
 		c.dot.Set(level, pulse)
 		c.lastLvl, c.lastPul = level, pulse
 	}
-	c.stateTxt.SetText(txt)
-	if st == StateFailed {
-		c.stateTxt.Importance = widget.DangerImportance
-	} else {
-		c.stateTxt.Importance = widget.MediumImportance
-	}
-	c.stateTxt.Refresh()
+	c.toggle.Text = txt
+	c.toggle.Refresh()
 	if st == StateConnecting || st == StateAuthorizing || s.retrying {
 		c.cancel.Show()
 	} else {

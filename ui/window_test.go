@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
@@ -199,5 +200,29 @@ func TestToggleInspector(t *testing.T) {
 		if !w.inspOpen || w.body.Objects[0] != w.split {
 			t.Error("Ctrl+I did not show the inspector")
 		}
+	})
+}
+
+// A server card's connect toggle says what it shows ("Disconnected",
+// "Connected") instead of being a bare box, and a 17-character name is
+// shown whole at the default window size (the toggle no longer takes its
+// room).
+func TestServerCardToggleIsLabelledAndNameFits(t *testing.T) {
+	b := newFakeBackend("filesystem-server", "good")
+	w := newTestWindow(t, b, nil)
+	card := func() *serverCard { return w.list.cards[w.server("filesystem-server")] }
+	Sync(func() {
+		c := card()
+		if c.toggle.Text != "Disconnected" || c.toggle.Checked {
+			t.Errorf("the toggle reads %q (checked %v), want an unchecked \"Disconnected\"", c.toggle.Text, c.toggle.Checked)
+		}
+		need := fyne.MeasureText(c.name.Text, theme.TextSize(), c.name.TextStyle).Width + 2*theme.InnerPadding()
+		if got := c.name.Size().Width; got < need {
+			t.Errorf("the name %q has %.0f px, needs %.0f: it is cut", c.name.Text, got, need)
+		}
+	})
+	Sync(func() { w.server("filesystem-server").onConnect() })
+	waitFor(t, "connected", func() bool {
+		return card().toggle.Text == "Connected"
 	})
 }
