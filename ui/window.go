@@ -109,6 +109,24 @@ func (w *Window) Window() fyne.Window { return w.win }
 // ShowAndRun shows the window and runs the app until it closes.
 func (w *Window) ShowAndRun() { w.win.ShowAndRun() }
 
+// Scale is the window canvas's scale (device pixels per canvas unit).
+func (w *Window) Scale() float32 { return w.win.Canvas().Scale() }
+
+// FitScreen shrinks the window, when it is larger, to fit a screen of
+// width×height (in the canvas's units) with a margin for the desktop's
+// panels, so that nothing starts off-screen on a small display. The
+// default and the remembered size are 1280×800 or more.
+func (w *Window) FitScreen(width, height float32) {
+	if width <= 0 || height <= 0 {
+		return
+	}
+	cur := w.win.Canvas().Size()
+	fit := fyne.NewSize(min(cur.Width, width*0.95), min(cur.Height, height*0.92))
+	if fit != cur {
+		w.win.Resize(fit)
+	}
+}
+
 // Close disconnects every server and stops the inspector's subscription.
 func (w *Window) Close() {
 	w.savePrefs()
