@@ -23,7 +23,8 @@ func TestToolCountWhileFiltered(t *testing.T) {
 
 func TestTaskCancelOnlyWhileRunning(t *testing.T) {
 	_, _, ss := connected(t, nil)
-	Sync(func() { ss.tasks.onRefresh() })
+	// the screens list the tasks once connected; a second refresh of our
+	// own could land after the poll and put the task back to "working"
 	waitFor(t, "tasks", func() bool { return len(ss.tasks.tasks) == 1 })
 	Sync(func() { ss.tasks.list.Select(0) })
 	var disabled bool
