@@ -18,11 +18,14 @@ if [ $rc -eq 0 ]; then
 	echo "govulncheck: no vulnerable code is called"
 	exit 0
 fi
-echo "$out"
 if [ $rc -ne 3 ]; then
+	echo "$out"
 	echo "govulncheck: failed to run (exit $rc)" >&2
 	exit $rc
 fi
+# One line per advisory (its id and title, where found, where fixed); the
+# call traces are left to 'govulncheck -show traces' run by hand.
+grep -E '^Vulnerability #|^[[:space:]]+(Found in|Fixed in|More info):' <<<"$out"
 # "Found in: MODULE@VERSION" lines; the standard library's versions are go1.x.
 modules=$(grep -E '^[[:space:]]+Found in: ' <<<"$out" | grep -vE '@go1\.' | sort -u)
 if [ -n "$modules" ]; then
