@@ -756,8 +756,24 @@ func (i *ServerInfo) fill() {
 
 // linkClosed handles the end of a link: every waiter is failed, the log
 // marks the open requests as unanswered and the state changes.
+//
+// The state changes before the link's waiters are woken, so a request that
+// fails because its connection closed returns to a session that already
+// says disconnected (and the next call's reconnect comes after it).
 func (s *Session) linkClosed(l *link, err error) {
+	if l.isClosed() {
+		return
+	}
+	s.mu.Lock()
+	if s.link == l {
+		s.link = nil
+		if s.state == StateConnected {
+			s.setStateLocked(StateDisconnected, err, "")
+		}
+	}
+	s.mu.Unlock()
 	if !l.markClosed(err, func() { s.log.CloseConn(s.conn) }) {
+		s.fireStates()
 		return
 	}
 	s.mu.Lock()
@@ -768,12 +784,6 @@ func (s *Session) linkClosed(l *link, err error) {
 			if c.token != "" {
 				delete(s.tokens, c.token)
 			}
-		}
-	}
-	if s.link == l {
-		s.link = nil
-		if s.state == StateConnected {
-			s.setStateLocked(StateDisconnected, err, "")
 		}
 	}
 	s.mu.Unlock()
