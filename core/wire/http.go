@@ -623,12 +623,12 @@ func (c *StreamableHTTP) readStream(ctx context.Context, resp *http.Response, wa
 			if failures > 0 {
 				wait *= time.Duration(1) << min(failures, 5)
 			}
-			t := time.NewTimer(wait)
+			fired, stop := resumeTimer(wait)
 			select {
 			case <-ctx.Done():
-				t.Stop()
+				stop()
 				return
-			case <-t.C:
+			case <-fired:
 			}
 			var err error
 			resp, err = c.get(ctx, lastID)
@@ -664,6 +664,13 @@ func (c *StreamableHTTP) readStream(ctx context.Context, resp *http.Response, wa
 // stays open, so that a late answer is still delivered (and recorded as
 // such) instead of being cut off.
 var abandonGrace = 5 * time.Second
+
+// resumeTimer starts the wait before a dropped stream is resumed; tests
+// replace it to see the delay the client chose without waiting for it.
+var resumeTimer = func(d time.Duration) (<-chan time.Time, func() bool) {
+	t := time.NewTimer(d)
+	return t.C, t.Stop
+}
 
 // maxAbandoned bounds the abandoned response streams kept open for their
 // grace; past it the oldest is closed at once.

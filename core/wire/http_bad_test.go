@@ -209,9 +209,16 @@ func TestHTTPNeverAnswers(t *testing.T) {
 // answered 405 is simply absent.
 func TestHTTPResume(t *testing.T) {
 	var mu sync.Mutex
-	var closedAt time.Time
 	var lastIDs []string
-	var waited time.Duration
+	var waits []time.Duration
+	old := resumeTimer
+	resumeTimer = func(d time.Duration) (<-chan time.Time, func() bool) {
+		mu.Lock()
+		waits = append(waits, d)
+		mu.Unlock()
+		return old(0)
+	}
+	t.Cleanup(func() { resumeTimer = old })
 	url := fakeMCP(t, func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodGet {
 			id := r.Header.Get("Last-Event-ID")
@@ -221,7 +228,6 @@ func TestHTTPResume(t *testing.T) {
 			}
 			mu.Lock()
 			lastIDs = append(lastIDs, id)
-			waited = time.Since(closedAt)
 			mu.Unlock()
 			w.Header().Set("Content-Type", "text/event-stream")
 			io.WriteString(w, "id: e-2\nevent: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{\"ok\":true}}\n\n")
@@ -237,9 +243,6 @@ func TestHTTPResume(t *testing.T) {
 		w.Header().Set("Content-Type", "text/event-stream")
 		io.WriteString(w, "id: e-1\nretry: 300\ndata: \n\n")
 		io.WriteString(w, "id: e-1b\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{}}\n\n")
-		mu.Lock()
-		closedAt = time.Now()
-		mu.Unlock()
 	})
 	rec := newMemRec()
 	c, s := startHTTP(t, url, rec)
@@ -259,8 +262,8 @@ func TestHTTPResume(t *testing.T) {
 	if len(lastIDs) != 1 || lastIDs[0] != "e-1b" {
 		t.Fatalf("resumed with Last-Event-ID %v, want [e-1b]", lastIDs)
 	}
-	if waited < 250*time.Millisecond {
-		t.Fatalf("resumed after %v, before the server's retry of 300ms", waited)
+	if len(waits) != 1 || waits[0] != 300*time.Millisecond {
+		t.Fatalf("waited %v before resuming, want [300ms] (the server's retry field)", waits)
 	}
 	for _, e := range rec.ofKind(events.KindWarning) {
 		t.Fatalf("unexpected warning %q", e.Text)
