@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/spyglass-mcp/spyglass/internal/testwait"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -260,19 +261,5 @@ func cmdline(pid int) string {
 	return strings.TrimSpace(strings.ReplaceAll(string(b), "\x00", " "))
 }
 
-// eventually reports whether cond came to hold within a generous bound,
-// checking it on a short tick.
-func eventually(cond func() bool) bool {
-	tick := time.NewTicker(5 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.NewTimer(10 * time.Second)
-	defer deadline.Stop()
-	for !cond() {
-		select {
-		case <-tick.C:
-		case <-deadline.C:
-			return cond()
-		}
-	}
-	return true
-}
+// eventually reports whether cond came to hold in time.
+var eventually = testwait.Eventually

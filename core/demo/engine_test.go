@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/spyglass-mcp/spyglass/internal/testwait"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -379,16 +380,8 @@ func TestEngineTools(t *testing.T) {
 	}
 }
 
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
+// waitFor fails the test when cond does not come to hold in time.
+var waitFor = testwait.For
 
 // TestEngineServerRequests: sampling, elicitation and roots, in both
 // protocol eras: server→client requests before 2026-07-28, multi round-trip

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/spyglass-mcp/spyglass/internal/testwait"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -257,28 +258,8 @@ func messages(log *events.Log) []events.Event {
 	return out
 }
 
-// waitUntil waits until cond holds, checking it on a short tick, for
-// conditions no event announces; it fails the test after a generous
-// bound (a hang, never a slow machine).
-func waitUntil(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	if !eventually(cond) {
-		t.Fatalf("timed out waiting for %s", what)
-	}
-}
+// waitUntil fails the test when cond does not come to hold in time.
+var waitUntil = testwait.For
 
-// eventually reports whether cond came to hold within the bound.
-func eventually(cond func() bool) bool {
-	tick := time.NewTicker(2 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.NewTimer(10 * time.Second)
-	defer deadline.Stop()
-	for !cond() {
-		select {
-		case <-tick.C:
-		case <-deadline.C:
-			return cond()
-		}
-	}
-	return true
-}
+// eventually reports whether cond came to hold in time.
+var eventually = testwait.Eventually

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/spyglass-mcp/spyglass/internal/testwait"
 	"os"
 	"os/signal"
 	"strings"
@@ -235,22 +236,8 @@ func (s *sink) waitClosed(t testing.TB) error {
 	}
 }
 
-// eventually reports whether cond came to hold within a generous bound,
-// checking it on a short tick (for conditions no event announces).
-func eventually(cond func() bool) bool {
-	tick := time.NewTicker(2 * time.Millisecond)
-	defer tick.Stop()
-	deadline := time.NewTimer(10 * time.Second)
-	defer deadline.Stop()
-	for !cond() {
-		select {
-		case <-tick.C:
-		case <-deadline.C:
-			return cond()
-		}
-	}
-	return true
-}
+// eventually reports whether cond came to hold in time.
+var eventually = testwait.Eventually
 
 func ctxT(t testing.TB) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)

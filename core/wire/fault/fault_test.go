@@ -3,6 +3,7 @@ package fault
 import (
 	"context"
 	"errors"
+	"github.com/spyglass-mcp/spyglass/internal/testwait"
 	"net/http"
 	"strings"
 	"testing"
@@ -261,13 +262,5 @@ func TestHonestOutcomes(t *testing.T) {
 	}
 }
 
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
+// waitFor fails the test when cond does not come to hold in time.
+var waitFor = testwait.For
