@@ -347,6 +347,8 @@ func decodeEach[T any](raws []json.RawMessage, path string, ok func(T) bool, mis
 type ReadResult struct {
 	// Contents are the items: Type "text" for text, "resource" for a blob.
 	Contents []Content
+	// Cache is the result's ttlMs and cacheScope (modern protocol).
+	Cache    CacheHint
 	Problems Problems
 	Raw      json.RawMessage
 }
@@ -360,6 +362,9 @@ func DecodeReadResult(raw json.RawMessage) ReadResult {
 	if !out.Problems.decode("", raw, &r) {
 		return out
 	}
+	var cps Problems
+	out.Cache, cps = DecodeCacheHint(raw)
+	out.Problems = append(out.Problems, cps...)
 	for i, item := range r.Contents {
 		path := "/contents/" + strconv.Itoa(i)
 		var x resourceContents
