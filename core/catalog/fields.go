@@ -396,6 +396,11 @@ var oauthFields = []fieldDef[OAuth]{
 	strField("assertionFile", func(o *OAuth) *string { return &o.AssertionFile }, ""),
 	strField("assertionEnv", func(o *OAuth) *string { return &o.AssertionEnv }, ""),
 	strField("dpop", func(o *OAuth) *string { return &o.DPoP }, DPoPAuto),
+	strField("idpIssuer", func(o *OAuth) *string { return &o.IDPIssuer }, ""),
+	strField("idpTokenUrl", func(o *OAuth) *string { return &o.IDPTokenURL }, ""),
+	strField("idpClientId", func(o *OAuth) *string { return &o.IDPClientID }, ""),
+	strField("idTokenFile", func(o *OAuth) *string { return &o.IDTokenFile }, ""),
+	strField("idTokenEnv", func(o *OAuth) *string { return &o.IDTokenEnv }, ""),
 }
 
 // legacyMetadata converts the pre-#1910 [{"key":…,"value":…}] array into an

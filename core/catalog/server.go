@@ -149,6 +149,20 @@ type OAuth struct {
 	// DPoP is "auto" (the default: DPoP-bound tokens when the servers
 	// offer them) or "off".
 	DPoP string
+	// IDPIssuer, IDPTokenURL and IDPClientID configure enterprise-managed
+	// authorization (EnterpriseManaged): the enterprise identity
+	// provider's OpenID Connect issuer (discovery runs on it), a token
+	// endpoint replacing the discovered one, and Spyglass's client at the
+	// IdP. The IdP client's secret lives in the OS keyring, never here.
+	IDPIssuer   string
+	IDPTokenURL string
+	IDPClientID string
+	// IDTokenFile and IDTokenEnv name where an ID token already issued by
+	// the IdP is (a file path or an environment variable name, read at
+	// each connection); when neither is set the user signs in at the IdP
+	// in the browser. The token itself never goes into the catalog.
+	IDTokenFile string
+	IDTokenEnv  string
 }
 
 // DPoP modes of oauth.dpop.
@@ -335,6 +349,12 @@ func (s *Server) problems() []*EntryError {
 		}
 		if o.TokenURL != "" && !ValidURL(o.TokenURL) {
 			add("oauth.tokenUrl", quote(o.TokenURL), nil, ErrInvalidURL)
+		}
+		if o.IDPIssuer != "" && !ValidURL(o.IDPIssuer) {
+			add("oauth.idpIssuer", quote(o.IDPIssuer), nil, ErrInvalidURL)
+		}
+		if o.IDPTokenURL != "" && !ValidURL(o.IDPTokenURL) {
+			add("oauth.idpTokenUrl", quote(o.IDPTokenURL), nil, ErrInvalidURL)
 		}
 	}
 	slices.SortStableFunc(ps, func(a, b *EntryError) int { return fieldRank(a.Field) - fieldRank(b.Field) })
