@@ -30,6 +30,14 @@ const (
 	KeyMetadata = "oauth-metadata" // ServerMetadata (JSON) of the issuer last used
 )
 
+// Keys of the server's configured secrets (not state: Clear leaves them):
+// the client secret of oauth.clientId and the enterprise IdP client's
+// secret, when the catalog file carries none.
+const (
+	KeyClientSecret    = "oauth-client-secret"
+	KeyIDPClientSecret = "oauth-idp-client-secret"
+)
+
 // Grant selects how an Authorizer obtains tokens.
 type Grant int
 
@@ -909,8 +917,8 @@ type ClearResult struct {
 	RevokeErr error
 }
 
-// Clear forgets the tokens, the client and the cached metadata of this
-// server and, when revoke is true (oauth.revokeOnClear, read at clear
+// Clear forgets the tokens, the client, the cached metadata and the DPoP
+// key of this server and, when revoke is true (oauth.revokeOnClear, read at clear
 // time), revokes the grant (RFC 7009): snapshot → clear → revoke. The
 // request names the refresh token when there is one (which ends the
 // access tokens of the grant too) and goes only to the revocation
@@ -923,6 +931,7 @@ func (a *Authorizer) Clear(ctx context.Context, revoke bool) (ClearResult, error
 	cl := a.clientForLocked()
 	a.token, a.client, a.meta, a.refreshed = nil, nil, nil, ""
 	a.stepUps = map[string]int{}
+	a.dpop.reset()
 	var errs []error
 	for _, k := range []string{KeyToken, KeyClient, KeyMetadata} {
 		if err := a.store.Delete(ctx, k); err != nil {

@@ -32,11 +32,8 @@ const (
 // lives in memory only: after a restart a bound token is refused and the
 // client signs in again. nonces holds the last DPoP-Nonce of each origin.
 type dpop struct {
-	once sync.Once
-	key  *ecdsa.PrivateKey
-	err  error
-
 	mu     sync.Mutex
+	key    *ecdsa.PrivateKey
 	nonces map[string]string
 }
 
@@ -53,11 +50,24 @@ func useDPoP(ch Challenge, d *discovered) bool {
 }
 
 func (d *dpop) signer() (*ecdsa.PrivateKey, error) {
-	d.once.Do(func() { d.key, d.err = ecdsa.GenerateKey(elliptic.P256(), rand.Reader) })
-	if d.err != nil {
-		return nil, fmt.Errorf("oauth: DPoP key: %w", d.err)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.key == nil {
+		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		if err != nil {
+			return nil, fmt.Errorf("oauth: DPoP key: %w", err)
+		}
+		d.key = key
 	}
 	return d.key, nil
+}
+
+// reset forgets the key and the nonces (Clear): tokens bound to the old
+// key are gone with it, and the next proof is signed with a new key.
+func (d *dpop) reset() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.key, d.nonces = nil, nil
 }
 
 // origin is the nonce scope of u: scheme and host.

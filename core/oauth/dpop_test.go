@@ -14,6 +14,9 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/spyglass-mcp/spyglass/core/catalog"
+	"github.com/spyglass-mcp/spyglass/core/secrets"
 )
 
 // verifyProof checks a DPoP proof the way a server does (RFC 9449 §4.3):
@@ -128,5 +131,33 @@ func TestUseDPoP(t *testing.T) {
 	}
 	if c := ParseChallenge(401, []string{`DPoP error="use_dpop_nonce", resource_metadata="https://r/x"`}); !c.DPoP || c.Error != "use_dpop_nonce" || c.ResourceMetadata != "https://r/x" {
 		t.Errorf("DPoP challenge parsed as %+v", c)
+	}
+}
+
+// TestClearForgetsDPoPKey: Clear drops the proof key and the nonces, so
+// the next proof is signed with a new key.
+func TestClearForgetsDPoPKey(t *testing.T) {
+	a := New("s", "https://mcp.example/mcp", catalog.OAuth{}, secrets.NewMemory(), nil)
+	k1, err := a.dpop.signer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse("https://as.example/token")
+	a.dpop.noteNonce(u, http.Header{HeaderDPoPNonce: {"n1"}})
+	if k, _ := a.dpop.signer(); k != k1 {
+		t.Fatal("the key changed without a Clear")
+	}
+	if _, err := a.Clear(t.Context(), true); err != nil {
+		t.Fatal(err)
+	}
+	k2, err := a.dpop.signer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k2.Equal(k1) {
+		t.Error("Clear kept the DPoP key")
+	}
+	if n := a.dpop.nonce(u); n != "" {
+		t.Errorf("Clear kept the nonce %q", n)
 	}
 }
