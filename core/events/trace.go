@@ -11,7 +11,8 @@ import (
 	"unicode/utf8"
 )
 
-// The trace file format identifiers (see TRACE.md).
+// The trace file format identifiers (see TRACE.md). TraceVersion is the
+// formatVersion WriteTrace writes and the newest ReadTrace reads.
 const (
 	TraceFormat  = "spyglass-trace"
 	TraceVersion = 1
@@ -21,6 +22,10 @@ const (
 var (
 	ErrNotTrace     = errors.New("not a spyglass trace")
 	ErrTraceVersion = errors.New("unsupported trace version")
+	// ErrTraceDamaged: the file stops being a valid trace part way (it
+	// was cut short or edited by hand). The events before that point are
+	// returned with it, inside a *TraceError that says where.
+	ErrTraceDamaged = errors.New("damaged trace")
 )
 
 // TraceMeta is the context saved with a trace: what is needed to read a
@@ -89,14 +94,9 @@ type traceEvent struct {
 }
 
 type traceHead struct {
-	Format  string    `json:"format"`
-	Version int       `json:"version"`
-	Meta    TraceMeta `json:"meta"`
-}
-
-type traceFile struct {
-	traceHead
-	Events []traceEvent `json:"events"`
+	Format        string    `json:"format"`
+	FormatVersion int       `json:"formatVersion"`
+	Meta          TraceMeta `json:"meta"`
 }
 
 // rawVerbatim reports whether raw can be written as a JSON value as is
@@ -252,7 +252,7 @@ func WriteTrace(w io.Writer, meta TraceMeta, events []Event) error {
 			utf8JSON(c.ServerInfo), utf8JSON(c.ServerCapabilities), utf8JSON(c.ClientCapabilities)
 	}
 	ew := newEventWriter(w)
-	if err := ew.enc.Encode(traceHead{Format: TraceFormat, Version: TraceVersion, Meta: meta}); err != nil {
+	if err := ew.enc.Encode(traceHead{Format: TraceFormat, FormatVersion: TraceVersion, Meta: meta}); err != nil {
 		return fmt.Errorf("write trace: meta: %w", err)
 	}
 	head := bytes.TrimSpace(ew.buf.Bytes())
@@ -284,26 +284,4 @@ func (l *Log) WriteTrace(w io.Writer, meta TraceMeta) error {
 	evs := l.Events()
 	meta.Dropped = n
 	return WriteTrace(w, meta, evs)
-}
-
-// ReadTrace reads a trace file written by WriteTrace and returns its meta
-// and events exactly as they were written (Raw byte for byte).
-func ReadTrace(r io.Reader) (TraceMeta, []Event, error) {
-	var f traceFile
-	dec := json.NewDecoder(bufio.NewReaderSize(r, 64<<10))
-	if err := dec.Decode(&f); err != nil {
-		return TraceMeta{}, nil, fmt.Errorf("read trace: %w: %w", ErrNotTrace, err)
-	}
-	if f.Format != TraceFormat {
-		return TraceMeta{}, nil, fmt.Errorf("read trace: %w: format %q", ErrNotTrace, f.Format)
-	}
-	if f.Version < 1 || f.Version > TraceVersion {
-		return TraceMeta{}, nil, fmt.Errorf("read trace: %w: %d", ErrTraceVersion, f.Version)
-	}
-	evs := make([]Event, len(f.Events))
-	for i := range f.Events {
-		e := fromTrace(&f.Events[i])
-		evs[i] = e
-	}
-	return f.Meta, evs, nil
 }
