@@ -20,7 +20,8 @@ const TroubleshootingURL = "https://github.com/spyglass-mcp/spyglass/blob/main/d
 // shortcutHelp is what Help → Keyboard shortcuts lists (mod is Ctrl or ⌘).
 var shortcutHelp = [][2]string{
 	{"mod+Enter", "Run the selected tool"},
-	{"mod+F", "Search (tools, or the inspector's events)"},
+	{"mod+K", "Command palette: servers, tools, prompts, resources, actions"},
+	{"mod+F", "Search (tools, logs, or the inspector's events)"},
 	{"mod+B", "Show or hide the server list"},
 	{"mod+I", "Show or hide the inspector"},
 	{"Esc", "Close the dialog"},
@@ -61,6 +62,7 @@ func (w *Window) addShortcuts() {
 			key(fyne.NewMenuItem("Server list", w.ToggleServerList), fyne.KeyB),
 			key(fyne.NewMenuItem("Inspector", w.ToggleInspector), fyne.KeyI),
 			key(fyne.NewMenuItem("Search", w.onFocusSearch), fyne.KeyF),
+			key(fyne.NewMenuItem(paletteLabel, w.onCommandPalette), fyne.KeyK),
 			themes),
 		fyne.NewMenu("Tools",
 			key(fyne.NewMenuItem("Run tool", w.onRunTool), fyne.KeyReturn),
@@ -115,11 +117,17 @@ func (w *Window) onCancelTool() {
 }
 
 // onFocusSearch focuses the search of what is in front: the Tools
-// screen's, else the inspector's.
+// screen's, the Logs screen's, else the inspector's.
 func (w *Window) onFocusSearch() {
-	if s := w.selected; s != nil && s.screens != nil && s.screens.tabs.Selected() != nil && s.screens.tabs.Selected().Text == "Tools" {
-		w.win.Canvas().Focus(s.screens.tools.search)
-		return
+	if s := w.selected; s != nil && s.screens != nil && s.screens.tabs.Selected() != nil {
+		switch s.screens.tabs.Selected().Text {
+		case "Tools":
+			w.win.Canvas().Focus(s.screens.tools.search)
+			return
+		case "Logs":
+			w.win.Canvas().Focus(s.screens.logs.search)
+			return
+		}
 	}
 	if !w.inspOpen {
 		w.ToggleInspector()

@@ -72,6 +72,8 @@ type Window struct {
 	tabRestored bool
 	// baseTheme is the app's theme at start; View › Theme draws it light or dark.
 	baseTheme fyne.Theme
+	// palette is the command palette last opened (Ctrl+K), or nil.
+	palette *palette
 }
 
 // New builds the main window on app a (not shown yet).
