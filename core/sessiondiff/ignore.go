@@ -1,0 +1,115 @@
+package sessiondiff
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// DefaultIgnore is the ignore list used when Options.Ignore is nil: the
+// fields that differ between two runs of the same calls without meaning
+// anything. Paths are JSON pointers into each JSON-RPC message; "*"
+// matches any one key or index and "**" any number of them (none
+// included).
+var DefaultIgnore = []string{
+	"/id",
+	"/params/_meta/progressToken",
+	"**/sessionId",
+	"**/timestamp",
+	"**/createdAt",
+	"**/lastUpdatedAt",
+}
+
+// Ignore is a compiled ignore list.
+type Ignore struct {
+	patterns [][]string
+	source   []string
+}
+
+// ParseIgnore compiles ignore patterns: JSON pointers (RFC 6901, "/a/b")
+// whose segments may be "*" (any one key or index) or "**" (any number
+// of keys, none included); a pattern may start with "**" without the
+// leading slash. A pattern that is not a pointer is an error naming it.
+func ParseIgnore(patterns []string) (*Ignore, error) {
+	ig := &Ignore{source: append([]string(nil), patterns...)}
+	for _, p := range patterns {
+		switch {
+		case p == "" || p == "/":
+			return nil, fmt.Errorf("ignore path %q: %w", p, errEmptyPath)
+		case strings.HasPrefix(p, "**/"):
+			p = "/" + p
+		case !strings.HasPrefix(p, "/"):
+			return nil, fmt.Errorf("ignore path %q: %w", p, errNotPointer)
+		}
+		segs := strings.Split(p[1:], "/")
+		for i, s := range segs {
+			segs[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
+		}
+		ig.patterns = append(ig.patterns, segs)
+	}
+	return ig, nil
+}
+
+// Patterns returns the patterns the list was made from.
+func (ig *Ignore) Patterns() []string { return append([]string(nil), ig.source...) }
+
+// match reports whether the path (decoded segments) is ignored.
+func (ig *Ignore) match(path []string) bool {
+	if ig == nil {
+		return false
+	}
+	for _, p := range ig.patterns {
+		if matchSegs(p, path) {
+			return true
+		}
+	}
+	return false
+}
+
+func matchSegs(pat, path []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			for i := 0; i <= len(path); i++ {
+				if matchSegs(pat[1:], path[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(path) == 0 || (pat[0] != "*" && pat[0] != path[0]) {
+			return false
+		}
+		pat, path = pat[1:], path[1:]
+	}
+	return len(path) == 0
+}
+
+// prune removes every ignored member from v (a decoded JSON value), in
+// place, and returns it. path is v's own location.
+func (ig *Ignore) prune(v any, path []string) any {
+	if ig == nil || len(ig.patterns) == 0 {
+		return v
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		for k, c := range t {
+			p := append(path[:len(path):len(path)], k)
+			if ig.match(p) {
+				delete(t, k)
+				continue
+			}
+			t[k] = ig.prune(c, p)
+		}
+	case []any:
+		out := t[:0]
+		for i, c := range t {
+			p := append(path[:len(path):len(path)], strconv.Itoa(i))
+			if ig.match(p) {
+				continue
+			}
+			out = append(out, ig.prune(c, p))
+		}
+		return out
+	}
+	return v
+}
