@@ -129,6 +129,9 @@ type Event struct {
 	// OutcomeUnknown marks a failed attempt of a tool that may change
 	// something whose work may have happened all the same.
 	OutcomeUnknown bool `json:"outcomeUnknown,omitempty"`
+	// Round places a message in a multi round-trip request (see
+	// RoundInfo and Rounds).
+	Round *RoundInfo `json:"round,omitempty"`
 }
 
 // RPCInfo ties raw messages to the tool call attempt they belong to.

@@ -87,6 +87,7 @@ type traceEvent struct {
 	Lineage   *Lineage    `json:"lineage,omitempty"`
 	ErrorCl   string      `json:"errorClass,omitempty"`
 	Unknown   bool        `json:"outcomeUnknown,omitempty"`
+	Round     *RoundInfo  `json:"round,omitempty"`
 	RawText   *string     `json:"rawText,omitempty"`
 	RawBase64 []byte      `json:"rawBase64,omitempty"`
 	// Raw is only read; writing splices the bytes in verbatim.
@@ -127,6 +128,7 @@ func toTrace(e *Event) (te traceEvent, verbatim bool) {
 		ID: e.ID, Method: e.Method, Size: e.Size, Text: e.Text, HTTP: e.HTTP, Run: e.Run,
 		Pair: e.Pair, Outcome: e.Outcome, Unpaired: e.Unpaired, Late: e.Late,
 		RPC: e.RPC, Tool: e.Tool, Lineage: e.Lineage, ErrorCl: e.ErrorClass, Unknown: e.OutcomeUnknown,
+		Round: e.Round,
 	}
 	switch {
 	case len(e.Raw) == 0:
@@ -148,6 +150,7 @@ func fromTrace(te *traceEvent) Event {
 		ID: te.ID, Method: te.Method, Size: te.Size, Text: te.Text, HTTP: te.HTTP, Run: te.Run,
 		Pair: te.Pair, Outcome: te.Outcome, Unpaired: te.Unpaired, Late: te.Late,
 		RPC: te.RPC, Tool: te.Tool, Lineage: te.Lineage, ErrorClass: te.ErrorCl, OutcomeUnknown: te.Unknown,
+		Round: te.Round,
 	}
 	switch {
 	case len(te.Raw) > 0:

@@ -36,6 +36,12 @@ var (
 	// ErrInputLoop is returned when a server keeps asking for input
 	// (multi round-trip requests) more than a few times.
 	ErrInputLoop = errors.New("session: the server keeps asking for input")
+	// ErrInputCancelled is what a handler returns (wrapped) to abandon
+	// the request an input request of a multi round-trip request belongs
+	// to: the request is not sent again, and its error matches both
+	// ErrInputCancelled and context.Canceled (a tool call's attempt ends
+	// "cancelled").
+	ErrInputCancelled = errors.New("session: the input was cancelled, and the request with it")
 	// ErrInvalidMessage is wrapped when the answer to a request is not a
 	// JSON-RPC 2.0 response (its "jsonrpc" member is not "2.0"); the
 	// answer is recorded as invalid.

@@ -40,6 +40,27 @@ type ServerRequest struct {
 	// InputKey is set (and ID, Seq are empty) for an input request of the
 	// modern protocol: the key under which a result asked for this input.
 	InputKey string
+	// Round is set with InputKey: the multi round-trip request that
+	// asked for the input.
+	Round *InputRound
+}
+
+// InputRound describes the multi round-trip request (MRTR, protocol
+// 2026-07-28) an input request belongs to, so a handler can say which
+// call waits for it. A handler that returns an error wrapping
+// ErrInputCancelled abandons the request.
+type InputRound struct {
+	// Method is the request that asked for input, e.g. "tools/call".
+	Method string
+	// Name is its tool or prompt name, or its resource URI ("" when the
+	// params name none).
+	Name string
+	// N is the round whose result asked for the input, from 1.
+	N int
+	// Conversation is the JSON-RPC id (JSON text) of the round trip's
+	// first request; with the connection it identifies the round trip
+	// (events.RoundInfo.Conversation).
+	Conversation string
 }
 
 // SamplingRequest is a sampling/createMessage request.

@@ -154,7 +154,7 @@ func classify(err error, isError bool) lineage.ErrorClass {
 		return lineage.ClassNone
 	case errors.Is(err, ErrTimeout), errors.Is(err, context.DeadlineExceeded):
 		return lineage.ClassTimeout
-	case errors.Is(err, context.Canceled):
+	case errors.Is(err, context.Canceled), errors.Is(err, ErrInputCancelled):
 		return lineage.ClassCancelled
 	case errors.As(err, &rpcErr), errors.Is(err, ErrDecode), errors.Is(err, ErrInputLoop):
 		return lineage.ClassProtocol

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+
+	"github.com/spyglass-mcp/spyglass/core/events"
 )
 
 // maxInputRounds bounds the multi round-trip retries of one request.
@@ -30,7 +33,7 @@ func needsInput(raw json.RawMessage) bool {
 // fulfilInput answers every input request of rep with the handlers (as if
 // the server had sent them as requests) and returns params for the retry:
 // the original ones with inputResponses and requestState.
-func (s *Session) fulfilInput(ctx context.Context, rep *Reply, params json.RawMessage) (json.RawMessage, error) {
+func (s *Session) fulfilInput(ctx context.Context, rep *Reply, params json.RawMessage, round *InputRound) (json.RawMessage, error) {
 	var r inputRequired
 	if err := json.Unmarshal(rep.Raw, &r); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrDecode, err)
@@ -44,7 +47,7 @@ func (s *Session) fulfilInput(ctx context.Context, rep *Reply, params json.RawMe
 		if err := json.Unmarshal(raw, &in); err != nil {
 			return nil, fmt.Errorf("input request %q: %w: %w", key, ErrDecode, err)
 		}
-		req := &ServerRequest{Conn: s.conn, InputKey: key, Method: in.Method, Run: rep.Run, Params: in.Params}
+		req := &ServerRequest{Conn: s.conn, InputKey: key, Method: in.Method, Run: rep.Run, Params: in.Params, Round: round}
 		res, err := s.dispatch(ctx, req)
 		if err != nil {
 			return nil, fmt.Errorf("input request %q (%s): %w", key, in.Method, err)
@@ -71,4 +74,35 @@ func (s *Session) fulfilInput(ctx context.Context, rep *Reply, params json.RawMe
 		obj["requestState"], _ = json.Marshal(*r.RequestState)
 	}
 	return json.Marshal(obj)
+}
+
+// inputRound describes round n of the round trip whose first request had
+// id first: method and the name its params give.
+func inputRound(method string, params json.RawMessage, first string, n int) *InputRound {
+	var p struct {
+		Name string `json:"name"`
+		URI  string `json:"uri"`
+	}
+	_ = json.Unmarshal(params, &p)
+	name := p.Name
+	if name == "" {
+		name = p.URI
+	}
+	return &InputRound{Method: method, Name: name, N: n, Conversation: first}
+}
+
+// abandonRounds records that the round trip of r was given up after its
+// round r.N asked for input: why says how.
+func (s *Session) abandonRounds(r *InputRound, run string, rpc *events.RPCInfo, err error) {
+	what := r.Method
+	if r.Name != "" {
+		what += " " + r.Name
+	}
+	why := "the input failed: " + err.Error()
+	if errors.Is(err, ErrInputCancelled) || errors.Is(err, context.Canceled) {
+		why = "the input was cancelled"
+	}
+	s.log.Append(events.Event{Conn: s.conn, Kind: events.KindWarning, Method: r.Method, Run: run, RPC: rpc,
+		Round: &events.RoundInfo{Conversation: r.Conversation, N: r.N, Abandoned: true},
+		Text:  fmt.Sprintf("%s abandoned at round %d of its multi round-trip request: %s", what, r.N, why)})
 }

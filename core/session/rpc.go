@@ -80,6 +80,7 @@ func (l *link) cancelServerRequests() { l.cancel() }
 type call struct {
 	id      string          // id as JSON text
 	rpc     *events.RPCInfo // the tool call attempt it belongs to, or nil
+	round   *events.RoundInfo
 	method  string
 	run     string
 	user    bool // a user operation (counts for relating server traffic by time)
@@ -152,12 +153,15 @@ type CallOptions struct {
 	Tool *mcpresult.Tool
 
 	rpc *events.RPCInfo // set by CallTool: the attempt's call id
+	// round places a re-sent request in its multi round-trip request
+	round *events.RoundInfo
 }
 
 // gaveUp is a request the session stopped waiting for.
 type gaveUp struct {
-	run string
-	rpc *events.RPCInfo
+	run   string
+	rpc   *events.RPCInfo
+	round *events.RoundInfo
 }
 
 // Progress is one notifications/progress for a request.
@@ -200,19 +204,31 @@ func (s *Session) request(ctx context.Context, method string, params json.RawMes
 	// The modern protocol's multi round-trip requests: the server answers
 	// "input required" with requests for the handlers, and the request is
 	// sent again with their answers.
+	// Every round is recorded with the round trip's first id (the
+	// conversation) and its number.
+	first := ""
 	for round := 0; err == nil && needsInput(rep.Raw); round++ {
 		if round == maxInputRounds {
 			err = ErrInputLoop
 			break
 		}
-		if params, err = s.fulfilInput(ctx, rep, params); err != nil {
-			break
+		if first == "" {
+			first = rep.ID
 		}
 		o := CallOptions{}
 		if opts != nil {
 			o = *opts
 		}
+		ir := inputRound(method, params, first, round+1)
+		if params, err = s.fulfilInput(ctx, rep, params, ir); err != nil {
+			if errors.Is(err, ErrInputCancelled) && !errors.Is(err, context.Canceled) {
+				err = fmt.Errorf("%w (%w)", err, context.Canceled)
+			}
+			s.abandonRounds(ir, rep.Run, o.rpc, err)
+			break
+		}
 		o.Run = rep.Run
+		o.round = &events.RoundInfo{Conversation: first, N: round + 2}
 		if l, err = s.ensureLink(ctx, false); err != nil {
 			break
 		}
@@ -250,7 +266,7 @@ func (s *Session) roundTrip(ctx context.Context, l *link, method string, params 
 	if err != nil {
 		return nil, err
 	}
-	c := &call{id: id, rpc: opts.rpc, method: method, run: run, user: user, link: l, token: tokenText, resp: make(chan response, 1)}
+	c := &call{id: id, rpc: opts.rpc, round: opts.round, method: method, run: run, user: user, link: l, token: tokenText, resp: make(chan response, 1)}
 	c.timeout = opts.Timeout
 	if c.timeout == 0 {
 		c.timeout = s.opts.RequestTimeout
@@ -283,7 +299,7 @@ func (s *Session) roundTrip(ctx context.Context, l *link, method string, params 
 	// plain JSON body only returns with the answer, and the timeout,
 	// progress and cancellation must keep working meanwhile.
 	var ok bool
-	if rep.Seq, ok = s.recordOn(l, events.Event{Type: events.MsgRequest, ID: id, Method: method, Raw: raw, Run: run, RPC: c.rpc}); !ok {
+	if rep.Seq, ok = s.recordOn(l, events.Event{Type: events.MsgRequest, ID: id, Method: method, Raw: raw, Run: run, RPC: c.rpc, Round: c.round}); !ok {
 		s.abandon(c)
 		return rep, &ClosedError{Method: method, Err: l.closeErr()}
 	}
@@ -412,7 +428,7 @@ func (s *Session) abandon(c *call) bool {
 		if len(s.gaveUp) >= maxGaveUp {
 			clear(s.gaveUp)
 		}
-		s.gaveUp[c.id] = gaveUp{run: c.run, rpc: c.rpc}
+		s.gaveUp[c.id] = gaveUp{run: c.run, rpc: c.rpc, round: c.round}
 	}
 	return true
 }
@@ -679,10 +695,11 @@ func (s *Session) onOne(l *link, raw []byte) {
 		c := s.pending[key]
 		run := ""
 		var rpc *events.RPCInfo
+		var round *events.RoundInfo
 		if c != nil && c.state == callWaiting {
 			c.state = callAnswered
 			s.forgetLocked(c)
-			run, rpc = c.run, c.rpc
+			run, rpc, round = c.run, c.rpc, c.round
 			if c.method == "tools/call" && bytes.Contains(env.Result, []byte(`"taskId"`)) {
 				// Relate the task's later traffic to this run before
 				// anything else about it is read.
@@ -698,7 +715,7 @@ func (s *Session) onOne(l *link, raw []byte) {
 		} else {
 			c = nil
 			g := s.gaveUp[key]
-			run, rpc = g.run, g.rpc
+			run, rpc, round = g.run, g.rpc, g.round
 			delete(s.gaveUp, key)
 		}
 		s.mu.Unlock()
@@ -721,8 +738,13 @@ func (s *Session) onOne(l *link, raw []byte) {
 			r.err = decodeRPCError(json.RawMessage(env.Error))
 			typ = events.MsgError
 		}
+		if round == nil && typ == events.MsgResult && needsInput(json.RawMessage(env.Result)) {
+			// The first round of a multi round-trip request: only its
+			// result says so.
+			round = &events.RoundInfo{Conversation: key, N: 1}
+		}
 		s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindMessage, Dir: events.DirIn,
-			Type: typ, ID: key, Raw: raw, Run: run, RPC: rpc})
+			Type: typ, ID: key, Raw: raw, Run: run, RPC: rpc, Round: round})
 		if c == nil {
 			return
 		}
