@@ -102,7 +102,7 @@ func (p *ElicitationPanel) buildUI() fyne.CanvasObject {
 	if p.isURL() {
 		kind = "external URL"
 	}
-	top := requestHeader("Elicitation Request ("+kind+")", p.req.Server, p.req.ID)
+	top := requestHeader("Elicitation Request ("+kind+")", p.req.Server, p.req.ID, p.req.Round)
 	msg := p.req.Message
 	if strings.TrimSpace(msg) == "" {
 		msg = "(the server sent no message)"

@@ -187,9 +187,12 @@ func sizeText(n int) string {
 
 // requestHeader is the first line of a request panel: the warning icon and
 // the title in bold, with "from <server> · request <id>" under it.
-func requestHeader(title, server, id string) fyne.CanvasObject {
+func requestHeader(title, server, id, round string) fyne.CanvasObject {
 	from := "from " + server
-	if id != "" {
+	switch {
+	case round != "": // an input request of a multi round-trip request
+		from += " · " + round
+	case id != "":
 		from += " · request " + id
 	}
 	return container.NewVBox(

@@ -79,6 +79,18 @@ type queueItem struct {
 	sampling                  *SamplingPanel
 	elicit                    *ElicitationPanel
 	elicitID                  string
+	// round labels an input request of a multi round-trip request;
+	// abandon then cancels its call ([Cancel call]).
+	round   string
+	abandon func()
+}
+
+// ref names the request in the list and in notes: its round, or its id.
+func (it *queueItem) ref() string {
+	if it.round != "" {
+		return it.round
+	}
+	return "#" + it.id
 }
 
 func (it *queueItem) object() fyne.CanvasObject {
@@ -144,7 +156,7 @@ func (q *Queue) buildUI() fyne.CanvasObject {
 				icon.SetResource(theme.DocumentCreateIcon())
 			}
 			vb.Objects[0].(*widget.Label).SetText(it.kind + " · " + it.server)
-			vb.Objects[1].(*widget.Label).SetText(fmt.Sprintf("#%s · %s · %s", it.id, it.at.Format("15:04:05"), it.summary))
+			vb.Objects[1].(*widget.Label).SetText(fmt.Sprintf("%s · %s · %s", it.ref(), it.at.Format("15:04:05"), it.summary))
 		},
 	)
 	q.list.OnSelected = func(i widget.ListItemID) {
@@ -201,11 +213,47 @@ func (q *Queue) refresh() {
 	}
 }
 
-// show puts it in the detail pane.
+// show puts it in the detail pane: a round of a multi round-trip request
+// under a bar that names its call and offers to cancel it.
 func (q *Queue) show(it *queueItem) {
 	q.selected = it
 	q.detail.RemoveAll()
-	q.detail.Add(container.NewPadded(container.NewVBox(it.object())))
+	body := container.NewVBox(it.object())
+	if it.round != "" {
+		cancel := widget.NewButtonWithIcon("Cancel call", theme.CancelIcon(), func() { q.onCancelCall(it) })
+		lbl := wrapLabel(it.round + ": the call waits for this answer, then is sent again with it.")
+		body = container.NewVBox(container.NewBorder(nil, nil, nil, container.NewCenter(cancel), lbl), it.object())
+	}
+	q.detail.Add(container.NewPadded(body))
+}
+
+// onCancelCall abandons the call a round belongs to: the request leaves
+// the queue and the call ends cancelled, without being sent again.
+func (q *Queue) onCancelCall(it *queueItem) {
+	if q.find(it.server, it.id) != it {
+		return
+	}
+	const note = "call cancelled"
+	if it.sampling != nil {
+		it.sampling.Close(note)
+	} else {
+		it.elicit.Close(note)
+	}
+	q.remove(it, note)
+	if it.abandon != nil {
+		it.abandon()
+	}
+}
+
+// CancelCall abandons the call of the pending round (server, id), as
+// [Cancel call] does. It reports whether such a round was pending.
+func (q *Queue) CancelCall(server, id string) bool {
+	it := q.find(server, id)
+	if it == nil || it.round == "" {
+		return false
+	}
+	q.onCancelCall(it)
+	return true
 }
 
 func (q *Queue) add(it *queueItem) {
@@ -229,7 +277,7 @@ func (q *Queue) remove(it *queueItem, note string) {
 		}
 	}
 	if note != "" {
-		q.notesN = append([]string{fmt.Sprintf("%s %s #%s from %s: %s", q.opts.Now().Format("15:04:05"), it.kind, it.id, it.server, note)}, q.notesN...)
+		q.notesN = append([]string{fmt.Sprintf("%s %s %s from %s: %s", q.opts.Now().Format("15:04:05"), it.kind, it.ref(), it.server, note)}, q.notesN...)
 		if len(q.notesN) > maxNotes {
 			q.notesN = q.notesN[:maxNotes]
 		}
@@ -267,7 +315,7 @@ func (q *Queue) AddSampling(req SamplingRequest, answer func(SamplingAnswer)) {
 	cur := q.profiles.Current()
 	if cur.AutoRespond && cur.Provider == ProviderMock && q.opts.Responder != nil {
 		if raw, err := q.opts.Responder.Respond(cur, req.Params); err == nil {
-			it := &queueItem{server: req.Server, id: req.ID, kind: "sampling"}
+			it := &queueItem{server: req.Server, id: req.ID, kind: "sampling", round: req.Round}
 			q.remove(it, "auto-responded by the profile “"+cur.Name+"”")
 			answer(SamplingAnswer{Result: raw, Profile: cur.Name, Auto: true})
 			return
@@ -282,7 +330,10 @@ func (q *Queue) AddSampling(req SamplingRequest, answer func(SamplingAnswer)) {
 	})
 	sp, _ := parseSampling(req.Params)
 	it := &queueItem{server: req.Server, id: req.ID, kind: "sampling", summary: truncate(sp.preview(), 80), at: q.opts.Now(), sampling: p}
-	it.run = req.Run
+	it.run, it.round = req.Run, req.Round
+	if req.Round != "" {
+		it.abandon = func() { answer(SamplingAnswer{Abandoned: true}) }
+	}
 	p.OnAnswer = func(a SamplingAnswer) {
 		note := "answered"
 		switch {
@@ -308,7 +359,8 @@ func (q *Queue) AddElicitation(req ElicitationRequest, answer func(ElicitationAn
 	}
 	it := &queueItem{server: req.Server, id: req.ID, kind: kind, summary: truncate(oneLine(req.Message), 80), at: q.opts.Now(), elicit: p, elicitID: req.ElicitationID}
 	p.OnAnswer = func(a ElicitationAnswer) {
-		if req.Mode == "url" && a.Action == ActionAccept {
+		if req.Mode == "url" && a.Action == ActionAccept && req.Round == "" {
+			// (a round's page needs no completion: the call goes on)
 			it.summary = "waiting for completion · " + it.summary
 			q.list.Refresh()
 		} else {
@@ -316,7 +368,10 @@ func (q *Queue) AddElicitation(req ElicitationRequest, answer func(ElicitationAn
 		}
 		answer(a)
 	}
-	it.run = req.Run
+	it.run, it.round = req.Run, req.Round
+	if req.Round != "" {
+		it.abandon = func() { answer(ElicitationAnswer{Abandoned: true}) }
+	}
 	p.OnDismiss = func() {
 		note := "accepted; closed while waiting for completion"
 		if p.Completed() {

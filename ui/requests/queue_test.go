@@ -212,3 +212,57 @@ func TestQueueSelectionFollowsRemoval(t *testing.T) {
 		t.Errorf("items %v", q.items)
 	}
 }
+
+// TestQueueRounds: input requests of multi round-trip requests say which
+// call and round asked, in the list, the panel and the notes; two rounds
+// that share an input key stay apart; [Cancel call] abandons a round's
+// call (the answer says so) and answering the other still works.
+func TestQueueRounds(t *testing.T) {
+	q, win, _ := newQueue(t, testProfiles())
+	var eAns []ElicitationAnswer
+	var sAns []SamplingAnswer
+	r1 := formRequest()
+	r1.ID, r1.Round = "4/confirm", "Round 1 of tools/call confirm (MRTR)"
+	r2 := formRequest()
+	r2.ID, r2.Round = "9/confirm", "Round 1 of tools/call confirm (MRTR)"
+	s := plainSampling()
+	s.ID, s.Round, s.Server = "12/draft", "Round 2 of tools/call plan (MRTR)", "data-processor"
+	q.AddElicitation(r1, func(a ElicitationAnswer) { eAns = append(eAns, a) })
+	q.AddElicitation(r2, func(a ElicitationAnswer) { eAns = append(eAns, a) })
+	q.AddSampling(s, func(a SamplingAnswer) { sAns = append(sAns, a) })
+	capture(t, win, "queue-rounds")
+	all := texts(q.Object())
+	for _, want := range []string{
+		"Round 1 of tools/call confirm (MRTR) · 14:35:22 · Please provide",
+		"Round 2 of tools/call plan (MRTR) · 14:35:22",
+		"from data-processor · Round 1 of tools/call confirm (MRTR)",
+		"Round 1 of tools/call confirm (MRTR): the call waits for this answer, then is sent again with it.",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the queue does not show %q:\n%s", want, all)
+		}
+	}
+	// the person cancels the first call
+	test.Tap(button(t, q.detail, "Cancel call"))
+	if len(eAns) != 1 || !eAns[0].Abandoned || eAns[0].Action != "" || q.Len() != 2 {
+		t.Fatalf("answers %+v, len %d", eAns, q.Len())
+	}
+	if n := q.Notes(); len(n) != 1 || n[0] != "14:35:22 elicitation Round 1 of tools/call confirm (MRTR) from data-processor: call cancelled" {
+		t.Errorf("notes %q", n)
+	}
+	// the other call's round, with the same key, is still there and answers
+	if q.selected == nil || q.selected.id != "9/confirm" {
+		t.Fatalf("shown next: %+v", q.selected)
+	}
+	test.Tap(button(t, q.detail, "Decline"))
+	if len(eAns) != 2 || eAns[1].Abandoned || eAns[1].Action != ActionDecline {
+		t.Fatalf("answers %+v", eAns)
+	}
+	// a sampling round is cancelled through the queue's API too
+	if !q.CancelCall("data-processor", "12/draft") || len(sAns) != 1 || !sAns[0].Abandoned || q.Len() != 0 {
+		t.Fatalf("sampling answers %+v, len %d", sAns, q.Len())
+	}
+	if q.CancelCall("data-processor", "12/draft") {
+		t.Error("cancelled twice")
+	}
+}

@@ -143,7 +143,7 @@ func (p *SamplingPanel) buildUI() fyne.CanvasObject {
 	details.Importance = widget.LowImportance
 	summary.Add(container.NewHBox(details))
 
-	top := requestHeader(p.title(), p.req.Server, p.req.ID)
+	top := requestHeader(p.title(), p.req.Server, p.req.ID, p.req.Round)
 	p.inlineSlot = container.NewStack(p.editor)
 	return box("primary", container.NewVBox(top, box("", summary), p.inlineSlot))
 }

@@ -43,10 +43,17 @@ type SamplingRequest struct {
 	Run string
 	// Params are the request's params exactly as sent.
 	Params json.RawMessage
+	// Round is set for an input request of a multi round-trip request
+	// (MRTR): which call and round asked, such as "Round 1 of tools/call
+	// plan (MRTR)". The queue shows it and offers to cancel the call.
+	Round string
 }
 
 // SamplingAnswer is the user's answer to a sampling request.
 type SamplingAnswer struct {
+	// Abandoned is true when the user cancelled the whole call a round
+	// of a multi round-trip request belongs to (Round requests only).
+	Abandoned bool
 	// Rejected is true when the user declined the request; the adapter
 	// answers with a JSON-RPC error (code -1, user rejected).
 	Rejected bool
@@ -186,10 +193,16 @@ type ElicitationRequest struct {
 	Schema json.RawMessage
 	// URL and ElicitationID are set in URL mode.
 	URL, ElicitationID string
+	// Round is set for an input request of a multi round-trip request
+	// (see SamplingRequest.Round).
+	Round string
 }
 
 // ElicitationAnswer is the user's answer to an elicitation request.
 type ElicitationAnswer struct {
+	// Abandoned is true when the user cancelled the whole call the
+	// round belongs to (Round requests only); Action is then empty.
+	Abandoned bool
 	// Action is ActionAccept, ActionDecline or ActionCancel.
 	Action string
 	// Content is the accepted form's values (form mode, accept only).
