@@ -43,6 +43,8 @@ for (const [name, original, served] of [
 	}
 }
 
+let added = 0;
+
 function build() {
 	const server = new McpServer({ name: 'tssdk-skills-server', version: '2.4.0-test' }, {
 		capabilities: { tools: { listChanged: true }, resources: {}, prompts: {} },
@@ -52,6 +54,14 @@ function build() {
 		description: 'Echoes the message',
 		inputSchema: fromJsonSchema({ type: 'object', properties: { message: { type: 'string' } }, required: ['message'] }),
 	}, async ({ message }) => ({ content: [{ type: 'text', text: 'echo: ' + message }] }));
+	server.registerTool('add-tool', {
+		description: 'Registers one more tool, so the tool list changes (notifications/tools/list_changed)',
+		inputSchema: fromJsonSchema({ type: 'object', properties: {} }),
+	}, async () => {
+		const name = 'added-' + (++added);
+		server.registerTool(name, { description: 'Added by add-tool' }, async () => ({ content: [{ type: 'text', text: name }] }));
+		return { content: [{ type: 'text', text: 'registered ' + name }] };
+	});
 	server.registerResource('note', 'test://note', { mimeType: 'text/plain' }, async (uri) => ({
 		contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'a note' }],
 	}));
