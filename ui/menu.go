@@ -11,6 +11,8 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // TroubleshootingURL is the page Help → Troubleshooting opens: one anchor
@@ -48,6 +50,7 @@ func (w *Window) addShortcuts() {
 	if ro, _ := w.be.ReadOnly(); ro {
 		add.Disabled, paste.Disabled, edit.Disabled, remove.Disabled = true, true, true, true
 	}
+	w.detachItem = fyne.NewMenuItem("Detach inspector", w.onDetachInspector)
 	themes := fyne.NewMenuItem("Theme", nil)
 	themes.ChildMenu = fyne.NewMenu("",
 		fyne.NewMenuItem("Light", func() { w.setTheme("light") }),
@@ -57,12 +60,14 @@ func (w *Window) addShortcuts() {
 		fyne.NewMenu("Servers", add, paste, fyne.NewMenuItemSeparator(),
 			fyne.NewMenuItem("Connect", w.onConnectServer),
 			fyne.NewMenuItem("Disconnect", w.onDisconnectServer),
-			fyne.NewMenuItemSeparator(), edit, remove),
+			fyne.NewMenuItemSeparator(), edit, remove,
+			fyne.NewMenuItem("Clear OAuth state", w.onClearOAuthServer)),
 		fyne.NewMenu("View",
 			key(fyne.NewMenuItem("Server list", w.ToggleServerList), fyne.KeyB),
 			key(fyne.NewMenuItem("Inspector", w.ToggleInspector), fyne.KeyI),
 			key(fyne.NewMenuItem("Search", w.onFocusSearch), fyne.KeyF),
 			key(fyne.NewMenuItem(paletteLabel, w.onCommandPalette), fyne.KeyK),
+			w.detachItem,
 			themes),
 		fyne.NewMenu("Tools",
 			key(fyne.NewMenuItem("Run tool", w.onRunTool), fyne.KeyReturn),
@@ -94,6 +99,13 @@ func (w *Window) onEditServer() {
 func (w *Window) onRemoveServer() {
 	if c := w.selectedCard(); c != nil {
 		c.onRemove()
+	}
+}
+
+// onClearOAuthServer forgets the selected server's sign-in (Servers menu).
+func (w *Window) onClearOAuthServer() {
+	if c := w.selectedCard(); c != nil {
+		c.onClearOAuth()
 	}
 }
 
@@ -132,6 +144,11 @@ func (w *Window) onFocusSearch() {
 	if !w.inspOpen {
 		w.ToggleInspector()
 	}
+	if w.inspWin != nil {
+		w.inspWin.RequestFocus()
+		w.inspWin.Canvas().Focus(w.inspector.search)
+		return
+	}
 	w.win.Canvas().Focus(w.inspector.search)
 }
 
@@ -165,7 +182,7 @@ func (w *Window) onShortcutHelp(mod string) {
 	for _, s := range shortcutHelp {
 		b.WriteString("**" + strings.ReplaceAll(s[0], "mod", mod) + "** — " + s[1] + "\n\n")
 	}
-	dialog.ShowCustom("Keyboard shortcuts", "Close", widget.NewRichTextFromMarkdown(b.String()), w.win)
+	esc.Show(dialog.NewCustom("Keyboard shortcuts", "Close", widget.NewRichTextFromMarkdown(b.String()), w.win), w.win)
 }
 
 func (w *Window) onTroubleshooting() {
@@ -180,5 +197,5 @@ func (w *Window) onAbout() {
 	if v == "" {
 		v = "(development build)"
 	}
-	dialog.ShowInformation("About Spyglass", "Spyglass "+v+"\nAn inspector for MCP servers.", w.win)
+	esc.Show(dialog.NewInformation("About Spyglass", "Spyglass "+v+"\nAn inspector for MCP servers.", w.win), w.win)
 }

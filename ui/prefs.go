@@ -14,6 +14,10 @@ const (
 	prefListOpen = "window.listOpen"
 	prefServer   = "window.server"
 	prefTab      = "window.tab"
+	// the inspector in its own window, and that window's size
+	prefInspDetached = "window.inspectorDetached"
+	prefInspWinW     = "window.inspectorWindowWidth"
+	prefInspWinH     = "window.inspectorWindowHeight"
 )
 
 // restorePrefs applies what the last window remembered: size, splits,
@@ -30,6 +34,9 @@ func (w *Window) restorePrefs() {
 	}
 	if !p.BoolWithFallback(prefListOpen, true) {
 		w.ToggleServerList()
+	}
+	if p.Bool(prefInspDetached) && w.inspOpen {
+		w.detachInspector()
 	}
 	if t := p.String(prefTheme); t != "" {
 		w.setTheme(t)
@@ -51,6 +58,7 @@ func (w *Window) savePrefs() {
 	p.SetFloat(prefInspOff, w.split.Offset)
 	p.SetBool(prefInspOpen, w.inspOpen)
 	p.SetBool(prefListOpen, w.listOpen)
+	p.SetBool(prefInspDetached, w.inspWin != nil)
 	if w.selected != nil {
 		p.SetString(prefServer, w.selected.cfg.Name)
 		if ss := w.selected.screens; ss != nil && ss.tabs.Selected() != nil {

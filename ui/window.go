@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -74,6 +75,10 @@ type Window struct {
 	baseTheme fyne.Theme
 	// palette is the command palette last opened (Ctrl+K), or nil.
 	palette *palette
+	// inspWin is the inspector's own window while it is detached (View →
+	// Detach inspector), else nil; detachItem is that menu item.
+	inspWin    fyne.Window
+	detachItem *fyne.MenuItem
 }
 
 // New builds the main window on app a (not shown yet).
@@ -132,6 +137,12 @@ func (w *Window) FitScreen(width, height float32) {
 // Close disconnects every server and stops the inspector's subscription.
 func (w *Window) Close() {
 	w.savePrefs()
+	if w.inspWin != nil {
+		w.saveInspectorWindow()
+		w.inspWin.SetCloseIntercept(nil)
+		w.inspWin.Close()
+		w.inspWin = nil
+	}
 	for _, s := range w.servers {
 		s.disconnect()
 	}
@@ -246,8 +257,12 @@ func (w *Window) selectServer(s *server) {
 	w.inspector.setServer(s.cfg.Name)
 }
 
-// ToggleInspector shows or hides the inspector panel (Ctrl+I).
+// ToggleInspector shows or hides the inspector panel (Ctrl+I). A detached
+// inspector is docked back and hidden.
 func (w *Window) ToggleInspector() {
+	if w.inspWin != nil {
+		w.dockInspector()
+	}
 	w.inspOpen = !w.inspOpen
 	if w.inspOpen {
 		w.split.Leading = w.center
@@ -310,6 +325,12 @@ func (w *Window) SetRequests(panel fyne.CanvasObject) {
 func (w *Window) SetRequestCount(n int) {
 	if w.requests == nil {
 		return
+	}
+	// the title says so too, for a window behind others or minimised
+	if n > 0 {
+		w.win.SetTitle(fmt.Sprintf("%s (%d waiting for you)", w.opts.Title, n))
+	} else {
+		w.win.SetTitle(w.opts.Title)
 	}
 	if n > 0 {
 		if w.reqSplit == nil {

@@ -1,0 +1,95 @@
+package ui
+
+import "fyne.io/fyne/v2"
+
+// The inspector can live in its own window (View → Detach inspector), for
+// a second screen or a wider event list; closing that window docks it back
+// into the main window's right panel. The choice and the window's size are
+// remembered in the preferences.
+
+// inspectorWindowSize is the detached inspector's first size.
+var inspectorWindowSize = fyne.NewSize(560, 760)
+
+// onDetachInspector moves the inspector into its own window, or docks it
+// back when it is in one (View → Detach inspector).
+func (w *Window) onDetachInspector() {
+	if w.inspWin != nil {
+		w.dockInspector()
+		return
+	}
+	w.detachInspector()
+}
+
+// detachInspector shows the inspector in a window of its own; the main
+// window's working area takes the whole width.
+func (w *Window) detachInspector() {
+	if w.inspWin != nil {
+		w.inspWin.RequestFocus()
+		return
+	}
+	w.split.Trailing = emptyDock
+	w.body.Objects = []fyne.CanvasObject{w.center}
+	w.body.Refresh()
+	w.inspOpen = true
+	win := w.app.NewWindow(w.opts.Title + " — Inspector")
+	p := w.app.Preferences()
+	win.Resize(fyne.NewSize(
+		float32(p.FloatWithFallback(prefInspWinW, float64(inspectorWindowSize.Width))),
+		float32(p.FloatWithFallback(prefInspWinH, float64(inspectorWindowSize.Height)))))
+	win.SetContent(w.inspector.obj)
+	// closing the window docks the inspector instead of losing it
+	win.SetCloseIntercept(w.dockInspector)
+	w.inspWin = win
+	w.setDetachChecked(true)
+	win.Show()
+}
+
+// dockInspector closes the inspector's own window and shows the inspector
+// as the main window's right panel again.
+func (w *Window) dockInspector() {
+	win := w.inspWin
+	if win == nil {
+		return
+	}
+	w.saveInspectorWindow()
+	w.inspWin = nil
+	win.SetContent(emptyDockWindow())
+	win.Close()
+	w.split.Trailing = w.inspector.obj
+	w.inspOpen = true
+	w.body.Objects = []fyne.CanvasObject{w.split}
+	w.split.Refresh()
+	w.body.Refresh()
+	w.setDetachChecked(false)
+}
+
+// saveInspectorWindow remembers the detached inspector's size.
+func (w *Window) saveInspectorWindow() {
+	if w.inspWin == nil {
+		return
+	}
+	sz := w.inspWin.Canvas().Size()
+	if sz.Width > 0 && sz.Height > 0 {
+		p := w.app.Preferences()
+		p.SetFloat(prefInspWinW, float64(sz.Width))
+		p.SetFloat(prefInspWinH, float64(sz.Height))
+	}
+}
+
+// setDetachChecked ticks View → Detach inspector while the inspector is in
+// its own window.
+func (w *Window) setDetachChecked(on bool) {
+	if w.detachItem == nil {
+		return
+	}
+	w.detachItem.Checked = on
+	if mm := w.win.MainMenu(); mm != nil {
+		mm.Refresh()
+	}
+}
+
+// emptyDock stands in the split for the inspector while it is detached
+// (an object has one parent at a time).
+var emptyDock fyne.CanvasObject = emptyDockWindow()
+
+func emptyDockWindow() fyne.CanvasObject { return &fyne.Container{} }
