@@ -180,9 +180,10 @@ func (in *inspector) onBatch(b EventBatch) {
 	touched := map[*logsScreen]bool{}
 	for _, e := range b.Events {
 		if e.Kind == "stderr" {
-			if s := in.w.server(e.Server); s != nil && s.screens != nil {
-				s.screens.logs.onStderr(e.Text)
-				touched[s.screens.logs] = true
+			if s := in.w.server(e.Server); s != nil {
+				if l := s.onStderr(e.Text); l != nil {
+					touched[l] = true
+				}
 			}
 		}
 	}

@@ -35,6 +35,29 @@ type server struct {
 	// dropped says the connection ended by itself (a crashed server): the
 	// screens stay, and the next request starts the server again.
 	dropped bool
+	// bootStderr holds the stderr lines of the current connection that
+	// arrived before its screens existed (a server's start-up output); the
+	// Logs screen starts with them.
+	bootStderr []string
+}
+
+// maxBootStderr bounds the start-up stderr lines kept for the Logs screen.
+const maxBootStderr = 10000
+
+// onStderr hands a stderr line of this server to its Logs screen, or keeps
+// it until the screens exist; it returns the screen to redraw (nil when
+// none).
+func (s *server) onStderr(line string) *logsScreen {
+	if s.screens == nil {
+		if s.state.State == StateConnecting || s.state.State == StateAuthorizing {
+			if len(s.bootStderr) < maxBootStderr {
+				s.bootStderr = append(s.bootStderr, line)
+			}
+		}
+		return nil
+	}
+	s.screens.logs.onStderr(line)
+	return s.screens.logs
 }
 
 func newServer(w *Window, cfg ServerConfig) *server {
@@ -154,6 +177,7 @@ func (s *server) onRetry() {
 
 func (s *server) connectAttempt() {
 	s.retrying = false
+	s.bootStderr = nil
 	s.attempt++
 	s.gen++
 	gen := s.gen
@@ -223,8 +247,12 @@ func (s *server) onConnected(gen int, ctx context.Context, err error) {
 		s.state = StateView{State: StateConnected}
 		if s.screens == nil || !s.dropped {
 			s.screens = newServerScreens(s)
+			for _, ln := range s.bootStderr {
+				s.screens.logs.onStderr(ln)
+			}
 			s.restoreTab()
 		}
+		s.bootStderr = nil
 		s.dropped = false
 		s.refreshUI()
 		s.screens.load()
