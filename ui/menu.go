@@ -11,8 +11,6 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
-
-	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // TroubleshootingURL is the page Help → Troubleshooting opens: one anchor
@@ -60,8 +58,7 @@ func (w *Window) addShortcuts() {
 		fyne.NewMenu("Servers", add, paste, fyne.NewMenuItemSeparator(),
 			fyne.NewMenuItem("Connect", w.onConnectServer),
 			fyne.NewMenuItem("Disconnect", w.onDisconnectServer),
-			fyne.NewMenuItemSeparator(), edit, remove,
-			fyne.NewMenuItem("Clear OAuth state", w.onClearOAuthServer)),
+			fyne.NewMenuItemSeparator(), edit, remove),
 		fyne.NewMenu("View",
 			key(fyne.NewMenuItem("Server list", w.ToggleServerList), fyne.KeyB),
 			key(fyne.NewMenuItem("Inspector", w.ToggleInspector), fyne.KeyI),
@@ -99,13 +96,6 @@ func (w *Window) onEditServer() {
 func (w *Window) onRemoveServer() {
 	if c := w.selectedCard(); c != nil {
 		c.onRemove()
-	}
-}
-
-// onClearOAuthServer forgets the selected server's sign-in (Servers menu).
-func (w *Window) onClearOAuthServer() {
-	if c := w.selectedCard(); c != nil {
-		c.onClearOAuth()
 	}
 }
 
@@ -182,7 +172,7 @@ func (w *Window) onShortcutHelp(mod string) {
 	for _, s := range shortcutHelp {
 		b.WriteString("**" + strings.ReplaceAll(s[0], "mod", mod) + "** — " + s[1] + "\n\n")
 	}
-	esc.Show(dialog.NewCustom("Keyboard shortcuts", "Close", widget.NewRichTextFromMarkdown(b.String()), w.win), w.win)
+	dialog.ShowCustom("Keyboard shortcuts", "Close", widget.NewRichTextFromMarkdown(b.String()), w.win)
 }
 
 func (w *Window) onTroubleshooting() {
@@ -197,5 +187,5 @@ func (w *Window) onAbout() {
 	if v == "" {
 		v = "(development build)"
 	}
-	esc.Show(dialog.NewInformation("About Spyglass", "Spyglass "+v+"\nAn inspector for MCP servers.", w.win), w.win)
+	dialog.ShowInformation("About Spyglass", "Spyglass "+v+"\nAn inspector for MCP servers.", w.win)
 }
