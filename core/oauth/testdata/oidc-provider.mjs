@@ -6,7 +6,7 @@
 // interaction (login, consent) approved at once, so that a headless
 // "browser" following redirects completes the flow.
 //
-//   OIDC_PROVIDER=<path to oidc-provider/lib/index.js> RESOURCE=<url> [PORT=N] \
+//   OIDC_PROVIDER=<path to oidc-provider/lib/index.js> RESOURCE=<url> [PORT=N] [DPOP=0] \
 //     node oidc-provider.mjs
 //
 // Without PORT it listens on an ephemeral port. Prints "ready <issuer>" on
@@ -31,6 +31,9 @@ const provider = new Provider(issuer, {
     registration: { enabled: true },
     revocation: { enabled: true },
     introspection: { enabled: true },
+    // RFC 9449 proof-of-possession, advertised in the metadata: on as in
+    // oidc-provider's own defaults; DPOP=0 turns it off.
+    dPoP: { enabled: process.env.DPOP !== '0' },
     resourceIndicators: {
       enabled: true,
       defaultResource: () => resource,

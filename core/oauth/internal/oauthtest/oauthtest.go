@@ -41,6 +41,13 @@ type AuthServer struct {
 // when the test ends. It skips (fails under CI) without node or the peer.
 func StartOIDCProvider(t *testing.T, resource string) *AuthServer {
 	t.Helper()
+	return StartOIDCProviderEnv(t, resource)
+}
+
+// StartOIDCProviderEnv is StartOIDCProvider with more environment for the
+// script (DPOP=0 turns RFC 9449 DPoP off; it is on by default).
+func StartOIDCProviderEnv(t *testing.T, resource string, env ...string) *AuthServer {
+	t.Helper()
 	node := testpeers.Node(t)
 	lib := testpeers.File(t, "oidc-provider/lib/index.js")
 	root, err := testpeers.Root()
@@ -50,7 +57,7 @@ func StartOIDCProvider(t *testing.T, resource string) *AuthServer {
 	script := filepath.Join(root, "core", "oauth", "testdata", "oidc-provider.mjs")
 	ctx, cancel := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(ctx, node, script)
-	cmd.Env = append(cmd.Environ(), "OIDC_PROVIDER="+lib, "RESOURCE="+resource)
+	cmd.Env = append(append(cmd.Environ(), "OIDC_PROVIDER="+lib, "RESOURCE="+resource), env...)
 	stdout, _ := cmd.StdoutPipe()
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -95,6 +102,8 @@ type ResourceServer struct {
 	scopes   []string
 	require  string
 	served   atomic.Int32
+	dpop     bool   // metadata offers DPoP and "DPoP" tokens are taken
+	scheme   string // the Authorization scheme of the last request served
 }
 
 // NewResourceServer starts a ResourceServer whose metadata offers the
@@ -110,9 +119,13 @@ func NewResourceServer(t *testing.T) *ResourceServer {
 		if res == "" {
 			res = rs.URL + "/mcp"
 		}
-		_ = json.NewEncoder(w).Encode(map[string]any{
+		m := map[string]any{
 			"resource": res, "authorization_servers": []string{rs.issuer}, "scopes_supported": rs.scopes,
-		})
+		}
+		if rs.dpop {
+			m["dpop_signing_alg_values_supported"] = []string{"ES256"}
+		}
+		_ = json.NewEncoder(w).Encode(m)
 	})
 	mux.HandleFunc("/mcp", rs.serveMCP)
 	rs.Server = httptest.NewServer(mux)
@@ -122,10 +135,15 @@ func NewResourceServer(t *testing.T) *ResourceServer {
 
 func (rs *ResourceServer) serveMCP(w http.ResponseWriter, r *http.Request) {
 	rs.mu.Lock()
-	issuer, require := rs.issuer, rs.require
+	issuer, require, dpop := rs.issuer, rs.require, rs.dpop
 	rs.mu.Unlock()
 	prm := rs.URL + "/.well-known/oauth-protected-resource/mcp"
+	scheme := "Bearer"
 	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok && dpop { // the proof itself is the authorization server's business here
+		scheme = "DPoP"
+		tok, ok = strings.CutPrefix(r.Header.Get("Authorization"), "DPoP ")
+	}
 	claims, err := VerifyJWT(tok, issuer, rs.URL+"/mcp")
 	if !ok || err != nil {
 		w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer resource_metadata="%s"`, prm))
@@ -143,6 +161,9 @@ func (rs *ResourceServer) serveMCP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	rs.served.Add(1)
+	rs.mu.Lock()
+	rs.scheme = scheme
+	rs.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	fmt.Fprint(w, `{"jsonrpc":"2.0","id":1,"result":{}}`)
 }
@@ -161,6 +182,14 @@ func (rs *ResourceServer) SetScopes(s ...string) { rs.mu.Lock(); rs.scopes = s; 
 // "" requires none.
 func (rs *ResourceServer) Require(scopes string) { rs.mu.Lock(); rs.require = scopes; rs.mu.Unlock() }
 
+// SetDPoP makes the metadata offer DPoP (dpop_signing_alg_values_supported
+// ES256) and the endpoint take DPoP-scheme tokens as well as Bearer ones.
+func (rs *ResourceServer) SetDPoP(on bool) { rs.mu.Lock(); rs.dpop = on; rs.mu.Unlock() }
+
+// Scheme is the Authorization scheme ("Bearer" or "DPoP") of the last
+// request answered 200.
+func (rs *ResourceServer) Scheme() string { rs.mu.Lock(); defer rs.mu.Unlock(); return rs.scheme }
+
 // Served counts the requests answered 200.
 func (rs *ResourceServer) Served() int { return int(rs.served.Load()) }
 
@@ -170,6 +199,11 @@ type Claims struct {
 	Aud   any    `json:"aud"`
 	Exp   int64  `json:"exp"`
 	Scope string `json:"scope"`
+	// Cnf is the confirmation claim of a DPoP-bound token (RFC 9449 §6):
+	// the JWK thumbprint of the client's key.
+	Cnf *struct {
+		JKT string `json:"jkt"`
+	} `json:"cnf"`
 }
 
 // VerifyJWT checks an RS256 JWT access token against the issuer's JWKS,
