@@ -28,11 +28,13 @@ const (
 	ModeConformance             // --conformance-client URL (hidden)
 	ModeHelp                    // --help / -h
 	ModeVersion                 // --version
+	ModeReplay                  // --replay TRACE: send a trace's requests again and compare
+	ModeRun                     // --run COLLECTION: run saved calls and check their expectations
 )
 
 // String names the mode ("gui", "cli", ...).
 func (m Mode) String() string {
-	return [...]string{"gui", "cli", "import", "demo-server", "conformance-client", "help", "version"}[m]
+	return [...]string{"gui", "cli", "import", "demo-server", "conformance-client", "help", "version", "replay", "run"}[m]
 }
 
 // KeyValue is one KEY=VALUE (or "Name: Value") pair from the command line.
@@ -108,6 +110,13 @@ type Invocation struct {
 	// RequestHeaders (--request-header "Name: Value", in order) go with
 	// the --params-json request only, unlike Headers.
 	RequestHeaders []KeyValue
+
+	// Sessions as files (--replay, --run, --har).
+	ReplayFile string   // --replay TRACE.json
+	RunFile    string   // --run COLLECTION.json
+	Ignore     []string // --ignore PATH, repeatable: more volatile JSON paths
+	Yes        bool     // --yes: replay tool calls that may change something
+	HAR        string   // --har FILE: the HTTP exchanges as HAR 1.2
 
 	// given records the flags given, by canonical name.
 	given map[string]bool
@@ -224,6 +233,14 @@ var flagDefs = []flagDef{
 		set: func(inv *Invocation, v string) error { return setPath(&inv.ImportFile, "--import", v) }},
 	{name: "--demo-server", kind: kindBool, group: groupMode, usage: "run the built-in demo MCP server (stdio, or --transport http --port N)"},
 	{name: "--conformance-client", kind: kindBool, group: groupMode, hidden: true, usage: "client for the MCP conformance suite (URL last)"},
+	{name: "--diff", kind: kindString, group: groupMode, arg: "A.json B.json", usage: "compare two trace files: exit 0 when they match, 1 when they differ (printed), 2 for bad input (flags: --ignore, --format)",
+		set: func(*Invocation, string) error {
+			return errors.New("--diff takes two trace files and only --ignore and --format: spyglass --diff A.json B.json")
+		}},
+	{name: "--replay", kind: kindString, group: groupMode, arg: "TRACE.json", usage: "send a trace's requests to the server again and compare the responses: exit 0 all match, 1 something differs, 3 cannot connect",
+		set: func(inv *Invocation, v string) error { return setPath(&inv.ReplayFile, "--replay", v) }},
+	{name: "--run", kind: kindString, group: groupMode, arg: "COLLECTION.json", usage: "run a collection of saved calls and check their expectations: exit 0 all hold, 1 one fails",
+		set: func(inv *Invocation, v string) error { return setPath(&inv.RunFile, "--run", v) }},
 
 	// demo server
 	{name: "--port", kind: kindString, group: groupDemo, arg: "N", usage: "port on 127.0.0.1 for --demo-server --transport http (0 picks a free one)",
@@ -253,7 +270,7 @@ var flagDefs = []flagDef{
 		set: func(inv *Invocation, v string) error { return addArg(&inv.ToolArgs, "--tool-arg", v) }},
 	{name: "--tool-args-json", kind: kindString, group: groupCLI, arg: "JSON", usage: "all tool arguments as one JSON object",
 		set: func(inv *Invocation, v string) error { return setJSONObject(&inv.ToolArgsJSON, "--tool-args-json", v) }},
-	{name: "--uri", kind: kindString, group: groupCLI, arg: "URI", usage: "resource URI (resources/read, resources/subscribe, resources/unsubscribe)",
+	{name: "--uri", kind: kindString, group: groupCLI, arg: "URI", usage: "resource URI (resources/read, resources/subscribe, resources/unsubscribe; for skills/get the URI of the skill's SKILL.md)",
 		set: func(inv *Invocation, v string) error { inv.URI = v; return nil }},
 	{name: "--prompt-name", kind: kindString, group: groupCLI, arg: "NAME", usage: "prompt to get (prompts/get)",
 		set: func(inv *Invocation, v string) error { inv.PromptName = v; return nil }},
@@ -271,9 +288,9 @@ var flagDefs = []flagDef{
 		set: func(inv *Invocation, v string) error { return setJSONObject(&inv.ParamsJSON, "--params-json", v) }},
 	{name: "--request-header", kind: kindRepeat, group: groupCLI, arg: `"Name: Value"`, usage: "HTTP header sent with the one --params-json request only, not the handshake (http/sse servers; repeatable)",
 		set: func(inv *Invocation, v string) error { return addHeader(&inv.RequestHeaders, "--request-header", v) }},
-	{name: "--format", kind: kindString, group: groupCLI, arg: "text|json", usage: "output: the result pretty-printed (text, default) or one JSON object (json)",
+	{name: "--format", kind: kindString, group: groupCLI, arg: "text|json", usage: "output: the result pretty-printed (text, default) or one JSON object (json); --run also takes junit",
 		set: func(inv *Invocation, v string) error {
-			if !slices.Contains(formats, v) {
+			if !slices.Contains(formats, v) && v != "junit" {
 				return fmt.Errorf("--format %q: write --format text or --format json", v)
 			}
 			inv.Format = v
@@ -367,6 +384,11 @@ var flagDefs = []flagDef{
 		}},
 	{name: "--context-arg", kind: kindRepeat, group: groupCLI, arg: "KEY=VALUE", usage: "an argument already filled in, as context for completion/complete (repeatable)",
 		set: func(inv *Invocation, v string) error { return addArg(&inv.ContextArgs, "--context-arg", v) }},
+	{name: "--ignore", kind: kindRepeat, group: groupCLI, arg: "PATH", usage: "with --diff, --replay, --run: also ignore this JSON path in every message, e.g. /result/content/0/text or **/requestId (repeatable)",
+		set: func(inv *Invocation, v string) error { inv.Ignore = append(inv.Ignore, v); return checkIgnore(v) }},
+	{name: "--yes", kind: kindBool, group: groupCLI, usage: "with --replay, --run: also send tool calls of tools that may change something (no readOnlyHint)"},
+	{name: "--har", kind: kindString, group: groupCLI, arg: "FILE", usage: "write the HTTP exchanges of an http/sse server as HAR 1.2 (secrets masked)",
+		set: func(inv *Invocation, v string) error { return setPath(&inv.HAR, "--har", v) }},
 
 	// information
 	{name: "--help", alias: "-h", kind: kindBool, group: groupInfo, usage: "show this help"},
@@ -549,6 +571,10 @@ func (inv *Invocation) checkMode() error {
 	if len(modes) == 1 {
 		mode = modes[0]
 	}
+	if mode == "--replay" || mode == "--run" {
+		inv.Mode = map[string]Mode{"--replay": ModeReplay, "--run": ModeRun}[mode]
+		return inv.checkSessionFile(mode)
+	}
 	if mode != "--cli" {
 		if f := inv.givenIn(groupCLI); len(f) > 0 {
 			if mode == "" {
@@ -615,7 +641,7 @@ var methodFlags = []struct {
 	{"--tool-name", []string{"tools/call"}},
 	{"--tool-arg", []string{"tools/call"}},
 	{"--tool-args-json", []string{"tools/call"}},
-	{"--uri", []string{"resources/read", "resources/subscribe", "resources/unsubscribe"}},
+	{"--uri", []string{"resources/read", "resources/subscribe", "resources/unsubscribe", "skills/get"}},
 	{"--prompt-name", []string{"prompts/get"}},
 	{"--prompt-arg", []string{"prompts/get"}},
 	{"--log-level", []string{"logging/setLevel"}},
@@ -630,6 +656,7 @@ var methodNeeds = map[string][]string{
 	"resources/read":        {"--uri"},
 	"resources/subscribe":   {"--uri"},
 	"resources/unsubscribe": {"--uri"},
+	"skills/get":            {"--uri"},
 	"prompts/get":           {"--prompt-name"},
 	"logging/setLevel":      {"--log-level"},
 	"completion/complete":   {"--ref", "--argument"},
@@ -650,6 +677,9 @@ func (inv *Invocation) checkCLI() error {
 	}
 	if inv.Method == "" {
 		return fmt.Errorf("--cli needs --method, e.g. spyglass --cli --method tools/list [server]")
+	}
+	if err := inv.checkSessionFlags("--cli"); err != nil {
+		return err
 	}
 	for _, mf := range methodFlags {
 		if !inv.given[mf.flag] {

@@ -65,6 +65,12 @@ type cliRun struct {
 
 	verboseMu   sync.Mutex
 	verboseLast uint64
+
+	// configure, when set, adjusts the session's options before it
+	// connects; then, when set, runs instead of --method once connected
+	// (--replay, --run).
+	configure func(opts *session.Options)
+	then      func(ctx context.Context) int
 }
 
 // runCLI runs one --cli invocation and returns the exit code.
@@ -73,7 +79,12 @@ func runCLI(inv *Invocation, stdout, stderr io.Writer) int {
 	case "servers/list", "servers/show":
 		return runServers(inv, stdout, stderr)
 	}
-	r := &cliRun{inv: inv, stdout: stdout, stderr: stderr}
+	return (&cliRun{inv: inv, stdout: stdout, stderr: stderr}).start()
+}
+
+// start runs r with Ctrl-C, SIGTERM and --timeout wired to its context.
+func (r *cliRun) start() int {
+	inv := r.inv
 	base, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	sigs := make(chan os.Signal, 1)
@@ -214,6 +225,9 @@ func (r *cliRun) run(ctx context.Context) (code int) {
 	if err := r.applyFlags(opts); err != nil {
 		return r.usage(err)
 	}
+	if r.configure != nil {
+		r.configure(opts)
+	}
 	// Servers that use roots ask for them right after the handshake and act
 	// on the answer asynchronously; a request sent before the answer
 	// reached them would run without roots. So when roots are given, wait
@@ -248,6 +262,9 @@ func (r *cliRun) run(ctx context.Context) (code int) {
 		case <-time.After(rootsGrace):
 		case <-ctx.Done():
 		}
+	}
+	if r.then != nil {
+		return r.then(ctx)
 	}
 	if r.inv.Method == "resources/subscribe" && r.inv.ParamsJSON == "" {
 		return r.subscribe(ctx)
@@ -439,6 +456,19 @@ func (r *cliRun) request(ctx context.Context) (json.RawMessage, error) {
 	case "tasks/list":
 		l, err := r.sess.ListTasks(ctx, nil)
 		return shaped(listResult("tasks", l.List), l.Problems, err)
+	case "skills/list", "skills/get":
+		if !r.sess.OffersSkills() {
+			return nil, usageError{fmt.Errorf("the server does not offer skills: its capabilities have no extensions[%q] (to send %s anyway, add --params-json '{}')", mcpresult.SkillsExtension, inv.Method)}
+		}
+		if inv.Method == "skills/list" {
+			l, err := r.sess.ListSkills(ctx, nil)
+			return shaped(listResult("skills", l.List), l.Problems, err)
+		}
+		res, err := r.sess.GetSkill(ctx, inv.URI, nil)
+		if res == nil {
+			return nil, err
+		}
+		return shaped(res.Raw, res.Result.Problems, err)
 	case "tasks/get", "tasks/result", "tasks/cancel":
 		return nil, usageError{fmt.Errorf("--method %s needs the task id: add --params-json '{\"taskId\":\"...\"}'", inv.Method)}
 	}

@@ -28,6 +28,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case "--conformance-client":
 			rest := append(append([]string{}, args[:i]...), args[i+1:]...)
 			return runConformanceClient(rest, stdout, stderr)
+		case "--diff":
+			return runDiff(args, stdout, stderr)
 		}
 	}
 	inv, err := ParseArgs(args)
@@ -50,6 +52,10 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return runCLI(inv, stdout, stderr)
 	case ModeImport:
 		return runImport(inv, stdout, stderr)
+	case ModeReplay:
+		return runReplay(inv, stdout, stderr)
+	case ModeRun:
+		return runCollection(inv, stdout, stderr)
 	}
 	if why := noDisplay(runtime.GOOS, os.Getenv); why != "" {
 		fmt.Fprintf(stderr, "spyglass: %s\n", why)
