@@ -68,6 +68,7 @@ func (b *guiBackend) Open(name string, onState func(ui.StateView)) (ui.Conn, err
 				log.Append(events.Event{Kind: events.KindWarning, Conn: name, Text: "sign-in: " + string(w.Code) + ": " + w.Detail})
 			},
 		})
+		b.noteAuthorizer(name, conn.auth)
 		conn.onAuthorizing = func(active bool) {
 			if active {
 				onState(ui.StateView{State: ui.StateAuthorizing})

@@ -13,6 +13,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // server is one catalog server in the window: its connection, state and
@@ -236,7 +238,7 @@ func (s *server) askInputs(need *InputsNeededError) {
 		s.connectAttempt()
 	}, s.w.win)
 	d.Resize(fyne.NewSize(460, d.MinSize().Height))
-	d.Show()
+	esc.Show(d, s.w.win)
 }
 
 func (s *server) onConnected(gen int, ctx context.Context, err error) {

@@ -13,6 +13,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // toolsScreen lists a server's tools; selecting one shows its form, Run,
@@ -417,13 +419,13 @@ func (t *toolsScreen) onRun() {
 	if v, ok := t.args.(interface{ Problems() []string }); ok && !t.sendAnyway {
 		if probs := v.Problems(); len(probs) > 0 {
 			msg := "The arguments do not match the tool's schema:\n\n• " + strings.Join(probs, "\n• ") + "\n\nSend them anyway?"
-			dialog.ShowConfirm("Send invalid arguments?", msg, func(ok bool) {
+			esc.Show(dialog.NewConfirm("Send invalid arguments?", msg, func(ok bool) {
 				if ok {
 					t.sendAnyway = true
 					t.onRun()
 					t.sendAnyway = false
 				}
-			}, t.ss.s.w.win)
+			}, t.ss.s.w.win), t.ss.s.w.win)
 			return
 		}
 	}

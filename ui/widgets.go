@@ -16,6 +16,8 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // errorCut is where long errors are cut, with a "Show more" link.
@@ -492,7 +494,7 @@ func showTextDialog(title, text string, w fyne.Window) {
 	copyBtn := copyButton("Copy", func() string { return text })
 	d := dialog.NewCustom(title, "Close", container.NewBorder(nil, container.NewHBox(copyBtn), nil, nil, e), w)
 	d.Resize(fyne.NewSize(640, 420))
-	d.Show()
+	esc.Show(d, w)
 }
 
 // heading is a bold label.
