@@ -42,6 +42,19 @@ func (c *connection) enableOAuth(base context.Context, store secrets.Store, log 
 		return
 	}
 	settings := oauthSettings(c)
+	kctx, kcancel := context.WithTimeout(base, 10*time.Second)
+	idpSecret := keyringSecrets(kctx, store, c.name, &settings)
+	kcancel()
+	if settings.EnterpriseManaged && opts.Enterprise == nil {
+		e, err := enterpriseFrom(settings, idpSecret, os.ReadFile, os.Getenv)
+		opts.Enterprise = e
+		if red != nil && e.IDToken != "" {
+			red.Add(e.IDToken)
+		}
+		if err != nil && log != nil {
+			log.Append(events.Event{Kind: events.KindWarning, Conn: c.name, Text: "sign-in: " + err.Error()})
+		}
+	}
 	if opts.HTTPClient == nil {
 		opts.HTTPClient = &http.Client{Timeout: 30 * time.Second, Transport: &wire.Tap{Rec: log, Conn: c.name, Redactor: red}}
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/oauth"
 	"github.com/spyglass-mcp/spyglass/core/secrets"
 	"github.com/spyglass-mcp/spyglass/core/session"
 	"github.com/spyglass-mcp/spyglass/core/wire"
@@ -50,6 +51,10 @@ type guiBackend struct {
 	// inputs holds the values typed for ${input:ID} placeholders, by
 	// server name and input id (memory only).
 	inputs map[string]map[string]string
+	// removed holds the servers removed last, by name, for Undo;
+	// auths the authorizer of each server's live connection (gui_oauth.go).
+	removed map[string]removedServer
+	auths   map[string]*oauth.Authorizer
 }
 
 // newGUIBackend wraps a loaded catalog. roWhy says why it is read-only
@@ -107,11 +112,22 @@ func (b *guiBackend) SaveServer(oldName string, cfg ui.ServerConfig) error {
 	}
 	s := fromUIConfig(base, cfg)
 	if err := s.Validate(); err != nil {
+		var ee *catalog.EntryError
+		if errors.As(err, &ee) {
+			return &ui.FieldError{Field: ee.Field, Err: err}
+		}
+		return err
+	}
+	if err := b.storeSecrets(cfg.Name, cfg.Auth); err != nil {
 		return err
 	}
 	if oldName != "" && oldName != cfg.Name {
 		if err := b.cat.Rename(oldName, cfg.Name); err != nil {
 			return err
+		}
+		// the keyring items follow the name
+		if err := b.putSecrets(cfg.Name, b.takeSecrets(oldName, false)); err != nil {
+			return fmt.Errorf("the OS keyring did not take the server's secrets under its new name: %w", err)
 		}
 	}
 	if oldName == "" {
@@ -131,8 +147,21 @@ func (b *guiBackend) RemoveServer(name string) error {
 	if b.roWhy != "" {
 		return errors.New(b.roWhy)
 	}
-	b.cat.Delete(name)
-	return b.saveLocked()
+	r, ok := b.cat.Remove(name)
+	if !ok {
+		return nil
+	}
+	if err := b.saveLocked(); err != nil {
+		_ = b.cat.Restore(r)
+		return err
+	}
+	// its keyring items go with it; Undo (RestoreServer) puts both back
+	if b.removed == nil {
+		b.removed = map[string]removedServer{}
+	}
+	b.removed[name] = removedServer{entry: r, secrets: b.takeSecrets(name, false)}
+	delete(b.auths, name)
+	return nil
 }
 
 // Import implements ui.Backend: the servers of another client's config
@@ -311,8 +340,12 @@ func toUIConfig(name string, s catalog.Server) ui.ServerConfig {
 	}
 	if s.OAuth != nil {
 		c.OAuth = true
-		c.OAuthClientID = s.OAuth.ClientID
-		c.OAuthScopes = s.OAuth.Scopes
+		c.Auth = toUIOAuth(s.OAuth)
+	}
+	c.ModernLogLevel, c.AdvertisedExtensions, c.MaxMessageSize = s.ModernLogLevel, s.AdvertisedExtensions, s.MaxMessageSize
+	if s.MaxFetchRequests != nil {
+		n := *s.MaxFetchRequests
+		c.MaxFetchRequests = &n
 	}
 	return c
 }
@@ -343,12 +376,14 @@ func fromUIConfig(base catalog.Server, c ui.ServerConfig) catalog.Server {
 		}
 		s.Roots = append(s.Roots, r)
 	}
-	if c.OAuthClientID != "" || c.OAuthScopes != "" || s.OAuth != nil {
-		if s.OAuth == nil {
-			s.OAuth = &catalog.OAuth{}
-		}
-		s.OAuth.ClientID = c.OAuthClientID
-		s.OAuth.Scopes = c.OAuthScopes
+	if c.Transport != "stdio" {
+		s.OAuth = fromUIOAuth(s.OAuth, c.Auth)
+	}
+	s.ModernLogLevel, s.AdvertisedExtensions, s.MaxMessageSize = c.ModernLogLevel, c.AdvertisedExtensions, c.MaxMessageSize
+	s.MaxFetchRequests = nil
+	if c.MaxFetchRequests != nil {
+		n := *c.MaxFetchRequests
+		s.MaxFetchRequests = &n
 	}
 	return s
 }

@@ -10,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // experimentalScreen is the seed's "Experimental Features & Advanced
@@ -252,7 +254,7 @@ func (e *experimentalScreen) onAddCustom() {
 		e.addCustom(n, json.RawMessage(v))
 	}, e.ss.s.w.win)
 	d.Resize(fyne.NewSize(480, 320))
-	d.Show()
+	esc.Show(d, e.ss.s.w.win)
 	e.ss.s.w.win.Canvas().Focus(name)
 }
 

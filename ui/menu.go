@@ -11,6 +11,8 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // TroubleshootingURL is the page Help → Troubleshooting opens: one anchor
@@ -58,7 +60,8 @@ func (w *Window) addShortcuts() {
 		fyne.NewMenu("Servers", add, paste, fyne.NewMenuItemSeparator(),
 			fyne.NewMenuItem("Connect", w.onConnectServer),
 			fyne.NewMenuItem("Disconnect", w.onDisconnectServer),
-			fyne.NewMenuItemSeparator(), edit, remove),
+			fyne.NewMenuItemSeparator(), edit, remove,
+			fyne.NewMenuItem("Clear OAuth state", w.onClearOAuthServer)),
 		fyne.NewMenu("View",
 			key(fyne.NewMenuItem("Server list", w.ToggleServerList), fyne.KeyB),
 			key(fyne.NewMenuItem("Inspector", w.ToggleInspector), fyne.KeyI),
@@ -96,6 +99,13 @@ func (w *Window) onEditServer() {
 func (w *Window) onRemoveServer() {
 	if c := w.selectedCard(); c != nil {
 		c.onRemove()
+	}
+}
+
+// onClearOAuthServer forgets the selected server's sign-in (Servers menu).
+func (w *Window) onClearOAuthServer() {
+	if c := w.selectedCard(); c != nil {
+		c.onClearOAuth()
 	}
 }
 
@@ -172,7 +182,7 @@ func (w *Window) onShortcutHelp(mod string) {
 	for _, s := range shortcutHelp {
 		b.WriteString("**" + strings.ReplaceAll(s[0], "mod", mod) + "** — " + s[1] + "\n\n")
 	}
-	dialog.ShowCustom("Keyboard shortcuts", "Close", widget.NewRichTextFromMarkdown(b.String()), w.win)
+	esc.Show(dialog.NewCustom("Keyboard shortcuts", "Close", widget.NewRichTextFromMarkdown(b.String()), w.win), w.win)
 }
 
 func (w *Window) onTroubleshooting() {
@@ -187,5 +197,5 @@ func (w *Window) onAbout() {
 	if v == "" {
 		v = "(development build)"
 	}
-	dialog.ShowInformation("About Spyglass", "Spyglass "+v+"\nAn inspector for MCP servers.", w.win)
+	esc.Show(dialog.NewInformation("About Spyglass", "Spyglass "+v+"\nAn inspector for MCP servers.", w.win), w.win)
 }

@@ -90,8 +90,16 @@ type ServerConfig struct {
 	PaginatedLists           bool
 	Roots                    []string
 	Metadata                 json.RawMessage // a JSON object, or nil
-	OAuthClientID            string
-	OAuthScopes              string
+	// ModernLogLevel is "" (debug) or an MCP logging level, or "off".
+	ModernLogLevel string
+	// AdvertisedExtensions is a JSON object, or nil.
+	AdvertisedExtensions json.RawMessage
+	// MaxFetchRequests: nil means the default (1000), 0 unlimited.
+	MaxFetchRequests *int
+	// MaxMessageSize in bytes; 0 means the engine's default.
+	MaxMessageSize int64
+	// Auth is the oauth block (the form's OAuth section).
+	Auth OAuthConfig
 	// OAuth says the server is set up for OAuth (the card shows it).
 	OAuth bool
 }

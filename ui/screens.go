@@ -21,6 +21,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 	"github.com/spyglass-mcp/spyglass/ui/requests"
 )
 
@@ -270,7 +271,7 @@ func (ss *serverScreens) openResource(uri string) {
 			}
 			d := dialog.NewCustom(uri, "Close", container.NewVScroll(box), ss.s.w.win)
 			d.Resize(fyne.NewSize(640, 480))
-			d.Show()
+			esc.Show(d, ss.s.w.win)
 		})
 }
 
@@ -390,6 +391,7 @@ func (w *Window) saveFile(name string, write func(io.Writer) error) {
 	d := dialog.NewFileSave(done, w.win)
 	d.SetFileName(name)
 	d.Resize(fyne.NewSize(800, 560))
+	esc.Attach(d, w.win)
 	d.Show()
 }
 

@@ -1,8 +1,12 @@
 package ui
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -16,7 +20,9 @@ import (
 	"fyne.io/fyne/v2/widget"
 	"github.com/yosida95/uritemplate/v3"
 
+	"github.com/spyglass-mcp/spyglass/core/oauth"
 	"github.com/spyglass-mcp/spyglass/core/schemaform"
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 	"github.com/spyglass-mcp/spyglass/ui/form"
 )
 
@@ -111,36 +117,146 @@ func (w *Window) expandTemplate(tmpl string, vals map[string]string) (string, er
 	return strings.NewReplacer(back...).Replace(out), nil
 }
 
-// serverForm is the add/edit dialog of a server, with its Server Settings.
+// OAuthConfig is a server's oauth block as the form edits it; the zero
+// value of each field is the catalog's default.
+type OAuthConfig struct {
+	ClientID string
+	// ClientSecret is a secret typed in the form, to be kept in the OS
+	// keyring; "" keeps the one stored. ForgetClientSecret deletes it.
+	ClientSecret       string
+	ForgetClientSecret bool
+	Scopes             string
+	// NoRefreshToken is requestRefreshToken false; NoRevokeOnClear is
+	// revokeOnClear false (both default to true).
+	NoRefreshToken      bool
+	NoRevokeOnClear     bool
+	AuthorizationParams map[string]string
+	AuthorizationURL    string
+	TokenURL            string
+	EnterpriseManaged   bool
+	OnInsufficientScope string // "" (step-up) or "fail"
+	AssertionFile       string
+	AssertionEnv        string
+	DPoP                string // "" (auto) or "off"
+	// The enterprise identity provider (EnterpriseManaged).
+	IDPIssuer   string
+	IDPTokenURL string
+	IDPClientID string
+	// IDPClientSecret, like ClientSecret, goes to the keyring.
+	IDPClientSecret       string
+	ForgetIDPClientSecret bool
+	IDTokenFile           string
+	IDTokenEnv            string
+}
+
+// IsZero reports whether every field has its default.
+func (o OAuthConfig) IsZero() bool {
+	return o.ClientID == "" && o.ClientSecret == "" && !o.ForgetClientSecret && o.Scopes == "" &&
+		!o.NoRefreshToken && !o.NoRevokeOnClear && len(o.AuthorizationParams) == 0 &&
+		o.AuthorizationURL == "" && o.TokenURL == "" && !o.EnterpriseManaged && o.OnInsufficientScope == "" &&
+		o.AssertionFile == "" && o.AssertionEnv == "" && o.DPoP == "" && o.IDPIssuer == "" &&
+		o.IDPTokenURL == "" && o.IDPClientID == "" && o.IDPClientSecret == "" && !o.ForgetIDPClientSecret &&
+		o.IDTokenFile == "" && o.IDTokenEnv == ""
+}
+
+// OAuthClearer is implemented by a Backend that can forget a server's
+// OAuth state.
+type OAuthClearer interface {
+	// ClearOAuth forgets the named server's stored tokens, client
+	// registration and DPoP key, revoking the grant at the authorization
+	// server first when its revokeOnClear says so. It returns a sentence
+	// for the user saying what happened (revoked, not revoked and why).
+	ClearOAuth(ctx context.Context, name string) (string, error)
+}
+
+// ServerRestorer is implemented by a Backend that can undo RemoveServer.
+type ServerRestorer interface {
+	// RestoreServer puts the server removed last under name back at its
+	// position in the catalog, with its keyring secrets, and saves.
+	RestoreServer(name string) error
+}
+
+// reservedAuthParams are the authorization request parameters the sign-in
+// sets itself (core/oauth), plus the ones of PKCE and OpenID Connect that
+// make no sense to override.
+var reservedAuthParams = append(slices.Clone(oauth.ReservedParams), "code", "nonce", "grant_type")
+
+// Choices of the form's selects: what is shown, then the catalog value.
+var (
+	stepUpChoices = []string{"Sign in again with the wider scope (default)", "Fail the request"}
+	dpopChoices   = []string{"auto — when the servers offer it (default)", "off — plain Bearer tokens"}
+	logChoices    = []string{"debug (default)", "info", "notice", "warning", "error", "critical", "alert", "emergency", "off"}
+)
+
+// serverForm is the add/edit dialog of a server, with its Server Settings
+// in sections (Protocol, OAuth, Advanced) and errors at their fields.
 type serverForm struct {
 	w       *Window
 	oldName string
-	name    *widget.Entry
+	name    *esc.Entry
 	trans   *widget.Select
-	command *widget.Entry
-	args    *widget.Entry
-	env     *widget.Entry
-	cwd     *widget.Entry
-	url     *widget.Entry
-	headers *widget.Entry
+	command *esc.Entry
+	args    *esc.Entry
+	env     *esc.Entry
+	cwd     *esc.Entry
+	url     *esc.Entry
+	headers *esc.Entry
 
 	protoVer  *widget.Select
 	protoEra  *widget.Select
-	connTO    *widget.Entry
-	reqTO     *widget.Entry
-	taskTTL   *widget.Entry
+	logLevel  *widget.Select
+	connTO    *esc.Entry
+	reqTO     *esc.Entry
+	taskTTL   *esc.Entry
 	autoRef   *widget.Check
 	paginated *widget.Check
-	roots     *widget.Entry
-	metadata  *widget.Entry
-	clientID  *widget.Entry
-	scopes    *widget.Entry
-	errLbl    *widget.Label
-	base      ServerConfig
-	// settingsOpen shows the Server Settings; rebuild lays the form out
-	// again (transport changed, settings opened or closed).
-	settingsOpen bool
-	rebuild      func()
+	roots     *esc.Entry
+	metadata  *esc.Entry
+	exts      *esc.Entry
+	maxFetch  *esc.Entry
+	maxMsg    *esc.Entry
+
+	clientID     *esc.Entry
+	clientSecret *esc.Entry
+	forgetSecret *widget.Check
+	scopes       *esc.Entry
+	refreshTok   *widget.Check
+	revoke       *widget.Check
+	params       []*paramRow
+	paramBox     *fyne.Container
+	authURL      *esc.Entry
+	tokenURL     *esc.Entry
+	stepUp       *widget.Select
+	dpop         *widget.Select
+	assertFile   *esc.Entry
+	assertEnv    *esc.Entry
+	ema          *widget.Check
+	emaBox       *fyne.Container
+	idpIssuer    *esc.Entry
+	idpTokenURL  *esc.Entry
+	idpClientID  *esc.Entry
+	idpSecret    *esc.Entry
+	forgetIdp    *widget.Check
+	idTokenFile  *esc.Entry
+	idTokenEnv   *esc.Entry
+	emaNotes     []*widget.Label // "does not apply under enterprise-managed authorization"
+
+	errLbl *widget.Label
+	errs   map[string]*widget.Label // inline errors by catalog field name
+	base   ServerConfig
+	acc    *widget.Accordion
+	oauth  *widget.AccordionItem
+	// advancedItem is the Advanced section.
+	advancedItem *widget.AccordionItem
+	// rebuild lays the form out again for the transport.
+	rebuild func()
+}
+
+// paramRow is one row of oauth.authorizationParams.
+type paramRow struct {
+	key, value *esc.Entry
+	err        *widget.Label
+	obj        fyne.CanvasObject
 }
 
 // showServerForm opens the add (oldName "") or edit form.
@@ -165,8 +281,13 @@ func showServerForm(w *Window, oldName string, cfg ServerConfig) {
 	content := container.NewBorder(nil, container.NewVBox(f.errLblInit(), container.NewHBox(layout.NewSpacer(), cancel, save)), nil, nil,
 		container.NewVScroll(f.buildUI(cfg)))
 	d = dialog.NewCustomWithoutButtons(title, content, w.win)
-	d.Resize(fyne.NewSize(620, 600))
-	d.Show()
+	// fits a 1024×700 window; the sections scroll
+	size := fyne.NewSize(660, 600)
+	if cs := w.win.Canvas().Size(); cs.Width > 0 && cs.Height > 0 {
+		size = fyne.NewSize(fyne.Min(size.Width, cs.Width-40), fyne.Min(size.Height, cs.Height-60))
+	}
+	d.Resize(size)
+	esc.Show(d, w.win)
 }
 
 func (f *serverForm) errLblInit() *widget.Label {
@@ -176,113 +297,644 @@ func (f *serverForm) errLblInit() *widget.Label {
 	return f.errLbl
 }
 
-func (f *serverForm) buildUI(c ServerConfig) fyne.CanvasObject {
-	f.name = widget.NewEntry()
-	f.name.SetText(c.Name)
-	f.command = widget.NewEntry()
-	f.command.SetText(c.Command)
-	f.command.SetPlaceHolder("npx")
-	f.args = widget.NewEntry()
-	f.args.SetText(joinArgs(c.Args))
-	f.args.SetPlaceHolder("-y @modelcontextprotocol/server-everything")
-	f.env = widget.NewMultiLineEntry()
-	f.env.SetText(joinMap(c.Env, "="))
-	f.env.SetPlaceHolder("KEY=value, one per line")
-	f.env.SetMinRowsVisible(2)
-	f.cwd = widget.NewEntry()
-	f.cwd.SetText(c.Cwd)
-	f.url = widget.NewEntry()
-	f.url.SetText(c.URL)
-	f.url.SetPlaceHolder("http://127.0.0.1:3001/mcp")
-	f.headers = widget.NewMultiLineEntry()
-	f.headers.SetText(joinMap(c.Headers, ": "))
-	f.headers.SetPlaceHolder("Name: value, one per line")
-	f.headers.SetMinRowsVisible(2)
+// at puts the inline error line of field key under obj.
+func (f *serverForm) at(key string, obj fyne.CanvasObject) fyne.CanvasObject {
+	if f.errs == nil {
+		f.errs = map[string]*widget.Label{}
+	}
+	l := wrapLabel("")
+	l.Importance = widget.DangerImportance
+	l.Hide()
+	f.errs[key] = l
+	return container.NewVBox(obj, l)
+}
 
-	// one form, rebuilt for the transport and when Server Settings open
-	// or close, so that every label lines up
+// setErr shows msg at field key ("" hides it).
+func (f *serverForm) setErr(key, msg string) {
+	l := f.errs[key]
+	if l == nil {
+		return
+	}
+	l.SetText(msg)
+	l.Hidden = msg == ""
+	l.Refresh()
+}
+
+// note is a muted explanatory line.
+func note(s string) *widget.Label {
+	l := wrapLabel(s)
+	l.Importance = widget.LowImportance
+	return l
+}
+
+func entry(text, placeholder string) *esc.Entry {
+	e := esc.NewEntry()
+	e.SetText(text)
+	e.SetPlaceHolder(placeholder)
+	return e
+}
+
+func multiEntry(text, placeholder string, rows int) *esc.Entry {
+	e := esc.NewMultiLineEntry()
+	e.SetText(text)
+	e.SetPlaceHolder(placeholder)
+	e.SetMinRowsVisible(rows)
+	return e
+}
+
+// liveURL checks an optional URL field as it is typed.
+func (f *serverForm) liveURL(e *esc.Entry, key string) {
+	e.OnChanged = func(s string) { f.setErr(key, urlProblem(s)) }
+}
+
+// urlProblem words what is wrong with an optional absolute http(s) URL.
+func urlProblem(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	u, err := url.Parse(s)
+	switch {
+	case err != nil:
+		return "This is not a URL: write it as https://host/path."
+	case u.Scheme != "http" && u.Scheme != "https":
+		return "Write the whole URL, starting with https:// (or http:// for a local server)."
+	case u.Host == "":
+		return "The URL has no host: write it as https://host/path."
+	}
+	return ""
+}
+
+func (f *serverForm) buildUI(c ServerConfig) fyne.CanvasObject {
+	f.name = entry(c.Name, "e.g. my-server")
+	f.command = entry(c.Command, "e.g. npx")
+	f.args = entry(joinArgs(c.Args), "e.g. -y @modelcontextprotocol/server-everything")
+	f.env = multiEntry(joinMap(c.Env, "="), "KEY=value, one per line", 2)
+	f.cwd = entry(c.Cwd, "the server's working folder (optional)")
+	f.url = entry(c.URL, "e.g. http://127.0.0.1:3001/mcp")
+	f.headers = multiEntry(joinMap(c.Headers, ": "), "Name: value, one per line", 2)
+
 	main := container.NewStack()
-	var settings []*widget.FormItem
-	var toggle *widget.Button
+	fName := f.at("name", f.name)
+	fCommand := f.at("command", f.command)
+	fArgs := f.at("args", f.args)
+	fEnv := f.at("env", f.env)
+	fURL := f.at("url", f.url)
+	fHeaders := f.at("headers", f.headers)
 	f.rebuild = func() {
-		items := []*widget.FormItem{widget.NewFormItem("Name", f.name), widget.NewFormItem("Transport", f.trans)}
+		items := []*widget.FormItem{widget.NewFormItem("Name", fName), widget.NewFormItem("Transport", f.trans)}
 		if f.trans.Selected == "stdio" {
 			items = append(items,
-				widget.NewFormItem("Command", f.command),
-				widget.NewFormItem("Arguments", f.args),
-				widget.NewFormItem("Environment", f.env),
+				widget.NewFormItem("Command", fCommand),
+				widget.NewFormItem("Arguments", fArgs),
+				widget.NewFormItem("Environment", fEnv),
 				widget.NewFormItem("Working folder", f.cwd))
 		} else {
-			items = append(items, widget.NewFormItem("URL", f.url), widget.NewFormItem("Headers", f.headers))
-		}
-		items = append(items, widget.NewFormItem("", container.NewHBox(toggle)))
-		if f.settingsOpen {
-			toggle.SetIcon(theme.MenuDropUpIcon())
-			items = append(items, settings...)
-		} else {
-			toggle.SetIcon(theme.MenuDropDownIcon())
+			items = append(items, widget.NewFormItem("URL", fURL), widget.NewFormItem("Headers", fHeaders))
 		}
 		main.Objects = []fyne.CanvasObject{widget.NewForm(items...)}
 		main.Refresh()
+		if f.acc != nil {
+			f.acc.Items = []*widget.AccordionItem{f.acc.Items[0]}
+			if f.trans.Selected != "stdio" {
+				f.acc.Items = append(f.acc.Items, f.oauth)
+			}
+			f.acc.Items = append(f.acc.Items, f.advancedItem)
+			f.acc.Refresh()
+		}
 	}
-	toggle = widget.NewButtonWithIcon("Server Settings", theme.MenuDropDownIcon(), func() {
-		f.settingsOpen = !f.settingsOpen
-		f.rebuild()
-	})
-	toggle.Importance = widget.LowImportance
-	toggle.IconPlacement = widget.ButtonIconTrailingText
-	// editing: the settings are what one often comes to change
-	f.settingsOpen = f.oldName != ""
 	f.trans = widget.NewSelect([]string{"stdio", "http", "sse"}, func(string) { f.rebuild() })
+
+	protocol := f.protocolSection(c)
+	f.oauth = widget.NewAccordionItem("OAuth", f.oauthSection(c.Auth))
+	f.advancedItem = widget.NewAccordionItem("Advanced", f.advancedSection(c))
+	f.acc = widget.NewAccordion(widget.NewAccordionItem("Protocol", protocol), f.oauth, f.advancedItem)
+	f.acc.MultiOpen = true
 	t := c.Transport
 	if t == "" {
 		t = "stdio"
 	}
 	f.trans.SetSelected(t)
+	f.rebuild()
+	return container.NewVBox(main, heading("Server Settings"), f.acc)
+}
 
+func (f *serverForm) protocolSection(c ServerConfig) fyne.CanvasObject {
 	f.protoVer = widget.NewSelect([]string{"(era default)", "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}, nil)
 	f.protoVer.SetSelected(firstNonEmpty(c.ProtocolVersion, "(era default)"))
 	f.protoEra = widget.NewSelect([]string{"legacy", "modern", "auto"}, nil)
 	f.protoEra.SetSelected(firstNonEmpty(c.ProtocolEra, "legacy"))
+	f.logLevel = widget.NewSelect(logChoices, nil)
+	f.logLevel.SetSelected(logChoices[0])
+	for _, l := range logChoices[1:] {
+		if l == c.ModernLogLevel {
+			f.logLevel.SetSelected(l)
+		}
+	}
 	f.connTO = durEntry(c.ConnectionTimeout, "default")
 	f.reqTO = durEntry(c.RequestTimeout, "default")
-	f.taskTTL = durEntry(c.TaskTTL, "default")
+	f.taskTTL = durEntry(c.TaskTTL, "60s")
+	f.roots = multiEntry(strings.Join(c.Roots, "\n"), "file:///path, one per line", 2)
+	f.metadata = multiEntry("", `e.g. {"tenant": "acme"} — merged into every request's _meta`, 2)
+	if len(c.Metadata) > 0 {
+		f.metadata.SetText(prettyJSON(c.Metadata))
+	}
+	f.metadata.OnChanged = func(s string) { f.setErr("metadata", jsonObjectProblem(s)) }
+	return widget.NewForm(
+		widget.NewFormItem("Protocol version", f.protoVer),
+		widget.NewFormItem("Protocol era", f.protoEra),
+		widget.NewFormItem("Modern log level", container.NewVBox(f.logLevel, note("Stamped on each request of a modern (2026-07-28) connection; legacy connections ignore it."))),
+		widget.NewFormItem("Connection timeout", f.at("connectionTimeout", f.connTO)),
+		widget.NewFormItem("Request timeout", f.at("requestTimeout", f.reqTO)),
+		widget.NewFormItem("Task TTL", f.at("taskTtl", f.taskTTL)),
+		widget.NewFormItem("Roots", f.at("roots", f.roots)),
+		widget.NewFormItem("Request metadata", f.at("metadata", f.metadata)),
+	)
+}
+
+func (f *serverForm) advancedSection(c ServerConfig) fyne.CanvasObject {
 	f.autoRef = widget.NewCheck("Refresh lists automatically on list_changed", nil)
 	f.autoRef.SetChecked(c.AutoRefreshOnListChanged)
 	f.paginated = widget.NewCheck("Paginated lists (show \"Load next page\")", nil)
 	f.paginated.SetChecked(c.PaginatedLists)
-	f.roots = widget.NewMultiLineEntry()
-	f.roots.SetText(strings.Join(c.Roots, "\n"))
-	f.roots.SetPlaceHolder("file:///path, one per line")
-	f.roots.SetMinRowsVisible(2)
-	f.metadata = widget.NewMultiLineEntry()
-	if len(c.Metadata) > 0 {
-		f.metadata.SetText(prettyJSON(c.Metadata))
+	f.exts = multiEntry("", `e.g. {"io.modelcontextprotocol/ui": {}} — overrides of capabilities.extensions`, 2)
+	if len(c.AdvertisedExtensions) > 0 {
+		f.exts.SetText(prettyJSON(c.AdvertisedExtensions))
 	}
-	f.metadata.SetPlaceHolder(`{"key": "value"} merged into every request's _meta`)
-	f.clientID = widget.NewEntry()
-	f.clientID.SetText(c.OAuthClientID)
-	f.scopes = widget.NewEntry()
-	f.scopes.SetText(c.OAuthScopes)
-	settings = []*widget.FormItem{
-		widget.NewFormItem("Protocol version", f.protoVer),
-		widget.NewFormItem("Protocol era", f.protoEra),
-		widget.NewFormItem("Connection timeout", f.connTO),
-		widget.NewFormItem("Request timeout", f.reqTO),
-		widget.NewFormItem("Task TTL", f.taskTTL),
+	f.exts.OnChanged = func(s string) { f.setErr("advertisedExtensions", jsonObjectProblem(s)) }
+	f.maxFetch = entry("", "1000 (0 keeps every request)")
+	if c.MaxFetchRequests != nil {
+		f.maxFetch.SetText(strconv.Itoa(*c.MaxFetchRequests))
+	}
+	f.maxMsg = entry("", "256 MiB (e.g. 1048576, 64KiB, 16MiB)")
+	if c.MaxMessageSize > 0 {
+		f.maxMsg.SetText(formatBytes(c.MaxMessageSize))
+	}
+	return widget.NewForm(
 		widget.NewFormItem("", f.autoRef),
 		widget.NewFormItem("", f.paginated),
-		widget.NewFormItem("Roots", f.roots),
-		widget.NewFormItem("Metadata", f.metadata),
-		widget.NewFormItem("OAuth client ID", f.clientID),
-		widget.NewFormItem("OAuth scopes", f.scopes),
-	}
-	f.rebuild()
-	return main
+		widget.NewFormItem("Advertised extensions", f.at("advertisedExtensions", f.exts)),
+		widget.NewFormItem("Network log size", f.at("maxFetchRequests", container.NewVBox(f.maxFetch, note("How many HTTP exchanges of this server the inspector keeps.")))),
+		widget.NewFormItem("Largest message", f.at("maxMessageSize", container.NewVBox(f.maxMsg, note("A bigger message from the server is recorded as invalid and skipped.")))),
+	)
 }
 
-func durEntry(d time.Duration, ph string) *widget.Entry {
-	e := widget.NewEntry()
+func (f *serverForm) oauthSection(o OAuthConfig) fyne.CanvasObject {
+	f.clientID = entry(o.ClientID, "empty: registered automatically")
+	f.clientSecret = esc.NewPasswordEntry()
+	f.clientSecret.SetPlaceHolder("kept in the OS keyring; empty keeps the stored one")
+	f.forgetSecret = widget.NewCheck("Forget the stored client secret", nil)
+	f.scopes = entry(o.Scopes, "empty: what the server advertises")
+	f.refreshTok = widget.NewCheck("Request refresh token", nil)
+	f.refreshTok.SetChecked(!o.NoRefreshToken)
+	f.revoke = widget.NewCheck("Revoke tokens on clear", nil)
+	f.revoke.SetChecked(!o.NoRevokeOnClear)
+	f.paramBox = container.NewVBox()
+	for _, k := range sortedKeys(o.AuthorizationParams) {
+		f.addParam(k, o.AuthorizationParams[k])
+	}
+	addParam := widget.NewButtonWithIcon("Add parameter", theme.ContentAddIcon(), func() { f.addParam("", "") })
+	addParam.Importance = widget.LowImportance
+	f.authURL = entry(o.AuthorizationURL, "empty: from the server's metadata")
+	f.tokenURL = entry(o.TokenURL, "empty: from the server's metadata")
+	f.liveURL(f.authURL, "oauth.authorizationUrl")
+	f.liveURL(f.tokenURL, "oauth.tokenUrl")
+	f.stepUp = widget.NewSelect(stepUpChoices, nil)
+	f.stepUp.SetSelectedIndex(0)
+	if o.OnInsufficientScope == "fail" {
+		f.stepUp.SetSelectedIndex(1)
+	}
+	f.dpop = widget.NewSelect(dpopChoices, nil)
+	f.dpop.SetSelectedIndex(0)
+	if o.DPoP == "off" {
+		f.dpop.SetSelectedIndex(1)
+	}
+	f.assertFile = entry(o.AssertionFile, "e.g. /var/run/secrets/tokens/mcp")
+	f.assertEnv = entry(o.AssertionEnv, "e.g. MCP_WORKLOAD_JWT")
+
+	f.idpIssuer = entry(o.IDPIssuer, "e.g. https://login.example.com")
+	f.liveURL(f.idpIssuer, "oauth.idpIssuer")
+	f.idpTokenURL = entry(o.IDPTokenURL, "empty: from the IdP's discovery")
+	f.liveURL(f.idpTokenURL, "oauth.idpTokenUrl")
+	f.idpClientID = entry(o.IDPClientID, "Spyglass's client ID at the IdP")
+	f.idpSecret = esc.NewPasswordEntry()
+	f.idpSecret.SetPlaceHolder("kept in the OS keyring; empty keeps the stored one")
+	f.forgetIdp = widget.NewCheck("Forget the stored IdP client secret", nil)
+	f.idTokenFile = entry(o.IDTokenFile, "empty: sign in at the IdP in the browser")
+	f.idTokenEnv = entry(o.IDTokenEnv, "e.g. IDP_ID_TOKEN")
+	f.emaBox = container.NewVBox(
+		note("You sign in at your enterprise identity provider (scope openid offline_access); its ID token is exchanged for access to this server with the client ID above."),
+		widget.NewForm(
+			widget.NewFormItem("IdP issuer", f.at("oauth.idpIssuer", f.idpIssuer)),
+			widget.NewFormItem("IdP token URL", f.at("oauth.idpTokenUrl", f.idpTokenURL)),
+			widget.NewFormItem("IdP client ID", f.at("oauth.idpClientId", f.idpClientID)),
+			widget.NewFormItem("IdP client secret", container.NewVBox(f.idpSecret, f.forgetIdp)),
+			widget.NewFormItem("ID token file", f.idTokenFile),
+			widget.NewFormItem("ID token variable", f.idTokenEnv),
+		))
+	emaNote := func() *widget.Label {
+		l := note("Not used under enterprise-managed authorization.")
+		f.emaNotes = append(f.emaNotes, l)
+		return l
+	}
+	refreshNote, paramsNote, urlNote := emaNote(), emaNote(), emaNote()
+	f.ema = widget.NewCheck("Enterprise-managed authorization", func(on bool) {
+		f.emaBox.Hidden = !on
+		for _, l := range f.emaNotes {
+			l.Hidden = !on
+		}
+		f.emaBox.Refresh()
+		for _, l := range f.emaNotes {
+			l.Refresh()
+		}
+	})
+	f.ema.SetChecked(o.EnterpriseManaged)
+	f.ema.OnChanged(o.EnterpriseManaged)
+
+	clear := widget.NewButtonWithIcon("Clear OAuth state", theme.DeleteIcon(), f.onClearOAuth)
+	if _, ok := f.w.be.(OAuthClearer); !ok || f.oldName == "" {
+		clear.Hide()
+	}
+	return container.NewVBox(widget.NewForm(
+		widget.NewFormItem("Client ID", f.clientID),
+		widget.NewFormItem("Client secret", container.NewVBox(f.clientSecret, f.forgetSecret)),
+		widget.NewFormItem("Scopes", f.at("oauth.scopes", f.scopes)),
+		widget.NewFormItem("", container.NewVBox(f.refreshTok, refreshNote)),
+		widget.NewFormItem("", f.revoke),
+		widget.NewFormItem("Authorization parameters", container.NewVBox(f.paramBox, container.NewHBox(addParam), paramsNote)),
+		widget.NewFormItem("Authorization URL", f.at("oauth.authorizationUrl", f.authURL)),
+		widget.NewFormItem("Token URL", f.at("oauth.tokenUrl", container.NewVBox(f.tokenURL, urlNote))),
+		widget.NewFormItem("On insufficient scope", f.stepUp),
+		widget.NewFormItem("DPoP", f.dpop),
+		widget.NewFormItem("Workload JWT file", f.assertFile),
+		widget.NewFormItem("Workload JWT variable", f.assertEnv),
+		widget.NewFormItem("", f.ema),
+	), f.emaBox, container.NewHBox(clear))
+}
+
+// addParam adds a row of authorization parameters; a reserved name is
+// refused at the row as it is typed.
+func (f *serverForm) addParam(k, v string) {
+	r := &paramRow{key: entry(k, "name, e.g. login_hint"), value: entry(v, "value")}
+	r.err = wrapLabel("")
+	r.err.Importance = widget.DangerImportance
+	r.err.Hide()
+	check := func(string) {
+		msg := paramProblem(r.key.Text)
+		r.err.SetText(msg)
+		r.err.Hidden = msg == ""
+		r.err.Refresh()
+	}
+	r.key.OnChanged = check
+	del := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
+		for i, p := range f.params {
+			if p == r {
+				f.params = slices.Delete(f.params, i, i+1)
+			}
+		}
+		f.paramBox.Remove(r.obj)
+	})
+	del.Importance = widget.LowImportance
+	r.obj = container.NewVBox(container.NewBorder(nil, nil, nil, del, container.NewGridWithColumns(2, r.key, r.value)), r.err)
+	f.params = append(f.params, r)
+	f.paramBox.Add(r.obj)
+	check(k)
+}
+
+// paramProblem words why an authorization parameter name is refused.
+func paramProblem(k string) string {
+	k = strings.TrimSpace(k)
+	if slices.Contains(reservedAuthParams, k) {
+		return k + " is set by the sign-in itself (PKCE, state, redirect and resource depend on it), so it cannot be overridden here."
+	}
+	return ""
+}
+
+// jsonObjectProblem words what is wrong with optional JSON object text.
+func jsonObjectProblem(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			line, col := lineCol(s, se.Offset)
+			return fmt.Sprintf("This is not valid JSON (line %d, column %d). Write an object such as {\"key\": \"value\"}.", line, col)
+		}
+		return "This is not valid JSON. Write an object such as {\"key\": \"value\"}."
+	}
+	if _, ok := v.(map[string]any); !ok {
+		return "Write a JSON object in braces, such as {\"key\": \"value\"}."
+	}
+	return ""
+}
+
+// parseBytes reads a size: bytes, or a number with KiB, MiB, GiB (or KB,
+// MB, GB, read the same way).
+func parseBytes(s string) (int64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	mult := int64(1)
+	low := strings.ToLower(s)
+	for _, u := range []struct {
+		suf string
+		m   int64
+	}{{"kib", 1 << 10}, {"mib", 1 << 20}, {"gib", 1 << 30}, {"kb", 1 << 10}, {"mb", 1 << 20}, {"gb", 1 << 30}, {"b", 1}} {
+		if strings.HasSuffix(low, u.suf) {
+			mult, low = u.m, strings.TrimSpace(strings.TrimSuffix(low, u.suf))
+			break
+		}
+	}
+	n, err := strconv.ParseInt(low, 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("write a size in bytes, such as 1048576, 64KiB or 16MiB")
+	}
+	return n * mult, nil
+}
+
+// formatBytes writes a size the way parseBytes reads it.
+func formatBytes(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return strconv.FormatInt(n>>30, 10) + "GiB"
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.FormatInt(n>>20, 10) + "MiB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return strconv.FormatInt(n>>10, 10) + "KiB"
+	}
+	return strconv.FormatInt(n, 10)
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sortStrings(keys)
+	return keys
+}
+
+// onClearOAuth forgets the server's OAuth state (the button in the form).
+func (f *serverForm) onClearOAuth() { f.w.clearOAuth(f.oldName) }
+
+// clearOAuth forgets a server's OAuth state in the background and says
+// what happened in a toast.
+func (w *Window) clearOAuth(name string) {
+	cl, ok := w.be.(OAuthClearer)
+	if !ok || name == "" {
+		return
+	}
+	go func() {
+		msg, err := cl.ClearOAuth(context.Background(), name)
+		do(func() {
+			if err != nil {
+				w.toast("error", "Could not clear the OAuth state of "+name+": "+err.Error())
+				return
+			}
+			w.toast("ok", msg)
+		})
+	}()
+}
+
+// FieldError is an error of Backend.SaveServer about one field of the
+// entry, named as in the catalog ("url", "oauth.tokenUrl"); the form shows
+// it at that field.
+type FieldError struct {
+	Field string
+	Err   error
+}
+
+// Error implements error.
+func (e *FieldError) Error() string { return e.Err.Error() }
+
+// Unwrap implements error.
+func (e *FieldError) Unwrap() error { return e.Err }
+
+// problem is an inline error: the catalog field it concerns and the words.
+type problem struct{ field, msg string }
+
+// config reads the form into a ServerConfig, with every problem found.
+func (f *serverForm) config() (ServerConfig, []problem) {
+	c := f.base
+	var ps []problem
+	bad := func(field, msg string) { ps = append(ps, problem{field, msg}) }
+	c.Name = strings.TrimSpace(f.name.Text)
+	if c.Name == "" {
+		bad("name", "Give the server a name.")
+	}
+	c.Transport = f.trans.Selected
+	var err error
+	if c.Transport == "stdio" {
+		c.Command = strings.TrimSpace(f.command.Text)
+		if c.Command == "" {
+			bad("command", "A stdio server needs a command, such as npx or node (the grey text is only an example).")
+		}
+		if c.Args, err = splitArgs(f.args.Text); err != nil {
+			bad("args", "A quote is not closed.")
+		}
+		if c.Env, err = parseMap(f.env.Text, "=", "environment"); err != nil {
+			bad("env", err.Error())
+		}
+		c.Cwd = strings.TrimSpace(f.cwd.Text)
+		c.URL, c.Headers = "", nil
+	} else {
+		c.URL = strings.TrimSpace(f.url.Text)
+		switch {
+		case c.URL == "":
+			bad("url", "An "+c.Transport+" server needs its URL, starting with http:// or https://.")
+		case urlProblem(c.URL) != "":
+			bad("url", "The URL must start with http:// or https:// and name a host.")
+		}
+		if c.Headers, err = parseMap(f.headers.Text, ": ", "headers"); err != nil {
+			bad("headers", err.Error())
+		}
+		c.Command, c.Args, c.Env, c.Cwd = "", nil, nil, ""
+	}
+	c.ProtocolVersion = f.protoVer.Selected
+	if c.ProtocolVersion == "(era default)" {
+		c.ProtocolVersion = ""
+	}
+	c.ProtocolEra = f.protoEra.Selected
+	if c.ProtocolEra == "legacy" {
+		c.ProtocolEra = ""
+	}
+	c.ModernLogLevel = ""
+	if i := f.logLevel.SelectedIndex(); i > 0 {
+		c.ModernLogLevel = logChoices[i]
+	}
+	for _, d := range []struct {
+		e     *esc.Entry
+		field string
+		to    *time.Duration
+	}{{f.connTO, "connectionTimeout", &c.ConnectionTimeout}, {f.reqTO, "requestTimeout", &c.RequestTimeout}, {f.taskTTL, "taskTtl", &c.TaskTTL}} {
+		v, err := parseDur(d.e.Text, "")
+		if err != nil {
+			bad(d.field, "Write a duration such as 30s or 5m, or a number of milliseconds.")
+		}
+		*d.to = v
+	}
+	c.AutoRefreshOnListChanged = f.autoRef.Checked
+	c.PaginatedLists = f.paginated.Checked
+	c.Roots = nil
+	for _, r := range strings.Split(f.roots.Text, "\n") {
+		if r = strings.TrimSpace(r); r != "" {
+			c.Roots = append(c.Roots, r)
+		}
+	}
+	c.Metadata = nil
+	if msg := jsonObjectProblem(f.metadata.Text); msg != "" {
+		bad("metadata", msg)
+	} else if m := strings.TrimSpace(f.metadata.Text); m != "" {
+		c.Metadata = json.RawMessage(m)
+	}
+	c.AdvertisedExtensions = nil
+	if msg := jsonObjectProblem(f.exts.Text); msg != "" {
+		bad("advertisedExtensions", msg)
+	} else if m := strings.TrimSpace(f.exts.Text); m != "" {
+		c.AdvertisedExtensions = json.RawMessage(m)
+	}
+	c.MaxFetchRequests = nil
+	if s := strings.TrimSpace(f.maxFetch.Text); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			bad("maxFetchRequests", "Write a whole number of requests, such as 1000, or 0 to keep every one.")
+		} else {
+			c.MaxFetchRequests = &n
+		}
+	}
+	if c.MaxMessageSize, err = parseBytes(f.maxMsg.Text); err != nil {
+		bad("maxMessageSize", "Write a size in bytes, such as 1048576, 64KiB or 16MiB.")
+	}
+	c.Auth, ps = f.oauthConfig(c.Transport, ps)
+	return c, ps
+}
+
+// oauthConfig reads the OAuth section (left as it was for stdio).
+func (f *serverForm) oauthConfig(transport string, ps []problem) (OAuthConfig, []problem) {
+	if transport == "stdio" {
+		return f.base.Auth, ps
+	}
+	bad := func(field, msg string) { ps = append(ps, problem{field, msg}) }
+	o := OAuthConfig{
+		ClientID:              strings.TrimSpace(f.clientID.Text),
+		ClientSecret:          f.clientSecret.Text,
+		ForgetClientSecret:    f.forgetSecret.Checked && f.clientSecret.Text == "",
+		Scopes:                strings.Join(strings.Fields(f.scopes.Text), " "),
+		NoRefreshToken:        !f.refreshTok.Checked,
+		NoRevokeOnClear:       !f.revoke.Checked,
+		AuthorizationURL:      strings.TrimSpace(f.authURL.Text),
+		TokenURL:              strings.TrimSpace(f.tokenURL.Text),
+		EnterpriseManaged:     f.ema.Checked,
+		AssertionFile:         strings.TrimSpace(f.assertFile.Text),
+		AssertionEnv:          strings.TrimSpace(f.assertEnv.Text),
+		IDPIssuer:             strings.TrimSpace(f.idpIssuer.Text),
+		IDPTokenURL:           strings.TrimSpace(f.idpTokenURL.Text),
+		IDPClientID:           strings.TrimSpace(f.idpClientID.Text),
+		IDPClientSecret:       f.idpSecret.Text,
+		ForgetIDPClientSecret: f.forgetIdp.Checked && f.idpSecret.Text == "",
+		IDTokenFile:           strings.TrimSpace(f.idTokenFile.Text),
+		IDTokenEnv:            strings.TrimSpace(f.idTokenEnv.Text),
+	}
+	if f.stepUp.SelectedIndex() == 1 {
+		o.OnInsufficientScope = "fail"
+	}
+	if f.dpop.SelectedIndex() == 1 {
+		o.DPoP = "off"
+	}
+	for _, r := range f.params {
+		k := strings.TrimSpace(r.key.Text)
+		if k == "" {
+			continue
+		}
+		if msg := paramProblem(k); msg != "" {
+			bad("oauth.authorizationParams", msg)
+			continue
+		}
+		if o.AuthorizationParams == nil {
+			o.AuthorizationParams = map[string]string{}
+		}
+		o.AuthorizationParams[k] = r.value.Text
+	}
+	for _, u := range []struct{ field, v string }{
+		{"oauth.authorizationUrl", o.AuthorizationURL}, {"oauth.tokenUrl", o.TokenURL},
+		{"oauth.idpIssuer", o.IDPIssuer}, {"oauth.idpTokenUrl", o.IDPTokenURL},
+	} {
+		if msg := urlProblem(u.v); msg != "" {
+			bad(u.field, msg)
+		}
+	}
+	if o.NoRefreshToken && slices.Contains(strings.Fields(o.Scopes), "offline_access") && !o.EnterpriseManaged {
+		// a warning, not a refusal: it is saved
+		f.setErr("oauth.scopes", "offline_access is still requested because Scopes names it, and with it the consent prompt.")
+	} else {
+		f.setErr("oauth.scopes", "")
+	}
+	if o.EnterpriseManaged {
+		if o.IDPIssuer == "" && o.IDPTokenURL == "" {
+			bad("oauth.idpIssuer", "Enterprise-managed authorization needs the IdP's issuer (or its token URL).")
+		}
+		if o.IDPClientID == "" {
+			bad("oauth.idpClientId", "Enterprise-managed authorization needs Spyglass's client ID at the IdP.")
+		}
+	}
+	return o, ps
+}
+
+// onSave validates and saves; it reports whether the dialog may close.
+// Problems are shown at their fields, and the first one under the form.
+func (f *serverForm) onSave() bool {
+	for k := range f.errs {
+		if k != "oauth.scopes" {
+			f.setErr(k, "")
+		}
+	}
+	c, ps := f.config()
+	if len(ps) == 0 && c.Name != f.oldName && f.w.server(c.Name) != nil {
+		ps = append(ps, problem{"name", fmt.Sprintf("A server named %q exists already.", c.Name)})
+	}
+	if len(ps) == 0 {
+		if err := f.w.be.SaveServer(f.oldName, c); err != nil {
+			field := ""
+			var fe *FieldError
+			if errors.As(err, &fe) {
+				field = fe.Field
+			}
+			ps = append(ps, problem{field, err.Error()})
+		}
+	}
+	if len(ps) > 0 {
+		for _, p := range ps {
+			f.setErr(p.field, p.msg)
+		}
+		first := ps[0].msg
+		if len(ps) > 1 {
+			first += fmt.Sprintf(" (and %d more problems, marked at their fields)", len(ps)-1)
+		}
+		f.errLbl.SetText(first)
+		f.errLbl.Show()
+		return false
+	}
+	if s := f.w.server(f.oldName); s != nil && f.oldName != "" && f.oldName != c.Name {
+		s.disconnect()
+	}
+	f.w.reloadServers()
+	if s := f.w.server(c.Name); s != nil {
+		f.w.selectServer(s)
+	}
+	msg := "Saved " + c.Name
+	if s := f.w.server(c.Name); s != nil && s.state.State == StateConnected {
+		msg += ". Reconnect to use the new settings."
+	}
+	f.w.toast("ok", msg)
+	return true
+}
+
+func durEntry(d time.Duration, ph string) *esc.Entry {
+	e := esc.NewEntry()
 	if d > 0 {
 		e.SetText(d.String())
 	}
@@ -380,105 +1032,6 @@ func parseMap(s, sep, what string) (map[string]string, error) {
 		return nil, nil
 	}
 	return out, nil
-}
-
-// config reads the form into a ServerConfig.
-func (f *serverForm) config() (ServerConfig, error) {
-	c := f.base
-	c.Name = strings.TrimSpace(f.name.Text)
-	if c.Name == "" {
-		return c, fmt.Errorf("give the server a name")
-	}
-	c.Transport = f.trans.Selected
-	var err error
-	if c.Transport == "stdio" {
-		c.Command = strings.TrimSpace(f.command.Text)
-		if c.Command == "" {
-			return c, fmt.Errorf("a stdio server needs a command, such as npx or node")
-		}
-		if c.Args, err = splitArgs(f.args.Text); err != nil {
-			return c, err
-		}
-		if c.Env, err = parseMap(f.env.Text, "=", "environment"); err != nil {
-			return c, err
-		}
-		c.Cwd = strings.TrimSpace(f.cwd.Text)
-		c.URL, c.Headers = "", nil
-	} else {
-		c.URL = strings.TrimSpace(f.url.Text)
-		if !strings.HasPrefix(c.URL, "http://") && !strings.HasPrefix(c.URL, "https://") {
-			return c, fmt.Errorf("the URL must start with http:// or https://")
-		}
-		if c.Headers, err = parseMap(f.headers.Text, ": ", "headers"); err != nil {
-			return c, err
-		}
-		c.Command, c.Args, c.Env, c.Cwd = "", nil, nil, ""
-	}
-	c.ProtocolVersion = f.protoVer.Selected
-	if c.ProtocolVersion == "(era default)" {
-		c.ProtocolVersion = ""
-	}
-	c.ProtocolEra = f.protoEra.Selected
-	if c.ProtocolEra == "legacy" {
-		c.ProtocolEra = ""
-	}
-	if c.ConnectionTimeout, err = parseDur(f.connTO.Text, "connection timeout"); err != nil {
-		return c, err
-	}
-	if c.RequestTimeout, err = parseDur(f.reqTO.Text, "request timeout"); err != nil {
-		return c, err
-	}
-	if c.TaskTTL, err = parseDur(f.taskTTL.Text, "task TTL"); err != nil {
-		return c, err
-	}
-	c.AutoRefreshOnListChanged = f.autoRef.Checked
-	c.PaginatedLists = f.paginated.Checked
-	c.Roots = nil
-	for _, r := range strings.Split(f.roots.Text, "\n") {
-		if r = strings.TrimSpace(r); r != "" {
-			c.Roots = append(c.Roots, r)
-		}
-	}
-	c.Metadata = nil
-	if m := strings.TrimSpace(f.metadata.Text); m != "" {
-		var obj map[string]any
-		if err := json.Unmarshal([]byte(m), &obj); err != nil {
-			return c, fmt.Errorf("metadata must be a JSON object: %v", err)
-		}
-		c.Metadata = json.RawMessage(m)
-	}
-	c.OAuthClientID = strings.TrimSpace(f.clientID.Text)
-	c.OAuthScopes = strings.TrimSpace(f.scopes.Text)
-	return c, nil
-}
-
-// onSave validates and saves; it reports whether the dialog may close.
-func (f *serverForm) onSave() bool {
-	c, err := f.config()
-	if err == nil && c.Name != f.oldName && f.w.server(c.Name) != nil {
-		err = fmt.Errorf("a server named %q exists already", c.Name)
-	}
-	if err == nil {
-		err = f.w.be.SaveServer(f.oldName, c)
-	}
-	if err != nil {
-		f.errLbl.SetText(err.Error())
-		f.errLbl.Show()
-		return false
-	}
-	if s := f.w.server(f.oldName); s != nil && f.oldName != "" && f.oldName != c.Name {
-		s.disconnect()
-	}
-	f.w.reloadServers()
-	if s := f.w.server(c.Name); s != nil {
-		f.w.selectServer(s)
-	}
-	msg := "Saved " + c.Name
-	if s := f.w.server(c.Name); s != nil && s.state.State == StateConnected {
-		msg += ". Reconnect to use the new settings."
-	}
-	f.w.toast("ok", msg)
-	return true
 }
 
 func sortStrings(s []string) {

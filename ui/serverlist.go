@@ -3,6 +3,7 @@ package ui
 import (
 	"image/color"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -11,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 	"github.com/spyglass-mcp/spyglass/ui/requests"
 )
 
@@ -275,6 +277,9 @@ func (c *serverCard) onMenu() {
 			it.Disabled = true
 		}
 	}
+	if _, ok := w.be.(OAuthClearer); ok && c.s.cfg.Transport != "stdio" {
+		items = append(items, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Clear OAuth state", c.onClearOAuth))
+	}
 	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(c.menu)
 	widget.ShowPopUpMenuAtPosition(fyne.NewMenu("", items...), w.win.Canvas(), pos.Add(fyne.NewPos(0, c.menu.Size().Height)))
 }
@@ -299,12 +304,24 @@ func (c *serverCard) onDuplicate() {
 func (c *serverCard) onRemove() {
 	w := c.s.w
 	name := c.s.cfg.Name
-	dialog.ShowConfirm("Remove "+name+"?", "The server is removed from the catalog file.", func(ok bool) {
+	esc.Show(dialog.NewConfirm("Remove "+name+"?", "The server is removed from the catalog file (Undo brings it back).", func(ok bool) {
 		if ok {
 			w.removeServer(name)
 		}
-	}, w.win)
+	}, w.win), w.win)
 }
+
+// onClearOAuth forgets the server's sign-in (card menu, Servers menu).
+func (c *serverCard) onClearOAuth() {
+	if c.s.cfg.Transport == "stdio" {
+		c.s.w.toast("error", c.s.cfg.Name+" is a stdio server: it has no OAuth state.")
+		return
+	}
+	c.s.w.clearOAuth(c.s.cfg.Name)
+}
+
+// undoLife is how long "Removed NAME — Undo" stays.
+const undoLife = 10 * time.Second
 
 // removeServer deletes a server from the catalog.
 func (w *Window) removeServer(name string) {
@@ -319,7 +336,22 @@ func (w *Window) removeServer(name string) {
 		w.selected = nil
 	}
 	w.reloadServers()
-	w.toast("ok", "Removed "+name)
+	r, ok := w.be.(ServerRestorer)
+	if !ok {
+		w.toast("ok", "Removed "+name)
+		return
+	}
+	w.toasts.showAction("ok", "Removed "+name, "Undo", undoLife, func() {
+		if err := r.RestoreServer(name); err != nil {
+			w.toast("error", "Could not put "+name+" back: "+err.Error())
+			return
+		}
+		w.reloadServers()
+		if s := w.server(name); s != nil {
+			w.selectServer(s)
+		}
+		w.toast("ok", "Restored "+name)
+	})
 }
 
 // onDropped imports dropped config files; dropped folders become roots

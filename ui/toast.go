@@ -38,7 +38,11 @@ func newToaster() *toaster {
 }
 
 // show adds a toast; "error" toasts are red, others green.
-func (t *toaster) show(level, msg string) {
+func (t *toaster) show(level, msg string) { t.showAction(level, msg, "", toastLife, nil) }
+
+// showAction adds a toast with a button (actLabel, such as "Undo") that runs
+// action and closes the toast; it stays for life.
+func (t *toaster) showAction(level, msg, actLabel string, life time.Duration, action func()) {
 	short, _ := truncate(firstLine(msg), errorCut)
 	icon := widget.NewIcon(theme.ConfirmIcon())
 	if level == "error" {
@@ -50,6 +54,14 @@ func (t *toaster) show(level, msg string) {
 	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { t.remove(item) })
 	closeBtn.Importance = widget.LowImportance
 	right := container.NewHBox(closeBtn)
+	if action != nil {
+		act := widget.NewButton(actLabel, func() {
+			t.remove(item)
+			action()
+		})
+		act.Importance = widget.HighImportance
+		right = container.NewHBox(act, closeBtn)
+	}
 	if short != msg {
 		more := widget.NewButton("Show more", func() {
 			if w := fyne.CurrentApp().Driver().AllWindows(); len(w) > 0 {
@@ -71,7 +83,7 @@ func (t *toaster) show(level, msg string) {
 		t.remove(t.items[0])
 	}
 	t.stack.Add(sized)
-	time.AfterFunc(toastLife, func() { do(func() { t.remove(item) }) })
+	time.AfterFunc(life, func() { do(func() { t.remove(item) }) })
 }
 
 func (t *toaster) remove(item *toast) {

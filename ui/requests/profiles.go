@@ -10,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // providerLabels are the Provider dropdown's choices.
@@ -414,7 +416,7 @@ func ShowProfilesEditor(w fyne.Window, store ProfileStore, onSaved func(ProfileS
 	d := dialog.NewCustom("Testing Profiles", "Close", e.scroll, w)
 	size := w.Canvas().Size()
 	d.Resize(fyne.NewSize(fyne.Min(720, size.Width*0.95), fyne.Min(680, size.Height*0.95)))
-	d.Show()
+	esc.Show(d, w)
 	return e
 }
 

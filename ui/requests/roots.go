@@ -15,6 +15,8 @@ import (
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // nameWidth is the width of the Name column.
@@ -262,7 +264,7 @@ func (p *RootsPanel) onBrowse() {
 	if p.opts.Window == nil {
 		return
 	}
-	dialog.ShowFolderOpen(func(u fyne.ListableURI, err error) {
+	d := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
 		if err != nil || u == nil {
 			return
 		}
@@ -271,6 +273,8 @@ func (p *RootsPanel) onBrowse() {
 			p.name.SetText(filepath.Base(u.Path()))
 		}
 	}, p.opts.Window)
+	esc.Attach(d, p.opts.Window)
+	d.Show()
 }
 
 // OnDropped adds dropped folders as roots and refuses files with a message.

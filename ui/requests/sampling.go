@@ -16,6 +16,8 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // stopReasons are offered in the Stop Reason dropdown.
@@ -572,7 +574,7 @@ func (p *SamplingPanel) onViewDetails() {
 	p.modal = d
 	size := p.opts.Window.Canvas().Size()
 	d.Resize(fyne.NewSize(fyne.Min(760, size.Width*0.95), fyne.Min(720, size.Height*0.95)))
-	d.Show()
+	esc.Show(d, p.opts.Window)
 }
 
 // Details returns the full request view (messages, preferences,
@@ -741,7 +743,7 @@ func (p *SamplingPanel) imageView(b block) fyne.CanvasObject {
 		big := canvas.NewImageFromReader(bytes.NewReader(data), "image")
 		big.FillMode = canvas.ImageFillContain
 		big.SetMinSize(fyne.NewSize(480, 360))
-		dialog.ShowCustom("Image ("+b.MimeType+")", "Close", big, p.opts.Window)
+		esc.Show(dialog.NewCustom("Image ("+b.MimeType+")", "Close", big, p.opts.Window), p.opts.Window)
 	})
 	preview.Importance = widget.LowImportance
 	return container.NewVBox(label, container.NewHBox(img, container.NewVBox(preview)))

@@ -1,0 +1,129 @@
+// Package esc makes Esc cancel the dialogs of a window: every dialog the
+// window opens goes through Show (or Attach), and Esc hides the topmost
+// one as its Cancel or Close button would. Entries swallow the keys they
+// are typed (Fyne hands a key to the focused widget only), so the entries
+// of a dialog are made with NewEntry and friends, which pass Esc on.
+package esc
+
+import (
+	"slices"
+	"sync"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+)
+
+// Dialog is what Esc needs of a dialog: dialog.Dialog and Fyne's file
+// dialogs have both.
+type Dialog interface {
+	Hide()
+	SetOnClosed(func())
+}
+
+type open struct{ d Dialog }
+
+var (
+	mu     sync.Mutex
+	stacks = map[fyne.Canvas][]*open{}
+	hooked = map[fyne.Canvas]bool{}
+)
+
+// Show shows d and makes Esc cancel it.
+func Show(d dialog.Dialog, win fyne.Window) {
+	Attach(d, win)
+	d.Show()
+}
+
+// Attach makes Esc cancel d while it is open on win (call it before or
+// right after Show). Focus leaves the window behind the dialog, whose
+// entries would otherwise take the key.
+func Attach(d Dialog, win fyne.Window) {
+	c := win.Canvas()
+	o := &open{d: d}
+	mu.Lock()
+	stacks[c] = append(stacks[c], o)
+	first := !hooked[c]
+	hooked[c] = true
+	mu.Unlock()
+	d.SetOnClosed(func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if i := slices.Index(stacks[c], o); i >= 0 {
+			stacks[c] = slices.Delete(stacks[c], i, i+1)
+		}
+	})
+	if first {
+		prev := c.OnTypedKey()
+		c.SetOnTypedKey(func(ev *fyne.KeyEvent) {
+			if ev.Name == fyne.KeyEscape && Cancel(c) {
+				return
+			}
+			if prev != nil {
+				prev(ev)
+			}
+		})
+	}
+	c.Unfocus()
+}
+
+// Cancel hides the topmost dialog open on c and reports whether there was
+// one. It runs on the UI thread.
+func Cancel(c fyne.Canvas) bool {
+	mu.Lock()
+	st := stacks[c]
+	if len(st) == 0 {
+		mu.Unlock()
+		return false
+	}
+	top := st[len(st)-1]
+	mu.Unlock()
+	top.d.Hide()
+	return true
+}
+
+// Open reports how many dialogs Esc can cancel on c (tests).
+func Open(c fyne.Canvas) int {
+	mu.Lock()
+	defer mu.Unlock()
+	return len(stacks[c])
+}
+
+// Entry is a widget.Entry that passes Esc on to the dialog it is in.
+type Entry struct {
+	widget.Entry
+}
+
+// NewEntry returns a single-line Entry.
+func NewEntry() *Entry {
+	e := &Entry{}
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// NewMultiLineEntry returns a multi-line Entry.
+func NewMultiLineEntry() *Entry {
+	e := &Entry{}
+	e.MultiLine = true
+	e.Wrapping = fyne.TextWrapWord
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// NewPasswordEntry returns an Entry that hides what is typed.
+func NewPasswordEntry() *Entry {
+	e := &Entry{}
+	e.Password = true
+	e.ExtendBaseWidget(e)
+	return e
+}
+
+// TypedKey implements fyne.Focusable: Esc cancels the dialog.
+func (e *Entry) TypedKey(ev *fyne.KeyEvent) {
+	if ev.Name == fyne.KeyEscape {
+		if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil && Cancel(c) {
+			return
+		}
+	}
+	e.Entry.TypedKey(ev)
+}
