@@ -42,6 +42,7 @@ type guiHarness struct {
 
 func newGUIHarness(t *testing.T) *guiHarness {
 	t.Helper()
+	isolateDataHome(t)
 	dir := t.TempDir()
 	srv := httptest.NewServer(demo.NewHTTPHandler(demo.New(&demo.Options{NotesDir: dir})))
 	t.Cleanup(srv.Close)
@@ -502,6 +503,7 @@ func newEverythingHarness(t *testing.T, queue bool) *guiHarness {
 // holding doc.
 func newCatalogHarness(t *testing.T, doc []byte) *guiHarness {
 	t.Helper()
+	isolateDataHome(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "mcp.json")
 	if err := os.WriteFile(path, doc, 0o600); err != nil {

@@ -127,3 +127,26 @@ func (b *guiBackend) AddHistory(server string, e ui.HistoryEntry) error {
 	return b.testerHistory().Add(server, history.Entry{Time: e.Time, Method: e.Method, Params: e.Params,
 		Headers: e.Header, Progress: e.Progress, Status: e.Status, Code: e.Code, Duration: e.Duration})
 }
+
+// callHistory keeps the window's History across restarts: the calls a
+// person made, one file per server under the XDG data folder, secrets
+// masked like the tester's, at most history.DefaultMax per server.
+func (b *guiBackend) callHistory() *history.Store {
+	return history.New(history.CallsDir(), &history.Options{Mask: b.red.JSON})
+}
+
+// Calls implements ui.CallStore.
+func (b *guiBackend) Calls(server string) ([]ui.HistoryEntry, error) {
+	hs, err := b.callHistory().List(server)
+	out := make([]ui.HistoryEntry, len(hs))
+	for i, h := range hs {
+		out[i] = ui.HistoryEntry{Time: h.Time, Method: h.Method, Params: h.Params, Status: h.Status, Code: h.Code, Duration: h.Duration}
+	}
+	return out, err
+}
+
+// AddCall implements ui.CallStore.
+func (b *guiBackend) AddCall(server string, e ui.HistoryEntry) error {
+	return b.callHistory().Add(server, history.Entry{Time: e.Time, Method: e.Method, Params: e.Params,
+		Status: e.Status, Code: e.Code, Duration: e.Duration})
+}

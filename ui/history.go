@@ -5,12 +5,16 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/core/events"
 )
 
 // historyScreen is the History of one server: every call a person made,
@@ -27,12 +31,38 @@ type historyScreen struct {
 	replay  *widget.Label // the last replay's outcome
 	empty   *widget.Label
 	lastSeq uint64
+	// stored are the calls of this session already kept in the
+	// CallStore (by request Seq); first maps a replay's request to the
+	// first run it repeats; differs holds the paths where a replay's
+	// result differs from its first run's.
+	stored  map[uint64]bool
+	first   map[uint64]uint64
+	differs map[uint64][]string
+	// pastNewest is the time of the newest stored call: calls up to it
+	// are stored already (a reconnect in the same window sees them again
+	// in the log).
+	pastNewest time.Time
 }
 
-// historyCall is one person's request and the server requests of its run.
+// historyCall is one person's request and the server requests of its
+// run, or (past set) a call of an earlier session read from the
+// CallStore, of which only the request and its outcome are known.
 type historyCall struct {
 	req    EventView
 	nested []EventView
+	past   *HistoryEntry
+}
+
+// CallStore keeps the calls a person made (tools/call, prompts/get,
+// resources/read, raw requests), per server, across restarts, with
+// secrets masked and a bounded count; the History shows them after a
+// restart marked as from an earlier session. A Backend that does not
+// implement it keeps the History for the window's life only.
+type CallStore interface {
+	// Calls returns the server's stored calls, newest first.
+	Calls(server string) ([]HistoryEntry, error)
+	// AddCall stores one call once its outcome is known.
+	AddCall(server string, e HistoryEntry) error
 }
 
 // serverRequests are the server's own requests that nest under a call.
@@ -53,6 +83,8 @@ func personMethod(m string) bool {
 func (h *historyScreen) buildUI() fyne.CanvasObject {
 	h.bySeq = map[uint64]*EventView{}
 	h.byRun = map[string]*historyCall{}
+	h.stored, h.first, h.differs = map[uint64]bool{}, map[uint64]uint64{}, map[uint64][]string{}
+	h.loadPast()
 	h.box = container.NewVBox()
 	h.replay = widget.NewLabel("")
 	h.replay.Wrapping = fyne.TextWrapWord
@@ -89,7 +121,66 @@ func (h *historyScreen) onBatch(b EventBatch) {
 			*e = u
 		}
 	}
+	h.storeSettled()
 	h.redraw()
+}
+
+// callStore is the backend's CallStore, or nil.
+func (h *historyScreen) callStore() CallStore {
+	cs, _ := h.ss.s.w.be.(CallStore)
+	return cs
+}
+
+// loadPast puts the stored calls of earlier sessions first (oldest
+// first, like the rest).
+func (h *historyScreen) loadPast() {
+	cs := h.callStore()
+	if cs == nil {
+		return
+	}
+	entries, err := cs.Calls(h.ss.s.cfg.Name)
+	if err != nil {
+		h.ss.s.w.toast("error", "The History of earlier sessions could not be read: "+err.Error())
+	}
+	if len(entries) > 0 {
+		h.pastNewest = entries[0].Time
+	}
+	for i := len(entries) - 1; i >= 0; i-- {
+		e := entries[i]
+		raw, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": e.Method, "params": json.RawMessage(orNull(string(e.Params)))})
+		h.calls = append(h.calls, &historyCall{past: &e, req: EventView{Time: e.Time, Method: e.Method, Raw: raw, Server: h.ss.s.cfg.Name}})
+	}
+}
+
+// dropPast removes the stored call that e is (the log still holds the
+// calls of an earlier connection of this window).
+func (h *historyScreen) dropPast(e EventView) {
+	for i, c := range h.calls {
+		if c.past != nil && c.past.Method == e.Method && c.past.Time.Equal(e.Time) {
+			h.calls = append(h.calls[:i], h.calls[i+1:]...)
+			return
+		}
+	}
+}
+
+// storeSettled keeps the calls of this session whose outcome is known in
+// the CallStore (once each).
+func (h *historyScreen) storeSettled() {
+	cs := h.callStore()
+	if cs == nil {
+		return
+	}
+	for _, c := range h.calls {
+		o := c.req.Event.Outcome
+		if c.past != nil || h.stored[c.req.Seq] || o == nil || o.State == events.Waiting || !c.req.Time.After(h.pastNewest) {
+			continue
+		}
+		h.stored[c.req.Seq] = true
+		method, params := historyRequest(c.req)
+		e := HistoryEntry{Time: c.req.Time, Method: method, Params: params, Status: strings.ReplaceAll(string(o.State), "_", " "), Duration: o.Latency}
+		server := h.ss.s.cfg.Name
+		go func() { _ = cs.AddCall(server, e) }() // a file write, off the UI thread
+	}
 }
 
 // add takes the events of this server that the History shows.
@@ -105,6 +196,7 @@ func (h *historyScreen) add(evs []EventView) {
 		switch {
 		case e.Dir == "out" && personMethod(e.Method):
 			c := &historyCall{req: e}
+			h.dropPast(e)
 			h.calls = append(h.calls, c)
 			h.bySeq[e.Seq] = &c.req
 			if e.Run != "" {
@@ -130,6 +222,7 @@ func (h *historyScreen) redraw() {
 	h.box.Objects = objs
 	h.box.Refresh()
 	h.empty.Refresh()
+	h.storeSettled()
 }
 
 // historyStatus is a request's outcome badge as the inspector shows it
@@ -146,17 +239,233 @@ func (h *historyScreen) row(c *historyCall) fyne.CanvasObject {
 	if name := paramName(c.req.Raw); name != "" {
 		title += " " + name
 	}
-	head := widget.NewLabel(fmt.Sprintf("%s  %s  · %s", c.req.Time.Format("15:04:05"), title, historyStatus(c.req)))
+	status := historyStatus(c.req)
+	if c.past != nil {
+		status = c.past.Status
+		if c.past.Duration > 0 {
+			status += " " + latency(c.past.Duration)
+		}
+	}
+	head := widget.NewLabel(fmt.Sprintf("%s  %s  · %s", c.req.Time.Local().Format("15:04:05"), title, status))
 	head.Truncation = fyne.TextTruncateEllipsis
 	replay := widget.NewButtonWithIcon("Replay", theme.MediaReplayIcon(), func() { h.onReplay(c.req) })
 	edit := widget.NewButtonWithIcon("Edit and replay", theme.DocumentCreateIcon(), func() { h.onEditReplay(c.req) })
-	box := container.NewVBox(container.NewBorder(nil, nil, nil, container.NewHBox(replay, edit), head))
-	for _, n := range c.nested {
-		l := widget.NewLabel(fmt.Sprintf("    ↳ +%s  %s  · %s", latency(n.Time.Sub(c.req.Time)), n.Method, historyStatus(n)))
+	left := container.NewHBox()
+	if c.past != nil {
+		left.Add(container.NewCenter(newBadge("earlier session", "")))
+	}
+	if paths, ok := h.differs[c.req.Seq]; ok && c.past == nil {
+		if len(paths) > 0 {
+			left.Add(container.NewCenter(newBadge("differs from the first run", "warning")))
+		} else {
+			left.Add(container.NewCenter(newBadge("same as the first run", "ok")))
+		}
+	}
+	box := container.NewVBox(container.NewBorder(nil, nil, left, container.NewHBox(replay, edit), head))
+	if paths := h.differs[c.req.Seq]; len(paths) > 0 {
+		l := widget.NewLabel("    Differs at " + strings.Join(paths, ", "))
+		l.Importance = widget.WarningImportance
+		l.Truncation = fyne.TextTruncateEllipsis
+		box.Add(l)
+	}
+	for _, line := range h.chain(c) {
+		l := widget.NewLabel(line)
 		l.Truncation = fyne.TextTruncateEllipsis
 		box.Add(l)
 	}
 	return box
+}
+
+// chain is the server's own requests of a call's run as the seed's
+// History drawing shows them: each with its time relative to the call,
+// a sampling request marked "with tools" or "continuation", its answer
+// summarised ("toolUse – get_weather(Paris), get_weather(London)", or the
+// text), and the server's tool execution between two sampling rounds.
+func (h *historyScreen) chain(c *historyCall) []string {
+	var out []string
+	src := h.ss.s.w.be.Events()
+	var lastUse []string // the tool calls of the previous sampling answer
+	var lastAnswer time.Time
+	for _, n := range c.nested {
+		if n.Method == "sampling/createMessage" && len(lastUse) > 0 && !lastAnswer.IsZero() {
+			out = append(out, fmt.Sprintf("    ↳ +%s  tool execution: %s", latency(lastAnswer.Sub(c.req.Time)), toolsRun(lastUse)))
+		}
+		label := n.Method
+		if n.Method == "sampling/createMessage" {
+			withTools, cont := samplingKind(n.Raw)
+			switch {
+			case cont:
+				label += " (continuation)"
+			case withTools:
+				label += " (with tools)"
+			}
+		}
+		out = append(out, fmt.Sprintf("    ↳ +%s  %s  · %s", latency(n.Time.Sub(c.req.Time)), label, historyStatus(n)))
+		lastUse = nil
+		if src == nil || n.Pair == 0 {
+			continue
+		}
+		resp, ok := src.Get(n.Pair)
+		if !ok {
+			continue
+		}
+		summary, uses := answerSummary(n.Method, resp.Raw)
+		if summary != "" {
+			out = append(out, "        Response: "+summary)
+		}
+		lastUse, lastAnswer = uses, resp.Time
+	}
+	return out
+}
+
+// toolsRun words the tools a sampling answer asked for: "get_weather ×2,
+// get_time".
+func toolsRun(uses []string) string {
+	var names []string
+	count := map[string]int{}
+	for _, u := range uses {
+		name, _, _ := strings.Cut(u, "(")
+		if count[name] == 0 {
+			names = append(names, name)
+		}
+		count[name]++
+	}
+	for i, n := range names {
+		if count[n] > 1 {
+			names[i] = fmt.Sprintf("%s ×%d", n, count[n])
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// samplingKind reads a sampling request: does it offer tools, and is it a
+// continuation (its messages carry tool results)?
+func samplingKind(raw json.RawMessage) (withTools, continuation bool) {
+	var msg struct {
+		Params struct {
+			Tools    []json.RawMessage `json:"tools"`
+			Messages []struct {
+				Content json.RawMessage `json:"content"`
+			} `json:"messages"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(raw, &msg) != nil {
+		return false, false
+	}
+	for _, m := range msg.Params.Messages {
+		for _, b := range contentList(m.Content) {
+			if b.Type == "tool_result" {
+				continuation = true
+			}
+		}
+	}
+	return len(msg.Params.Tools) > 0, continuation
+}
+
+// contentBlock is the part of a sampling content block the History reads.
+type contentBlock struct {
+	Type  string          `json:"type"`
+	Text  string          `json:"text"`
+	Name  string          `json:"name"`
+	Input json.RawMessage `json:"input"`
+}
+
+// contentList reads a content member that is one block or a list.
+func contentList(raw json.RawMessage) []contentBlock {
+	var list []contentBlock
+	if json.Unmarshal(raw, &list) == nil {
+		return list
+	}
+	var one contentBlock
+	if json.Unmarshal(raw, &one) == nil && one.Type != "" {
+		return []contentBlock{one}
+	}
+	return nil
+}
+
+// answerSummary words the client's answer to a server request: for
+// sampling, "toolUse – get_weather(Paris), get_weather(London)" or the
+// quoted text, and the tool calls asked for; for elicitation, the action;
+// for roots, how many.
+func answerSummary(method string, raw json.RawMessage) (string, []string) {
+	var msg struct {
+		Result json.RawMessage `json:"result"`
+		Error  *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(raw, &msg) != nil {
+		return "", nil
+	}
+	if msg.Error != nil {
+		return "error – " + msg.Error.Message, nil
+	}
+	switch method {
+	case "sampling/createMessage":
+		var r struct {
+			Content    json.RawMessage `json:"content"`
+			StopReason string          `json:"stopReason"`
+		}
+		_ = json.Unmarshal(msg.Result, &r)
+		var uses, texts []string
+		for _, b := range contentList(r.Content) {
+			switch b.Type {
+			case "tool_use":
+				uses = append(uses, b.Name+"("+firstArg(b.Input)+")")
+			case "text":
+				texts = append(texts, b.Text)
+			}
+		}
+		if len(uses) > 0 {
+			reason := r.StopReason
+			if reason == "" {
+				reason = "toolUse"
+			}
+			return reason + " – " + strings.Join(uses, ", "), uses
+		}
+		if len(texts) > 0 {
+			t := strings.Join(texts, " ")
+			if len([]rune(t)) > 200 {
+				t = string([]rune(t)[:199]) + "…"
+			}
+			return strconv.Quote(t), nil
+		}
+	case "elicitation/create":
+		var r struct {
+			Action string `json:"action"`
+		}
+		_ = json.Unmarshal(msg.Result, &r)
+		if r.Action != "" {
+			return r.Action, nil
+		}
+	case "roots/list":
+		var r struct {
+			Roots []json.RawMessage `json:"roots"`
+		}
+		_ = json.Unmarshal(msg.Result, &r)
+		return fmt.Sprintf("%d root(s)", len(r.Roots)), nil
+	}
+	return "", nil
+}
+
+// firstArg is a tool call's arguments in short: the only value when there
+// is one ("Paris"), else the compact JSON.
+func firstArg(input json.RawMessage) string {
+	var obj map[string]any
+	if json.Unmarshal(input, &obj) == nil && len(obj) == 1 {
+		for _, v := range obj {
+			if s, ok := v.(string); ok {
+				return s
+			}
+			b, _ := json.Marshal(v)
+			return string(b)
+		}
+	}
+	var b bytes.Buffer
+	if json.Compact(&b, input) != nil {
+		return ""
+	}
+	return b.String()
 }
 
 // request is the method and params of a recorded request, without the
@@ -199,7 +508,8 @@ func paramName(raw json.RawMessage) string {
 }
 
 // onReplay sends the same request again (same method and params; the
-// session gives it a fresh id) and shows what came back.
+// session gives it a fresh id) and shows what came back, and whether its
+// result differs from the first run's.
 func (h *historyScreen) onReplay(e EventView) {
 	rc, ok := h.ss.conn().(RawConn)
 	if !ok {
@@ -207,6 +517,18 @@ func (h *historyScreen) onReplay(e EventView) {
 		return
 	}
 	method, params := historyRequest(e)
+	first := e.Seq
+	if f, ok := h.first[e.Seq]; ok {
+		first = f
+	}
+	var firstResult json.RawMessage
+	if src := h.ss.s.w.be.Events(); src != nil && first != 0 {
+		if fe, ok := src.Get(first); ok && fe.Pair != 0 {
+			if resp, ok := src.Get(fe.Pair); ok {
+				firstResult = resultMember(resp.Raw)
+			}
+		}
+	}
 	h.replay.SetText("Replaying " + method + "…")
 	h.replay.Show()
 	go func() {
@@ -214,11 +536,36 @@ func (h *historyScreen) onReplay(e EventView) {
 		defer cancel()
 		rep, err := rc.SendRaw(ctx, RawRequest{Method: method, Params: params}, nil, nil)
 		do(func() {
-			if h.ss.ctx.Err() == nil {
-				h.replay.SetText(replayText(method, rep, err))
+			if h.ss.ctx.Err() != nil {
+				return
 			}
+			text := replayText(method, rep, err)
+			if err == nil && rep.Error == nil && firstResult != nil && rep.Seq != 0 {
+				paths := diffPaths(firstResult, rep.Result)
+				h.first[rep.Seq] = first
+				h.differs[rep.Seq] = paths
+				if len(paths) > 0 {
+					text = "Differs from the first run at " + strings.Join(paths, ", ") + ". " + text
+				} else {
+					text = "Same result as the first run. " + text
+				}
+				h.redraw()
+			}
+			h.replay.SetText(text)
 		})
 	}()
+}
+
+// resultMember is the result of a recorded response ("" when it is an
+// error or not JSON).
+func resultMember(raw json.RawMessage) json.RawMessage {
+	var msg struct {
+		Result json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(raw, &msg) != nil {
+		return nil
+	}
+	return msg.Result
 }
 
 // replayText says how a replay ended: the result, the error, or why no
@@ -238,19 +585,116 @@ func replayText(method string, rep RawReply, err error) string {
 	return fmt.Sprintf("Replay of %s (%s): %s", method, latency(rep.Duration), buf.String())
 }
 
-// onEditReplay opens the request in the JSON-RPC Tester, pre-filled.
+// onEditReplay opens the request to edit before sending it again: a
+// tools/call in the Tools form, pre-filled with its arguments; anything
+// else in the JSON-RPC Tester.
 func (h *historyScreen) onEditReplay(e EventView) {
 	method, params := historyRequest(e)
+	if method == "tools/call" && h.editInTools(params) {
+		return
+	}
 	var p any = map[string]any{}
 	if params != nil {
 		_ = json.Unmarshal(params, &p)
 	}
 	b, _ := json.MarshalIndent(map[string]any{"jsonrpc": "2.0", "method": method, "params": p}, "", "  ")
 	h.ss.tester.editor.SetText(string(b))
-	for _, it := range h.ss.tabs.Items {
-		if it.Text == "Experimental" {
-			h.ss.tabs.Select(it)
+	h.ss.selectTab("Experimental")
+	h.ss.exp.scroll.ScrollToOffset(fyne.NewPos(0, h.ss.tester.obj.Position().Y))
+}
+
+// editInTools selects the tool of a tools/call's params in the Tools
+// screen with its arguments in the form; false when the server lists no
+// such tool (then the tester takes it).
+func (h *historyScreen) editInTools(params json.RawMessage) bool {
+	var p struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.Name == "" {
+		return false
+	}
+	t := h.ss.tools
+	var tool *Tool
+	for i := range t.all {
+		if t.all[i].Name == p.Name {
+			tool = &t.all[i]
 		}
 	}
-	h.ss.exp.scroll.ScrollToOffset(fyne.NewPos(0, h.ss.tester.obj.Position().Y))
+	if tool == nil {
+		return false
+	}
+	args := p.Arguments
+	if len(args) == 0 {
+		args = json.RawMessage(`{}`)
+	}
+	h.ss.selectTab("Tools")
+	if t.search.Text != "" {
+		t.search.SetText("") // the tool must be in the list to be selected
+	}
+	t.saveArgs()
+	t.lastArgs[tool.Name] = args
+	t.selected = nil // the form is made again, with these arguments
+	for i, x := range t.shown {
+		if x.Name == tool.Name {
+			t.list.Select(i)
+			t.list.ScrollTo(i)
+		}
+	}
+	if t.selected == nil {
+		t.onSelect(*tool)
+	}
+	return true
+}
+
+// selectTab opens the server's screen tab named text.
+func (ss *serverScreens) selectTab(text string) {
+	for _, it := range ss.tabs.Items {
+		if it.Text == text {
+			ss.tabs.Select(it)
+		}
+	}
+}
+
+// replayable is the outgoing request a details pane offers to replay:
+// the event itself, or for a response its request (req); nil for
+// anything else (the server's own requests, the handshake).
+func replayable(e EventView, req *EventView) *EventView {
+	if req == nil || req.Kind != "message" || req.Dir != "out" || req.Type != "request" {
+		return nil
+	}
+	if req.Method == "initialize" || req.Method == "server/discover" {
+		return nil
+	}
+	return req
+}
+
+// onReplay replays (or, edit, opens to edit) the request of the event
+// shown in the details: through the server's History, which shows the
+// replay's result and whether it differs from the first run.
+func (in *inspector) onReplay(e EventView, edit bool) {
+	var req *EventView
+	if e.Type == "request" {
+		req = &e
+	} else if p, ok := in.event(e.Pair); ok && e.Pair != 0 {
+		req = &p
+	}
+	req = replayable(e, req)
+	if req == nil {
+		return
+	}
+	s := in.w.server(req.Server)
+	if s == nil || s.screens == nil || s.screens.conn() == nil {
+		in.w.toast("error", "Connect to "+req.Server+" to replay its requests.")
+		return
+	}
+	if in.w.selected != s {
+		in.w.selectServer(s)
+	}
+	if edit {
+		s.screens.history.onEditReplay(*req)
+		return
+	}
+	s.screens.selectTab("History")
+	s.screens.history.onReplay(*req)
 }

@@ -53,6 +53,9 @@ type inspector struct {
 	split    *container.Split
 	selSeq   uint64
 	obj      fyne.CanvasObject
+	// entered is what the user typed for a tools/call, by its request
+	// event (the Arguments tab; see attempts.go).
+	entered map[uint64]*enteredArgs
 }
 
 func newInspector(w *Window, src EventSource) *inspector {
@@ -203,6 +206,12 @@ func (in *inspector) onBatch(b EventBatch) {
 	if in.selSeq != 0 {
 		for _, u := range b.Updated {
 			if u.Seq == in.selSeq || u.Pair == in.selSeq {
+				in.detail.show(in.selSeq)
+				break
+			}
+		}
+		for _, e := range b.Events { // an attempt of the call shown ended
+			if id := callID(e); e.Kind == "tool" && id != "" && id == callID(in.detail.cur) {
 				in.detail.show(in.selSeq)
 				break
 			}
@@ -476,7 +485,8 @@ type eventDetail struct {
 	title   *widget.Label
 	badge   *badge
 	meta    *widget.Label
-	attempt *widget.Label // a tool call attempt's lineage and warnings
+	attempt *widget.Label   // a tool call attempt's lineage and warnings
+	actions *fyne.Container // Replay, Edit and replay of a request
 	payload *fyne.Container
 	run     *fyne.Container
 	tabs    *container.AppTabs
@@ -508,10 +518,16 @@ func newEventDetail(in *inspector) *eventDetail {
 		container.NewTabItem("Payload", d.payload),
 		container.NewTabItem("This run", container.NewVScroll(d.run)),
 	)
+	replay := widget.NewButtonWithIcon("Replay", theme.MediaReplayIcon(), func() { in.onReplay(d.cur, false) })
+	edit := widget.NewButtonWithIcon("Edit and replay", theme.DocumentCreateIcon(), func() { in.onReplay(d.cur, true) })
+	replay.Importance, edit.Importance = widget.LowImportance, widget.LowImportance
+	d.actions = wrapRow(replay, edit)
+	d.actions.Hide()
 	head := container.NewVBox(
 		container.NewBorder(nil, nil, nil, container.NewHBox(container.NewCenter(d.badge), cp, closeBtn), d.title),
 		d.meta,
 		d.attempt,
+		d.actions,
 	)
 	d.obj = container.NewBorder(head, nil, nil, nil, d.tabs)
 	return d
@@ -571,6 +587,8 @@ func (d *eventDetail) show(seq uint64) {
 	}
 	d.payload.Refresh()
 	d.showRun(e)
+	d.actions.Hidden = replayable(e, req) == nil
+	d.showToolCall(e)
 }
 
 // pane is one side of the request/response view.

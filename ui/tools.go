@@ -448,11 +448,15 @@ func (t *toolsScreen) onRun() {
 	t.progMsg.Show()
 	t.result.Objects = nil
 	t.result.Refresh()
+	entered := enteredOf(t.args, args)
 	go func() {
 		res, err := c.CallTool(ctx, req, func(p Progress) {
 			do(func() { t.onProgress(p) })
 		})
-		do(func() { t.onResult(name, ctx, res, err) })
+		do(func() {
+			t.ss.s.w.inspector.noteEntered(res.Seq, entered)
+			t.onResult(name, ctx, res, err)
+		})
 	}()
 }
 
@@ -558,7 +562,10 @@ func (t *toolsScreen) showResult(res ToolResult, elapsed time.Duration) {
 		seq := res.Seq
 		insp := widget.NewButtonWithIcon("Request and response", theme.SearchIcon(), func() { t.ss.s.w.inspectEvent(seq) })
 		insp.Importance = widget.LowImportance
+		att := widget.NewButtonWithIcon("Attempts", theme.HistoryIcon(), func() { t.ss.s.w.inspectAttempts(seq) })
+		att.Importance = widget.LowImportance
 		links.Add(insp)
+		links.Add(att)
 	}
 	objs = append(objs, head, links)
 	if res.IsError {

@@ -59,6 +59,11 @@ type Store struct {
 // DefaultDir is $XDG_DATA_HOME/spyglass/history.
 func DefaultDir() string { return filepath.Join(xdg.DataHome, "spyglass", "history") }
 
+// CallsDir is $XDG_DATA_HOME/spyglass/calls: the window's History of the
+// calls a person made (tools, prompts, resources, raw requests), one file
+// per server like the tester's.
+func CallsDir() string { return filepath.Join(xdg.DataHome, "spyglass", "calls") }
+
 // New returns a store keeping its files in dir (created on the first Add).
 func New(dir string, opts *Options) *Store {
 	s := &Store{dir: dir}

@@ -785,3 +785,7 @@ func (f *Form) setNotes(lines []string) {
 // State returns the state behind the form (for callers that inspect
 // fields); edits through it show after SetValues or Reset.
 func (f *Form) State() *schemaform.State { return f.state }
+
+// JSONText returns the JSON editor's text as typed, and whether the form
+// is in its JSON editor (what the user entered, for the Arguments view).
+func (f *Form) JSONText() (string, bool) { return f.jsonEntry.Text, f.jsonMode }
