@@ -15,6 +15,8 @@ require (
 	golang.org/x/sys v0.50.0
 )
 
+require github.com/joshdk/go-junit v1.0.0 // test: a JUnit XML reader as CI tools use, reads --run --format junit (cmd/run_test.go)
+
 require (
 	github.com/tidwall/gjson v1.18.0 // indirect
 	github.com/tidwall/match v1.1.1 // indirect
