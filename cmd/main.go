@@ -30,6 +30,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return runConformanceClient(rest, stdout, stderr)
 		case "--diff":
 			return runDiff(args, stdout, stderr)
+		case "--tap":
+			rest := append(append([]string{}, args[:i]...), args[i+1:]...)
+			return runTap(rest, stdin, stdout, stderr)
 		}
 	}
 	inv, err := ParseArgs(args)

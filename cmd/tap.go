@@ -1,0 +1,239 @@
+package cmd
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spyglass-mcp/spyglass/core/catalog"
+	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/redact"
+	"github.com/spyglass-mcp/spyglass/core/tap"
+	"github.com/spyglass-mcp/spyglass/core/wire"
+	"github.com/spyglass-mcp/spyglass/core/wire/fault"
+)
+
+// tapPrefix starts every line the tap itself writes to stderr, so that it
+// reads apart from the server's own stderr passed through beside it.
+const tapPrefix = "spyglass tap: "
+
+// Exit codes of a stdio tap whose server could not be started (a shell's).
+const (
+	exitTapNotFound = 127
+	exitTapNoStart  = 126
+)
+
+// tapFlags is the parsed command line of --tap.
+type tapFlags struct {
+	trace     string
+	fault     string
+	listen    string
+	listenAny bool
+	upstream  string
+	name      string
+	command   []string
+}
+
+// parseTapArgs reads the flags of --tap (without --tap itself).
+func parseTapArgs(args []string) (*tapFlags, error) {
+	fs := flag.NewFlagSet("spyglass --tap", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var f tapFlags
+	fs.StringVar(&f.trace, "trace", "", "write the record to this trace file")
+	fs.StringVar(&f.fault, "fault", "", "inject faults between the host and the server")
+	fs.StringVar(&f.listen, "listen", "", "HTTP tap: listen on this address (loopback only unless --listen-any)")
+	fs.BoolVar(&f.listenAny, "listen-any", false, "HTTP tap: allow a --listen address that is not loopback")
+	fs.StringVar(&f.upstream, "upstream", "", "HTTP tap: the server's URL")
+	fs.StringVar(&f.name, "name", "", "name of the tapped server in the record")
+	if err := fs.Parse(args); err != nil {
+		return nil, fmt.Errorf("%v; write spyglass --tap [--trace FILE] [--fault SPEC] -- COMMAND ARGS..., or spyglass --tap --listen 127.0.0.1:PORT --upstream URL [--trace FILE]", err)
+	}
+	f.command = fs.Args()
+	if f.fault != "" {
+		spec, err := fault.Parse(f.fault)
+		if err == nil && len(spec.Rules) == 0 {
+			err = errors.New("no rule given")
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--fault %q: %v; write rules like drop=out:tools/call, delay=in:200ms or cut=5, separated by commas", f.fault, err)
+		}
+	}
+	httpMode := f.listen != "" || f.upstream != ""
+	switch {
+	case httpMode && len(f.command) > 0:
+		return nil, fmt.Errorf("the HTTP tap (--listen, --upstream) takes no server command (got %q); a stdio tap takes the command after -- and no --listen", strings.Join(f.command, " "))
+	case httpMode && (f.listen == "" || f.upstream == ""):
+		return nil, fmt.Errorf("the HTTP tap needs both --listen 127.0.0.1:PORT and --upstream URL")
+	case httpMode && f.fault != "":
+		return nil, fmt.Errorf("--fault works with the stdio tap only (spyglass --tap --fault SPEC -- COMMAND ARGS...)")
+	case !httpMode && len(f.command) == 0:
+		return nil, fmt.Errorf("--tap needs the server command after --, e.g. spyglass --tap --trace tap.json -- node build/index.js (or --listen and --upstream for an HTTP server)")
+	case !httpMode && f.listenAny:
+		return nil, fmt.Errorf("--listen-any goes with --listen (the HTTP tap)")
+	}
+	if httpMode {
+		if !catalog.ValidURL(f.upstream) {
+			return nil, fmt.Errorf("--upstream %q is not a valid URL; write the server's absolute http(s) URL, e.g. --upstream http://127.0.0.1:3001/mcp", f.upstream)
+		}
+		host, _, err := net.SplitHostPort(f.listen)
+		if err != nil {
+			return nil, fmt.Errorf("--listen %q is not HOST:PORT; write e.g. --listen 127.0.0.1:8931", f.listen)
+		}
+		if !loopbackHost(host) && !f.listenAny {
+			return nil, fmt.Errorf("--listen %s is not a loopback address, so anyone on the network could use the tap; listen on 127.0.0.1, or add --listen-any if that is what you want", f.listen)
+		}
+	}
+	return &f, nil
+}
+
+// loopbackHost reports whether host (of a listen address) is loopback
+// only. An empty host listens on every interface.
+func loopbackHost(host string) bool {
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// runTap runs `spyglass --tap ...`.
+func runTap(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	f, err := parseTapArgs(args)
+	if err != nil {
+		fmt.Fprintf(stderr, "spyglass: %v\n(run spyglass --help for the flags)\n", err)
+		return exitUsage
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	if f.listen != "" {
+		return runHTTPTap(ctx, f, stderr)
+	}
+	return runStdioTap(ctx, f, stdin, stdout, stderr)
+}
+
+// newTapRecord prepares the record of a tap. Without a trace file it says
+// once that nothing is recorded and returns nil.
+func newTapRecord(path string, info events.ConnInfo, stderr io.Writer) *tap.Record {
+	if path == "" {
+		fmt.Fprintf(stderr, "%snot recording: no --trace FILE was given and no Spyglass window is running; traffic passes through unchanged\n", tapPrefix)
+		return nil
+	}
+	return tap.NewRecord(path, "spyglass "+version, info, func(err error) {
+		fmt.Fprintf(stderr, "%sthe trace is not being written (%v); traffic keeps passing through unchanged\n", tapPrefix, err)
+	})
+}
+
+// tapRecorder is rec's log, or nil when nothing is recorded.
+func tapRecorder(rec *tap.Record) wire.Recorder {
+	if rec == nil {
+		return nil
+	}
+	return rec.Log
+}
+
+// finishTap completes the trace, if any (a failure is reported by the
+// record's onError).
+func finishTap(rec *tap.Record) {
+	if rec != nil {
+		rec.Finish()
+	}
+}
+
+// runStdioTap runs the stdio tap and returns the server's exit status.
+func runStdioTap(ctx context.Context, f *tapFlags, stdin io.Reader, stdout, stderr io.Writer) int {
+	srv := &catalog.Server{Type: catalog.TypeStdio, Command: f.command[0], Args: f.command[1:]}
+	name := f.name
+	if name == "" {
+		name = adHocName(srv)
+	}
+	target := strings.Join(redact.Args(f.command), " ")
+	rec := newTapRecord(f.trace, events.ConnInfo{Conn: name, Transport: "stdio", Target: target}, stderr)
+	o := tap.StdioOptions{
+		Server: wire.StdioConfig{Conn: name, Command: f.command[0], Args: f.command[1:]},
+		Stdin:  stdin, Stdout: stdout, Stderr: stderr,
+		Rec: tapRecorder(rec),
+	}
+	if f.fault != "" {
+		spec, _ := fault.Parse(f.fault) // checked by parseTapArgs
+		o.Fault = &spec
+	}
+	exit, err := tap.RunStdio(ctx, o)
+	finishTap(rec)
+	if err != nil {
+		fmt.Fprintf(stderr, "%scould not start %s: %s\n", tapPrefix, f.command[0], startProblem(err))
+		if errors.Is(err, wire.ErrCommandNotFound) {
+			return exitTapNotFound
+		}
+		return exitTapNoStart
+	}
+	if exit.Signal != 0 {
+		return exitSignalBase + int(exit.Signal)
+	}
+	return exit.Code
+}
+
+// startProblem says why a command did not start, cause first.
+func startProblem(err error) string {
+	if errors.Is(err, wire.ErrCommandNotFound) {
+		return "no such command (check the path, or that it is on PATH)"
+	}
+	var se *wire.StartError
+	if errors.As(err, &se) {
+		return se.Err.Error()
+	}
+	return err.Error()
+}
+
+// runHTTPTap serves the HTTP tap until ctx ends.
+func runHTTPTap(ctx context.Context, f *tapFlags, stderr io.Writer) int {
+	up, _ := url.Parse(f.upstream) // checked by parseTapArgs
+	name := f.name
+	if name == "" {
+		name = up.Host
+	}
+	ln, err := net.Listen("tcp", f.listen)
+	if err != nil {
+		fmt.Fprintf(stderr, "%scould not listen on %s: %v\n", tapPrefix, f.listen, err)
+		return exitConnect
+	}
+	host, _, _ := net.SplitHostPort(f.listen)
+	if !loopbackHost(host) {
+		fmt.Fprintf(stderr, "%swarning: listening on %s, which is not loopback: anyone who can reach this address can use the server through the tap\n", tapPrefix, ln.Addr())
+	}
+	red := wire.NewRedactor()
+	rec := newTapRecord(f.trace, events.ConnInfo{Conn: name, Transport: "http", Target: red.URL(f.upstream)}, stderr)
+	var rr *wire.Redactor
+	if rec != nil {
+		rr = rec.Redactor
+	}
+	proxy := tap.NewProxy(tap.ProxyOptions{Upstream: up, Rec: tapRecorder(rec), Conn: name, Redactor: rr})
+	local := url.URL{Scheme: "http", Host: ln.Addr().String(), Path: up.Path, RawQuery: up.RawQuery}
+	fmt.Fprintf(stderr, "%slistening on %s → %s\n", tapPrefix, local.String(), red.URL(f.upstream))
+	hs := &http.Server{Handler: proxy, ReadHeaderTimeout: 30 * time.Second}
+	errc := make(chan error, 1)
+	go func() { errc <- hs.Serve(ln) }()
+	code := exitOK
+	select {
+	case <-ctx.Done():
+	case err := <-errc:
+		fmt.Fprintf(stderr, "%sstopped serving: %v\n", tapPrefix, err)
+		code = exitConnect
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if hs.Shutdown(sctx) != nil {
+		hs.Close() // open event streams end here
+	}
+	finishTap(rec)
+	return code
+}

@@ -1,0 +1,132 @@
+package tap
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/wire"
+)
+
+// headBytes is how much of a line that is not a message, or is too long,
+// is kept in the record's Text.
+const headBytes = 200
+
+// Splitter cuts a newline-delimited byte stream into messages and records
+// each as it completes: a JSON object or array as an events.KindMessage
+// in Dir (its exact bytes, the line ending left out), anything else as
+// events.KindInvalid. A line longer than Max is recorded as invalid with
+// its size and first bytes, and the rest of it is not kept. It only
+// observes: feed it a copy of what was passed on.
+//
+// A Splitter is not safe for concurrent use; use one per stream.
+type Splitter struct {
+	// Rec receives the events; Conn names them.
+	Rec  wire.Recorder
+	Conn string
+	// Dir is the direction of the stream: events.DirOut for what the host
+	// sends to the server, events.DirIn for the server's output.
+	Dir events.Direction
+	// Max bounds one message; zero means wire.DefaultMaxMessageSize.
+	Max int
+
+	buf  []byte
+	size int  // bytes of the current line, kept or not
+	over bool // the current line passed Max
+}
+
+// Write records the complete lines in p and keeps the rest for the next
+// call. It never fails.
+func (s *Splitter) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		i := bytes.IndexByte(p, '\n')
+		part := p
+		if i >= 0 {
+			part = p[:i]
+		}
+		s.add(part)
+		if i < 0 {
+			break
+		}
+		s.line()
+		p = p[i+1:]
+	}
+	return n, nil
+}
+
+// Flush records a last line that ended without a newline (the stream
+// closed in the middle of it), as invalid.
+func (s *Splitter) Flush() {
+	if s.size == 0 {
+		return
+	}
+	if !s.over {
+		line := s.buf
+		s.record(events.Event{Kind: events.KindInvalid, Raw: bytes.Clone(line),
+			Text: "stream ended inside a message (no newline): " + head(line)})
+	}
+	s.reset()
+}
+
+func (s *Splitter) add(part []byte) {
+	s.size += len(part)
+	limit := s.Max
+	if limit <= 0 {
+		limit = wire.DefaultMaxMessageSize
+	}
+	if s.over {
+		return
+	}
+	if s.size > limit+1 { // 1: room for a '\r'
+		s.over = true
+		s.buf = append(s.buf, part[:min(len(part), max(0, headBytes-len(s.buf)))]...)
+		return
+	}
+	s.buf = append(s.buf, part...)
+}
+
+func (s *Splitter) line() {
+	defer s.reset()
+	if s.over {
+		s.record(events.Event{Kind: events.KindInvalid, Size: s.size,
+			Text: fmt.Sprintf("message of %d bytes exceeds the limit: %s", s.size, head(s.buf))})
+		return
+	}
+	line := bytes.TrimSuffix(s.buf, []byte{'\r'})
+	if len(bytes.TrimSpace(line)) == 0 {
+		return
+	}
+	raw := bytes.Clone(line)
+	t := bytes.TrimLeft(raw, " \t")
+	switch {
+	case t[0] != '{' && t[0] != '[':
+		s.record(events.Event{Kind: events.KindInvalid, Raw: raw, Text: "not a JSON-RPC message: " + head(raw)})
+	case !json.Valid(t):
+		s.record(events.Event{Kind: events.KindInvalid, Raw: raw, Text: "invalid JSON: " + head(raw)})
+	default:
+		s.record(events.Event{Kind: events.KindMessage, Dir: s.Dir, Raw: raw})
+	}
+}
+
+func (s *Splitter) reset() {
+	if cap(s.buf) > 1<<20 {
+		s.buf = nil
+	}
+	s.buf, s.size, s.over = s.buf[:0], 0, false
+}
+
+func (s *Splitter) record(e events.Event) {
+	if s.Rec == nil {
+		return
+	}
+	e.Conn = s.Conn
+	s.Rec.Append(e)
+}
+
+// head is the start of b as valid UTF-8 text.
+func head(b []byte) string {
+	return strings.ToValidUTF8(string(b[:min(len(b), headBytes)]), "\uFFFD")
+}

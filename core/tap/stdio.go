@@ -1,0 +1,288 @@
+package tap
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/wire"
+	"github.com/spyglass-mcp/spyglass/core/wire/fault"
+)
+
+// StdioOptions configure RunStdio.
+type StdioOptions struct {
+	// Server is the server to start: Command, Args, Env, Dir and StopWait
+	// are used; Conn names the recorded events.
+	Server wire.StdioConfig
+	// Stdin, Stdout and Stderr are the host's side: what the host writes
+	// to the tap, and where the server's output goes.
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Rec receives the record; nil records nothing.
+	Rec wire.Recorder
+	// Fault, when it has rules, is applied to the messages between the
+	// host and the server (core/wire/fault); the record then holds what
+	// the host sent and what it received.
+	Fault *fault.Spec
+	// MaxMessageSize bounds one recorded message (zero: the wire default).
+	// Longer ones still pass.
+	MaxMessageSize int
+	// OnStart, when set, is called with the server's process id once it
+	// runs.
+	OnStart func(pid int)
+}
+
+// drainGrace bounds how long the server's outputs may take to reach EOF
+// after it exited (longer only when a child of the server holds them).
+const drainGrace = 2 * time.Second
+
+// RunStdio starts the server and passes bytes between the host and it
+// until the server exits: the host's input to the server's stdin, the
+// server's stdout and stderr to the host's, unchanged. When the host
+// closes its input, the server gets EOF and then Stop's ladder (SIGTERM,
+// SIGKILL); when ctx ends (the tap was told to stop), the ladder runs at
+// once. It returns how the server ended. A server that cannot be started
+// is a *wire.StartError.
+func RunStdio(ctx context.Context, o StdioOptions) (*wire.ExitError, error) {
+	p, err := wire.StartProcess(o.Server)
+	if err != nil {
+		return nil, err
+	}
+	conn := o.Server.Conn
+	rec := recorder{o.Rec, conn}
+	rec.add(events.Event{Kind: events.KindState, Text: "connected"})
+	if o.OnStart != nil {
+		o.OnStart(p.Pid())
+	}
+
+	var outputs sync.WaitGroup
+	outputs.Add(1)
+	go func() { // stderr: passed through, each line recorded
+		defer outputs.Done()
+		copyStderr(o.Stderr, p.Stderr, rec)
+	}()
+
+	var stop sync.Once
+	stopServer := func() { stop.Do(func() { go p.Stop() }) }
+	inSplit := &Splitter{Rec: o.Rec, Conn: conn, Dir: events.DirOut, Max: o.MaxMessageSize}
+	outSplit := &Splitter{Rec: o.Rec, Conn: conn, Dir: events.DirIn, Max: o.MaxMessageSize}
+
+	if o.Fault != nil && len(o.Fault.Rules) > 0 {
+		lc := &lineConn{p: p, max: o.MaxMessageSize}
+		fc := fault.New(*o.Fault, o.Rec).Wrap(lc, conn)
+		var hostMu sync.Mutex
+		outputs.Add(1)
+		lc.done = outputs.Done
+		if err := fc.Start(ctx, wire.Handler{OnMessage: func(b []byte) {
+			if len(b) == 0 || b[len(b)-1] != '\n' {
+				b = append(b, '\n')
+			}
+			hostMu.Lock()
+			o.Stdout.Write(b)
+			hostMu.Unlock()
+			outSplit.Write(b)
+		}}); err != nil {
+			p.Stop()
+			return nil, err
+		}
+		go func() { // the host's messages, one line at a time, through the faults
+			defer stopServer()
+			br := bufio.NewReaderSize(o.Stdin, 64<<10)
+			for {
+				line, err := br.ReadBytes('\n')
+				if len(line) > 0 {
+					inSplit.Write(line)
+					if line[len(line)-1] != '\n' {
+						inSplit.Flush()
+					}
+					if serr := fc.Send(ctx, line, nil); serr != nil && errors.Is(serr, wire.ErrClosed) {
+						return
+					}
+				}
+				if err != nil {
+					return
+				}
+			}
+		}()
+	} else {
+		outputs.Add(1)
+		go func() { // stdout: copied as read, then recorded
+			defer outputs.Done()
+			copyObserved(o.Stdout, p.Stdout, outSplit)
+		}()
+		go func() { // the host's input; its end is the server's EOF
+			defer stopServer()
+			copyObserved(p.Stdin, o.Stdin, inSplit)
+		}()
+	}
+
+	select {
+	case <-p.Exited():
+	case <-ctx.Done():
+		stopServer()
+	}
+	exit := p.Wait()
+	drained := make(chan struct{})
+	go func() { outputs.Wait(); close(drained) }()
+	select {
+	case <-drained:
+	case <-time.After(drainGrace):
+		p.Stdout.Close()
+		p.Stderr.Close()
+		<-drained
+	}
+	p.Stdout.Close()
+	p.Stderr.Close()
+	p.Stdin.Close()
+	text := "process exited: " + describeExit(exit)
+	kind := events.KindError
+	if ctx.Err() != nil || exit.Code == 0 {
+		kind, text = events.KindState, "process stopped: "+describeExit(exit)
+	}
+	rec.add(events.Event{Kind: kind, Text: text})
+	if l, ok := o.Rec.(interface{ CloseConn(string) }); ok {
+		l.CloseConn(conn)
+	}
+	return exit, nil
+}
+
+// copyObserved copies src to dst as it reads, handing each chunk to obs
+// after it was written. A failing dst ends the copy.
+func copyObserved(dst io.Writer, src io.Reader, obs *Splitter) {
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			_, werr := dst.Write(buf[:n])
+			obs.Write(buf[:n])
+			if werr != nil {
+				if c, ok := dst.(io.Closer); ok {
+					c.Close()
+				}
+				io.Copy(io.Discard, src) // keep the writer from blocking
+				break
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	obs.Flush()
+}
+
+// copyStderr passes the server's stderr through and records each line.
+func copyStderr(dst io.Writer, src io.Reader, rec recorder) {
+	buf := make([]byte, 16<<10)
+	var line []byte
+	for {
+		n, err := src.Read(buf)
+		if n > 0 {
+			if dst != nil {
+				dst.Write(buf[:n])
+			}
+			b := buf[:n]
+			for len(b) > 0 {
+				i := bytes.IndexAny(b, "\r\n")
+				if i < 0 {
+					if len(line) < maxStderrLine {
+						line = append(line, b[:min(len(b), maxStderrLine-len(line))]...)
+					}
+					break
+				}
+				if len(line) < maxStderrLine {
+					line = append(line, b[:min(i, maxStderrLine-len(line))]...)
+				}
+				if len(line) > 0 || b[i] == '\n' {
+					rec.add(events.Event{Kind: events.KindStderr, Text: strings.ToValidUTF8(string(line), "\uFFFD")})
+				}
+				line = line[:0]
+				b = b[i+1:]
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	if len(line) > 0 {
+		rec.add(events.Event{Kind: events.KindStderr, Text: strings.ToValidUTF8(string(line), "\uFFFD")})
+	}
+}
+
+// maxStderrLine bounds one recorded stderr line.
+const maxStderrLine = 64 << 10
+
+func describeExit(ee *wire.ExitError) string {
+	if ee.Signal != 0 {
+		return "killed by signal " + ee.Signal.String()
+	}
+	return fmt.Sprintf("exit status %d", ee.Code)
+}
+
+// recorder adds the connection name and time to events.
+type recorder struct {
+	rec  wire.Recorder
+	conn string
+}
+
+func (r recorder) add(e events.Event) {
+	if r.rec == nil {
+		return
+	}
+	e.Conn = r.conn
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	r.rec.Append(e)
+}
+
+// lineConn is a wire.Conn over a running process for the fault injector:
+// Send writes one line to the server's stdin, and each line the server
+// writes (its newline kept) is handed to OnMessage, message or not.
+type lineConn struct {
+	p    *wire.Process
+	max  int
+	done func() // called when the server's stdout ended
+	mu   sync.Mutex
+}
+
+func (c *lineConn) Start(ctx context.Context, h wire.Handler) error {
+	go func() {
+		defer c.done()
+		br := bufio.NewReaderSize(c.p.Stdout, 64<<10)
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(line) > 0 && h.OnMessage != nil {
+				h.OnMessage(line)
+			}
+			if err != nil {
+				if h.OnClose != nil {
+					h.OnClose(nil)
+				}
+				return
+			}
+		}
+	}()
+	return nil
+}
+
+func (c *lineConn) Send(_ context.Context, msg []byte, _ *wire.SendOptions) error {
+	if len(msg) == 0 || msg[len(msg)-1] != '\n' {
+		msg = append(msg[:len(msg):len(msg)], '\n')
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, err := c.p.Stdin.Write(msg); err != nil {
+		return fmt.Errorf("tap: write to the server: %w: %w", wire.ErrClosed, err)
+	}
+	return nil
+}
+
+// Close ends the server (a fault's cut): the host sees it go away.
+func (c *lineConn) Close() error { return c.p.Stop() }
