@@ -124,6 +124,7 @@ type guiConn struct {
 	queue       *requests.Queue // where the server's requests wait; nil without one
 	mu          sync.Mutex
 	schemas     map[string]json.RawMessage // output schemas by tool name
+	hints       map[string]ui.CacheHint    // the last list's cache hint by method (gui_skills.go)
 }
 
 // Connect implements ui.Conn.
@@ -199,6 +200,7 @@ func (c *guiConn) ListTools(ctx context.Context, cursor string) ([]ui.Tool, stri
 		}
 	}
 	c.mu.Unlock()
+	c.noteHint("tools/list", cursor, res.List)
 	return out, res.NextCursor, nil
 }
 
@@ -261,6 +263,7 @@ func (c *guiConn) ListResources(ctx context.Context, cursor string) ([]ui.Resour
 	if err != nil {
 		return nil, "", humanize(err)
 	}
+	c.noteHint("resources/list", cursor, res.List)
 	return res.Resources, res.NextCursor, nil
 }
 
@@ -322,6 +325,7 @@ func (c *guiConn) ListPrompts(ctx context.Context, cursor string) ([]ui.Prompt, 
 	if err != nil {
 		return nil, "", humanize(err)
 	}
+	c.noteHint("prompts/list", cursor, res.List)
 	return res.Prompts, res.NextCursor, nil
 }
 

@@ -20,6 +20,7 @@ type promptsScreen struct {
 
 	list    *widget.List
 	banner  *fyne.Container
+	cache   *cacheBadge
 	status  *widget.Label
 	detail  *fyne.Container
 	title   *widget.Label
@@ -62,7 +63,8 @@ func (p *promptsScreen) buildUI() fyne.CanvasObject {
 	p.status = widget.NewLabel("Loading prompts…")
 	p.status.Importance = widget.LowImportance
 	p.more = nextPageButton(p.onNextPage)
-	left := container.NewBorder(container.NewVBox(p.banner, p.status), p.more, nil, nil, p.list)
+	p.cache = p.ss.cache.badge()
+	left := container.NewBorder(container.NewVBox(p.banner, p.status, p.cache.obj), p.more, nil, nil, p.list)
 	p.title = heading("")
 	p.title.SizeName = theme.SizeNameSubHeadingText
 	p.title.Wrapping = fyne.TextWrapWord
@@ -98,6 +100,9 @@ func (p *promptsScreen) loadPage(cursor string) {
 				return
 			}
 			p.prompts = append(p.prompts, pg.items...)
+			if c := p.ss.conn(); c != nil && cursor == "" {
+				p.cache.set(lastHint(c, "prompts/list"), listContent(pg.items))
+			}
 			p.next = pg.next
 			if pg.next != "" {
 				p.more.Show()
@@ -115,6 +120,7 @@ func (p *promptsScreen) loadPage(cursor string) {
 }
 
 func (p *promptsScreen) onListChanged() {
+	p.cache.listChanged()
 	if p.ss.s.cfg.AutoRefreshOnListChanged {
 		p.onRefresh()
 		return

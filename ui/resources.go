@@ -27,6 +27,8 @@ type resourcesScreen struct {
 	list    *widget.List
 	banner  *fyne.Container
 	status  *widget.Label
+	cache   *cacheBadge            // the list's
+	reads   map[string]*cacheBadge // each read result's, by URI
 	detail  *fyne.Container
 	title   *widget.Label
 	uri     *widget.Label
@@ -108,7 +110,9 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 	r.status = widget.NewLabel("Loading resources…")
 	r.status.Importance = widget.LowImportance
 	r.more = nextPageButton(r.onNextPage)
-	left := container.NewBorder(container.NewVBox(r.banner, r.status), r.more, nil, nil, r.list)
+	r.cache = r.ss.cache.badge()
+	r.reads = map[string]*cacheBadge{}
+	left := container.NewBorder(container.NewVBox(r.banner, r.status, r.cache.obj), r.more, nil, nil, r.list)
 
 	r.title = heading("")
 	r.title.SizeName = theme.SizeNameSubHeadingText
@@ -170,6 +174,9 @@ func (r *resourcesScreen) load(more bool) {
 			r.resources = append(r.resources, l.res...)
 		} else {
 			r.resources, r.templates = l.res, l.tmpl
+			if c := r.ss.conn(); c != nil {
+				r.cache.set(lastHint(c, "resources/list"), listContent(l.res))
+			}
 		}
 		r.next = l.next
 		if l.next != "" {
@@ -194,6 +201,7 @@ func (r *resourcesScreen) load(more bool) {
 }
 
 func (r *resourcesScreen) onListChanged() {
+	r.cache.listChanged()
 	if r.ss.s.cfg.AutoRefreshOnListChanged {
 		r.onRefresh()
 		return
@@ -208,6 +216,9 @@ func (r *resourcesScreen) onUpdated(n Notification) {
 	}
 	_ = json.Unmarshal(n.Params, &p)
 	r.updated[p.URI] = n.Time
+	if b := r.reads[p.URI]; b != nil {
+		b.listChanged() // updated while the last read was still fresh
+	}
 	if r.cur != nil && r.cur.res != nil && r.cur.res.URI == p.URI {
 		r.showUpdated(p.URI)
 	}
@@ -310,6 +321,9 @@ func (r *resourcesScreen) onRead() {
 			head := heading(uri)
 			head.Wrapping = fyne.TextWrapBreak
 			objs := []fyne.CanvasObject{container.NewBorder(nil, nil, nil, rawButton(r.ss.s.w, "resources/read result", res.Raw), head)}
+			if b := r.readBadge(uri, res); b != nil {
+				objs = append(objs, b.obj)
+			}
 			for _, c := range res.Contents {
 				objs = append(objs, r.ss.contentView(c))
 			}

@@ -40,6 +40,8 @@ type serverScreens struct {
 	exp       *experimentalScreen
 	tester    *testerScreen
 	history   *historyScreen
+	skills    *skillsScreen
+	cache     *cacheTracker // the cache-hint countdowns of the lists and reads
 	roots     *requests.RootsPanel
 	tabs      *container.AppTabs
 	obj       fyne.CanvasObject
@@ -54,6 +56,7 @@ type serverScreens struct {
 func newServerScreens(s *server) *serverScreens {
 	ss := &serverScreens{s: s}
 	ss.ctx, ss.cancel = context.WithCancel(context.Background())
+	ss.cache = newCacheTracker(ss.ctx)
 	ss.tools = &toolsScreen{ss: ss}
 	ss.resources = &resourcesScreen{ss: ss}
 	ss.prompts = &promptsScreen{ss: ss}
@@ -63,10 +66,12 @@ func newServerScreens(s *server) *serverScreens {
 	ss.exp = &experimentalScreen{ss: ss}
 	ss.tester = &testerScreen{ss: ss}
 	ss.history = &historyScreen{ss: ss}
+	ss.skills = &skillsScreen{ss: ss}
 	ss.tabs = container.NewAppTabs(
 		container.NewTabItem("Tools", ss.tools.buildUI()),
 		container.NewTabItem("Resources", ss.resources.buildUI()),
 		container.NewTabItem("Prompts", ss.prompts.buildUI()),
+		container.NewTabItem("Skills", ss.skills.buildUI()),
 		container.NewTabItem("Tasks", ss.tasks.buildUI()),
 		container.NewTabItem("Logs", ss.logs.buildUI()),
 		container.NewTabItem("Roots", ss.buildRoots()),
@@ -149,6 +154,7 @@ func (ss *serverScreens) load() {
 	ss.resources.onRefresh()
 	ss.prompts.onRefresh()
 	ss.tasks.onRefresh()
+	ss.skills.onRefresh()
 }
 
 func (ss *serverScreens) stop() { ss.cancel() }

@@ -30,6 +30,7 @@ type toolsScreen struct {
 	list    *widget.List
 	banner  *fyne.Container
 	status  *widget.Label
+	cache   *cacheBadge
 	detail  *fyne.Container
 	name    *widget.Label
 	desc    *widget.Label
@@ -188,7 +189,8 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 	t.status = widget.NewLabel("Loading tools…")
 	t.status.SizeName = theme.SizeNameCaptionText
 	t.more = nextPageButton(t.onNextPage)
-	left := container.NewBorder(container.NewVBox(t.banner, t.search, t.status), t.more, nil, nil, t.list)
+	t.cache = t.ss.cache.badge()
+	left := container.NewBorder(container.NewVBox(t.banner, t.search, t.status, t.cache.obj), t.more, nil, nil, t.list)
 
 	t.name = heading("")
 	t.name.SizeName = theme.SizeNameSubHeadingText
@@ -309,6 +311,9 @@ func (t *toolsScreen) loadPage(cursor string) {
 			return
 		}
 		t.all = append(t.all, p.items...)
+		if c := t.ss.conn(); c != nil && cursor == "" {
+			t.cache.set(lastHint(c, "tools/list"), listContent(p.items))
+		}
 		t.next = p.next
 		if p.next != "" {
 			t.more.Show()
@@ -320,6 +325,7 @@ func (t *toolsScreen) loadPage(cursor string) {
 }
 
 func (t *toolsScreen) onListChanged() {
+	t.cache.listChanged()
 	if t.ss.s.cfg.AutoRefreshOnListChanged {
 		t.onRefresh()
 		return
