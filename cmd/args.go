@@ -286,7 +286,7 @@ var flagDefs = []flagDef{
 		}},
 	{name: "--params-json", kind: kindString, group: groupCLI, arg: "JSON", usage: "the whole params object of the request (any method)",
 		set: func(inv *Invocation, v string) error { return setJSONObject(&inv.ParamsJSON, "--params-json", v) }},
-	{name: "--request-header", kind: kindRepeat, group: groupCLI, arg: `"Name: Value"`, usage: "HTTP header sent with the one --params-json request only, not the handshake (http/sse servers; repeatable)",
+	{name: "--request-header", kind: kindRepeat, group: groupCLI, arg: `"Name: Value"`, usage: "HTTP header sent with the one --method request only, not the handshake (http/sse servers; repeatable)",
 		set: func(inv *Invocation, v string) error { return addHeader(&inv.RequestHeaders, "--request-header", v) }},
 	{name: "--format", kind: kindString, group: groupCLI, arg: "text|json", usage: "output: the result pretty-printed (text, default) or one JSON object (json); --run also takes junit",
 		set: func(inv *Invocation, v string) error {
@@ -695,8 +695,8 @@ func (inv *Invocation) checkCLI() error {
 	if inv.given["--no-revoke"] && !inv.given["--relogin"] {
 		return fmt.Errorf("--no-revoke only changes what --relogin does; add --relogin, or drop --no-revoke")
 	}
-	if inv.given["--request-header"] && !inv.given["--params-json"] {
-		return fmt.Errorf("--request-header goes with the one request that --params-json sends; add --params-json '{...}', or use --header for every request of the connection")
+	if inv.given["--request-header"] && !inv.given["--method"] {
+		return fmt.Errorf("--request-header goes with the one request that --method sends; add --method, or use --header for every request of the connection")
 	}
 	if inv.given["--tool-arg"] && inv.given["--tool-args-json"] {
 		return fmt.Errorf("--tool-arg cannot be combined with --tool-args-json; give the arguments one way")

@@ -161,7 +161,6 @@ func TestParseArgsErrors(t *testing.T) {
 			[]string{"--params-json", "cannot be combined with --tool-name"}},
 		{"tool-arg and tool-args-json", []string{"--cli", "--method", "tools/call", "--tool-name", "t", "--tool-arg", "a=1", "--tool-args-json", "{}", "x"},
 			[]string{"--tool-arg cannot be combined with --tool-args-json"}},
-		{"request-header without params-json", []string{"--cli", "--method", "ping", "--request-header", "X: 1", "x"}, []string{"--request-header", "--params-json"}},
 		{"request-header without --cli", []string{"--request-header", "X: 1"}, []string{"--request-header only works with --cli"}},
 		{"params-json not object", []string{"--cli", "--method", "x", "--params-json", "[1]"}, []string{"--params-json must be a JSON object"}},
 		{"metadata not object", []string{"--cli", "--method", "ping", "--metadata", "tenant=acme"}, []string{"--metadata must be a JSON object"}},

@@ -396,45 +396,39 @@ func replyRaw(rep *session.Reply, err error) (json.RawMessage, error) {
 // session.ErrDecode.
 func (r *cliRun) request(ctx context.Context) (json.RawMessage, error) {
 	inv := r.inv
+	opts, lopts := r.requestOptions()
 	if inv.ParamsJSON != "" {
-		var opts *session.CallOptions
-		if len(inv.RequestHeaders) > 0 {
-			opts = &session.CallOptions{Header: http.Header{}}
-			for _, h := range inv.RequestHeaders {
-				opts.Header.Set(h.Key, h.Value)
-			}
-		}
 		return replyRaw(r.sess.Call(ctx, inv.Method, json.RawMessage(inv.ParamsJSON), opts))
 	}
 	switch inv.Method {
 	case "initialize":
 		return r.sess.Info().Result, nil
 	case "ping":
-		return replyRaw(r.sess.Ping(ctx, nil))
+		return replyRaw(r.sess.Ping(ctx, opts))
 	case "tools/list":
-		l, err := r.sess.ListTools(ctx, nil)
+		l, err := r.sess.ListTools(ctx, lopts)
 		return shaped(listResult("tools", l.List), l.Problems, err)
 	case "tools/call":
-		return r.callTool(ctx)
+		return r.callTool(ctx, opts)
 	case "resources/list":
-		l, err := r.sess.ListResources(ctx, nil)
+		l, err := r.sess.ListResources(ctx, lopts)
 		return shaped(listResult("resources", l.List), l.Problems, err)
 	case "resources/templates/list":
-		l, err := r.sess.ListResourceTemplates(ctx, nil)
+		l, err := r.sess.ListResourceTemplates(ctx, lopts)
 		return shaped(listResult("resourceTemplates", l.List), l.Problems, err)
 	case "resources/read":
-		res, err := r.sess.ReadResource(ctx, inv.URI, nil)
+		res, err := r.sess.ReadResource(ctx, inv.URI, opts)
 		if res == nil {
 			return nil, err
 		}
 		return shaped(res.Raw, res.Result.Problems, err)
 	case "resources/unsubscribe":
-		return replyRaw(r.sess.UnsubscribeResource(ctx, inv.URI, nil))
+		return replyRaw(r.sess.UnsubscribeResource(ctx, inv.URI, opts))
 	case "prompts/list":
-		l, err := r.sess.ListPrompts(ctx, nil)
+		l, err := r.sess.ListPrompts(ctx, lopts)
 		return shaped(listResult("prompts", l.List), l.Problems, err)
 	case "prompts/get":
-		res, err := r.sess.GetPrompt(ctx, inv.PromptName, toMap(inv.PromptArgs), nil)
+		res, err := r.sess.GetPrompt(ctx, inv.PromptName, toMap(inv.PromptArgs), opts)
 		if res == nil {
 			return nil, err
 		}
@@ -442,29 +436,29 @@ func (r *cliRun) request(ctx context.Context) (json.RawMessage, error) {
 	case "completion/complete":
 		ref := session.CompletionRef{Type: inv.Ref.Type, Name: inv.Ref.Name, URI: inv.Ref.URI}
 		arg := mcp.CompleteArgument{Name: inv.Argument.Key, Value: inv.Argument.Value}
-		res, err := r.sess.Complete(ctx, ref, arg, toMap(inv.ContextArgs), nil)
+		res, err := r.sess.Complete(ctx, ref, arg, toMap(inv.ContextArgs), opts)
 		if res == nil {
 			return nil, err
 		}
 		return shaped(res.Raw, res.Problems, err)
 	case "logging/setLevel":
-		rep, err := r.sess.SetLogLevel(ctx, mcp.LoggingLevel(inv.LogLevel), nil)
+		rep, err := r.sess.SetLogLevel(ctx, mcp.LoggingLevel(inv.LogLevel), opts)
 		if rep == nil && err == nil { // the modern protocol has no such request
 			return json.RawMessage(`{}`), nil
 		}
 		return replyRaw(rep, err)
 	case "tasks/list":
-		l, err := r.sess.ListTasks(ctx, nil)
+		l, err := r.sess.ListTasks(ctx, lopts)
 		return shaped(listResult("tasks", l.List), l.Problems, err)
 	case "skills/list", "skills/get":
 		if !r.sess.OffersSkills() {
 			return nil, usageError{fmt.Errorf("the server does not offer skills: its capabilities have no extensions[%q] (to send %s anyway, add --params-json '{}')", mcpresult.SkillsExtension, inv.Method)}
 		}
 		if inv.Method == "skills/list" {
-			l, err := r.sess.ListSkills(ctx, nil)
+			l, err := r.sess.ListSkills(ctx, lopts)
 			return shaped(listResult("skills", l.List), l.Problems, err)
 		}
-		res, err := r.sess.GetSkill(ctx, inv.URI, nil)
+		res, err := r.sess.GetSkill(ctx, inv.URI, opts)
 		if res == nil {
 			return nil, err
 		}
@@ -473,12 +467,27 @@ func (r *cliRun) request(ctx context.Context) (json.RawMessage, error) {
 		return nil, usageError{fmt.Errorf("--method %s needs the task id: add --params-json '{\"taskId\":\"...\"}'", inv.Method)}
 	}
 	// Any other method: sent with empty params.
-	return replyRaw(r.sess.Call(ctx, inv.Method, nil, nil))
+	return replyRaw(r.sess.Call(ctx, inv.Method, nil, opts))
+}
+
+// requestOptions are the options of the one request --method sends: its
+// --request-header headers (nil when there are none). The requests the
+// CLI makes on the way (the handshake, the tools/list that --tool-arg
+// reads the schema from) do not get them.
+func (r *cliRun) requestOptions() (*session.CallOptions, *session.ListOptions) {
+	if len(r.inv.RequestHeaders) == 0 {
+		return nil, nil
+	}
+	opts := &session.CallOptions{Header: http.Header{}}
+	for _, h := range r.inv.RequestHeaders {
+		opts.Header.Set(h.Key, h.Value)
+	}
+	return opts, &session.ListOptions{CallOptions: *opts}
 }
 
 // callTool runs tools/call with --tool-args-json or --tool-arg values
-// parsed against the tool's input schema.
-func (r *cliRun) callTool(ctx context.Context) (json.RawMessage, error) {
+// parsed against the tool's input schema; opts are the call's own.
+func (r *cliRun) callTool(ctx context.Context, opts *session.CallOptions) (json.RawMessage, error) {
 	inv := r.inv
 	var args json.RawMessage
 	switch {
@@ -507,7 +516,7 @@ func (r *cliRun) callTool(ctx context.Context) (json.RawMessage, error) {
 	default:
 		args = json.RawMessage(`{}`)
 	}
-	res, err := r.sess.CallTool(ctx, session.ToolCall{Name: inv.ToolName, Arguments: args}, nil)
+	res, err := r.sess.CallTool(ctx, session.ToolCall{Name: inv.ToolName, Arguments: args}, opts)
 	return shaped(res.Raw, res.Result.Problems, err)
 }
 

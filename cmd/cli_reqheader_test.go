@@ -26,14 +26,72 @@ type seenRequest struct{ method, probe string }
 // with every one.
 func TestCLIRequestHeaderReachesServer(t *testing.T) {
 	isolateCLI(t)
+	p := newProbeProxy(t)
+	code, out, errs := cli(t, "--cli", "--server-url", p.url, "--header", "X-Tenant: acme",
+		"--method", "tools/call", "--params-json", `{"name":"echo","arguments":{"message":"via proxy"}}`,
+		"--request-header", "X-Probe: one", "--request-header", "X-Other: two", "--format", "json")
+	if code != exitOK || toolText(t, result(t, out)) != "Echo: via proxy" {
+		t.Fatalf("echo through the proxy: exit %d %s %s", code, out, errs)
+	}
+	p.check(t, "tools/call", "one")
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, v := range p.conn {
+		if v != "acme" {
+			t.Errorf("request %d (%q) had X-Tenant %q; --header goes with every request", i, p.seen[i].method, v)
+		}
+	}
+}
+
+// TestCLIRequestHeaderTypedMethods: --request-header goes with the typed
+// methods too (no --params-json), and only with the one request the
+// method sends: for tools/call with --tool-arg, not with the tools/list
+// that reads the tool's schema first. Checked on the server's side of a
+// recording proxy in front of server-everything over Streamable HTTP.
+func TestCLIRequestHeaderTypedMethods(t *testing.T) {
+	isolateCLI(t)
+	for _, tc := range []struct {
+		method string
+		args   []string
+		want   string // in the output
+	}{
+		{"tools/call", []string{"--tool-name", "echo", "--tool-arg", "message=typed"}, "Echo: typed"},
+		{"tools/list", nil, `"echo"`},
+		{"resources/read", []string{"--uri", "demo://resource/static/document/architecture.md"}, "architecture.md"},
+		{"prompts/get", []string{"--prompt-name", "simple-prompt"}, "messages"},
+		{"ping", nil, "{"},
+	} {
+		t.Run(strings.ReplaceAll(tc.method, "/", "_"), func(t *testing.T) {
+			p := newProbeProxy(t)
+			args := append([]string{"--cli", "--server-url", p.url, "--method", tc.method}, tc.args...)
+			args = append(args, "--request-header", "X-Probe: typed-"+tc.method, "--format", "json")
+			code, out, errs := cli(t, args...)
+			if code != exitOK || !strings.Contains(out, tc.want) {
+				t.Fatalf("%s through the proxy: exit %d\n%s\n%s", tc.method, code, out, errs)
+			}
+			p.check(t, tc.method, "typed-"+tc.method)
+		})
+	}
+}
+
+// probeProxy is a recording reverse proxy in front of server-everything
+// (Streamable HTTP): every request's JSON-RPC method, X-Probe and
+// X-Tenant headers as they reached the server.
+type probeProxy struct {
+	url  string
+	mu   sync.Mutex
+	seen []seenRequest
+	conn []string // the --header value of every request
+}
+
+func newProbeProxy(t *testing.T) *probeProxy {
+	t.Helper()
 	target, err := url.Parse(peers.EverythingHTTP(t, "streamableHttp"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	proxy := httputil.NewSingleHostReverseProxy(target)
-	var mu sync.Mutex
-	var seen []seenRequest
-	var conn []string // the --header value of every request
+	p := &probeProxy{}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		body, _ := io.ReadAll(req.Body)
 		req.Body = io.NopCloser(bytes.NewReader(body))
@@ -41,41 +99,37 @@ func TestCLIRequestHeaderReachesServer(t *testing.T) {
 			Method string `json:"method"`
 		}
 		json.Unmarshal(body, &msg)
-		mu.Lock()
-		seen = append(seen, seenRequest{msg.Method, strings.Join(req.Header.Values("X-Probe"), ",")})
-		conn = append(conn, req.Header.Get("X-Tenant"))
-		mu.Unlock()
+		p.mu.Lock()
+		p.seen = append(p.seen, seenRequest{msg.Method, strings.Join(req.Header.Values("X-Probe"), ",")})
+		p.conn = append(p.conn, req.Header.Get("X-Tenant"))
+		p.mu.Unlock()
 		proxy.ServeHTTP(w, req)
 	}))
-	defer srv.Close()
+	t.Cleanup(srv.Close)
+	p.url = srv.URL + "/mcp"
+	return p
+}
 
-	code, out, errs := cli(t, "--cli", "--server-url", srv.URL+"/mcp", "--header", "X-Tenant: acme",
-		"--method", "tools/call", "--params-json", `{"name":"echo","arguments":{"message":"via proxy"}}`,
-		"--request-header", "X-Probe: one", "--request-header", "X-Other: two", "--format", "json")
-	if code != exitOK || toolText(t, result(t, out)) != "Echo: via proxy" {
-		t.Fatalf("echo through the proxy: exit %d %s %s", code, out, errs)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	calls := 0
-	for _, r := range seen {
+// check: exactly one method request reached the server, with X-Probe
+// probe, and no other request carried X-Probe.
+func (p *probeProxy) check(t *testing.T, method, probe string) {
+	t.Helper()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for _, r := range p.seen {
 		switch {
-		case r.method == "tools/call":
-			calls++
-			if r.probe != "one" {
-				t.Errorf("tools/call reached the server with X-Probe %q, want %q", r.probe, "one")
+		case r.method == method && r.probe != "":
+			n++
+			if r.probe != probe {
+				t.Errorf("%s reached the server with X-Probe %q, want %q", method, r.probe, probe)
 			}
 		case r.probe != "":
-			t.Errorf("%q reached the server with X-Probe %q; --request-header belongs to the tools/call only", r.method, r.probe)
+			t.Errorf("%q reached the server with X-Probe %q; --request-header belongs to the %s only", r.method, r.probe, method)
 		}
 	}
-	if calls != 1 || len(seen) < 3 { // initialize, notifications/initialized, tools/call at least
-		t.Fatalf("the proxy saw %d tools/call among %+v", calls, seen)
-	}
-	for i, v := range conn {
-		if v != "acme" {
-			t.Errorf("request %d (%q) had X-Tenant %q; --header goes with every request", i, seen[i].method, v)
-		}
+	if n != 1 || len(p.seen) < 3 { // initialize, notifications/initialized, the request at least
+		t.Fatalf("the proxy saw %d %s with the probe among %+v", n, method, p.seen)
 	}
 }
 
@@ -88,8 +142,6 @@ func TestCLIRequestHeaderUsage(t *testing.T) {
 	}{
 		{"stdio server", []string{"--cli", "--method", "ping", "--params-json", "{}", "--request-header", "X-Probe: 1", "--", "/bin/false"},
 			[]string{"--request-header", "stdio server"}},
-		{"without --params-json", []string{"--cli", "--method", "ping", "--request-header", "X-Probe: 1", "http://127.0.0.1:1/mcp"},
-			[]string{"--request-header", "--params-json", "--header"}},
 		{"bad header", []string{"--cli", "--method", "ping", "--params-json", "{}", "--request-header", "X-Probe 1", "http://127.0.0.1:1/mcp"},
 			[]string{`write --request-header "Name: Value"`}},
 		{"given twice", []string{"--cli", "--method", "ping", "--params-json", "{}", "--request-header", "X: 1", "--request-header", "x: 2", "http://127.0.0.1:1/mcp"},
