@@ -11,7 +11,7 @@ import (
 // The --cli flags each sessions-as-files mode also takes.
 var sessionModeFlags = map[string][]string{
 	"--replay": {"--format", "--trace", "--verbose", "--timeout", "--ignore", "--yes", "--har", "--browser", "--relogin", "--no-revoke", "--fault"},
-	"--run": {"--format", "--trace", "--verbose", "--timeout", "--ignore", "--yes", "--har", "--browser", "--relogin", "--no-revoke", "--fault",
+	"--run": {"--format", "--trace", "--verbose", "--timeout", "--ignore", "--har", "--browser", "--relogin", "--no-revoke", "--fault",
 		"--sampling", "--elicitation", "--root", "--metadata"},
 }
 
@@ -55,7 +55,7 @@ func (inv *Invocation) checkSessionFile(mode string) error {
 func (inv *Invocation) checkSessionFlags(mode string) error {
 	for _, f := range []string{"--ignore", "--yes"} {
 		if inv.given[f] {
-			return fmt.Errorf("%s works with --replay, --run and --diff, not with %s", f, mode)
+			return fmt.Errorf("%s works with --replay and --run (and --ignore with --diff), not with %s", f, mode)
 		}
 	}
 	if inv.Format == "junit" {

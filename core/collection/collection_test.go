@@ -1,0 +1,138 @@
+package collection
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+const example = `{
+  "format": "spyglass-collection", "formatVersion": 1, "name": "smoke",
+  "server": {"command": "node", "args": ["index.js"]},
+  "calls": [
+    {"method": "tools/call", "params": {"name": "echo", "arguments": {"message": "hi"}},
+     "expect": {"result": {"content": [{"type": "text", "text": "Echo: hi"}]}, "maxDuration": "2s",
+                "pointers": [{"pointer": "/content/0/type", "equals": "text"}], "isError": false}},
+    {"method": "tools/call", "params": {"name": "weather"}, "expect": {"schema": true}},
+    {"method": "nope", "expect": {"error": {"code": -32601}}}
+  ]
+}`
+
+func TestReadAndSchema(t *testing.T) {
+	c, err := Read(strings.NewReader(example))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Name != "smoke" || len(c.Calls) != 3 || c.Server.Entry == nil || c.Server.Entry.Command != "node" {
+		t.Fatalf("%+v", c)
+	}
+	if time.Duration(c.Calls[0].Expect.MaxDuration) != 2*time.Second || !c.Calls[1].Expect.UsesOutputSchema() {
+		t.Errorf("expectations: %+v", c.Calls)
+	}
+	// The example validates against collection.schema.json, and so does
+	// what Write writes.
+	doc, _ := jsonschema.UnmarshalJSON(bytes.NewReader(Schema))
+	comp := jsonschema.NewCompiler()
+	comp.AddResource("collection.schema.json", doc)
+	s, err := comp.Compile("collection.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, c); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range [][]byte{[]byte(example), buf.Bytes()} {
+		inst, _ := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		if err := s.Validate(inst); err != nil {
+			t.Errorf("does not validate: %v\n%s", err, b)
+		}
+	}
+	if c2, err := Read(&buf); err != nil || len(c2.Calls) != 3 {
+		t.Errorf("round trip: %v", err)
+	}
+	for _, bad := range []struct {
+		from, to string
+		want     error
+	}{
+		{`"formatVersion": 1`, `"formatVersion": 3`, ErrVersion},
+		{`"spyglass-collection"`, `"other"`, ErrNotCollection},
+		{`"maxDuration": "2s"`, `"maxDuration": "soon"`, ErrInvalid},
+		{`"isError": false`, `"isEror": false`, ErrInvalid},
+		{`"method": "nope"`, `"params": {}`, ErrInvalid},
+	} {
+		doc := strings.Replace(example, bad.from, bad.to, 1)
+		if _, err := Read(strings.NewReader(doc)); !errors.Is(err, bad.want) {
+			t.Errorf("%s → %s: %v, want %v", bad.from, bad.to, err, bad.want)
+		}
+		inst, _ := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+		if bad.want != ErrVersion && s.Validate(inst) == nil && bad.from != `"method": "nope"` {
+			t.Errorf("the schema accepts %s → %s", bad.from, bad.to)
+		}
+	}
+}
+
+func TestCheck(t *testing.T) {
+	c, _ := Read(strings.NewReader(example))
+	echo, weather, nope := &c.Calls[0], &c.Calls[1], &c.Calls[2]
+	ok := Outcome{Result: json.RawMessage(`{"content":[{"type":"text","text":"Echo: hi"}]}`), Duration: time.Millisecond}
+	weatherSchema := json.RawMessage(`{"type":"object","properties":{"temp":{"type":"number"}},"required":["temp"]}`)
+	for _, tt := range []struct {
+		name string
+		call *Call
+		out  Outcome
+		opts *CheckOptions
+		want []string // expectations that fail
+	}{
+		{"all hold", echo, ok, nil, nil},
+		{"other text", echo, Outcome{Result: json.RawMessage(`{"content":[{"type":"text","text":"Echo: ho"}]}`)}, nil, []string{"result"}},
+		{"too slow", echo, Outcome{Result: ok.Result, Duration: 3 * time.Second}, nil, []string{"maxDuration"}},
+		{"tool error", echo, Outcome{Result: json.RawMessage(`{"content":[{"type":"text","text":"Echo: hi"}],"isError":true}`)}, nil, []string{"result", "isError"}},
+		{"rpc error", echo, Outcome{Error: &RPCError{Code: -32602, Message: "bad"}}, nil, []string{"answer"}},
+		{"no answer", echo, Outcome{Err: errors.New("connection closed")}, nil, []string{"answer"}},
+		{"schema holds", weather, Outcome{Result: json.RawMessage(`{"content":[],"structuredContent":{"temp":21.5}}`)}, &CheckOptions{OutputSchema: weatherSchema}, nil},
+		{"schema fails", weather, Outcome{Result: json.RawMessage(`{"content":[],"structuredContent":{"temp":"warm"}}`)}, &CheckOptions{OutputSchema: weatherSchema}, []string{"schema"}},
+		{"no outputSchema", weather, Outcome{Result: json.RawMessage(`{"content":[],"structuredContent":{}}`)}, nil, []string{"schema"}},
+		{"expected error", nope, Outcome{Error: &RPCError{Code: -32601}}, nil, nil},
+		{"other error", nope, Outcome{Error: &RPCError{Code: -32602}}, nil, []string{"error"}},
+		{"a result instead", nope, Outcome{Result: json.RawMessage(`{}`)}, nil, []string{"error"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, f := range Check(tt.call, tt.out, tt.opts) {
+				got = append(got, f.Expectation)
+				if f.Message == "" {
+					t.Errorf("%s failed without a message", f.Expectation)
+				}
+			}
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+				t.Errorf("failed %v, want %v", got, tt.want)
+			}
+		})
+	}
+	// A result failure lists the differences by path.
+	fs := Check(echo, Outcome{Result: json.RawMessage(`{"content":[{"type":"text","text":"Echo: ho"}]}`)}, nil)
+	if len(fs) != 1 || len(fs[0].Changes) != 1 || fs[0].Changes[0].Path != "/result/content/0/text" {
+		t.Errorf("changes %+v", fs)
+	}
+}
+
+func TestLookup(t *testing.T) {
+	v, _ := decode(json.RawMessage(`{"a":[{"b/c":1,"~":2}],"":3}`))
+	for ptr, want := range map[string]string{"/a/0/b~1c": "1", "/a/0/~0": "2", "/": "3", "": `{"":3,"a":[{"b/c":1,"~":2}]}`} {
+		got, ok := lookup(v, ptr)
+		if !ok || string(marshal(got)) != want {
+			t.Errorf("%q: %s %v", ptr, marshal(got), ok)
+		}
+	}
+	for _, ptr := range []string{"/a/1", "/a/01", "/x", "a", "/a/0/b~1c/d"} {
+		if _, ok := lookup(v, ptr); ok {
+			t.Errorf("%q resolved", ptr)
+		}
+	}
+}
