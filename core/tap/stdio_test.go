@@ -1,0 +1,264 @@
+package tap
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/spyglass-mcp/spyglass/core/events"
+)
+
+// hostTap is a tap process (this test binary, see TestMain) driven by the
+// test as its host: it writes to the tap's stdin and reads its stdout.
+type hostTap struct {
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *bufio.Reader
+	stderr *lockedBuffer
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// startTap starts the tap with args (flags, "--", the server command).
+func startTap(t *testing.T, args ...string) *hostTap {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self, args...)
+	cmd.Env = append(os.Environ(), "TAP_TEST_MAIN=1")
+	h := &hostTap{cmd: cmd, stderr: &lockedBuffer{}}
+	cmd.Stderr = h.stderr
+	if h.in, err = cmd.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.out = bufio.NewReader(out)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return h
+}
+
+// roundTrips sends n messages and checks that each comes back unchanged
+// (the server is cat, which echoes its input).
+func (h *hostTap) roundTrips(t *testing.T, from, n int) {
+	t.Helper()
+	for i := from; i < from+n; i++ {
+		msg := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"echo","arguments":{"message":"m%d"}}}`+"\n", i, i)
+		if _, err := io.WriteString(h.in, msg); err != nil {
+			t.Fatalf("message %d: the tap stopped taking input: %v (stderr: %s)", i, err, h.stderr.String())
+		}
+		got, err := h.out.ReadString('\n')
+		if err != nil || got != msg {
+			t.Fatalf("message %d came back as %q (%v); sent %q; stderr: %s", i, got, err, msg, h.stderr.String())
+		}
+	}
+}
+
+// end closes the host's side and returns the tap's exit code.
+func (h *hostTap) end(t *testing.T) int {
+	t.Helper()
+	h.in.Close()
+	err := h.cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return 0
+}
+
+// TestTraceReaderGoesAway: the reader of a FIFO trace stops reading in
+// the middle of the session; the host's traffic goes on unchanged, the tap
+// says once that the trace is not being written, and exits with the
+// server's status.
+func TestTraceReaderGoesAway(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "trace")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	readerOpen := make(chan *os.File, 1)
+	go func() {
+		f, err := os.Open(fifo)
+		if err != nil {
+			t.Error(err)
+		}
+		readerOpen <- f
+	}()
+	h := startTap(t, "--trace", fifo, "--", "cat")
+	r := <-readerOpen
+	h.roundTrips(t, 1, 10)
+	// The reader has seen the trace begin, then goes away.
+	br := bufio.NewReader(r)
+	if line, err := br.ReadString('\n'); err != nil || !strings.Contains(line, `"format"`) {
+		t.Fatalf("trace began with %q (%v)", line, err)
+	}
+	r.Close()
+	h.roundTrips(t, 11, 2000)
+	if code := h.end(t); code != 0 {
+		t.Errorf("exit %d, want cat's 0; stderr: %s", code, h.stderr.String())
+	}
+	if n := strings.Count(h.stderr.String(), "the trace is not being written"); n != 1 {
+		t.Errorf("the recording failure was reported %d times, want once: %s", n, h.stderr.String())
+	}
+}
+
+// TestTraceDiskFull: a trace that cannot be written at all (/dev/full)
+// leaves the traffic unchanged; the failure is reported.
+func TestTraceDiskFull(t *testing.T) {
+	h := startTap(t, "--trace", "/dev/full", "--", "cat")
+	h.roundTrips(t, 1, 500)
+	if code := h.end(t); code != 0 {
+		t.Errorf("exit %d, want 0; stderr: %s", code, h.stderr.String())
+	}
+	if s := h.stderr.String(); !strings.Contains(s, "no space left on device") || strings.Count(s, "not being written") != 1 {
+		t.Errorf("stderr does not report the full disk once: %s", s)
+	}
+}
+
+// TestExitStatus: the server's exit status becomes the tap's, and a
+// server that ignores both EOF and SIGTERM is ended by the ladder.
+func TestExitStatus(t *testing.T) {
+	h := startTap(t, "--", "sh", "-c", "read line; echo \"$line\"; exit 7")
+	h.roundTrips(t, 1, 1)
+	if code := h.end(t); code != 7 {
+		t.Errorf("exit %d, want the server's 7; stderr: %s", code, h.stderr.String())
+	}
+
+	trace := filepath.Join(t.TempDir(), "trace.json")
+	h = startTap(t, "--trace", trace, "--", "sh", "-c", `trap "" TERM; echo ready; while :; do read x || sleep 0.05; done`)
+	if line, err := h.out.ReadString('\n'); err != nil || line != "ready\n" {
+		t.Fatalf("server said %q (%v)", line, err)
+	}
+	if code := h.end(t); code != 128+int(syscall.SIGKILL) {
+		t.Errorf("exit %d, want %d (SIGKILL after EOF and SIGTERM were ignored); stderr: %s", code, 128+int(syscall.SIGKILL), h.stderr.String())
+	}
+	f, err := os.Open(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	_, evs, err := events.ReadTrace(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := evs[len(evs)-1]
+	if last.Kind != events.KindError || !strings.Contains(last.Text, "killed by signal") {
+		t.Errorf("last event %v %q, want the kill", last.Kind, last.Text)
+	}
+	if bad := invalid(evs); len(bad) != 1 || !strings.Contains(bad[0], "ready") {
+		t.Errorf("the server's non-JSON line should be recorded as invalid, once: %q", bad)
+	}
+}
+
+// TestFaultInTheMiddle: --fault applies between host and server: the
+// echoed tools/call is dropped on its way back to the host, ping passes,
+// and the record says what was done.
+func TestFaultInTheMiddle(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "trace.json")
+	h := startTap(t, "--trace", trace, "--fault", "drop=in:tools/call", "--", "cat")
+	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}` + "\n"
+	ping := `{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\n"
+	io.WriteString(h.in, call)
+	io.WriteString(h.in, ping)
+	got, err := h.out.ReadString('\n')
+	if err != nil || got != ping {
+		t.Fatalf("host got %q (%v), want the ping only", got, err)
+	}
+	if code := h.end(t); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+	f, err := os.Open(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	_, evs, err := events.ReadTrace(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	warned := false
+	for _, e := range evs {
+		warned = warned || e.Kind == events.KindWarning && strings.Contains(e.Text, "fault injected: dropped")
+	}
+	if !warned {
+		t.Errorf("no fault warning in the record (%s)", kinds(evs))
+	}
+	if out := messages(evs, events.DirOut); string(out) != call+ping {
+		t.Errorf("host→server in the record: %q", out)
+	}
+	if in := messages(evs, events.DirIn); string(in) != ping {
+		t.Errorf("server→host in the record (what the host got): %q", in)
+	}
+}
+
+// TestSplitter: however the stream is cut into chunks, the same messages
+// come out with their exact bytes; other lines are invalid; an oversize
+// line is recorded by size.
+func TestSplitter(t *testing.T) {
+	stream := `{"jsonrpc":"2.0","id":1,"method":"a"}` + "\n" +
+		`{"jsonrpc":"2.0","id":"x","result":{"s":"é\u00e9"}}` + "\r\n" +
+		"\n" +
+		"not json\n" +
+		`{"broken":` + "\n" +
+		`[{"jsonrpc":"2.0","method":"n"}]` + "\n" +
+		strings.Repeat("x", 100) + "\n" +
+		`{"tail":1}`
+	for _, size := range []int{1, 2, 3, 7, 64, len(stream)} {
+		log := events.New(nil)
+		s := &Splitter{Rec: log, Conn: "c", Dir: events.DirIn, Max: 64}
+		for b := []byte(stream); len(b) > 0; {
+			n := min(size, len(b))
+			s.Write(b[:n])
+			b = b[n:]
+		}
+		s.Flush()
+		var got []string
+		for _, e := range log.Events() {
+			got = append(got, string(e.Kind)+" "+string(e.Raw)+" "+fmt.Sprint(e.Size))
+		}
+		want := []string{
+			`message {"jsonrpc":"2.0","id":1,"method":"a"} 37`,
+			`message {"jsonrpc":"2.0","id":"x","result":{"s":"é\u00e9"}} 52`,
+			`invalid not json 8`,
+			`invalid {"broken": 10`,
+			`message [{"jsonrpc":"2.0","method":"n"}] 32`,
+			`invalid  100`,
+			`invalid {"tail":1} 10`,
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("chunks of %d:\n%s\nwant\n%s", size, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+}
