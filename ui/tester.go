@@ -209,6 +209,9 @@ type testerScreen struct {
 	headers    []*headerRow
 	addHeader  *widget.Button
 	send       *widget.Button
+	cancelBtn  *widget.Button
+	running    context.CancelFunc // the waiting request's, nil when none waits
+	cancelled  bool               // the user cancelled the waiting request
 	badge      *badge
 	replyInfo  *widget.Label
 	response   *widget.Label
@@ -255,6 +258,8 @@ func (t *testerScreen) buildUI() fyne.CanvasObject {
 
 	t.send = widget.NewButtonWithIcon("Send Request", theme.MailSendIcon(), t.onSend)
 	t.send.Importance = widget.HighImportance
+	t.cancelBtn = widget.NewButtonWithIcon("Cancel", theme.MediaStopIcon(), t.onCancel)
+	t.cancelBtn.Hide()
 	t.loadHist = widget.NewSelect(nil, t.onLoadHistory)
 	t.loadHist.PlaceHolder = "Load from History"
 
@@ -293,7 +298,7 @@ func (t *testerScreen) buildUI() fyne.CanvasObject {
 		t.jsonErr,
 		idNote,
 		t.progress,
-		container.NewBorder(nil, nil, nil, t.send, t.loadHist),
+		container.NewBorder(nil, nil, nil, container.NewHBox(t.cancelBtn, t.send), t.loadHist),
 		widget.NewSeparator(),
 		container.NewBorder(nil, nil, heading("Response"), t.copyResp, container.NewHBox(t.badge, t.replyInfo)),
 		t.response,
@@ -406,6 +411,8 @@ func (t *testerScreen) onSend() {
 	t.progText.Hide()
 	t.notes.RemoveAll()
 	ctx, cancel := context.WithCancel(t.ss.ctx)
+	t.running, t.cancelled = cancel, false
+	t.cancelBtn.Show()
 	started := time.Now()
 	progress := func(p Progress) { do(func() { t.onProgress(p) }) }
 	notify := func(n Notification) { do(func() { t.onRelated(n) }) }
@@ -418,6 +425,15 @@ func (t *testerScreen) onSend() {
 			}
 		})
 	}()
+}
+
+// onCancel stops waiting for the request: the session sends
+// notifications/cancelled and the request's outcome is cancelled.
+func (t *testerScreen) onCancel() {
+	if t.running != nil {
+		t.cancelled = true
+		t.running()
+	}
 }
 
 func (t *testerScreen) onProgress(p Progress) {
@@ -450,6 +466,8 @@ func (t *testerScreen) onRelated(n Notification) {
 // history.
 func (t *testerScreen) onReply(req RawRequest, started time.Time, rep RawReply, err error) {
 	t.send.Enable()
+	t.cancelBtn.Hide()
+	t.running = nil
 	entry := HistoryEntry{Time: started, Method: req.Method, Params: req.Params, Header: req.Header, Progress: req.Progress, Duration: rep.Duration}
 	badgeText, level := "", ""
 	var raw []byte
@@ -464,6 +482,10 @@ func (t *testerScreen) onReply(req RawRequest, started time.Time, rep RawReply, 
 		}
 	}
 	switch {
+	case err != nil && t.cancelled:
+		entry.Status = "cancelled"
+		t.response.SetText("Cancelled: Spyglass sent notifications/cancelled and stopped waiting for the answer.")
+		badgeText, level = "cancelled", "warning"
 	case err != nil:
 		entry.Status = "no response"
 		if badgeText != "" {
