@@ -3,7 +3,11 @@ package cmd
 import (
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/testpeers"
@@ -106,4 +110,28 @@ func TestGUISkillsNotOffered(t *testing.T) {
 	if n := h.sentCount("skills/list"); n != 0 {
 		t.Fatalf("sent %d skills/list to a server without the extension", n)
 	}
+}
+
+// TestGUIListenLaneAndChangedWhileFresh: against the TypeScript SDK v2 in
+// the modern era the inspector's listen lane shows the window's
+// subscriptions/listen acknowledged; the add-tool tool changes the tool
+// list while the list is still fresh (ttl 42 s), so the list_changed that
+// arrives on the stream flags the Tools list "changed while fresh".
+func TestGUIListenLaneAndChangedWhileFresh(t *testing.T) {
+	h := newSkillsHarness(t, "modern", "catalog")
+	h.connectWithTools()
+	h.waitFor("the listen lane", func() bool { return h.hasText("Listen streams · 1 · now acknowledged") })
+	h.waitFor("fresh", func() bool { return h.hasText("ttl 42 s · public cache") })
+	ui.Sync(func() {
+		if !h.selectRow("add-tool") {
+			t.Fatal("could not select add-tool")
+		}
+	})
+	h.tap("Run")
+	h.waitFor("changed while fresh", func() bool {
+		return h.find(func(o fyne.CanvasObject) bool {
+			l, ok := o.(*widget.Label)
+			return ok && strings.HasPrefix(l.Text, "the server said it stays fresh")
+		}) != nil
+	})
 }

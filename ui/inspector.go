@@ -50,6 +50,7 @@ type inspector struct {
 	pauseBtn *widget.Button
 	empty    *widget.Label
 	detail   *eventDetail
+	lane     *listenLane // the subscriptions/listen streams (listenlane.go)
 	split    *container.Split
 	selSeq   uint64
 	obj      fyne.CanvasObject
@@ -97,6 +98,7 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	}
 	in.empty = emptyState("No events yet. Connect to a server and they stream in here.")
 	in.detail = newEventDetail(in)
+	in.lane = newListenLane(in)
 	listArea := container.NewStack(in.list, in.empty)
 	in.split = container.NewVSplit(listArea, in.detail.obj)
 	in.split.Offset = 1
@@ -107,6 +109,7 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 		in.counters,
 		tabs,
 		in.search,
+		in.lane.obj,
 	)
 	in.obj = container.NewBorder(header, nil, nil, nil, in.split)
 	in.styleTabs()
@@ -306,6 +309,7 @@ func (in *inspector) follow() {
 }
 
 func (in *inspector) updateEmpty() {
+	in.lane.refresh() // every change of what is shown ends here
 	if len(in.shown) > 0 {
 		in.empty.Hide()
 		return
