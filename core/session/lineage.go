@@ -113,7 +113,7 @@ func (s *Session) endAttempt(a lineage.Attempt, rep *Reply, isError bool, err er
 	run := ""
 	if rep != nil {
 		r.RequestID, r.Seq, r.Duration, run = rep.ID, rep.Seq, rep.Duration, rep.Run
-		r.Sent = rep.Seq != 0 && !rep.unsent
+		r.Sent = rep.Seq != 0 && !rep.unsent && !rep.abandoned
 	}
 	if ended, ok := s.opts.Lineage.End(a.CallID, r); ok {
 		a = ended

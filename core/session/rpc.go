@@ -129,6 +129,9 @@ type Reply struct {
 	Duration time.Duration
 
 	unsent bool // the conn never took the request: it cannot have run
+	// abandoned: a multi round-trip request given up between rounds;
+	// every request sent was answered "input required", none still runs
+	abandoned bool
 }
 
 // CallOptions are per-request options; nil means defaults.
@@ -225,6 +228,7 @@ func (s *Session) request(ctx context.Context, method string, params json.RawMes
 				err = fmt.Errorf("%w (%w)", err, context.Canceled)
 			}
 			s.abandonRounds(ir, rep.Run, o.rpc, err)
+			rep.abandoned = true
 			break
 		}
 		o.Run = rep.Run
