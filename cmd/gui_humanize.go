@@ -35,6 +35,9 @@ func (e *humanError) Detail() string { return e.err.Error() }
 // phrasing where the CLI's names a flag or the chain would lead.
 func humanize(err error) error {
 	var h *humanError
+	if errors.Is(err, session.ErrInputCancelled) && !errors.As(err, &h) {
+		return &humanError{err: err, text: "You cancelled the call in the request queue while the server waited for your input; it was not sent again."}
+	}
 	if err == nil || errors.Is(err, context.Canceled) || errors.As(err, &h) {
 		return err
 	}

@@ -122,16 +122,50 @@ func askQueue[A any](ctx context.Context, add func(answer func(A)), cancel func(
 // panel closes with a note.
 type requestHandlers struct{ q *requests.Queue }
 
-func (h requestHandlers) CreateMessage(ctx context.Context, req *session.SamplingRequest) (*mcp.CreateMessageResult, error) {
-	id := req.ID
-	if id == "" {
-		id = req.InputKey // input request of the modern protocol
+// queueID is the queue's id of a server request: its JSON-RPC id, or for
+// an input request of a multi round-trip request its round trip's first
+// id and its input key (two calls waiting at once may use the same key);
+// round is then the label the queue shows, "Round 2 of tools/call plan
+// (MRTR)".
+func queueID(req *session.ServerRequest) (id, round string) {
+	if req.ID != "" {
+		return req.ID, ""
 	}
-	r0 := requests.SamplingRequest{Server: req.Conn, ID: id, Run: req.Run, Params: req.Params}
+	r := req.Round
+	if r == nil {
+		return req.InputKey, ""
+	}
+	what := r.Method
+	if r.Name != "" {
+		what += " " + r.Name
+	}
+	return r.Conversation + "/" + req.InputKey, fmt.Sprintf("Round %d of %s (MRTR)", r.N, what)
+}
+
+// endedNote is the queue's note for a request whose context ended: a
+// round's call ended (cancelled in its screen, or the connection closed);
+// any other request was cancelled by the server ("").
+func endedNote(round string) string {
+	if round != "" {
+		return "the call ended"
+	}
+	return ""
+}
+
+// errCallCancelled is what a handler returns when the person cancelled
+// the call a round belongs to: the session abandons it.
+var errCallCancelled = fmt.Errorf("the call was cancelled in the request queue: %w", session.ErrInputCancelled)
+
+func (h requestHandlers) CreateMessage(ctx context.Context, req *session.SamplingRequest) (*mcp.CreateMessageResult, error) {
+	id, round := queueID(&req.ServerRequest)
+	r0 := requests.SamplingRequest{Server: req.Conn, ID: id, Run: req.Run, Params: req.Params, Round: round}
 	a, err := askQueue(ctx, func(answer func(requests.SamplingAnswer)) { h.q.AddSampling(r0, answer) },
-		func() { h.q.Cancel(r0.Server, r0.ID, "") })
+		func() { h.q.Cancel(r0.Server, r0.ID, endedNote(round)) })
 	if err != nil {
 		return nil, err
+	}
+	if a.Abandoned {
+		return nil, errCallCancelled
 	}
 	if a.Rejected {
 		return nil, &session.RPCError{Code: session.CodeUserRejected, Message: "User rejected sampling request"}
@@ -154,18 +188,18 @@ func (h requestHandlers) CreateMessage(ctx context.Context, req *session.Samplin
 }
 
 func (h requestHandlers) Elicit(ctx context.Context, req *session.ElicitationRequest) (*mcp.ElicitationResult, error) {
-	id := req.ID
-	if id == "" {
-		id = req.InputKey
-	}
+	id, round := queueID(&req.ServerRequest)
 	r0 := requests.ElicitationRequest{
 		Server: req.Conn, ID: id, Run: req.Run, Mode: req.Mode, Message: req.Message,
-		Schema: req.Schema, URL: req.URL, ElicitationID: req.ElicitationID,
+		Schema: req.Schema, URL: req.URL, ElicitationID: req.ElicitationID, Round: round,
 	}
 	a, err := askQueue(ctx, func(answer func(requests.ElicitationAnswer)) { h.q.AddElicitation(r0, answer) },
-		func() { h.q.Cancel(r0.Server, r0.ID, "") })
+		func() { h.q.Cancel(r0.Server, r0.ID, endedNote(round)) })
 	if err != nil {
 		return nil, err
+	}
+	if a.Abandoned {
+		return nil, errCallCancelled
 	}
 	res := &mcp.ElicitationResult{ElicitationResponse: mcp.ElicitationResponse{Action: mcp.ElicitationResponseAction(a.Action)}}
 	if a.Content != nil {

@@ -43,6 +43,9 @@ type inspector struct {
 	dropped uint64
 	stats   events.Stats // of conn since its clear
 
+	// rounds groups multi round-trip requests (the "round 2/3" of rows)
+	rounds events.Rounds
+
 	tabBtns  []*widget.Button
 	search   *widget.Entry
 	list     *widget.List
@@ -88,7 +91,11 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 		in.createRow,
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			if id < len(in.shown) {
-				updateRow(o, in.events[in.shown[id]])
+				e := in.events[in.shown[id]]
+				if l := in.rounds.Label(&e.Event); l != "" {
+					e.Title += " · " + l // one call, not unrelated requests
+				}
+				updateRow(o, e)
 			}
 		})
 	in.list.OnSelected = func(id widget.ListItemID) {
@@ -231,6 +238,7 @@ func (in *inspector) apply(b EventBatch) {
 		}
 		in.index[e.Seq] = in.base + len(in.events)
 		in.events = append(in.events, e)
+		in.rounds.Add(&e.Event)
 		if in.counted(e) {
 			in.stats.Add(&e.Event)
 		}
@@ -552,6 +560,9 @@ func (d *eventDetail) show(seq uint64) {
 	}
 	if e.Size > 0 {
 		meta += " · " + sizeText(e.Size)
+	}
+	if r := d.in.rounds.Describe(&e.Event); r != "" {
+		meta += "\n" + r
 	}
 	d.meta.SetText(meta)
 	d.attempt.Hide()

@@ -1,0 +1,237 @@
+package cmd
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/testpeers"
+	"github.com/spyglass-mcp/spyglass/ui"
+)
+
+// newMRTRHarness opens the window, with the request queue, on a catalog
+// holding testdata/tssdk_mrtr.mjs — a server on the official TypeScript
+// SDK v2 whose tools ask for input with multi round-trip requests — over
+// stdio in the 2026-07-28 era.
+func newMRTRHarness(t *testing.T) *guiHarness {
+	t.Helper()
+	node := testpeers.Node(t)
+	dist := filepath.Dir(testpeers.File(t, "@modelcontextprotocol/server/dist/index.mjs"))
+	script, err := filepath.Abs(filepath.Join("testdata", "tssdk_mrtr.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"mrtr": map[string]any{"command": node, "args": []string{script}, "protocolEra": "modern", "env": map[string]string{
+			"MCP_SERVER_SDK":       "file://" + filepath.ToSlash(filepath.Join(dist, "index.mjs")),
+			"MCP_SERVER_SDK_STDIO": "file://" + filepath.ToSlash(filepath.Join(dist, "stdio.mjs")),
+		}},
+	}})
+	h := newCatalogHarness(t, doc)
+	ui.Sync(func() { h.be.useQueue(h.w, filepath.Join(h.dir, "profiles.json")) })
+	return h
+}
+
+// queueObject is the request queue's view.
+func (h *guiHarness) queueObject() fyne.CanvasObject {
+	h.be.mu.Lock()
+	defer h.be.mu.Unlock()
+	return h.be.queue.Object()
+}
+
+// inQueue finds a visible object of the request queue.
+func (h *guiHarness) inQueue(match func(fyne.CanvasObject) bool) fyne.CanvasObject {
+	var found fyne.CanvasObject
+	walk(h.queueObject(), func(o fyne.CanvasObject) {
+		if found == nil && match(o) {
+			found = o
+		}
+	})
+	return found
+}
+
+// queueShows reports whether a label of the request queue contains s.
+func (h *guiHarness) queueShows(s string) bool {
+	return h.inQueue(func(o fyne.CanvasObject) bool {
+		l, ok := o.(*widget.Label)
+		return ok && strings.Contains(l.Text, s)
+	}) != nil
+}
+
+// openRound selects the queued request whose panel shows message (in
+// quotes, as the panel shows it; the list's rows show it bare), as a
+// person picks it from the queue's list (UI thread).
+func (h *guiHarness) openRound(message string) bool {
+	l, _ := h.inQueue(func(o fyne.CanvasObject) bool { _, ok := o.(*widget.List); return ok }).(*widget.List)
+	if l == nil {
+		return false
+	}
+	for i := 0; i < l.Length(); i++ {
+		l.Select(i)
+		if h.queueShows("“" + message + "”") {
+			return true
+		}
+	}
+	return false
+}
+
+// answerForm types value into the open elicitation form's first text
+// field and submits it (UI thread).
+func (h *guiHarness) answerForm(value string) {
+	h.t.Helper()
+	e, _ := h.inQueue(func(o fyne.CanvasObject) bool { e, ok := o.(*widget.Entry); return ok && !e.MultiLine }).(*widget.Entry)
+	if e == nil {
+		h.t.Fatal("no text field in the form")
+	}
+	test.Type(e, value)
+	b, _ := h.inQueue(func(o fyne.CanvasObject) bool { b, ok := o.(*widget.Button); return ok && b.Text == "Submit" }).(*widget.Button)
+	if b == nil {
+		h.t.Fatal("no Submit in the form")
+	}
+	test.Tap(b)
+}
+
+// rounds returns the round labels of the log's tools/call messages, in
+// order ("tools/call #3 round 1/2", ...), the way the inspector labels
+// its rows.
+func (h *guiHarness) rounds() []string {
+	var r events.Rounds
+	evs := h.be.log.Events()
+	var out []string
+	for i := range evs {
+		r.Add(&evs[i])
+	}
+	for i := range evs {
+		if l := r.Label(&evs[i]); l != "" && evs[i].Method == "tools/call" {
+			out = append(out, evs[i].Title()+" · "+l)
+		}
+	}
+	return out
+}
+
+// TestGUIMRTRRound: a tool of the TypeScript SDK v2 that asks for input
+// in two rounds (a form, then sampling) over the 2026-07-28 protocol:
+// each round waits in the request queue marked "Round N of tools/call
+// plan (MRTR)"; the test answers the form like a person and the sampling
+// round by hand (Manual Review), the call completes with what the server
+// echoes, and the inspector labels the five messages as one conversation,
+// round 1/3 … 3/3.
+func TestGUIMRTRRound(t *testing.T) {
+	h := newMRTRHarness(t)
+	h.connectWithTools()
+	h.runTool("plan", `{"topic": "the launch"}`)
+	h.waitFor("round 1 in the queue", func() bool {
+		return h.queueShows("Round 1 of tools/call plan (MRTR)") && h.queueShows(`Who is the plan for "the launch"?`)
+	})
+	ui.Sync(func() { h.answerForm("the ops team") })
+	h.waitFor("round 2 (sampling) in the queue", func() bool {
+		return h.queueShows("Round 2 of tools/call plan (MRTR)") && h.button("Edit & Send") != nil
+	})
+	ui.Sync(func() {
+		e, _ := h.inQueue(func(o fyne.CanvasObject) bool { e, ok := o.(*widget.Entry); return ok && e.MultiLine }).(*widget.Entry)
+		if e == nil {
+			t.Fatal("no response field in the sampling panel")
+		}
+		e.SetText("Ship on Monday, announce on Tuesday.")
+	})
+	h.tap("Edit & Send")
+	h.waitFor("the call's result", func() bool {
+		return h.hasText("plan for the launch (the ops team): Ship on Monday, announce on Tuesday.")
+	})
+	h.waitFor("an empty queue", func() bool { return h.queueShows("No pending requests") })
+
+	var got []string
+	ui.Sync(func() { got = h.rounds() })
+	if len(got) != 6 || !strings.HasSuffix(got[0], "round 1/3") || !strings.HasSuffix(got[3], "round 2/3") || !strings.HasSuffix(got[5], "round 3/3") {
+		t.Fatalf("the round trip's messages: %q", got)
+	}
+	// the inspector's rows carry the same labels
+	h.waitFor("labelled inspector rows", func() bool { return h.hasText(got[2]) && h.hasText(got[5]) })
+}
+
+// TestGUIMRTRCancel: Cancel call on a queued round abandons the call: it
+// is not sent again, the Tools screen says so and the inspector marks
+// the conversation abandoned; the tool attempt ends "cancelled".
+func TestGUIMRTRCancel(t *testing.T) {
+	h := newMRTRHarness(t)
+	h.connectWithTools()
+	h.runTool("confirm", `{"what": "the deploy"}`)
+	h.waitFor("the round in the queue", func() bool {
+		return h.queueShows("Round 1 of tools/call confirm (MRTR)") && h.queueShows("Confirm the deploy?")
+	})
+	h.tap("Cancel call")
+	h.waitFor("the call abandoned", func() bool {
+		return h.hasText("You cancelled the call in the request queue while the server waited for your input")
+	})
+	h.waitFor("the note", func() bool { return h.queueShows("call cancelled") && h.queueShows("No pending requests") })
+	var got []string
+	ui.Sync(func() { got = h.rounds() })
+	if len(got) != 3 || !strings.HasSuffix(got[2], "abandoned at round 1/1") {
+		t.Fatalf("the round trip's messages: %q", got)
+	}
+	sent, class, unknown := 0, "", false
+	for _, e := range h.be.log.Events() {
+		if e.Kind == events.KindMessage && e.Type == events.MsgRequest && e.Method == "tools/call" {
+			sent++
+		}
+		if e.Kind == events.KindTool {
+			class, unknown = e.ErrorClass, e.OutcomeUnknown
+		}
+	}
+	// the one request sent was answered (input required): nothing runs
+	if sent != 1 || class != "cancelled" || unknown {
+		t.Errorf("%d tools/call requests sent, attempt ended %q (outcome unknown %v); want 1, cancelled and known", sent, class, unknown)
+	}
+	h.waitFor("the abandoned row", func() bool { return h.hasText("abandoned at round 1/1") })
+}
+
+// TestGUIMRTRParallel: two calls of the same tool wait for input at once
+// (one from the Tools screen, one from the JSON-RPC tester), with the same
+// input key; answered out of order, each call gets its own answer.
+func TestGUIMRTRParallel(t *testing.T) {
+	useDataHome(t)
+	h := newMRTRHarness(t)
+	h.connectWithTools()
+	h.runTool("confirm", `{"what": "from tools"}`)
+	h.waitFor("the first round", func() bool { return h.queueShows("Confirm from tools?") })
+	h.openTab("Experimental")
+	h.waitFor("the tester", func() bool { return h.testerEditor() != nil })
+	ui.Sync(func() {
+		h.testerEditor().SetText(`{"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "confirm", "arguments": {"what": "from tester"}}}`)
+	})
+	h.tap("Send Request")
+	h.waitFor("two rounds waiting", func() bool { return h.queueShows("2 pending requests") })
+
+	// the later one first
+	ui.Sync(func() {
+		if !h.openRound("Confirm from tester?") {
+			t.Fatal("no round for the tester's call")
+		}
+		h.answerForm("Grace")
+	})
+	h.waitFor("the tester's answer", func() bool { return h.hasText(`confirmed from tester: {\"name\":\"Grace\",\"ok\":true}`) })
+	ui.Sync(func() {
+		if !h.openRound("Confirm from tools?") {
+			t.Fatal("no round for the Tools screen's call")
+		}
+		h.answerForm("Ada")
+	})
+	h.openTab("Tools")
+	h.waitFor("the Tools screen's answer", func() bool { return h.hasText(`confirmed from tools: {"name":"Ada","ok":true}`) })
+	var got []string
+	ui.Sync(func() { got = h.rounds() })
+	if len(got) != 8 {
+		t.Fatalf("the round trips' messages: %q", got)
+	}
+	for _, l := range got {
+		if !strings.HasSuffix(l, "/2") {
+			t.Errorf("%s: not a round of two", l)
+		}
+	}
+}
