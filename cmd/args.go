@@ -386,7 +386,7 @@ var flagDefs = []flagDef{
 		set: func(inv *Invocation, v string) error { return addArg(&inv.ContextArgs, "--context-arg", v) }},
 	{name: "--ignore", kind: kindRepeat, group: groupCLI, arg: "PATH", usage: "with --diff, --replay, --run: also ignore this JSON path in every message, e.g. /result/content/0/text or **/requestId (repeatable)",
 		set: func(inv *Invocation, v string) error { inv.Ignore = append(inv.Ignore, v); return checkIgnore(v) }},
-	{name: "--yes", kind: kindBool, group: groupCLI, usage: "with --replay, --run: also send tool calls of tools that may change something (no readOnlyHint)"},
+	{name: "--yes", kind: kindBool, group: groupCLI, usage: "with --replay: also send tool calls of tools that may change something (no readOnlyHint)"},
 	{name: "--har", kind: kindString, group: groupCLI, arg: "FILE", usage: "write the HTTP exchanges of an http/sse server as HAR 1.2 (secrets masked)",
 		set: func(inv *Invocation, v string) error { return setPath(&inv.HAR, "--har", v) }},
 

@@ -24,6 +24,7 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/elicit"
 	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/har"
 	"github.com/spyglass-mcp/spyglass/core/mcpresult"
 	"github.com/spyglass-mcp/spyglass/core/oauth"
 	"github.com/spyglass-mcp/spyglass/core/redact"
@@ -71,6 +72,8 @@ type cliRun struct {
 	// (--replay, --run).
 	configure func(opts *session.Options)
 	then      func(ctx context.Context) int
+	// har records the HTTP exchanges for --har.
+	har *har.Recorder
 }
 
 // runCLI runs one --cli invocation and returns the exit code.
@@ -215,6 +218,16 @@ func (r *cliRun) run(ctx context.Context) (code int) {
 	}
 	if r.conn.http == nil && len(r.inv.RequestHeaders) > 0 {
 		return r.usage(fmt.Errorf("--request-header sends HTTP headers, but %q is a stdio server; headers exist only on http/sse servers, so drop --request-header", name))
+	}
+	if r.inv.HAR != "" {
+		if err := r.recordHAR(); err != nil {
+			return r.usage(err)
+		}
+		defer func() {
+			if !r.writeHAR() && code == exitOK {
+				code = exitInternal
+			}
+		}()
 	}
 	if r.inv.Fault != "" {
 		spec, _ := fault.Parse(r.inv.Fault) // checked by ParseArgs

@@ -1,0 +1,186 @@
+package har
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// harSchema compiles the HAR 1.2 schema kept in testdata (har-schema@2.0.0).
+func harSchema(t testing.TB) *jsonschema.Schema {
+	t.Helper()
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	files, _ := filepath.Glob("testdata/har-schema/*.json")
+	if len(files) < 10 {
+		t.Fatalf("HAR schema files missing: %v", files)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.AddResource("https://har.invalid/"+filepath.Base(f), doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := c.Compile("https://har.invalid/har.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// Validate checks a HAR file against the HAR 1.2 schema.
+func Validate(t testing.TB, b []byte) {
+	t.Helper()
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("not JSON: %v", err)
+	}
+	if err := harSchema(t).Validate(inst); err != nil {
+		t.Fatalf("not a valid HAR 1.2 file: %v\n%s", err, b)
+	}
+}
+
+type mask struct{ secret string }
+
+func (m mask) URL(u string) string { return m.String(u) }
+func (m mask) Header(h http.Header) http.Header {
+	out := http.Header{}
+	for k, vs := range h {
+		for _, v := range vs {
+			out.Add(k, m.String(v))
+		}
+	}
+	return out
+}
+func (m mask) String(s string) string { return strings.ReplaceAll(s, m.secret, "****") }
+
+func TestRecorderHAR(t *testing.T) {
+	const secret = "tok-SECRET-42"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		switch r.URL.Path {
+		case "/json":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"echo":%q}`, body)
+		case "/sse":
+			w.Header().Set("Content-Type", "text/event-stream")
+			for i := range 3 {
+				fmt.Fprintf(w, "id: %d\nevent: message\ndata: {\"n\":%d}\n\n", i, i)
+				w.(http.Flusher).Flush()
+			}
+		}
+	}))
+	defer srv.Close()
+	rec := &Recorder{}
+	cl := &http.Client{Transport: rec}
+	req, _ := http.NewRequest("POST", srv.URL+"/json?key="+secret+"&page=2", strings.NewReader(`{"token":"`+secret+`"}`))
+	req.Header.Set("Authorization", "Bearer "+secret)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := cl.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.ReadAll(resp.Body)
+	resp.Body.Close()
+	resp, err = cl.Get(srv.URL + "/sse")
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if _, err := cl.Get("http://127.0.0.1:1/refused"); err == nil {
+		t.Fatal("port 1 answered")
+	}
+
+	var buf bytes.Buffer
+	if err := rec.Write(&buf, Creator{Name: "spyglass", Version: "test"}, mask{secret}); err != nil {
+		t.Fatal(err)
+	}
+	Validate(t, buf.Bytes())
+	if strings.Contains(buf.String(), secret) {
+		t.Fatalf("the HAR holds the secret:\n%s", buf.String())
+	}
+	var f harFile
+	if err := json.Unmarshal(buf.Bytes(), &f); err != nil {
+		t.Fatal(err)
+	}
+	es := f.Log.Entries
+	if f.Log.Version != "1.2" || len(es) != 3 {
+		t.Fatalf("entries %d: %s", len(es), buf.String())
+	}
+	if p := es[0].Request.PostData; p == nil || p.Text != `{"token":"****"}` || es[0].Response.Content.Text != `{"echo":"{\"token\":\"****\"}"}` || es[0].Response.Status != 200 {
+		t.Errorf("POST entry: %+v", es[0])
+	}
+	if len(es[0].Request.QueryString) != 2 || es[0].Request.QueryString[0].Value != "****" {
+		t.Errorf("query %+v", es[0].Request.QueryString)
+	}
+	if len(es[1].SSEEvents) != 3 || es[1].SSEEvents[2].Text != "id: 2\nevent: message\ndata: {\"n\":2}" || es[1].Open {
+		t.Errorf("SSE events %+v", es[1].SSEEvents)
+	}
+	if es[2].Error == "" || es[2].Response.Status != 0 {
+		t.Errorf("failed exchange %+v", es[2])
+	}
+}
+
+// A stream still open when the file is written is written as far as it
+// got.
+func TestRecorderOpenStream(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: first\n\n")
+		w.(http.Flusher).Flush()
+		<-release
+	}))
+	defer srv.Close()
+	defer close(release)
+	rec := &Recorder{}
+	resp, err := (&http.Client{Transport: rec}).Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	line := make([]byte, len("data: first\n\n"))
+	if _, err := io.ReadFull(resp.Body, line); err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	rec.Write(&buf, Creator{Name: "t", Version: "1"}, mask{"x-never"})
+	Validate(t, buf.Bytes())
+	var f harFile
+	json.Unmarshal(buf.Bytes(), &f)
+	if e := f.Log.Entries[0]; !e.Open || len(e.SSEEvents) != 1 || e.SSEEvents[0].Text != "data: first" {
+		t.Errorf("open stream: %+v", e)
+	}
+}
+
+// The schema is not a rubber stamp.
+func TestHARSchemaRejects(t *testing.T) {
+	s := harSchema(t)
+	for _, doc := range []string{
+		`{"log":{"version":"1.2","entries":[]}}`,
+		`{"log":{"version":"1.2","creator":{"name":"x","version":"1"},"entries":[{"startedDateTime":"now"}]}}`,
+		`{"log":{"version":"1.2","creator":{"name":"x","version":"1"},"entries":[{"startedDateTime":"2026-01-01T00:00:00Z","time":1,"request":{},"response":{},"cache":{},"timings":{"send":0,"wait":0,"receive":0}}]}}`,
+	} {
+		inst, _ := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+		if s.Validate(inst) == nil {
+			t.Errorf("accepted %s", doc)
+		}
+	}
+}
