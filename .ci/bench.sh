@@ -15,6 +15,10 @@ go test -run '^$' -bench 'RecordingOverhead' -benchtime 10000x ./core/internal/b
 go test -run '^$' -bench 'BenchmarkCallTool' -benchtime 10000x ./core/session | grep -E '^Benchmark'
 
 echo
+echo "== Tap: 10,000 tools/call echo round trips to server-everything over stdio, direct vs through spyglass --tap recording a trace (goal: ratio <= 1.05; cpu-ratio is the server and the tap against the server alone)"
+go test -run '^$' -bench 'BenchmarkTapEcho' -benchtime 10000x ./core/tap | grep -E '^Benchmark'
+
+echo
 echo "== Schema forms: field model vs json.Unmarshal (targets: 500 properties <= 3x, 5000 vs 500 <= 12x)"
 go test -run '^$' -bench 'BenchmarkSchema' -count 3 ./core/schemaform | grep -E '^Benchmark'
 

@@ -55,6 +55,14 @@ func RunStdio(ctx context.Context, o StdioOptions) (*wire.ExitError, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Blocking pipes: a copier waits in read(2) on its own thread and the
+	// kernel wakes it directly when bytes arrive, one hop instead of the
+	// poller's two. (Fd switches an *os.File to blocking mode.)
+	for _, f := range []any{p.Stdin, p.Stdout, p.Stderr} {
+		if fd, ok := f.(interface{ Fd() uintptr }); ok {
+			fd.Fd()
+		}
+	}
 	conn := o.Server.Conn
 	rec := recorder{o.Rec, conn}
 	rec.add(events.Event{Kind: events.KindState, Text: "connected"})
@@ -134,9 +142,9 @@ func RunStdio(ctx context.Context, o StdioOptions) (*wire.ExitError, error) {
 	select {
 	case <-drained:
 	case <-time.After(drainGrace):
-		p.Stdout.Close()
-		p.Stderr.Close()
-		<-drained
+		// A child of the server holds the outputs open: what it writes
+		// later is not passed on. (The copiers stay blocked in read
+		// until the process ends.)
 	}
 	p.Stdout.Close()
 	p.Stderr.Close()
