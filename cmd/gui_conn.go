@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"strconv"
 	"sync"
 	"time"
@@ -130,8 +131,9 @@ type guiConn struct {
 // Connect implements ui.Conn.
 func (c *guiConn) Connect(ctx context.Context) error {
 	err := c.conn.connect(ctx, c.s)
-	if errors.Is(err, wire.ErrUnreachable) {
-		return &humanError{err: err, text: "cannot reach " + c.target + " — is the server running, and is the URL right?"}
+	var dns *net.DNSError
+	if errors.Is(err, wire.ErrUnreachable) && !tlsProblem(err) && (!errors.As(err, &dns) || !dns.IsNotFound) {
+		return worded(err, "cannot reach "+c.target+" — is the server running, and is the URL right?")
 	}
 	return humanize(err)
 }
@@ -254,7 +256,7 @@ func (c *guiConn) urlRequired(err error, again string) error {
 	if len(reqs) > 1 {
 		text = "Open the " + strconv.Itoa(len(reqs)) + " pages below the screens in your browser, then " + again + "."
 	}
-	return &humanError{err: err, text: text}
+	return worded(err, text)
 }
 
 // ListResources implements ui.Conn.

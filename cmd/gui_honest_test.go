@@ -2,13 +2,20 @@ package cmd
 
 import (
 	"encoding/json"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/testpeers"
 	"github.com/spyglass-mcp/spyglass/ui"
@@ -79,4 +86,90 @@ func TestGUIStderrFromFirstByte(t *testing.T) {
 			t.Errorf("stderr view starts with %q, want the first byte's line \"boot\" first", lines)
 		}
 	})
+}
+
+// TestGUINoRetryOfDeterministicFailures: a failure that another attempt
+// would meet again (command not found, not executable, HTTP 404, HTTP
+// 401 without an OAuth challenge) is tried once and says so; a transient
+// one (connection refused, HTTP 503) keeps the retry. The failed pane
+// links the error's section of the troubleshooting guide. RetryDelay is
+// an hour, so a scheduled retry stays "Retry attempt 2 of 2" while the
+// test looks.
+func TestGUINoRetryOfDeterministicFailures(t *testing.T) {
+	dir := t.TempDir()
+	noexec := filepath.Join(dir, "server.sh")
+	if err := os.WriteFile(noexec, []byte("#!/bin/sh\nexit 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	status := func(code int) string {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, http.StatusText(code), code)
+		}))
+		t.Cleanup(srv.Close)
+		return srv.URL + "/mcp"
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := "http://" + ln.Addr().String() + "/mcp"
+	ln.Close()
+	servers := map[string]any{
+		"missing": map[string]any{"command": "/nonexistent/spyglass-test-missing-server"},
+		"noexec":  map[string]any{"command": noexec},
+		"http404": map[string]any{"type": "http", "url": status(404)},
+		"http401": map[string]any{"type": "http", "url": status(401)},
+		"refused": map[string]any{"type": "http", "url": refused},
+		"http503": map[string]any{"type": "http", "url": status(503)},
+	}
+	cases := []struct {
+		name, headline, anchor string
+		retried                bool
+	}{
+		{"missing", "Command not found", "#command-not-found", false},
+		{"noexec", "Permission denied", "#could-not-start", false},
+		{"http404", "HTTP 404", "#http-error", false},
+		{"http401", "HTTP 401", "#sign-in", false},
+		{"refused", "cannot reach", "#unreachable", true},
+		{"http503", "HTTP 503", "#http-error", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			doc, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{c.name: servers[c.name]}})
+			path := filepath.Join(t.TempDir(), "mcp.json")
+			if err := os.WriteFile(path, doc, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			cat, err := catalog.Load(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			h := &guiHarness{t: t, dir: dir}
+			h.be = newGUIBackend(cat, "", nil)
+			h.open(test.NewTempApp(t), &ui.Options{ConnectAttempts: 2, RetryDelay: time.Hour})
+			t.Cleanup(func() { ui.Sync(h.w.Close) })
+			h.tap("Connect")
+			h.waitFor("the failure", func() bool {
+				return h.hasText("Failed to connect: ") && (h.hasText("Not retried") || h.hasText("Retry attempt 2 of 2"))
+			})
+			ui.Sync(func() {
+				if !h.hasText(c.headline) {
+					t.Errorf("no %q in the window", c.headline)
+				}
+				if got := h.hasText("Retry attempt 2 of 2"); got != c.retried {
+					t.Errorf("retried = %v, want %v", got, c.retried)
+				}
+				if got := h.hasText("Not retried: another attempt would fail the same way"); got == c.retried {
+					t.Errorf("says not retried = %v", got)
+				}
+				link, _ := h.find(func(o fyne.CanvasObject) bool {
+					l, ok := o.(*widget.Hyperlink)
+					return ok && l.Text == "Troubleshooting guide →"
+				}).(*widget.Hyperlink)
+				if link == nil || !strings.HasSuffix(link.URL.String(), c.anchor) || !strings.HasPrefix(link.URL.String(), ui.TroubleshootingURL) {
+					t.Errorf("troubleshooting link %v, want …%s", link, c.anchor)
+				}
+			})
+		})
+	}
 }

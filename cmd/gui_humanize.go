@@ -2,10 +2,16 @@ package cmd
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
+	"net"
+	"net/http"
+	"os"
 	"strings"
 
+	"github.com/spyglass-mcp/spyglass/core/oauth"
 	"github.com/spyglass-mcp/spyglass/core/session"
 	"github.com/spyglass-mcp/spyglass/core/wire"
 )
@@ -16,6 +22,12 @@ import (
 type humanError struct {
 	err  error
 	text string // the headline, cause first
+	// kind is the error's section in docs/TROUBLESHOOTING.md (its
+	// anchor), "" when it has none.
+	kind string
+	// permanent: another attempt would fail the same way (a command
+	// that does not exist, HTTP 404), so the window does not retry.
+	permanent bool
 }
 
 // Error implements error: the headline.
@@ -30,6 +42,19 @@ func (e *humanError) Headline() string { return sentence(e.text) }
 // Detail implements ui.PlainError: the technical chain.
 func (e *humanError) Detail() string { return e.err.Error() }
 
+// Anchor implements ui.Troubleshooter: the section of
+// docs/TROUBLESHOOTING.md about this kind of error.
+func (e *humanError) Anchor() string { return e.kind }
+
+// Permanent implements ui.PermanentError.
+func (e *humanError) Permanent() bool { return e.permanent }
+
+// worded returns a humanError for err with text as its headline and the
+// kind and permanence err has.
+func worded(err error, text string) *humanError {
+	return &humanError{err: err, text: text, kind: errorKind(err), permanent: deterministic(err)}
+}
+
 // humanize words err for the window (nil and cancellations stay as they
 // are). The words are the CLI's describeError, with the window's own
 // phrasing where the CLI's names a flag or the chain would lead.
@@ -41,7 +66,104 @@ func humanize(err error) error {
 	if err == nil || errors.Is(err, context.Canceled) || errors.As(err, &h) {
 		return err
 	}
-	return &humanError{err: err, text: guiHeadline(err)}
+	return worded(err, guiHeadline(err))
+}
+
+// troubleshootingKinds are the anchors errorKind returns: each is a
+// heading of docs/TROUBLESHOOTING.md (a test reads the file).
+var troubleshootingKinds = []string{
+	"command-not-found", "could-not-start", "the-server-exited", "http-error", "unreachable",
+	"tls-certificate", "timed-out", "no-response", "sign-in", "protocol-version", "invalid-result",
+	"the-server-reported-an-error",
+}
+
+// errorKind is the section of docs/TROUBLESHOOTING.md about err ("" when
+// none fits).
+func errorKind(err error) string {
+	var (
+		start   *wire.StartError
+		exit    *wire.ExitError
+		httpErr *wire.HTTPError
+		rpc     *session.RPCError
+		timeout *session.TimeoutError
+		legacy  *session.LegacyServerError
+		authz   *oauth.AuthorizationError
+	)
+	switch {
+	case errors.As(err, &legacy), errors.Is(err, session.ErrUnsupportedVersion):
+		return "protocol-version"
+	case errors.Is(err, wire.ErrCommandNotFound):
+		return "command-not-found"
+	case errors.As(err, &start):
+		return "could-not-start"
+	case errors.As(err, &exit):
+		return "the-server-exited"
+	case errors.Is(err, wire.ErrUnauthorized), errors.As(err, &authz), errors.Is(err, oauth.ErrNotAuthorized),
+		errors.Is(err, oauth.ErrSignInTimeout), errors.Is(err, oauth.ErrBrowser), errors.Is(err, oauth.ErrInsufficientScope):
+		return "sign-in"
+	case errors.As(err, &httpErr):
+		return "http-error"
+	case tlsProblem(err):
+		return "tls-certificate"
+	case errors.Is(err, wire.ErrUnreachable):
+		return "unreachable"
+	case errors.As(err, &timeout), errors.Is(err, session.ErrTimeout):
+		return "timed-out"
+	case errors.Is(err, session.ErrNoResponse), errors.Is(err, session.ErrConnectionClosed),
+		errors.Is(err, wire.ErrResponseLost), errors.Is(err, wire.ErrBadBody):
+		return "no-response"
+	case errors.Is(err, session.ErrDecode), errors.Is(err, session.ErrInvalidMessage):
+		return "invalid-result"
+	case errors.As(err, &rpc):
+		return "the-server-reported-an-error"
+	}
+	return ""
+}
+
+// deterministic reports whether another attempt would fail the same way:
+// a command that cannot be started (not found, not executable), an HTTP
+// 4xx other than 408 and 429 (a 401 or 403 that a sign-in did not get
+// past included), a host name that does not exist, a TLS certificate
+// that is not trusted, a protocol version the server refuses. A refused
+// connection (a server still starting), a 5xx, a timeout and a crash
+// are worth retrying.
+func deterministic(err error) bool {
+	var (
+		start   *wire.StartError
+		httpErr *wire.HTTPError
+		dns     *net.DNSError
+		legacy  *session.LegacyServerError
+	)
+	switch {
+	case errors.As(err, &start):
+		return true
+	case errors.As(err, &httpErr):
+		s := httpErr.Status
+		return s >= 400 && s < 500 && s != http.StatusRequestTimeout && s != http.StatusTooManyRequests
+	case errors.As(err, &dns):
+		return dns.IsNotFound
+	case tlsProblem(err):
+		return true
+	case errors.As(err, &legacy), errors.Is(err, session.ErrUnsupportedVersion), errors.Is(err, wire.ErrBadBody):
+		return true
+	}
+	return false
+}
+
+// tlsProblem reports whether err is a TLS failure: a certificate that is
+// not trusted or not for this host, or a TLS handshake with a server that
+// does not speak TLS.
+func tlsProblem(err error) bool {
+	var (
+		unknown  x509.UnknownAuthorityError
+		host     x509.HostnameError
+		invalid  x509.CertificateInvalidError
+		verify   *tls.CertificateVerificationError
+		header   tls.RecordHeaderError
+		alertErr tls.AlertError
+	)
+	return errors.As(err, &unknown) || errors.As(err, &host) || errors.As(err, &invalid) ||
+		errors.As(err, &verify) || errors.As(err, &header) || errors.As(err, &alertErr)
 }
 
 // guiHeadline is the window's cause-first sentence for err.
@@ -52,6 +174,7 @@ func guiHeadline(err error) string {
 		exit    *wire.ExitError
 		timeout *session.TimeoutError
 		legacy  *session.LegacyServerError
+		dns     *net.DNSError
 	)
 	switch {
 	case errors.As(err, &legacy), errors.Is(err, wire.ErrCommandNotFound):
@@ -62,6 +185,8 @@ func guiHeadline(err error) string {
 			msg = "(no message)"
 		}
 		return fmt.Sprintf("The server reported an error: %s (JSON-RPC %d)", msg, rpc.Code)
+	case errors.As(err, &start) && errors.Is(err, os.ErrPermission):
+		return fmt.Sprintf("Permission denied: %s is not executable (chmod +x it, or start it through its interpreter)", start.Command)
 	case errors.As(err, &start):
 		return fmt.Sprintf("Could not start %s: %v", start.Command, start.Err)
 	case errors.As(err, &exit):
@@ -74,6 +199,10 @@ func guiHeadline(err error) string {
 			msg += " Its last words on stderr: " + last
 		}
 		return msg
+	case errors.As(err, &dns) && dns.IsNotFound:
+		return fmt.Sprintf("No such host: %s does not resolve (check the URL's host name)", dns.Name)
+	case tlsProblem(err):
+		return "TLS failed: " + tlsCause(err)
 	case errors.Is(err, wire.ErrUnreachable):
 		return "Could not reach the server: is it running, and is the URL right?"
 	case errors.As(err, &timeout):
@@ -110,4 +239,25 @@ func sentence(s string) string {
 func lastLine(s string) string {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	return strings.TrimSpace(lines[len(lines)-1])
+}
+
+// tlsCause words a TLS failure cause first.
+func tlsCause(err error) string {
+	var (
+		unknown x509.UnknownAuthorityError
+		host    x509.HostnameError
+		invalid x509.CertificateInvalidError
+		header  tls.RecordHeaderError
+	)
+	switch {
+	case errors.As(err, &unknown):
+		return "the server's certificate is signed by an authority this machine does not trust (a self-signed or private CA certificate)"
+	case errors.As(err, &host):
+		return "the server's certificate is not for this host (" + host.Host + ")"
+	case errors.As(err, &invalid):
+		return "the server's certificate is not valid (" + invalid.Error() + ")"
+	case errors.As(err, &header):
+		return "the server does not speak TLS on this port (try http:// instead of https://)"
+	}
+	return stripPrefixes(err.Error())
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"net/url"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -16,6 +17,37 @@ type PlainError interface {
 	error
 	Headline() string
 	Detail() string
+}
+
+// Troubleshooter is an error with a section in docs/TROUBLESHOOTING.md:
+// Anchor is the section's anchor ("command-not-found"), "" for none. The
+// error display links to it ("Troubleshooting guide →").
+type Troubleshooter interface {
+	Anchor() string
+}
+
+// PermanentError is an error that another attempt would meet again (a
+// command that does not exist, HTTP 404, an untrusted certificate): the
+// window does not retry a connection that failed with it.
+type PermanentError interface {
+	Permanent() bool
+}
+
+// retryable reports whether a connection that failed with err is worth
+// another attempt.
+func retryable(err error) bool {
+	var p PermanentError
+	return !errors.As(err, &p) || !p.Permanent()
+}
+
+// troubleshootingLink is the address of err's section of the
+// troubleshooting page, "" when it has none.
+func troubleshootingLink(err error) string {
+	var t Troubleshooter
+	if !errors.As(err, &t) || t.Anchor() == "" {
+		return ""
+	}
+	return TroubleshootingURL + "#" + t.Anchor()
 }
 
 // plainError returns err's headline and the full text behind "Show full
@@ -56,6 +88,20 @@ func (e *errorBox) SetErr(err error, title string, win fyne.Window) {
 	}
 	e.fullBtn.OnTapped = func() { showTextDialog(title, full, win) }
 	e.fullBtn.Show()
+	link := troubleshootingLink(err)
+	if link == "" {
+		if e.guide != nil {
+			e.guide.Hide()
+		}
+		return
+	}
+	u, _ := url.Parse(link)
+	if e.guide == nil {
+		e.guide = widget.NewHyperlink("Troubleshooting guide →", u)
+		e.box.Objects[1].(*fyne.Container).Add(e.guide)
+	}
+	e.guide.SetURL(u)
+	e.guide.Show()
 }
 
 // errorView is a one-off error display: the plain headline and "Show full

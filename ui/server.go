@@ -119,8 +119,15 @@ func (s *server) placeholder() fyne.CanvasObject {
 		}
 		msg = "Waiting for you to sign in in your browser…"
 	case StateFailed:
-		msg = "The connection failed. See the server list for the error."
 		btn = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), s.onRetry)
+		btn.Importance = widget.HighImportance
+		if s.state.Err != nil {
+			// the cause first, then Show full error and the
+			// troubleshooting guide's section for its kind
+			ev := container.New(&minWidth{w: 480}, errorView(s.state.Err, "Connection error · "+s.cfg.Name, s.w.win))
+			return container.NewCenter(container.NewVBox(title, sum, widget.NewLabel("The connection failed."), ev, container.NewCenter(btn)))
+		}
+		msg = "The connection failed."
 	default:
 		msg = "Not connected. Connect to see its tools, resources and prompts."
 		btn = widget.NewButtonWithIcon("Connect", theme.MediaPlayIcon(), s.onConnect)
@@ -273,7 +280,7 @@ func (s *server) onConnected(gen int, ctx context.Context, err error) {
 	}
 	s.dropped = false
 	s.state = StateView{State: StateFailed, Err: err}
-	if s.attempt < s.w.opts.ConnectAttempts {
+	if s.attempt < s.w.opts.ConnectAttempts && retryable(err) {
 		s.retrying = true
 		delay := s.w.opts.RetryDelay << (s.attempt - 1)
 		s.retry = time.AfterFunc(delay, func() {
@@ -387,6 +394,8 @@ func (s *server) retryText() string {
 		return ""
 	case s.retrying:
 		return fmt.Sprintf("Retry attempt %d of %d", s.attempt+1, max)
+	case !s.dropped && !retryable(s.state.Err):
+		return "Not retried: another attempt would fail the same way"
 	case s.attempt >= max:
 		return fmt.Sprintf("Gave up after %d attempts", s.attempt)
 	}

@@ -214,7 +214,8 @@ type errorBox struct {
 	full    string
 	label   *widget.Label
 	more    *widget.Button
-	fullBtn *widget.Button // "Show full error", once SetErr was used
+	fullBtn *widget.Button    // "Show full error", once SetErr was used
+	guide   *widget.Hyperlink // "Troubleshooting guide →", for an error with an anchor
 	box     *fyne.Container
 	open    bool
 }
@@ -236,6 +237,9 @@ func (e *errorBox) Set(msg string) {
 	e.open = false
 	if e.fullBtn != nil {
 		e.fullBtn.Hide()
+	}
+	if e.guide != nil {
+		e.guide.Hide()
 	}
 	if msg == "" {
 		e.box.Hide()
