@@ -3,6 +3,7 @@ package cmd
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -82,13 +83,14 @@ func (h *guiHarness) openRound(message string) bool {
 }
 
 // answerForm types value into the open elicitation form's first text
-// field and submits it (UI thread).
+// field (over what it held) and submits it (UI thread).
 func (h *guiHarness) answerForm(value string) {
 	h.t.Helper()
 	e, _ := h.inQueue(func(o fyne.CanvasObject) bool { e, ok := o.(*widget.Entry); return ok && !e.MultiLine }).(*widget.Entry)
 	if e == nil {
 		h.t.Fatal("no text field in the form")
 	}
+	e.SetText("") // a default the schema gives
 	test.Type(e, value)
 	b, _ := h.inQueue(func(o fyne.CanvasObject) bool { b, ok := o.(*widget.Button); return ok && b.Text == "Submit" }).(*widget.Button)
 	if b == nil {
@@ -234,4 +236,40 @@ func TestGUIMRTRParallel(t *testing.T) {
 			t.Errorf("%s: not a round of two", l)
 		}
 	}
+}
+
+// TestGUIMRTRProfile: with the Quick Mock testing profile active (chosen
+// in Settings → Sampling profiles), a sampling round is answered by the
+// profile without waiting in the queue; the form round before it still
+// waits for the person.
+func TestGUIMRTRProfile(t *testing.T) {
+	h := newMRTRHarness(t)
+	h.connectWithTools()
+	ui.Sync(func() { h.menuItem("Settings", "Sampling profiles…").Action() })
+	ui.Sync(func() {
+		sel, _ := h.find(func(o fyne.CanvasObject) bool {
+			s, ok := o.(*widget.Select)
+			return ok && slices.Contains(s.Options, "Quick Mock")
+		}).(*widget.Select)
+		if sel == nil {
+			t.Fatal("no Active Profile choice in the profiles dialog")
+		}
+		sel.SetSelected("Quick Mock")
+	})
+	ui.Sync(func() {
+		walk(h.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+			if b, ok := o.(*widget.Button); ok && b.Text == "Close" {
+				test.Tap(b)
+			}
+		})
+	})
+	h.runTool("plan", `{"topic": "the launch"}`)
+	h.waitFor("round 1 in the queue", func() bool { return h.queueShows("Round 1 of tools/call plan (MRTR)") })
+	ui.Sync(func() { h.answerForm("the ops team") })
+	h.waitFor("the call's result", func() bool {
+		return h.hasText("plan for the launch (the ops team): This is a mock LLM response for testing purposes.")
+	})
+	h.waitFor("the profile's note", func() bool {
+		return h.queueShows("sampling Round 2 of tools/call plan (MRTR) from mrtr: auto-responded by the profile “Quick Mock”")
+	})
 }

@@ -56,7 +56,7 @@ function build() {
 					inputRequests: {
 						audience: inputRequired.elicit({
 							message: 'Who is the plan for "' + topic + '"?',
-							requestedSchema: { type: 'object', properties: { audience: { type: 'string', title: 'Audience' } }, required: ['audience'] },
+							requestedSchema: { type: 'object', properties: { audience: { type: 'string', title: 'Audience', default: 'everyone' } }, required: ['audience'] },
 						}),
 					},
 				});
