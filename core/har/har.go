@@ -198,7 +198,7 @@ func (r *Recorder) Write(w io.Writer, c Creator, m Masker) error {
 	}
 	r.mu.Unlock()
 	sort.SliceStable(entries, func(i, j int) bool { return entries[i].StartedDateTime < entries[j].StartedDateTime })
-	doc := harFile{Log: harLog{Version: "1.2", Creator: harCreator{Name: c.Name, Version: c.Version}, Entries: entries}}
+	doc := harFile{Log: harLog{Version: "1.2", Creator: harCreator(c), Entries: entries}}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
