@@ -33,6 +33,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		case "--tap":
 			rest := append(append([]string{}, args[:i]...), args[i+1:]...)
 			return runTap(rest, stdin, stdout, stderr)
+		case "--tap-install", "--tap-uninstall":
+			return runTapInstall(args, stdin, stdout, stderr)
 		}
 	}
 	inv, err := ParseArgs(args)

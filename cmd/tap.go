@@ -11,10 +11,13 @@ import (
 	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
 
+	"github.com/adrg/xdg"
+	"github.com/pmezard/go-difflib/difflib"
 	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/redact"
@@ -236,4 +239,132 @@ func runHTTPTap(ctx context.Context, f *tapFlags, stderr io.Writer) int {
 	}
 	finishTap(rec)
 	return code
+}
+
+// backupSuffix names the copy of a client's config file that
+// --tap-install keeps beside it before its first change.
+const backupSuffix = ".spyglass-backup"
+
+// runTapInstall runs `spyglass --tap-install CLIENT_CONFIG --server NAME
+// [--trace FILE] [--yes]` and `spyglass --tap-uninstall CLIENT_CONFIG
+// --server NAME [--yes]`: it rewrites the client's entry for the server
+// so that the client launches it through the tap (or directly again),
+// shows the change as a diff, and writes it once confirmed.
+func runTapInstall(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("spyglass --tap-install", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	install := fs.String("tap-install", "", "")
+	uninstall := fs.String("tap-uninstall", "", "")
+	server := fs.String("server", "", "")
+	trace := fs.String("trace", "", "")
+	yes := fs.Bool("yes", false, "")
+	usage := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "spyglass: "+format+"\n(write spyglass --tap-install CLIENT_CONFIG --server NAME [--trace FILE] [--yes], or --tap-uninstall CLIENT_CONFIG --server NAME)\n", a...)
+		return exitUsage
+	}
+	if err := fs.Parse(args); err != nil {
+		return usage("%v", err)
+	}
+	switch {
+	case fs.NArg() > 0:
+		return usage("unexpected argument %q", fs.Arg(0))
+	case (*install == "") == (*uninstall == ""):
+		return usage("give one of --tap-install FILE or --tap-uninstall FILE")
+	case *server == "":
+		return usage("--server NAME says which of the file's servers to tap")
+	case *uninstall != "" && *trace != "":
+		return usage("--trace goes with --tap-install")
+	}
+	path := *install + *uninstall
+	data, err := catalog.ReadFile(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "spyglass: could not read %s: %v\n", path, err)
+		return exitUsage
+	}
+	var out []byte
+	if *install != "" {
+		self, err := os.Executable()
+		if err != nil {
+			fmt.Fprintf(stderr, "spyglass: could not find the spyglass binary's path: %v\n", err)
+			return exitInternal
+		}
+		if *trace == "" {
+			*trace = filepath.Join(xdg.DataHome, "spyglass", "taps", safeFileName(*server)+".trace.json")
+		}
+		if abs, err := filepath.Abs(*trace); err == nil {
+			*trace = abs
+		}
+		out, err = tap.Install(data, *server, self, []string{"--name", *server, "--trace", *trace})
+	} else {
+		out, err = tap.Uninstall(data, *server)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "spyglass: %s\n", installProblem(err, path, *server))
+		return exitUsage
+	}
+	diff, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+		A: difflib.SplitLines(string(data)), B: difflib.SplitLines(string(out)),
+		FromFile: path, ToFile: path + " (through the tap)", Context: 2,
+	})
+	if *uninstall != "" {
+		diff = strings.Replace(diff, path+" (through the tap)", path+" (without the tap)", 1)
+	}
+	fmt.Fprint(stdout, diff)
+	if !*yes {
+		fmt.Fprintf(stdout, "Write this change to %s? [y/N] ", path)
+		var answer string
+		fmt.Fscanln(stdin, &answer)
+		if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
+			fmt.Fprintf(stderr, "spyglass: nothing written (answer y to write, or add --yes)\n")
+			return exitInternal
+		}
+	}
+	if *install != "" {
+		if _, err := os.Stat(path + backupSuffix); errors.Is(err, os.ErrNotExist) {
+			if err := catalog.WriteAtomic(path+backupSuffix, data, nil); err != nil {
+				fmt.Fprintf(stderr, "spyglass: could not keep a backup of %s, so nothing was changed: %v\n", path, err)
+				return exitInternal
+			}
+		}
+		if err := os.MkdirAll(filepath.Dir(*trace), 0o700); err != nil {
+			fmt.Fprintf(stderr, "spyglass: could not create the trace folder %s: %v\n", filepath.Dir(*trace), err)
+			return exitInternal
+		}
+	}
+	if err := catalog.WriteAtomic(path, out, nil); err != nil {
+		fmt.Fprintf(stderr, "spyglass: could not write %s: %v\n", path, err)
+		return exitInternal
+	}
+	if *install != "" {
+		fmt.Fprintf(stdout, "%s now launches %s through the tap; each session's trace goes to %s (the original file is kept as %s; undo with spyglass --tap-uninstall %s --server %s). Restart the client to pick up the change.\n",
+			path, *server, *trace, path+backupSuffix, path, *server)
+	} else {
+		fmt.Fprintf(stdout, "%s launches %s directly again. Restart the client to pick up the change.\n", path, *server)
+	}
+	return exitOK
+}
+
+// installProblem words a tap.Install or tap.Uninstall error, cause first.
+func installProblem(err error, path, server string) string {
+	switch {
+	case errors.Is(err, tap.ErrNoServer):
+		return fmt.Sprintf("%s has no server named %q (under \"mcpServers\" or \"servers\")", path, server)
+	case errors.Is(err, tap.ErrNotStdio):
+		return fmt.Sprintf("%q in %s is not a command (an HTTP or SSE server): run spyglass --tap --listen 127.0.0.1:PORT --upstream ITS_URL and point the client at the tap's address instead", server, path)
+	case errors.Is(err, tap.ErrTapped):
+		return fmt.Sprintf("%q in %s already goes through the tap; nothing to do", server, path)
+	case errors.Is(err, tap.ErrNotTapped):
+		return fmt.Sprintf("%q in %s does not go through the tap; nothing to undo", server, path)
+	}
+	return fmt.Sprintf("could not change %s: %v", path, err)
+}
+
+// safeFileName makes a server name usable as a file name.
+func safeFileName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r == 0 || r == ':' {
+			return '_'
+		}
+		return r
+	}, s)
 }
