@@ -12,9 +12,10 @@ export LANG ?= en_US.UTF-8
 # the window tests and screenshots, and a real keyring for the secrets tests.
 APT_BUILD := gcc libc6-dev pkg-config libgl1-mesa-dev libxcursor-dev libxrandr-dev \
 	libxinerama-dev libxi-dev libxxf86vm-dev
-APT_TEST := xvfb xauth imagemagick xdotool x11-utils fonts-dejavu-core dbus gnome-keyring
+APT_TEST := xvfb xauth imagemagick xdotool x11-utils fonts-dejavu-core dbus gnome-keyring \
+	desktop-file-utils appstream shared-mime-info dex xdg-utils
 
-.PHONY: package run test build deps deps-build deps-test peers bench screenshots fuzz conformance vet clean
+.PHONY: package install install-files uninstall icons run test build deps deps-build deps-test peers bench screenshots fuzz conformance vet clean
 
 ## run: open the desktop app on the default catalog
 run: deps-build
@@ -92,6 +93,54 @@ package: build $(FYNE_TOOL)
 	$(FYNE_TOOL) package -os linux --exe $(BIN) --release; st=$$?; cp bin/FyneApp.toml.keep FyneApp.toml; exit $$st
 	mv Spyglass.tar.xz bin/Spyglass.tar.xz
 	@echo "bin/Spyglass.tar.xz: extract it and run 'sudo make install' inside to install Spyglass"
+
+## install: Spyglass for this user, into the desktop's application menu
+# PREFIX is ~/.local unless given (PREFIX=/usr/local for everyone, with sudo);
+# DESTDIR stages the files for a package. Trace files (*.spyglass-trace, or
+# any JSON that opens as a trace) get their own MIME type, opened by Spyglass.
+PREFIX ?= $(HOME)/.local
+APPID := io.github.spyglass_mcp.spyglass
+ICON_SIZES := 16 24 32 48 64 128 256 512
+SHARE = $(DESTDIR)$(PREFIX)/share
+install: build
+	@$(MAKE) --no-print-directory install-files
+
+# install-files: what install copies, without building (BIN= a built binary).
+install-files:
+	@test -x $(BIN) || { echo "$(BIN) is missing: run make install (it builds it)"; exit 1; }
+	install -Dm755 $(BIN) $(DESTDIR)$(PREFIX)/bin/spyglass
+	@mkdir -p $(SHARE)/applications
+	sed 's|^Exec=spyglass|Exec=$(PREFIX)/bin/spyglass|' assets/linux/$(APPID).desktop > $(SHARE)/applications/$(APPID).desktop
+	install -Dm644 assets/linux/$(APPID).metainfo.xml $(SHARE)/metainfo/$(APPID).metainfo.xml
+	install -Dm644 assets/linux/$(APPID)-trace.xml $(SHARE)/mime/packages/$(APPID)-trace.xml
+	install -Dm644 assets/spyglass.svg $(SHARE)/icons/hicolor/scalable/apps/$(APPID).svg
+	@for s in $(ICON_SIZES); do \
+		install -Dm644 assets/icons/hicolor/$${s}x$${s}/apps/$(APPID).png $(SHARE)/icons/hicolor/$${s}x$${s}/apps/$(APPID).png; done
+	@# The desktop's caches, when the files went where they are used.
+	@if [ -z "$(DESTDIR)" ]; then \
+		command -v update-mime-database >/dev/null && update-mime-database $(SHARE)/mime; \
+		command -v update-desktop-database >/dev/null && update-desktop-database -q $(SHARE)/applications; \
+		command -v gtk-update-icon-cache >/dev/null && gtk-update-icon-cache -q -t $(SHARE)/icons/hicolor; \
+		true; fi
+	@echo "Spyglass is installed in $(PREFIX); it is in the application menu as Spyglass."
+
+## uninstall: remove what install put under PREFIX
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/spyglass $(SHARE)/applications/$(APPID).desktop \
+		$(SHARE)/metainfo/$(APPID).metainfo.xml $(SHARE)/mime/packages/$(APPID)-trace.xml \
+		$(SHARE)/icons/hicolor/scalable/apps/$(APPID).svg
+	@for s in $(ICON_SIZES); do rm -f $(SHARE)/icons/hicolor/$${s}x$${s}/apps/$(APPID).png; done
+	@if [ -z "$(DESTDIR)" ]; then \
+		command -v update-mime-database >/dev/null && [ -d $(SHARE)/mime ] && update-mime-database $(SHARE)/mime; \
+		command -v update-desktop-database >/dev/null && [ -d $(SHARE)/applications ] && update-desktop-database -q $(SHARE)/applications; \
+		true; fi
+
+## icons: render assets/spyglass.svg to the PNG sizes (needs librsvg2-bin)
+icons:
+	@command -v rsvg-convert >/dev/null || { echo "rsvg-convert is missing; run: sudo apt-get install -y librsvg2-bin"; exit 1; }
+	@for s in $(ICON_SIZES); do mkdir -p assets/icons/hicolor/$${s}x$${s}/apps; \
+		rsvg-convert -w $$s -h $$s assets/spyglass.svg -o assets/icons/hicolor/$${s}x$${s}/apps/$(APPID).png; done
+	cp assets/icons/hicolor/512x512/apps/$(APPID).png assets/Icon.png
 
 ## peers: install the pinned npm test peers into .ci/peers/node_modules
 peers: $(PEERS)/node_modules/.installed

@@ -16,10 +16,14 @@ const Bound = 15 * time.Second
 
 // Eventually reports whether cond came to hold within Bound, checking it
 // every few milliseconds.
-func Eventually(cond func() bool) bool {
+func Eventually(cond func() bool) bool { return Within(Bound, cond) }
+
+// Within reports whether cond came to hold within d: for what takes longer
+// than Bound on a loaded machine, such as a whole program starting.
+func Within(d time.Duration, cond func() bool) bool {
 	tick := time.NewTicker(2 * time.Millisecond)
 	defer tick.Stop()
-	deadline := time.NewTimer(Bound)
+	deadline := time.NewTimer(d)
 	defer deadline.Stop()
 	for !cond() {
 		select {

@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2/app"
 	"github.com/go-gl/glfw/v3.3/glfw"
 
+	"github.com/spyglass-mcp/spyglass/assets"
 	"github.com/spyglass-mcp/spyglass/ui"
 )
 
@@ -20,6 +21,7 @@ const AppID = "io.github.spyglass_mcp.spyglass"
 // the window is shrunk to fit the primary screen when it is larger.
 func Run(be ui.Backend, opts *ui.Options, ready func(*ui.Window)) {
 	a := app.NewWithID(AppID)
+	a.SetIcon(fyne.NewStaticResource("spyglass.png", assets.Icon))
 	w := ui.New(a, be, opts)
 	a.Lifecycle().SetOnStarted(func() {
 		fyne.Do(func() { w.FitScreen(screenSize(w.Scale())) })

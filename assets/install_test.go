@@ -1,0 +1,156 @@
+package assets_test
+
+import (
+	"bytes"
+	"fmt"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spyglass-mcp/spyglass/internal/testwait"
+	"github.com/spyglass-mcp/spyglass/internal/xvfb"
+)
+
+const appID = "io.github.spyglass_mcp.spyglass"
+
+// need fails the test when a program the Makefile installs is missing:
+// `make test` installs them (APT_TEST), so a missing one is a broken setup.
+func need(t *testing.T, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		if _, err := exec.LookPath(n); err != nil {
+			t.Fatalf("%s is missing: run `make deps-test` (it installs the desktop tools the install test uses)", n)
+		}
+	}
+}
+
+func run(t *testing.T, env []string, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Env = append(os.Environ(), env...)
+	// A program that leaves a child behind holding the output (dex starts
+	// the app and exits) must not keep the test waiting for the pipe.
+	cmd.WaitDelay = 5 * time.Second
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// build builds the real binary once for this test.
+func build(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "spyglass")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd.Dir = ".."
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestInstall installs Spyglass for a fresh user with `make install-files`
+// (what `make install` runs after building), checks every installed file
+// with the desktop's own validators, starts the installed desktop entry the
+// way a menu does (dex) under Xvfb and sees the window, checks that a trace
+// file is recognised as Spyglass's and opens with it, and uninstalls.
+func TestInstall(t *testing.T) {
+	need(t, "make", "desktop-file-validate", "appstreamcli", "update-mime-database", "xdg-mime", "dex")
+	bin := build(t)
+	home := t.TempDir()
+	env := []string{"HOME=" + home, "XDG_DATA_HOME=", "XDG_CONFIG_HOME=", "XDG_DATA_DIRS=/usr/share"}
+	run(t, env, "make", "-C", "..", "--no-print-directory", "install-files", "BIN="+bin)
+
+	prefix := filepath.Join(home, ".local")
+	share := filepath.Join(prefix, "share")
+	desktop := filepath.Join(share, "applications", appID+".desktop")
+	metainfo := filepath.Join(share, "metainfo", appID+".metainfo.xml")
+	run(t, nil, "desktop-file-validate", desktop)
+	run(t, nil, "appstreamcli", "validate", "--no-net", metainfo)
+	entry, err := os.ReadFile(desktop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "Exec=" + filepath.Join(prefix, "bin", "spyglass") + " %F\n"; !bytes.Contains(entry, []byte(want)) {
+		t.Fatalf("the desktop entry does not start the installed binary (want %q):\n%s", want, entry)
+	}
+	for _, size := range []int{16, 24, 32, 48, 64, 128, 256, 512} {
+		name := filepath.Join(share, "icons", "hicolor", fmt.Sprintf("%dx%d", size, size), "apps", appID+".png")
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := png.DecodeConfig(f)
+		f.Close()
+		if err != nil || cfg.Width != size || cfg.Height != size {
+			t.Fatalf("%s: %dx%d, %v; want a %dx%d PNG", name, cfg.Width, cfg.Height, err, size, size)
+		}
+	}
+
+	// A trace is recognised by its extension, and Spyglass opens it.
+	trace := filepath.Join(t.TempDir(), "session.spyglass-trace")
+	if err := os.WriteFile(trace, []byte(`{"format":"spyglass-trace","formatVersion":1,"meta":{}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(run(t, env, "xdg-mime", "query", "filetype", trace)); got != "application/x-spyglass-trace" {
+		t.Fatalf("a .spyglass-trace file is %q, want application/x-spyglass-trace", got)
+	}
+	if got := strings.TrimSpace(run(t, env, "xdg-mime", "query", "default", "application/x-spyglass-trace")); got != appID+".desktop" {
+		t.Fatalf("traces open with %q, want %s.desktop", got, appID)
+	}
+
+	// The menu's way of starting it: the installed entry, under a display.
+	display := xvfb.Start(t, 1280, 800)
+	xenv := append(env, "DISPLAY="+display, "LANG=en_US.UTF-8")
+	launch := exec.Command("dex", desktop)
+	launch.Env = append(os.Environ(), xenv...)
+	logf, err := os.Create(filepath.Join(t.TempDir(), "app.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer logf.Close()
+	launch.Stdout, launch.Stderr = logf, logf
+	if err := launch.Run(); err != nil {
+		t.Fatalf("dex %s: %v", desktop, err)
+	}
+	// The window of the installed binary (another test's window may share
+	// a display number with ours: look at whose window it is).
+	installed := filepath.Join(prefix, "bin", "spyglass")
+	var pid string
+	// A cold start of a GL program on a busy two-core machine is slow.
+	if !testwait.Within(2*time.Minute, func() bool {
+		out, _ := exec.Command("env", append(xenv, "xdotool", "search", "--name", "^Spyglass$")...).Output()
+		for _, win := range strings.Fields(string(out)) {
+			p, err := exec.Command("env", append(xenv, "xdotool", "getwindowpid", win)...).Output()
+			if err != nil {
+				continue
+			}
+			if exe, _ := os.Readlink("/proc/" + strings.TrimSpace(string(p)) + "/exe"); exe == installed {
+				pid = strings.TrimSpace(string(p))
+				return true
+			}
+		}
+		return false
+	}) {
+		out, _ := os.ReadFile(logf.Name())
+		t.Fatalf("no window from the installed entry; its output:\n%s", out)
+	}
+	run(t, nil, "kill", pid)
+
+	run(t, env, "make", "-C", "..", "--no-print-directory", "uninstall")
+	for _, f := range []string{desktop, metainfo, filepath.Join(prefix, "bin", "spyglass"),
+		filepath.Join(share, "mime", "packages", appID+"-trace.xml"),
+		filepath.Join(share, "icons", "hicolor", "256x256", "apps", appID+".png")} {
+		if _, err := os.Stat(f); !os.IsNotExist(err) {
+			t.Errorf("uninstall left %s", f)
+		}
+	}
+	if got := strings.TrimSpace(run(t, env, "xdg-mime", "query", "filetype", trace)); got == "application/x-spyglass-trace" {
+		t.Errorf("after uninstall a trace is still %s", got)
+	}
+}
