@@ -925,6 +925,9 @@ func Usage() string {
   spyglass --cli --method METHOD [flags] [COMMAND... | URL]        one request from the command line
   spyglass --import FILE [--catalog PATH]                          merge another client's servers
   spyglass --demo-server [--transport stdio|http] [--port N]       serve the built-in demo server
+  spyglass --diff A.json B.json [--ignore PATH]... [--format text|json]   compare two traces
+  spyglass --replay TRACE.json [server flags] [--trace NEW.json] [--yes]  send a trace again, compare
+  spyglass --run COLLECTION.json [server flags] [--format text|json|junit] run saved calls, check them
 
 Servers come from a writable catalog (--catalog, $` + catalog.EnvCatalog + `, or the default
 $XDG_CONFIG_HOME/spyglass/mcp.json), a read-only file (--config), or one ad-hoc server:
