@@ -184,6 +184,9 @@ func handshakeSummary(si *session.ServerInfo) string {
 
 // ListTools implements ui.Conn.
 func (c *guiConn) ListTools(ctx context.Context, cursor string) ([]ui.Tool, string, error) {
+	if err := c.notOffered("tools", "tools"); err != nil {
+		return nil, "", err
+	}
 	res, err := c.s.ListTools(ctx, &session.ListOptions{Cursor: cursor})
 	if err != nil {
 		return nil, "", humanize(err)
@@ -261,6 +264,9 @@ func (c *guiConn) urlRequired(err error, again string) error {
 
 // ListResources implements ui.Conn.
 func (c *guiConn) ListResources(ctx context.Context, cursor string) ([]ui.Resource, string, error) {
+	if err := c.notOffered("resources", "resources"); err != nil {
+		return nil, "", err
+	}
 	res, err := c.s.ListResources(ctx, &session.ListOptions{Cursor: cursor})
 	if err != nil {
 		return nil, "", humanize(err)
@@ -271,6 +277,9 @@ func (c *guiConn) ListResources(ctx context.Context, cursor string) ([]ui.Resour
 
 // ListResourceTemplates implements ui.Conn.
 func (c *guiConn) ListResourceTemplates(ctx context.Context) ([]ui.ResourceTemplate, error) {
+	if err := c.notOffered("resources", "resources"); err != nil {
+		return nil, err
+	}
 	res, err := c.s.ListResourceTemplates(ctx, nil)
 	if err != nil {
 		return nil, humanize(err)
@@ -289,6 +298,9 @@ func (c *guiConn) ReadResource(ctx context.Context, uri string) (ui.ReadResult, 
 
 // Subscribe implements ui.Conn.
 func (c *guiConn) Subscribe(ctx context.Context, uri string) error {
+	if err := c.notOffered("resource subscriptions", "resources", "subscribe"); err != nil {
+		return err
+	}
 	_, err := c.s.SubscribeResource(ctx, uri, nil)
 	return humanize(err)
 }
@@ -323,6 +335,9 @@ func (c *guiConn) CompleteWith(ctx context.Context, ref, name, arg, value string
 
 // ListPrompts implements ui.Conn.
 func (c *guiConn) ListPrompts(ctx context.Context, cursor string) ([]ui.Prompt, string, error) {
+	if err := c.notOffered("prompts", "prompts"); err != nil {
+		return nil, "", err
+	}
 	res, err := c.s.ListPrompts(ctx, &session.ListOptions{Cursor: cursor})
 	if err != nil {
 		return nil, "", humanize(err)
@@ -342,12 +357,18 @@ func (c *guiConn) GetPrompt(ctx context.Context, name string, args map[string]st
 
 // SetLogLevel implements ui.Conn.
 func (c *guiConn) SetLogLevel(ctx context.Context, level string) error {
+	if err := c.notOffered("logging", "logging"); err != nil {
+		return err
+	}
 	_, err := c.s.SetLogLevel(ctx, mcp.LoggingLevel(level), nil)
 	return humanize(err)
 }
 
 // ListTasks implements ui.Conn.
 func (c *guiConn) ListTasks(ctx context.Context) ([]ui.Task, error) {
+	if err := c.notOffered("task listing", "tasks", "list"); err != nil {
+		return nil, err
+	}
 	res, err := c.s.ListTasks(ctx, nil)
 	if err != nil {
 		return nil, humanize(err)

@@ -173,3 +173,32 @@ func TestGUINoRetryOfDeterministicFailures(t *testing.T) {
 		})
 	}
 }
+
+// TestGUIAsksOnlyForWhatIsOffered: server-memory advertises tools and
+// resources;
+// the window sends no prompts/list or tasks/list (which it answers with
+// "Method not found": the inspector showed "2 errors" after a clean
+// connect), and the screens say plainly that the server does not offer
+// them.
+func TestGUIAsksOnlyForWhatIsOffered(t *testing.T) {
+	h := newMemoryHarness(t)
+	h.connectWithTools()
+	h.openTab("Prompts")
+	h.waitFor("no prompts offered", func() bool { return h.hasText("memory does not offer prompts.") })
+	h.openTab("Tasks")
+	h.waitFor("no task listing offered", func() bool { return h.hasText("memory does not offer task listing.") })
+	h.openTab("Resources") // it offers one resource
+	h.waitFor("its resource", func() bool { return h.hasText("memory://knowledge-graph") })
+	for _, e := range h.be.log.Events() {
+		if e.Dir == events.DirOut && e.Type == events.MsgRequest {
+			switch e.Method {
+			case "prompts/list", "tasks/list", "logging/setLevel", "completion/complete":
+				t.Errorf("the window sent %s, which server-memory does not advertise", e.Method)
+			}
+		}
+		if e.Dir == events.DirIn && e.Type == events.MsgError {
+			t.Errorf("error answer after a clean connect: %s", e.Raw)
+		}
+	}
+	h.waitFor("no errors in the counters", func() bool { return h.hasText(" tool calls · 0 errors · ") })
+}

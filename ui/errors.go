@@ -50,6 +50,29 @@ func troubleshootingLink(err error) string {
 	return TroubleshootingURL + "#" + t.Anchor()
 }
 
+// NotOfferedError says the window did not send a request because the
+// server did not advertise the capability it needs (a server without
+// prompts is not asked for prompts/list).
+type NotOfferedError struct {
+	Server string // the server's name in the catalog
+	What   string // what it lacks, for a person: "prompts"
+}
+
+// Error implements error: "memory does not offer prompts".
+func (e *NotOfferedError) Error() string { return e.Server + " does not offer " + e.What }
+
+// listFailure words a failed list for a screen's status line; a server
+// that never advertised the list says so plainly ("memory does not offer
+// prompts.").
+func listFailure(what string, err error) string {
+	var no *NotOfferedError
+	if errors.As(err, &no) {
+		return no.Error() + "."
+	}
+	head, _ := plainError(err)
+	return "Could not list " + what + ". " + head
+}
+
 // plainError returns err's headline and the full text behind "Show full
 // error". Every screen's error display goes through it (errorBox.SetErr);
 // ui only displays, the wording is the PlainError's (or, for the window's

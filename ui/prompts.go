@@ -95,8 +95,7 @@ func (p *promptsScreen) loadPage(cursor string) {
 	},
 		func(pg page[Prompt], err error) {
 			if err != nil {
-				head, _ := plainError(err)
-				p.status.SetText("Could not list prompts. " + head)
+				p.status.SetText(listFailure("prompts", err))
 				return
 			}
 			p.prompts = append(p.prompts, pg.items...)

@@ -166,8 +166,7 @@ func (r *resourcesScreen) load(more bool) {
 		return lists{res, tmpl, terr, next}, nil
 	}, func(l lists, err error) {
 		if err != nil {
-			head, _ := plainError(err)
-			r.status.SetText("Could not list resources. " + head)
+			r.status.SetText(listFailure("resources", err))
 			return
 		}
 		if more {

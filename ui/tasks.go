@@ -76,7 +76,7 @@ func (t *tasksScreen) onRefresh() {
 	run(t.ss, func(ctx context.Context, c Conn) ([]Task, error) { return c.ListTasks(ctx) },
 		func(ts []Task, err error) {
 			if err != nil {
-				t.status.SetText("Tasks unavailable: " + firstLine(err.Error()))
+				t.status.SetText(listFailure("tasks", err))
 				return
 			}
 			t.tasks = ts

@@ -305,8 +305,7 @@ func (t *toolsScreen) loadPage(cursor string) {
 		return page[Tool]{tools, next}, err
 	}, func(p page[Tool], err error) {
 		if err != nil {
-			head, _ := plainError(err)
-			t.status.SetText("Could not list tools. " + head)
+			t.status.SetText(listFailure("tools", err))
 			t.status.Show()
 			return
 		}
