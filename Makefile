@@ -55,12 +55,16 @@ $(VULNDB_DIR)/index/db.json: | $(INDEXDB)
 	  test -n "$$src" || { echo "could not download golang.org/x/vulndb@$(VULNDB)"; exit 1; }; \
 	  rm -rf $(VULNDB_DIR).tmp && $(INDEXDB) -vulns "$$src/data/osv" -out $(VULNDB_DIR).tmp && rm -rf $(VULNDB_DIR) && mv $(VULNDB_DIR).tmp $(VULNDB_DIR)
 
-## vet: gofmt, go vet, staticcheck (staticcheck.conf) and govulncheck
+## vet: gofmt, go vet, staticcheck (staticcheck.conf), govulncheck, and the Windows/macOS cross-builds
 vet: $(STATICCHECK) $(GOVULNCHECK) $(VULNDB_DIR)/index/db.json
 	@bad=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$bad" ]; then echo "gofmt wants to rewrite:"; echo "$$bad"; exit 1; fi
 	$(GO) vet ./...
 	$(STATICCHECK) ./...
 	.ci/vulncheck.sh $(GOVULNCHECK) $(VULNDB_DIR)
+	@# Linux first, the others not broken: what needs no cgo builds for Windows
+	@# and macOS (Fyne's GL driver needs cgo everywhere, and macOS's widgets too).
+	CGO_ENABLED=0 GOOS=windows $(GO) build ./core/... ./internal/... ./assets/ ./ui/ ./ui/form/ ./ui/requests/
+	CGO_ENABLED=0 GOOS=darwin $(GO) build ./core/... ./internal/... ./assets/
 
 # Each fuzz target runs for a bounded time; a panic or hang fails the build.
 FUZZTIME ?= 20s

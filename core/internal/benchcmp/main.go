@@ -1,10 +1,13 @@
+//go:build linux
+
 // Command benchcmp runs Spyglass's CLI and the official MCP Inspector's CLI
 // side by side against the same real server, alternating runs on the same
 // machine, and prints the median wall time and peak memory of each and the
 // ratio ours/theirs. `make bench` runs it; the figures go into issue notes.
 //
 // These machines are shared and noisy, so only ratios from one run are
-// meaningful; nothing here asserts a timing.
+// meaningful; nothing here asserts a timing. It is Linux only: it reads
+// process accounting (rusage, fadvise, process groups).
 package main
 
 import (
