@@ -38,6 +38,7 @@ func (b *guiBackend) useQueue(w *ui.Window, profiles string) *requests.Queue {
 	})
 	w.SetRequests(q.Object())
 	w.SetEditProfiles(q.EditProfiles)
+	w.SetRequestOpener(q.OpenModal)
 	b.mu.Lock()
 	b.queue = q
 	b.handlers = session.Handlers{Sampling: requestHandlers{q}, Elicitation: requestHandlers{q}}

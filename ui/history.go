@@ -698,3 +698,28 @@ func (in *inspector) onReplay(e EventView, edit bool) {
 	s.screens.selectTab("History")
 	s.screens.history.onReplay(*req)
 }
+
+// SetRequestOpener gives the inspector the way to open a pending server
+// request (sampling, elicitation) in its dialog: the request queue's
+// OpenModal. A server request's row then offers View Details. UI thread.
+func (w *Window) SetRequestOpener(open func(server, id string) bool) {
+	w.inspector.openRequest = open
+}
+
+// queued reports whether e is a server request that waits in the request
+// queue while unanswered.
+func queued(e EventView) bool {
+	return e.Kind == "message" && e.Dir == "in" && e.Type == "request" &&
+		(e.Method == "elicitation/create" || e.Method == "sampling/createMessage")
+}
+
+// onOpenRequest opens the server request e in its dialog, or says why it
+// cannot be.
+func (in *inspector) onOpenRequest(e EventView) {
+	if in.openRequest == nil || !queued(e) {
+		return
+	}
+	if !in.openRequest(e.Server, e.ID) {
+		in.w.toast("ok", "This request no longer waits for an answer: it was answered, cancelled, or its connection ended.")
+	}
+}

@@ -93,7 +93,7 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 			if id < len(in.shown) {
 				e := in.events[in.shown[id]]
 				if l := in.rounds.Label(&e.Event); l != "" {
-					e.Title += " · " + l // one call, not unrelated requests
+					e.Title = l + " · " + e.Title // one call, not unrelated requests
 				}
 				updateRow(o, e)
 			}
@@ -540,6 +540,7 @@ func newEventDetail(in *inspector) *eventDetail {
 		d.meta,
 		d.attempt,
 		d.actions,
+		container.NewHBox(d.answer),
 	)
 	d.obj = container.NewBorder(head, nil, nil, nil, d.tabs)
 	return d
@@ -603,6 +604,7 @@ func (d *eventDetail) show(seq uint64) {
 	d.payload.Refresh()
 	d.showRun(e)
 	d.actions.Hidden = replayable(e, req) == nil
+	d.answer.Hidden = !queued(e) || d.in.openRequest == nil
 	d.showToolCall(e)
 }
 

@@ -7,6 +7,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -83,6 +85,8 @@ type queueItem struct {
 	// abandon then cancels its call ([Cancel call]).
 	round   string
 	abandon func()
+	// modal is the dialog the request is open in (OpenModal), or nil.
+	modal dialog.Dialog
 }
 
 // ref names the request in the list and in notes: its round, or its id.
@@ -218,13 +222,57 @@ func (q *Queue) refresh() {
 func (q *Queue) show(it *queueItem) {
 	q.selected = it
 	q.detail.RemoveAll()
-	body := container.NewVBox(it.object())
+	if it.modal != nil { // one panel, one place: it is in the dialog now
+		q.detail.Add(container.NewPadded(emptyState("This request is open in a dialog.")))
+		return
+	}
+	modal := widget.NewButtonWithIcon("Open in a dialog", theme.ViewFullScreenIcon(), func() { q.OpenModal(it.server, it.id) })
+	modal.Importance = widget.LowImportance
+	if q.opts.Window == nil {
+		modal.Hide()
+	}
+	body := container.NewVBox(container.NewHBox(layout.NewSpacer(), modal), it.object())
 	if it.round != "" {
 		cancel := widget.NewButtonWithIcon("Cancel call", theme.CancelIcon(), func() { q.onCancelCall(it) })
 		lbl := wrapLabel(it.round + ": the call waits for this answer, then is sent again with it.")
-		body = container.NewVBox(container.NewBorder(nil, nil, nil, container.NewCenter(cancel), lbl), it.object())
+		body = container.NewVBox(container.NewBorder(nil, nil, nil, container.NewCenter(cancel), lbl), body)
 	}
 	q.detail.Add(container.NewPadded(body))
+}
+
+// OpenModal shows the pending request (server, id) in a dialog over the
+// window (seed 000's modal view): the same panel as in the queue, which
+// shows "open in a dialog" meanwhile. The dialog closes when the request
+// leaves the queue (answered, cancelled, or a URL page completed:
+// notifications/elicitation/complete). It reports whether such a request
+// was pending.
+func (q *Queue) OpenModal(server, id string) bool {
+	it := q.find(server, id)
+	if it == nil || q.opts.Window == nil {
+		return false
+	}
+	if it.modal != nil {
+		it.modal.Show()
+		return true
+	}
+	title := "Server Request: Sampling"
+	if it.elicit != nil {
+		title = it.elicit.Title()
+	}
+	d := dialog.NewCustom(title, "Close", container.NewVScroll(container.NewPadded(it.object())), q.opts.Window)
+	it.modal = d
+	d.SetOnClosed(func() {
+		it.modal = nil
+		if q.selected == it && q.find(it.server, it.id) == it {
+			q.show(it) // back in the queue's pane
+		}
+	})
+	if q.selected == it {
+		q.show(it)
+	}
+	d.Resize(fyne.NewSize(680, 560))
+	d.Show()
+	return true
 }
 
 // onCancelCall abandons the call a round belongs to: the request leaves
@@ -270,6 +318,11 @@ func (q *Queue) add(it *queueItem) {
 
 // remove takes it off the queue and notes why.
 func (q *Queue) remove(it *queueItem, note string) {
+	if it.modal != nil {
+		d := it.modal
+		it.modal = nil
+		d.Hide()
+	}
 	for i, x := range q.items {
 		if x == it {
 			q.items = append(q.items[:i], q.items[i+1:]...)
