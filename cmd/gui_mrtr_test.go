@@ -100,8 +100,8 @@ func (h *guiHarness) answerForm(value string) {
 }
 
 // rounds returns the round labels of the log's tools/call messages, in
-// order ("tools/call #3 round 1/2", ...), the way the inspector labels
-// its rows.
+// order ("round 1/2 · tools/call #3", ...), the way the inspector
+// labels its rows.
 func (h *guiHarness) rounds() []string {
 	var r events.Rounds
 	evs := h.be.log.Events()
@@ -111,7 +111,7 @@ func (h *guiHarness) rounds() []string {
 	}
 	for i := range evs {
 		if l := r.Label(&evs[i]); l != "" && evs[i].Method == "tools/call" {
-			out = append(out, evs[i].Title()+" · "+l)
+			out = append(out, l+" · "+evs[i].Title())
 		}
 	}
 	return out
@@ -150,7 +150,7 @@ func TestGUIMRTRRound(t *testing.T) {
 
 	var got []string
 	ui.Sync(func() { got = h.rounds() })
-	if len(got) != 6 || !strings.HasSuffix(got[0], "round 1/3") || !strings.HasSuffix(got[3], "round 2/3") || !strings.HasSuffix(got[5], "round 3/3") {
+	if len(got) != 6 || !strings.HasPrefix(got[0], "round 1/3 · ") || !strings.HasPrefix(got[3], "round 2/3 · ") || !strings.HasPrefix(got[5], "round 3/3 · ") {
 		t.Fatalf("the round trip's messages: %q", got)
 	}
 	// the inspector's rows carry the same labels
@@ -174,7 +174,7 @@ func TestGUIMRTRCancel(t *testing.T) {
 	h.waitFor("the note", func() bool { return h.queueShows("call cancelled") && h.queueShows("No pending requests") })
 	var got []string
 	ui.Sync(func() { got = h.rounds() })
-	if len(got) != 3 || !strings.HasSuffix(got[2], "abandoned at round 1/1") {
+	if len(got) != 3 || !strings.HasPrefix(got[2], "abandoned at round 1/1 · ") {
 		t.Fatalf("the round trip's messages: %q", got)
 	}
 	sent, class, unknown := 0, "", false
@@ -232,7 +232,7 @@ func TestGUIMRTRParallel(t *testing.T) {
 		t.Fatalf("the round trips' messages: %q", got)
 	}
 	for _, l := range got {
-		if !strings.HasSuffix(l, "/2") {
+		if !strings.HasPrefix(l, "round 1/2 · ") && !strings.HasPrefix(l, "round 2/2 · ") {
 			t.Errorf("%s: not a round of two", l)
 		}
 	}

@@ -144,9 +144,8 @@ func (r *Rounds) Label(e *Event) string {
 }
 
 // Describe says what the conversation of e is, for a details pane:
-// "tools/call #3 in 2 rounds (MRTR, protocol 2026-07-28): round 2 sent
-// the answers again under a fresh id"; "" for an event of no
-// conversation.
+// "Round 2 of 3 of tools/call #4, a multi round-trip request (MRTR): …";
+// "" for an event of no conversation.
 func (r *Rounds) Describe(e *Event) string {
 	c, n, ok := r.Of(e)
 	if !ok {
@@ -156,15 +155,15 @@ func (r *Rounds) Describe(e *Event) string {
 	if m == "" {
 		m = "request"
 	}
-	s := m + " #" + displayID(c.ID) + ": round " + strconv.Itoa(n) + " of " + strconv.Itoa(c.Rounds) +
-		" of a multi round-trip request (MRTR): the server asked for input with input_required, and each answer goes back in a new request with a fresh id"
+	s := "Round " + strconv.Itoa(n) + " of " + strconv.Itoa(c.Rounds) + " of " + m + " #" + displayID(c.ID) +
+		", a multi round-trip request (MRTR): the server asks for input, and each answer goes back in a new request with a fresh id"
 	switch c.State {
 	case ConvDone:
 		s += "; the final result came in round " + strconv.Itoa(c.Rounds)
 	case ConvAbandoned:
-		s += "; abandoned at round " + strconv.Itoa(c.Rounds) + " (the input was cancelled)"
+		s += "; abandoned at round " + strconv.Itoa(c.Rounds) + ", the input was cancelled"
 	default:
-		s += "; still under way"
+		s += "; under way"
 	}
 	return s + "."
 }

@@ -68,7 +68,7 @@ tools/call #7 round 3/3`
 	if c, n, ok := r.Of(&evs[0]); !ok || n != 1 || c.State != ConvDone || c.Rounds != 3 {
 		t.Errorf("after the final result: %+v round %d", c, n)
 	}
-	if d := r.Describe(&evs[5]); !strings.Contains(d, "tools/call #4: round 2 of 3") || !strings.Contains(d, "final result came in round 3") {
+	if d := r.Describe(&evs[5]); !strings.Contains(d, "Round 2 of 3 of tools/call #4, a multi round-trip request (MRTR)") || !strings.Contains(d, "final result came in round 3") {
 		t.Errorf("describe: %s", d)
 	}
 
