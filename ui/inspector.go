@@ -60,6 +60,9 @@ type inspector struct {
 	// entered is what the user typed for a tools/call, by its request
 	// event (the Arguments tab; see attempts.go).
 	entered map[uint64]*enteredArgs
+	// openRequest opens a pending server request in its dialog (the
+	// request queue's OpenModal; see SetRequestOpener).
+	openRequest func(server, id string) bool
 }
 
 func newInspector(w *Window, src EventSource) *inspector {
@@ -499,6 +502,7 @@ type eventDetail struct {
 	meta    *widget.Label
 	attempt *widget.Label   // a tool call attempt's lineage and warnings
 	actions *fyne.Container // Replay, Edit and replay of a request
+	answer  *widget.Button  // View Details of a server request waiting in the queue
 	payload *fyne.Container
 	run     *fyne.Container
 	tabs    *container.AppTabs
@@ -533,6 +537,8 @@ func newEventDetail(in *inspector) *eventDetail {
 	replay := widget.NewButtonWithIcon("Replay", theme.MediaReplayIcon(), func() { in.onReplay(d.cur, false) })
 	edit := widget.NewButtonWithIcon("Edit and replay", theme.DocumentCreateIcon(), func() { in.onReplay(d.cur, true) })
 	replay.Importance, edit.Importance = widget.LowImportance, widget.LowImportance
+	d.answer = widget.NewButtonWithIcon("View Details", theme.ZoomInIcon(), func() { in.onOpenRequest(d.cur) })
+	d.answer.Hide()
 	d.actions = wrapRow(replay, edit)
 	d.actions.Hide()
 	head := container.NewVBox(
