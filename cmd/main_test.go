@@ -12,7 +12,7 @@ import (
 // demo server when started that way.
 func TestMain(m *testing.M) {
 	for _, a := range os.Args[1:] {
-		if a == "--demo-server" || a == "--conformance-client" {
+		if a == "--demo-server" || a == "--conformance-client" || a == "--tap" {
 			os.Exit(Main(os.Args[1:]))
 		}
 	}

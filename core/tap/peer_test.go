@@ -173,6 +173,11 @@ func TestStdioRealClients(t *testing.T) {
 			if m := messages(evs, events.DirIn); !bytes.Equal(m, gotOut) || len(m) == 0 {
 				t.Errorf("trace's server→host messages differ from what the server wrote:\ntrace:  %q\nserver: %q", m, gotOut)
 			}
+			for _, e := range evs {
+				if e.Kind == events.KindMessage && (e.Type == events.MsgResult || e.Type == events.MsgError) && (e.Pair == 0 || e.Unpaired) {
+					t.Errorf("response %s (id %s) is not paired with its request in the record", e.Dir, e.ID)
+				}
+			}
 			if !hasStderr(evs, "Starting default (STDIO) server") {
 				t.Errorf("the server's stderr line is not in the trace: %s", kinds(evs))
 			}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
@@ -78,7 +79,8 @@ func RunStdio(ctx context.Context, o StdioOptions) (*wire.ExitError, error) {
 	}()
 
 	var stop sync.Once
-	stopServer := func() { stop.Do(func() { go p.Stop() }) }
+	var stopped atomic.Bool // the tap stopped the server (the host left, or ctx ended)
+	stopServer := func() { stop.Do(func() { stopped.Store(true); go p.Stop() }) }
 	inSplit := &Splitter{Rec: o.Rec, Conn: conn, Dir: events.DirOut, Max: o.MaxMessageSize}
 	outSplit := &Splitter{Rec: o.Rec, Conn: conn, Dir: events.DirIn, Max: o.MaxMessageSize}
 
@@ -93,9 +95,9 @@ func RunStdio(ctx context.Context, o StdioOptions) (*wire.ExitError, error) {
 				b = append(b, '\n')
 			}
 			hostMu.Lock()
+			outSplit.Write(b)
 			o.Stdout.Write(b)
 			hostMu.Unlock()
-			outSplit.Write(b)
 		}}); err != nil {
 			p.Stop()
 			return nil, err
@@ -151,7 +153,7 @@ func RunStdio(ctx context.Context, o StdioOptions) (*wire.ExitError, error) {
 	p.Stdin.Close()
 	text := "process exited: " + describeExit(exit)
 	kind := events.KindError
-	if ctx.Err() != nil || exit.Code == 0 {
+	if stopped.Load() || exit.Code == 0 {
 		kind, text = events.KindState, "process stopped: "+describeExit(exit)
 	}
 	rec.add(events.Event{Kind: kind, Text: text})
@@ -162,14 +164,16 @@ func RunStdio(ctx context.Context, o StdioOptions) (*wire.ExitError, error) {
 }
 
 // copyObserved copies src to dst as it reads, handing each chunk to obs
-// after it was written. A failing dst ends the copy.
+// just before it is written: a message is in the record before the other
+// side can answer it, so that the answer pairs with it. A failing dst
+// ends the copy.
 func copyObserved(dst io.Writer, src io.Reader, obs *Splitter) {
 	buf := make([]byte, 64<<10)
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
-			_, werr := dst.Write(buf[:n])
 			obs.Write(buf[:n])
+			_, werr := dst.Write(buf[:n])
 			if werr != nil {
 				if c, ok := dst.(io.Closer); ok {
 					c.Close()

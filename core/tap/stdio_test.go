@@ -174,7 +174,7 @@ func TestExitStatus(t *testing.T) {
 		t.Fatal(err)
 	}
 	last := evs[len(evs)-1]
-	if last.Kind != events.KindError || !strings.Contains(last.Text, "killed by signal") {
+	if last.Kind != events.KindState || !strings.Contains(last.Text, "process stopped: killed by signal killed") {
 		t.Errorf("last event %v %q, want the kill", last.Kind, last.Text)
 	}
 	if bad := invalid(evs); len(bad) != 1 || !strings.Contains(bad[0], "ready") {

@@ -1,0 +1,195 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/tap"
+	peers "github.com/spyglass-mcp/spyglass/core/testpeers"
+)
+
+// TestTapArgs: the rules between the tap's flags, in words that say what
+// to write instead.
+func TestTapArgs(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string // part of the error; "" means accepted
+	}{
+		{[]string{"--", "node", "x.js"}, ""},
+		{[]string{"--trace", "t.json", "--fault", "drop=out:tools/call", "--", "node", "x.js"}, ""},
+		{[]string{"--listen", "127.0.0.1:8931", "--upstream", "http://127.0.0.1:3001/mcp"}, ""},
+		{[]string{"--listen", "[::1]:8931", "--upstream", "http://127.0.0.1:3001/mcp"}, ""},
+		{[]string{"--listen", "0.0.0.0:8931", "--listen-any", "--upstream", "http://127.0.0.1:3001/mcp"}, ""},
+		{nil, "needs the server command after --"},
+		{[]string{"--listen", "0.0.0.0:8931", "--upstream", "http://127.0.0.1:3001/mcp"}, "not a loopback address"},
+		{[]string{"--listen", ":8931", "--upstream", "http://127.0.0.1:3001/mcp"}, "not a loopback address"},
+		{[]string{"--listen", "127.0.0.1:8931"}, "needs both --listen"},
+		{[]string{"--listen", "127.0.0.1:8931", "--upstream", "ftp://x"}, "not a valid URL"},
+		{[]string{"--listen", "8931", "--upstream", "http://127.0.0.1:3001/mcp"}, "not HOST:PORT"},
+		{[]string{"--listen", "127.0.0.1:1", "--upstream", "http://h/mcp", "--", "node"}, "takes no server command"},
+		{[]string{"--listen", "127.0.0.1:1", "--upstream", "http://h/mcp", "--fault", "cut=1"}, "stdio tap only"},
+		{[]string{"--fault", "nonsense", "--", "node"}, "--fault"},
+		{[]string{"--listen-any", "--", "node"}, "goes with --listen"},
+	}
+	for _, tc := range tests {
+		_, err := parseTapArgs(tc.args)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%q: %v", tc.args, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%q: got %v, want an error about %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+// TestTapNoTrace: without --trace the tap passes the bytes through and
+// says once on stderr that nothing is recorded; the server's exit status
+// is the tap's.
+func TestTapNoTrace(t *testing.T) {
+	in := "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\nnot json\n{\"partial\":"
+	var out, errb bytes.Buffer
+	code := run([]string{"--tap", "--", "sh", "-c", "cat; exit 4"}, strings.NewReader(in), &out, &errb)
+	if code != 4 {
+		t.Errorf("exit %d, want the server's 4; stderr: %s", code, errb.String())
+	}
+	if out.String() != in {
+		t.Errorf("stdout %q, want the input unchanged %q", out.String(), in)
+	}
+	if n := strings.Count(errb.String(), "not recording"); n != 1 {
+		t.Errorf("stderr says %d times that nothing is recorded: %q", n, errb.String())
+	}
+	errb.Reset()
+	if code := run([]string{"--tap", "--", "no-such-command-here"}, strings.NewReader(""), &out, &errb); code != exitTapNotFound || !strings.Contains(errb.String(), "no such command") {
+		t.Errorf("missing command: exit %d, %q", code, errb.String())
+	}
+}
+
+// TestTapInstallWithInspector: --tap-install rewrites a Claude Desktop
+// style entry; the official inspector's CLI launching that entry's command
+// line gets the same bytes as with the original entry, the trace holds the
+// session, and --tap-uninstall gives back the original file byte for byte.
+func TestTapInstallWithInspector(t *testing.T) {
+	node := peers.Node(t)
+	ev := peers.File(t, peers.Everything)
+	inspector := peers.File(t, "@modelcontextprotocol/inspector/clients/launcher/build/index.js")
+	dir := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
+	cfg := filepath.Join(dir, "claude_desktop_config.json")
+	orig := `{
+  // Claude Desktop's servers
+  "mcpServers": {
+    "everything": {"command": "` + node + `", "args": ["` + ev + `"]}
+  }
+}
+`
+	if err := os.WriteFile(cfg, []byte(orig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	trace := filepath.Join(dir, "everything.trace.json")
+	var out, errb bytes.Buffer
+	if code := run([]string{"--tap-install", cfg, "--server", "everything", "--trace", trace}, strings.NewReader("y\n"), &out, &errb); code != 0 {
+		t.Fatalf("--tap-install: exit %d: %s%s", code, out.String(), errb.String())
+	}
+	if !strings.Contains(out.String(), `+      "everything": {"command": `) && !strings.Contains(out.String(), "+    \"everything\"") {
+		t.Errorf("no diff shown before writing:\n%s", out.String())
+	}
+	if b, _ := os.ReadFile(cfg + backupSuffix); string(b) != orig {
+		t.Errorf("backup %q", b)
+	}
+	data, _ := os.ReadFile(cfg)
+	e, _, err := tap.FindEntry(data, "everything")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	// The client launches what the entry says: a script of it.
+	launch := func(name, command string, args []string) string {
+		line := "exec '" + command + "'"
+		for _, a := range args {
+			line += " '" + a + "'"
+		}
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte("#!/bin/sh\n"+line+"\n"), 0o755)
+		return p
+	}
+	inspect := func(server string) []byte {
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, node, inspector, "--cli", server, "--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=installed tap")
+		cmd.Env = append(os.Environ(), "HOME="+dir)
+		b, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("inspector: %v %s", err, b)
+		}
+		return b
+	}
+	direct := inspect(launch("direct.sh", node, []string{ev}))
+	// The tapped entry names this test binary as spyglass (TestMain runs
+	// the tap when asked); its trace is a FIFO here, so that reading it to
+	// its end waits for the tap to finish.
+	if err := syscall.Mkfifo(trace+".fifo", 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string(nil), e.Args...)
+	for i := range args {
+		if args[i] == trace {
+			args[i] = trace + ".fifo"
+		}
+	}
+	got := make(chan []byte, 1)
+	go func() {
+		f, err := os.Open(trace + ".fifo")
+		if err != nil {
+			got <- nil
+			return
+		}
+		b, _ := io.ReadAll(bufio.NewReader(f))
+		f.Close()
+		got <- b
+	}()
+	tapped := inspect(launch("tapped.sh", e.Command, args))
+	if !bytes.Equal(direct, tapped) {
+		t.Errorf("inspector output differs through the installed tap:\n%s\n%s", direct, tapped)
+	}
+	var tr []byte
+	select {
+	case tr = <-got:
+	case <-time.After(60 * time.Second):
+		t.Fatal("the tap never finished its trace")
+	}
+	meta, evs, err := events.ReadTrace(bytes.NewReader(tr))
+	if err != nil {
+		t.Fatalf("trace: %v\n%s", err, tr)
+	}
+	calls := 0
+	for _, e := range evs {
+		if e.Kind == events.KindMessage && e.Method == "tools/call" {
+			calls++
+		}
+	}
+	if calls != 2 || len(meta.Conns) != 1 || meta.Conns[0].Conn != "everything" {
+		t.Errorf("trace: %d tools/call messages, conns %+v\n%s", calls, meta.Conns, tr)
+	}
+
+	out.Reset()
+	if code := run([]string{"--tap-uninstall", cfg, "--server", "everything", "--yes"}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("--tap-uninstall: exit %d: %s", code, errb.String())
+	}
+	if b, _ := os.ReadFile(cfg); string(b) != orig {
+		t.Errorf("after --tap-uninstall:\n%s\nwant the original\n%s", b, orig)
+	}
+	errb.Reset()
+	if code := run([]string{"--tap-uninstall", cfg, "--server", "everything", "--yes"}, strings.NewReader(""), &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "nothing to undo") {
+		t.Errorf("second uninstall: exit %d, %q", code, errb.String())
+	}
+}
