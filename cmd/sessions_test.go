@@ -182,3 +182,43 @@ func TestDiffBadInput(t *testing.T) {
 		t.Errorf("--ignore /result: exit %d %s", code, errs)
 	}
 }
+
+// The server's own requests are answered as recorded: a sampling answer
+// edited in the trace is what the server gets on replay.
+func TestReplayAnswersServerRequests(t *testing.T) {
+	isolateCLI(t)
+	node, everything := peers.Node(t), peers.File(t, peers.Everything)
+	server := []string{"--", node, everything}
+	tmp := t.TempDir()
+	trace := filepath.Join(tmp, "t.json")
+	if code, out, errs := cli(t, append([]string{"--cli", "--method", "tools/call", "--tool-name", "trigger-sampling-request",
+		"--tool-arg", "prompt=hi", "--sampling", "mock:RECORDED ANSWER", "--trace", trace}, server...)...); code != exitOK {
+		t.Fatalf("record: exit %d %s %s", code, out, errs)
+	}
+	b, _ := os.ReadFile(trace)
+	edited := filepath.Join(tmp, "edited.json")
+	os.WriteFile(edited, []byte(strings.ReplaceAll(string(b), "RECORDED ANSWER", "EDITED ANSWER")), 0o600)
+	replayed := filepath.Join(tmp, "replayed.json")
+	code, out, errs := cli(t, append([]string{"--replay", edited, "--yes", "--trace", replayed}, server...)...)
+	if code != exitSame {
+		t.Fatalf("replay of the edited trace: exit %d\n%s\n%s", code, out, errs)
+	}
+	nb, _ := os.ReadFile(replayed)
+	if !strings.Contains(string(nb), "EDITED ANSWER") || strings.Contains(string(nb), "RECORDED ANSWER") {
+		t.Errorf("the replay did not answer sampling from the trace")
+	}
+	// Against the original trace the edited answer shows as a difference,
+	// in the server's request (answered in the other direction) and in
+	// the tool's result that quotes it.
+	code, rep, _ := diffJSON(t, trace, replayed)
+	var got []string
+	for _, p := range rep.Differences {
+		for _, c := range p.Response {
+			got = append(got, p.Label()+" "+c.Path)
+		}
+	}
+	want := []string{"tools/call trigger-sampling-request /result/content/0/text", "sampling/createMessage /result/content/text"}
+	if code != exitDiffers || strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("diff with the original: exit %d, %q, want %q", code, got, want)
+	}
+}
