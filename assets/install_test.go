@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/png"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,11 +43,11 @@ func run(t *testing.T, env []string, name string, args ...string) string {
 	return string(out)
 }
 
-// build builds the real binary once for this test.
-func build(t *testing.T) string {
+// build builds the real binary for this test, with the build tags given.
+func build(t *testing.T, tags ...string) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "spyglass")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
+	cmd := exec.Command("go", "build", "-tags", strings.Join(tags, ","), "-o", bin, ".")
 	cmd.Dir = ".."
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -153,4 +154,56 @@ func TestInstall(t *testing.T) {
 	if got := strings.TrimSpace(run(t, env, "xdg-mime", "query", "filetype", trace)); got == "application/x-spyglass-trace" {
 		t.Errorf("after uninstall a trace is still %s", got)
 	}
+}
+
+// TestCrashLogKept crashes the real app (a build tagged crashtest panics
+// when SPYGLASS_TEST_CRASH is set) and finds the panic in the crash log
+// under the XDG state folder; the next start keeps it for the report and
+// starts a fresh log, which a clean exit removes.
+func TestCrashLogKept(t *testing.T) {
+	bin := build(t, "crashtest")
+	home := t.TempDir()
+	display := xvfb.Start(t, 1280, 800)
+	start := func(extra ...string) *exec.Cmd {
+		c := exec.Command(bin)
+		c.Env = append(os.Environ(), append([]string{"HOME=" + home, "DISPLAY=" + display, "LANG=en_US.UTF-8",
+			"XDG_STATE_HOME=", "XDG_CONFIG_HOME=", "XDG_DATA_HOME=", "XDG_CACHE_HOME="}, extra...)...)
+		c.Stdout, c.Stderr = io.Discard, io.Discard
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	c := start("SPYGLASS_TEST_CRASH=on purpose")
+	done := make(chan error, 1)
+	go func() { done <- c.Wait() }()
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Fatal("the app exited cleanly; it was to crash")
+		}
+	case <-time.After(2 * time.Minute):
+		c.Process.Kill()
+		t.Fatal("the app did not crash")
+	}
+	dir := filepath.Join(home, ".local", "state", "spyglass")
+	b, err := os.ReadFile(filepath.Join(dir, "crash.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.HasPrefix(b, []byte("Spyglass ")) || !bytes.Contains(b, []byte("panic: spyglass test crash: on purpose")) || !bytes.Contains(b, []byte("goroutine ")) {
+		t.Fatalf("crash.log does not hold the panic:\n%s", b)
+	}
+
+	// The next start keeps the crash for the report and logs afresh.
+	c = start()
+	if !testwait.Within(2*time.Minute, func() bool {
+		prev, err := os.ReadFile(filepath.Join(dir, "crash-previous.log"))
+		cur, _ := os.ReadFile(filepath.Join(dir, "crash.log"))
+		return err == nil && bytes.Equal(prev, b) && bytes.Count(cur, []byte("\n")) == 1
+	}) {
+		t.Fatal("the next start did not keep the crash as crash-previous.log beside a fresh crash.log")
+	}
+	c.Process.Signal(os.Interrupt)
+	c.Wait()
 }

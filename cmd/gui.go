@@ -88,6 +88,17 @@ func runGUI(inv *Invocation, stderr io.Writer) int {
 	}
 	be := newGUIBackend(cat, roWhy, nil)
 	opts := guiOptions()
+	crashDir := filepath.Join(xdg.StateHome, "spyglass")
+	crashes, prev := openCrashLog(crashDir, stderr)
+	defer crashes.close()
+	opts.PreviousCrash = prev
+	opts.ReportProblem = func(w io.Writer, withTrace bool, server string) error {
+		var trace func(io.Writer) error
+		if withTrace {
+			trace = func(w io.Writer) error { return be.Events().WriteTrace(w, server) }
+		}
+		return writeProblemReport(w, crashDir, trace)
+	}
 	if src.Kind == catalog.SourceAdHoc || src.Server != "" {
 		name, s, err := src.Resolve(cat)
 		if err != nil {
@@ -109,6 +120,9 @@ func runGUI(inv *Invocation, stderr io.Writer) int {
 			})
 		})
 		startScreenshots(w, stderr)
+		if crashTrigger != nil {
+			crashTrigger()
+		}
 	}
 	desktop.Run(be, opts, ready)
 	return 0

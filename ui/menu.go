@@ -76,6 +76,7 @@ func (w *Window) addShortcuts() {
 		fyne.NewMenu("Help",
 			fyne.NewMenuItem("Keyboard shortcuts", func() { w.onShortcutHelp(modName) }),
 			fyne.NewMenuItem("Troubleshooting", w.onTroubleshooting),
+			fyne.NewMenuItem("Report a problem…", w.onReportProblem),
 			fyne.NewMenuItem("About Spyglass", w.onAbout)),
 	))
 }

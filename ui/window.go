@@ -38,6 +38,13 @@ type Options struct {
 	// OpenURL opens a web page in the user's browser (a sign-in's
 	// authorization URL); the app's OpenURL when nil.
 	OpenURL func(u string) error
+	// PreviousCrash is the crash log of the last run when it crashed ("" when
+	// it did not): the window offers to show it once it opens.
+	PreviousCrash string
+	// ReportProblem writes Help → Report a problem's zip: the version, the
+	// system and the last crash log, and the trace of server's session when
+	// withTrace is set.
+	ReportProblem func(w io.Writer, withTrace bool, server string) error
 }
 
 // Window is Spyglass's main window: the server list, the selected
@@ -107,6 +114,7 @@ func New(a fyne.App, be Backend, opts *Options) *Window {
 		w.Close()
 		w.win.Close()
 	})
+	w.offerCrash()
 	return w
 }
 
