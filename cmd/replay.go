@@ -25,6 +25,11 @@ func runReplay(inv *Invocation, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	plan := replay.New(t.Events)
+	if len(plan.Conns) > 1 {
+		fmt.Fprintf(stderr, "spyglass: %s holds the sessions of %d servers (%s); a replay sends one server's requests — save that server's trace alone and replay it\n",
+			inv.ReplayFile, len(plan.Conns), strings.Join(plan.Conns, ", "))
+		return exitUsage
+	}
 	if len(plan.Recorded) == 0 {
 		fmt.Fprintf(stderr, "spyglass: %s holds no requests to replay\n", inv.ReplayFile)
 		return exitUsage

@@ -42,12 +42,21 @@ type Plan struct {
 	Recorded []sessiondiff.Exchange
 	// Answers answers the server's requests with the recorded answers.
 	Answers *Answers
+	// Conns names the connections the recorded requests went over, in
+	// order of appearance: a replay is of one of them (see NewConn).
+	Conns []string
 }
 
 // New plans the replay of a session's events (of one connection: the
-// trace of a --cli run, or one server's events in the window).
+// trace of a --cli run, or one server's events in the window). Conns
+// says whether the events hold more than one.
 func New(evs []events.Event) *Plan {
 	p := &Plan{Answers: newAnswers(evs)}
+	for _, e := range evs {
+		if e.Kind == events.KindMessage && e.Dir == events.DirOut && e.Type == events.MsgRequest && !slices.Contains(p.Conns, e.Conn) {
+			p.Conns = append(p.Conns, e.Conn)
+		}
+	}
 	readOnly := map[string]bool{}
 	for _, e := range evs {
 		if e.Kind == events.KindTool && e.Tool != nil && e.Tool.ReadOnly {
@@ -79,6 +88,17 @@ func New(evs []events.Event) *Plan {
 		}
 	}
 	return p
+}
+
+// NewConn plans the replay of one connection's events.
+func NewConn(evs []events.Event, conn string) *Plan {
+	var own []events.Event
+	for _, e := range evs {
+		if e.Conn == conn {
+			own = append(own, e)
+		}
+	}
+	return New(own)
 }
 
 // toolHints reads each tool's readOnlyHint from a tools/list response.

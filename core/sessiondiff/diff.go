@@ -44,6 +44,8 @@ type Change struct {
 type Exchange struct {
 	// Seq is the request's sequence number in its session.
 	Seq uint64 `json:"seq"`
+	// Conn is the connection (server) the request went over.
+	Conn string `json:"conn,omitempty"`
 	// Dir is the request's direction: out (client → server) or in
 	// (server → client).
 	Dir    events.Direction `json:"dir"`
@@ -81,7 +83,7 @@ func Exchanges(evs []events.Event) []Exchange {
 		if e.Kind != events.KindMessage || e.Type != events.MsgRequest || len(e.Raw) == 0 {
 			continue
 		}
-		x := Exchange{Seq: e.Seq, Dir: e.Dir, Method: e.Method, Request: e.Raw, Name: nameOf(e.Raw)}
+		x := Exchange{Seq: e.Seq, Conn: e.Conn, Dir: e.Dir, Method: e.Method, Request: e.Raw, Name: nameOf(e.Raw)}
 		if e.Outcome != nil {
 			x.Outcome, x.Latency = e.Outcome.State, e.Outcome.Latency
 		}
@@ -189,7 +191,11 @@ func Sessions(a, b []events.Event, opts *Options) (*Result, error) {
 // Compare lines up two sessions' requests and diffs each pair. Requests
 // are matched per direction, first by method and parameters (after the
 // ignore list) in order, then what is left by method alone in order, so
-// that a call whose arguments changed is reported as that change.
+// that a call whose arguments changed is reported as that change. When
+// either side holds several connections (a window's trace of several
+// servers), requests are matched only within the connection of the same
+// name; with one connection on each side, the names may differ (the same
+// server over stdio and over HTTP).
 func Compare(a, b []Exchange, opts *Options) (*Result, error) {
 	patterns := DefaultIgnore
 	if opts != nil && opts.Ignore != nil {
@@ -199,7 +205,8 @@ func Compare(a, b []Exchange, opts *Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	keyA, keyB := keys(a, ig), keys(b, ig)
+	byConn := len(conns(a)) > 1 || len(conns(b)) > 1
+	keyA, keyB := keys(a, ig, byConn), keys(b, ig, byConn)
 	match := make([]int, len(a)) // index into b, or -1
 	used := make([]bool, len(b))
 	for i := range match {
@@ -221,7 +228,7 @@ func Compare(a, b []Exchange, opts *Options) (*Result, error) {
 			continue
 		}
 		for j := range b {
-			if !used[j] && a[i].Dir == b[j].Dir && a[i].Method == b[j].Method {
+			if !used[j] && a[i].Dir == b[j].Dir && a[i].Method == b[j].Method && (!byConn || a[i].Conn == b[j].Conn) {
 				match[i], used[j] = j, true
 				break
 			}
@@ -259,14 +266,29 @@ func Compare(a, b []Exchange, opts *Options) (*Result, error) {
 	return res, nil
 }
 
+// conns returns the connection names of exchanges.
+func conns(xs []Exchange) map[string]bool {
+	out := map[string]bool{}
+	for _, x := range xs {
+		out[x.Conn] = true
+	}
+	return out
+}
+
 // keys are the matching keys of exchanges: direction, method and the
-// params after the ignore list, in a canonical form.
-func keys(xs []Exchange, ig *Ignore) []string {
+// params after the ignore list, in a canonical form (and the connection,
+// when byConn).
+func keys(xs []Exchange, ig *Ignore, byConn bool) []string {
 	out := make([]string, len(xs))
 	for i, x := range xs {
+		prefix := ""
+		if byConn {
+			b, _ := json.Marshal(x.Conn)
+			prefix = string(b) + " "
+		}
 		v, err := decode(x.Request)
 		if err != nil {
-			out[i] = string(x.Dir) + " " + x.Method + " " + string(x.Request)
+			out[i] = prefix + string(x.Dir) + " " + x.Method + " " + string(x.Request)
 			continue
 		}
 		var params any
@@ -274,7 +296,7 @@ func keys(xs []Exchange, ig *Ignore) []string {
 			params = m["params"]
 		}
 		b, _ := json.Marshal(params) // maps marshal with sorted keys
-		out[i] = string(x.Dir) + " " + x.Method + " " + string(b)
+		out[i] = prefix + string(x.Dir) + " " + x.Method + " " + string(b)
 	}
 	return out
 }

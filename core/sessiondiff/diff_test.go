@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -145,5 +146,43 @@ func TestErrorVersusResult(t *testing.T) {
 	got := res.Pairs[0].Response
 	if len(got) != 2 || got[0].Path != "/error" && got[1].Path != "/error" {
 		t.Errorf("changes %+v", got)
+	}
+}
+
+func TestSeveralConnections(t *testing.T) {
+	withConn := func(evs []events.Event, conn string) []events.Event {
+		for i := range evs {
+			evs[i].Conn = conn
+		}
+		return evs
+	}
+	call := [3]string{"tools/call", `{"name":"echo"}`, `{"content":[]}`}
+	// One connection on each side: the names may differ.
+	res, _ := Sessions(withConn(session(call), "stdio"), withConn(session(call), "http"), nil)
+	if !res.Equal() {
+		t.Errorf("one connection each: %+v", res.Differing())
+	}
+	// Several: a request of server x never pairs with one of server y.
+	a := append(withConn(session(call), "x"), withConn(session([3]string{"ping", `{}`, `{}`}), "y")...)
+	for i := range a {
+		a[i].Seq += uint64(i) * 10
+		a[i].Pair += uint64(i/2*2) * 10
+	}
+	b := withConn(session(call), "y")
+	res, _ = Sessions(a, b, nil)
+	var only []string
+	for _, p := range res.Differing() {
+		side := "A"
+		x := p.A
+		if p.A == nil {
+			side, x = "B", p.B
+		} else if p.B != nil {
+			t.Errorf("paired across servers: %+v", p)
+			continue
+		}
+		only = append(only, side+" "+x.Conn+" "+x.Method)
+	}
+	if strings.Join(only, ",") != "A x tools/call,A y ping,B y tools/call" {
+		t.Errorf("unpaired %q", only)
 	}
 }
