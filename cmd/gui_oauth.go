@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -144,14 +146,14 @@ func falseOrNil(no bool) *bool {
 
 // storeSecrets keeps the secrets typed in the form in the keyring (or
 // forgets them), before the catalog is saved: a keyring that refuses
-// leaves both as they were.
+// leaves both as they were. b.mu is held.
 func (b *guiBackend) storeSecrets(name string, c ui.OAuthConfig) error {
 	if c.ClientSecret == "" && !c.ForgetClientSecret && c.IDPClientSecret == "" && !c.ForgetIDPClientSecret {
 		return nil
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	st := secrets.ForServer(b.secretStore(), name)
+	st := secrets.ForServer(b.secretsLocked(), name)
 	for _, s := range []struct {
 		key, value string
 		forget     bool
@@ -171,11 +173,11 @@ func (b *guiBackend) storeSecrets(name string, c ui.OAuthConfig) error {
 }
 
 // takeSecrets reads and deletes a server's keyring items (removal), or
-// with keep set only reads them.
+// with keep set only reads them. b.mu is held.
 func (b *guiBackend) takeSecrets(name string, keep bool) map[string]string {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	st := secrets.ForServer(b.secretStore(), name)
+	st := secrets.ForServer(b.secretsLocked(), name)
 	out := map[string]string{}
 	for _, k := range serverKeys {
 		if v, err := st.Get(ctx, k); err == nil {
@@ -188,16 +190,24 @@ func (b *guiBackend) takeSecrets(name string, keep bool) map[string]string {
 	return out
 }
 
-// putSecrets writes keyring items back (undo, rename).
+// putSecrets writes keyring items back (undo, rename). b.mu is held.
 func (b *guiBackend) putSecrets(name string, items map[string]string) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	st := secrets.ForServer(b.secretStore(), name)
+	st := secrets.ForServer(b.secretsLocked(), name)
 	var errs []error
 	for k, v := range items {
 		errs = append(errs, st.Set(ctx, k, v))
 	}
 	return errors.Join(errs...)
+}
+
+// secretsLocked is secretStore with b.mu held.
+func (b *guiBackend) secretsLocked() secrets.Store {
+	if b.secrets == nil {
+		b.secrets = cliStore(runtime.GOOS, os.Getenv, os.Stderr)
+	}
+	return b.secrets
 }
 
 // removedServer is what RestoreServer needs to undo a removal.
