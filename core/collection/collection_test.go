@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/spyglass-mcp/spyglass/core/sessiondiff"
 )
 
 const example = `{
@@ -134,5 +138,40 @@ func TestLookup(t *testing.T) {
 		if _, ok := lookup(v, ptr); ok {
 			t.Errorf("%q resolved", ptr)
 		}
+	}
+}
+
+func TestFromExchangeAndAppend(t *testing.T) {
+	ok := &sessiondiff.Exchange{Method: "tools/call",
+		Request:  json.RawMessage(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}`),
+		Response: json.RawMessage(`{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"Echo: hi"}]}}`)}
+	bad := &sessiondiff.Exchange{Method: "nope", Request: json.RawMessage(`{"jsonrpc":"2.0","id":5,"method":"nope"}`),
+		Response: json.RawMessage(`{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"no"}}`)}
+	c1, err := FromExchange(ok)
+	if err != nil || c1.Method != "tools/call" || string(c1.Expect.Result) != `{"content":[{"type":"text","text":"Echo: hi"}]}` {
+		t.Fatalf("%+v %v", c1, err)
+	}
+	c2, _ := FromExchange(bad)
+	if c2.Expect == nil || c2.Expect.Error == nil || c2.Expect.Error.Code != -32601 {
+		t.Fatalf("%+v", c2)
+	}
+	path := filepath.Join(t.TempDir(), "sub", "c.json")
+	for _, c := range []Call{c1, c2} {
+		if err := Append(path, "saved", &Server{Name: "demo"}, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, _ := os.Open(path)
+	defer f.Close()
+	got, err := Read(f)
+	if err != nil || got.Name != "saved" || got.Server.Name != "demo" || len(got.Calls) != 2 {
+		t.Fatalf("%+v %v", got, err)
+	}
+	// Each saved call passes against the outcome it was made from.
+	if fs := Check(&got.Calls[0], Outcome{Result: json.RawMessage(`{"content":[{"type":"text","text":"Echo: hi"}]}`)}, nil); len(fs) != 0 {
+		t.Errorf("%+v", fs)
+	}
+	if fs := Check(&got.Calls[1], Outcome{Error: &RPCError{Code: -32601}}, nil); len(fs) != 0 {
+		t.Errorf("%+v", fs)
 	}
 }
