@@ -928,6 +928,10 @@ func Usage() string {
   spyglass --diff A.json B.json [--ignore PATH]... [--format text|json]   compare two traces
   spyglass --replay TRACE.json [server flags] [--trace NEW.json] [--yes]  send a trace again, compare
   spyglass --run COLLECTION.json [server flags] [--format text|json|junit] run saved calls, check them
+  spyglass --tap [--trace FILE] [--fault SPEC] -- COMMAND [ARGS...]  sit between a host and a stdio server
+  spyglass --tap --listen 127.0.0.1:PORT --upstream URL [--trace FILE]  ... or an HTTP/SSE server
+  spyglass --tap-install CLIENT_CONFIG --server NAME [--trace FILE] [--yes]  have a client launch it through the tap
+  spyglass --tap-uninstall CLIENT_CONFIG --server NAME [--yes]     undo --tap-install
 
 Servers come from a writable catalog (--catalog, $` + catalog.EnvCatalog + `, or the default
 $XDG_CONFIG_HOME/spyglass/mcp.json), a read-only file (--config), or one ad-hoc server:
