@@ -67,18 +67,51 @@ func tinted(c color.Color, a uint8) color.Color {
 }
 
 // box draws content in a rounded box outlined (and lightly tinted) in the
-// colour of level ("" for a neutral card).
+// colour of level ("" for a neutral card). Its colours follow the theme
+// (View → Theme while a request is open).
 func box(level string, content fyne.CanvasObject) *fyne.Container {
-	bg := canvas.NewRectangle(theme.Color(theme.ColorNameInputBackground))
-	bg.CornerRadius = 6
-	bg.StrokeWidth = 1
-	bg.StrokeColor = theme.Color(theme.ColorNameInputBorder)
-	if level != "" {
-		c := colorFor(level)
-		bg.StrokeColor = c
-		bg.FillColor = tinted(c, 0x22)
-	}
+	bg := &boxBackground{level: level}
+	bg.ExtendBaseWidget(bg)
 	return container.NewStack(bg, container.NewPadded(content))
+}
+
+// boxBackground is a box's rounded rectangle, coloured from the current
+// theme whenever it is refreshed.
+type boxBackground struct {
+	widget.BaseWidget
+	level string
+}
+
+// CreateRenderer implements fyne.Widget.
+func (b *boxBackground) CreateRenderer() fyne.WidgetRenderer {
+	r := canvas.NewRectangle(color.Transparent)
+	r.CornerRadius = 6
+	r.StrokeWidth = 1
+	br := &boxRenderer{b: b, rect: r}
+	br.Refresh()
+	return br
+}
+
+type boxRenderer struct {
+	b    *boxBackground
+	rect *canvas.Rectangle
+}
+
+func (r *boxRenderer) Layout(size fyne.Size)        { r.rect.Resize(size) }
+func (r *boxRenderer) MinSize() fyne.Size           { return fyne.Size{} }
+func (r *boxRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.rect} }
+func (r *boxRenderer) Destroy()                     {}
+
+// Refresh takes the theme's colours afresh.
+func (r *boxRenderer) Refresh() {
+	r.rect.FillColor = theme.Color(theme.ColorNameInputBackground)
+	r.rect.StrokeColor = theme.Color(theme.ColorNameInputBorder)
+	if r.b.level != "" {
+		c := colorFor(r.b.level)
+		r.rect.StrokeColor = c
+		r.rect.FillColor = tinted(c, 0x22)
+	}
+	r.rect.Refresh()
 }
 
 // warning is a yellow box with the warning icon and a wrapped text.
