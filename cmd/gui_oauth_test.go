@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spyglass-mcp/spyglass/core/catalog"
+	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/oauth"
 	"github.com/spyglass-mcp/spyglass/core/oauth/oauthpeer"
 	"github.com/spyglass-mcp/spyglass/core/secrets"
@@ -244,5 +246,47 @@ func TestGUIRemoveUndo(t *testing.T) {
 	}
 	if err := be.RestoreServer("b"); err == nil {
 		t.Error("a second undo succeeded")
+	}
+}
+
+// TestEnterpriseFieldsReachTheAuthorizer: the catalog's oauth.idpIssuer
+// and idpClientId (and the client secret in the keyring) are what the
+// connection's authorizer signs in with — the sign-in goes to the IdP
+// (oidc-provider) with EMA's fixed scope — and with oauth.idTokenEnv set
+// no browser opens: the given ID token goes straight to the token
+// exchange (which oidc-provider does not offer, so it ends there).
+func TestEnterpriseFieldsReachTheAuthorizer(t *testing.T) {
+	rs, as := oauthpeer.Setup(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	idp := oauthpeer.RegisterNative(ctx, t, as.Issuer)
+	endpoint := rs.URL + "/mcp"
+	for _, idTokenEnv := range []string{"", "SPYGLASS_TEST_IDP_ID_TOKEN"} {
+		if idTokenEnv != "" {
+			t.Setenv(idTokenEnv, "eyJ.given.token")
+		}
+		srv := catalog.Server{Type: catalog.TypeHTTP, URL: endpoint, OAuth: &catalog.OAuth{
+			ClientID: "mcp-client", EnterpriseManaged: true, IDPIssuer: as.Issuer, IDPClientID: idp, IDTokenEnv: idTokenEnv}}
+		log := events.New(nil)
+		c, err := newConnection("ema", srv, log, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		store := secrets.NewMemory()
+		_ = store.Set(ctx, secrets.ServerKey("ema", oauth.KeyClientSecret), "from-the-keyring")
+		browser := &oauthpeer.Browser{}
+		c.enableOAuth(ctx, store, log, nil, oauth.Options{Browser: browser})
+		_, err = oauthpeer.Call(ctx, c.auth, endpoint)
+		var ee *oauth.EndpointError
+		if !errors.As(err, &ee) || ee.Code != "unsupported_grant_type" {
+			t.Fatalf("idTokenEnv %q: %v, want the IdP's unsupported_grant_type for the token exchange", idTokenEnv, err)
+		}
+		opened := browser.Opened()
+		switch {
+		case idTokenEnv == "" && (len(opened) != 1 || !strings.HasPrefix(opened[0], as.Issuer+"/auth?") || !strings.Contains(opened[0], "scope=openid+offline_access") || !strings.Contains(opened[0], "client_id="+idp)):
+			t.Errorf("the IdP sign-in: %v", opened)
+		case idTokenEnv != "" && len(opened) != 0:
+			t.Errorf("a browser opened although the ID token was given: %v", opened)
+		}
 	}
 }

@@ -56,3 +56,26 @@ func Refresh(ctx context.Context, as *AuthServer, refreshToken, clientID string)
 	}
 	return body.Error, nil
 }
+
+// RegisterNative registers a public native client at the issuer, as an
+// administrator would register Spyglass at an enterprise IdP, and returns
+// its client_id.
+func RegisterNative(ctx context.Context, t *testing.T, issuer string) string {
+	t.Helper()
+	body := `{"client_name":"idp-client","application_type":"native","redirect_uris":["http://127.0.0.1/callback"],` +
+		`"grant_types":["authorization_code","refresh_token"],"response_types":["code"],"token_endpoint_auth_method":"none"}`
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, issuer+"/reg", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		ClientID string `json:"client_id"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || out.ClientID == "" {
+		t.Fatalf("registration: %d, %v", resp.StatusCode, err)
+	}
+	return out.ClientID
+}
