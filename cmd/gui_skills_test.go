@@ -57,9 +57,9 @@ func (h *guiHarness) sentCount(method string) int {
 func TestGUISkills(t *testing.T) {
 	h := newSkillsHarness(t, "modern", "catalog")
 	h.connectWithTools()
-	h.waitFor("the tools list's cache hint", func() bool { return h.hasText("ttl 42 s · public cache") })
+	h.waitFor("the tools list's cache hint", func() bool { return h.hasText("ttl 42 s · public") })
 	h.openTab("Skills")
-	h.waitFor("the skills list", func() bool { return h.hasText("1 skills · none loaded") })
+	h.waitFor("the skills list", func() bool { return h.hasText("1 skill · files are read only on Load") })
 	ui.Sync(func() {
 		if !h.selectRow("pdf-processing") {
 			t.Fatal("could not select pdf-processing")
@@ -87,7 +87,7 @@ func TestGUISkillsTampered(t *testing.T) {
 	h := newSkillsHarness(t, "modern", "tampered")
 	h.connectWithTools()
 	h.openTab("Skills")
-	h.waitFor("the skills list", func() bool { return h.hasText("3 skills") })
+	h.waitFor("the skills list", func() bool { return h.hasText("3 skills · ") })
 	for name, check := range map[string]string{"tampered-digest": "✗ digest", "tampered-frontmatter": "✗ frontmatter", "tampered-size": "✗ size"} {
 		ui.Sync(func() {
 			if !h.selectRow(name) {
@@ -121,7 +121,7 @@ func TestGUIListenLaneAndChangedWhileFresh(t *testing.T) {
 	h := newSkillsHarness(t, "modern", "catalog")
 	h.connectWithTools()
 	h.waitFor("the listen lane", func() bool { return h.hasText("Listen streams · 1 · now acknowledged") })
-	h.waitFor("fresh", func() bool { return h.hasText("ttl 42 s · public cache") })
+	h.waitFor("fresh", func() bool { return h.hasText("ttl 42 s · public") })
 	ui.Sync(func() {
 		if !h.selectRow("add-tool") {
 			t.Fatal("could not select add-tool")
@@ -131,7 +131,7 @@ func TestGUIListenLaneAndChangedWhileFresh(t *testing.T) {
 	h.waitFor("changed while fresh", func() bool {
 		return h.find(func(o fyne.CanvasObject) bool {
 			l, ok := o.(*widget.Label)
-			return ok && strings.HasPrefix(l.Text, "the server said it stays fresh")
+			return ok && strings.HasPrefix(l.Text, "ttl 42 s, ") && strings.HasSuffix(l.Text, " left · public")
 		}) != nil
 	})
 }

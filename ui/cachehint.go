@@ -73,8 +73,9 @@ func (ct *cacheTracker) badge() *cacheBadge {
 	b := &cacheBadge{ct: ct, label: widget.NewLabel("")}
 	b.label.Importance = widget.LowImportance
 	b.label.SizeName = theme.SizeNameCaptionText
+	b.label.Truncation = fyne.TextTruncateEllipsis // never widens the list it sits on
 	b.mark = newBadge("", "")
-	b.obj = container.NewHBox(b.mark, b.label)
+	b.obj = container.NewBorder(nil, nil, container.NewCenter(b.mark), nil, b.label)
 	b.obj.Hide()
 	ct.badges = append(ct.badges, b)
 	return b
@@ -130,18 +131,18 @@ func (b *cacheBadge) listChanged() {
 func (b *cacheBadge) text(now time.Time) (mark, level, detail string) {
 	scope := b.fr.Hint.Scope
 	if scope != "" {
-		scope = " · " + scope + " cache"
+		scope = " · " + scope
 	}
 	left := b.fr.Remaining(now)
 	switch {
 	case b.changed && left > 0:
-		return "changed while fresh", "error", fmt.Sprintf("the server said it stays fresh %s more%s", secs(left), scope)
+		return "changed while fresh", "error", fmt.Sprintf("ttl %s, %s left%s", secs(b.fr.Hint.TTL), secs(left), scope)
 	case b.changed:
-		return "changed while fresh", "error", "and now stale" + scope
+		return "changed while fresh", "error", "ttl " + secs(b.fr.Hint.TTL) + " passed" + scope
 	case left > 0:
 		return "fresh for " + secs(left), "ok", "ttl " + secs(b.fr.Hint.TTL) + scope
 	}
-	return "stale", "warning", fmt.Sprintf("ttl %s passed %s ago%s", secs(b.fr.Hint.TTL), secs(now.Sub(b.fr.Received.Add(b.fr.Hint.TTL))), scope)
+	return "stale", "warning", fmt.Sprintf("ttl %s, passed %s ago%s", secs(b.fr.Hint.TTL), secs(now.Sub(b.fr.Received.Add(b.fr.Hint.TTL))), scope)
 }
 
 func (b *cacheBadge) tick(now time.Time) {

@@ -21,7 +21,7 @@ func TestCacheBadge(t *testing.T) {
 	b := ct.badge()
 	hint := CacheHint{Present: true, HasTTL: true, TTL: 42 * time.Second, Scope: "public"}
 	b.set(hint, "a")
-	if b.mark.text != "fresh for 42 s" || b.label.Text != "ttl 42 s · public cache" || !b.obj.Visible() {
+	if b.mark.text != "fresh for 42 s" || b.label.Text != "ttl 42 s · public" || !b.obj.Visible() {
 		t.Fatalf("just arrived: %q / %q", b.mark.text, b.label.Text)
 	}
 	now = t0.Add(30 * time.Second)
@@ -44,6 +44,9 @@ func TestCacheBadge(t *testing.T) {
 	b.listChanged()
 	if b.mark.text != "changed while fresh" || b.mark.level != "error" {
 		t.Fatalf("list_changed while fresh: %q", b.mark.text)
+	}
+	if w := b.obj.MinSize().Width; w > 200 { // the badge must not widen the list it sits on
+		t.Errorf("the badge needs %.0f px", w)
 	}
 	b.set(hint, "a") // refetched after the change: a fresh start
 	if b.mark.text != "fresh for 42 s" {

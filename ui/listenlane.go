@@ -125,7 +125,7 @@ func (l *listenLane) row(s events.ListenStream) fyne.CanvasObject {
 		parts = append(parts, "not taken: "+strings.Join(s.Left, ", "))
 	}
 	if s.Notifications > 0 {
-		parts = append(parts, fmt.Sprintf("%d notifications", s.Notifications))
+		parts = append(parts, plural(s.Notifications, "notification"))
 	}
 	if s.Error != "" {
 		parts = append(parts, s.Error)

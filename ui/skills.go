@@ -78,7 +78,7 @@ func (k *skillsScreen) buildUI() fyne.CanvasObject {
 			if sk.Dynamic {
 				top.Objects[1].(*badge).Set("dynamic", "warning")
 			} else {
-				top.Objects[1].(*badge).Set(fmt.Sprintf("%d files", len(sk.Files)), "")
+				top.Objects[1].(*badge).Set(plural(len(sk.Files), "file"), "")
 			}
 			box.Objects[1].(*widget.Label).SetText(sk.URI)
 		})
@@ -93,7 +93,7 @@ func (k *skillsScreen) buildUI() fyne.CanvasObject {
 	k.cache = k.ss.cache.badge()
 	refresh := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), k.onRefresh)
 	refresh.Importance = widget.LowImportance
-	left := container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, refresh, k.status), k.cache.obj), nil, nil, nil, k.list)
+	left := container.NewBorder(container.NewVBox(container.NewBorder(nil, nil, nil, refresh, k.cache.obj), k.status), nil, nil, nil, k.list)
 	k.detail = container.NewStack(emptyState("Select a skill to see its entry. Loading it reads its SKILL.md and checks it against the entry."))
 	return listSplit(left, k.detail)
 }
@@ -138,7 +138,7 @@ func (k *skillsScreen) onRefresh() {
 		if len(l.skills) == 0 {
 			k.status.SetText("The server lists no skills (a listing may be partial).")
 		} else {
-			k.status.SetText(fmt.Sprintf("%d skills · none loaded until you load one", len(l.skills)))
+			k.status.SetText(plural(len(l.skills), "skill") + " · files are read only on Load")
 		}
 	})
 }
@@ -323,4 +323,12 @@ func skillFileView(ss *serverScreens, sk Skill, f SkillFile) []fyne.CanvasObject
 		objs = append(objs, heading("Body"))
 	}
 	return append(objs, textView(string(body), "text/markdown"))
+}
+
+// plural is "1 skill", "2 skills".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
