@@ -47,6 +47,8 @@ func (t *tasksScreen) buildUI() fyne.CanvasObject {
 	}
 	t.status = widget.NewLabel("")
 	t.status.Importance = widget.LowImportance
+	// a long failure wraps instead of widening the window past the screen
+	t.status.Wrapping = fyne.TextWrapWord
 	refresh := widget.NewButtonWithIcon("Poll", theme.ViewRefreshIcon(), t.onRefresh)
 	refresh.Importance = widget.LowImportance
 	left := container.NewBorder(container.NewBorder(nil, nil, nil, refresh, t.status), nil, nil, nil, t.list)
