@@ -126,6 +126,19 @@ func TestCLIHAR(t *testing.T) {
 			}
 		})
 	}
+	// --run and --replay take --har too.
+	url := serveDemoHTTP(t)
+	coll := writeCollection(t, "", `{"method":"tools/call","params":{"name":"echo","arguments":{"message":"from a collection"}}}`)
+	file := filepath.Join(t.TempDir(), "run.har")
+	if code, out, errs := cli(t, "--run", coll, "--server-url", url, "--har", file); code != exitAllHold {
+		t.Fatalf("--run --har: exit %d %s %s", code, out, errs)
+	}
+	b, _ := os.ReadFile(file)
+	validateHAR(t, b)
+	if !strings.Contains(string(b), "from a collection") {
+		t.Errorf("the collection's call is not in the HAR")
+	}
+
 	// A stdio server has no HTTP: a usage error that says so.
 	code, _, errs := cli(t, "--cli", "--method", "ping", "--har", filepath.Join(t.TempDir(), "x.har"), "--server", "spyglass-demo")
 	if code != exitUsage || !strings.Contains(errs, "stdio server") {

@@ -61,7 +61,7 @@ func runReplay(inv *Invocation, stdout, stderr io.Writer) int {
 		if inv.Format == "json" {
 			err = writeDiffJSON(stdout, res, inv.ReplayFile, "replay")
 		} else {
-			err = writeDiffText(stdout, res, inv.ReplayFile+" (recorded)", "the replay")
+			err = writeDiffText(stdout, res, inv.ReplayFile, "the replay")
 		}
 		if err != nil {
 			return exitInternal
