@@ -206,6 +206,11 @@ func runConformanceScenario(ctx context.Context, log *events.Log, scenario, url,
 		}
 		fmt.Fprintf(out, "tools/call %s → %s\n", call.Name, res.Raw)
 	}
+	if strings.HasPrefix(scenario, "sep-2640-") && s.OffersSkills() {
+		if err := conformanceSkills(ctx, s, scenario != "sep-2640-client-no-prefetch", out); err != nil {
+			return err
+		}
+	}
 	return visitResourcesAndPrompts(ctx, s, info, out)
 }
 
