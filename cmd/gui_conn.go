@@ -13,6 +13,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/lineage"
 	"github.com/spyglass-mcp/spyglass/core/mcpresult"
 	"github.com/spyglass-mcp/spyglass/core/oauth"
 	"github.com/spyglass-mcp/spyglass/core/session"
@@ -225,11 +226,15 @@ func (c *guiConn) CallTool(ctx context.Context, req ui.ToolCall, progress func(u
 	}
 	res, err := c.s.CallTool(ctx, tc, opts)
 	if err != nil {
-		return ui.ToolResult{}, c.urlRequired(err, "run the tool again")
+		var att *ui.AttemptView
+		if res != nil {
+			att = attemptView(res.Attempt)
+		}
+		return ui.ToolResult{Attempt: att}, c.urlRequired(err, "run the tool again")
 	}
 	r := res.Result
 	out := ui.ToolResult{Content: r.Content, StructuredContent: r.StructuredContent, IsError: r.IsError, TaskID: r.TaskID,
-		Problems: r.Problems, Raw: res.Raw, Duration: res.Duration, Seq: res.Seq}
+		Problems: r.Problems, Raw: res.Raw, Duration: res.Duration, Seq: res.Seq, Attempt: attemptView(res.Attempt)}
 	if r.StructuredContent != nil {
 		c.mu.Lock()
 		schema := c.schemas[req.Name]
@@ -420,4 +425,14 @@ func uiState(s session.State) ui.ConnState {
 		return ui.StateAuthorizing
 	}
 	return ui.StateDisconnected
+}
+
+// attemptView is a tool call attempt as the window shows it (the
+// inspector's tool events carry the same, see toEventView).
+func attemptView(a *lineage.Attempt) *ui.AttemptView {
+	if a == nil {
+		return nil
+	}
+	return &ui.AttemptView{Lineage: a.Lineage, Attempt: a.N, ErrorClass: string(a.Class), OutcomeUnknown: a.OutcomeUnknown,
+		MayHaveRunTwice: a.MayHaveRunTwice, SameCallAgain: a.SameCallAgain, Idempotent: a.Hints.Idempotent && !a.Hints.ReadOnly}
 }

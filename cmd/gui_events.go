@@ -95,6 +95,7 @@ func toEventView(e events.Event) ui.EventView {
 		}
 		if e.Tool != nil {
 			a.MayHaveRunTwice, a.SameCallAgain = e.Tool.MayHaveRunTwice, e.Tool.SameCallAgain
+			a.Idempotent = e.Tool.Idempotent && !e.Tool.ReadOnly
 		}
 		v.Attempt = a
 	}

@@ -12,10 +12,12 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/core/catalog"
+	"github.com/spyglass-mcp/spyglass/core/demo"
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/testpeers"
 	"github.com/spyglass-mcp/spyglass/ui"
@@ -201,4 +203,61 @@ func TestGUIAsksOnlyForWhatIsOffered(t *testing.T) {
 		}
 	}
 	h.waitFor("no errors in the counters", func() bool { return h.hasText(" tool calls · 0 errors · ") })
+}
+
+// badgeCount counts the drawn texts equal to s (badges draw canvas.Text).
+func (h *guiHarness) badgeCount(s string) int {
+	n := 0
+	walk(h.win.Content(), func(x fyne.CanvasObject) {
+		if tx, ok := x.(*canvas.Text); ok && tx.Text == s {
+			n++
+		}
+	})
+	return n
+}
+
+// TestGUILineageOnResultCard: the Tools result card carries the call's
+// lineage label as the inspector's row does, with its explanation:
+// against server-memory, delete_entities (idempotentHint) run twice is
+// "attempt 2 (idempotent)", create_entities (a plain write) run twice
+// is "same call again"; the demo's flaky_write, which crashes before it
+// answers, is "outcome unknown" under the error.
+func TestGUILineageOnResultCard(t *testing.T) {
+	h := newMemoryHarness(t)
+	h.connectWithTools()
+	h.runTool("delete_entities", `{"entityNames": ["nobody"]}`)
+	h.waitFor("the first result", func() bool { return h.hasText("Result") && !h.hasText("Running delete_entities") })
+	h.tap("Run")
+	h.waitFor("attempt 2 (idempotent) on the card and the row", func() bool {
+		return h.badgeCount("attempt 2 (idempotent)") >= 2 && h.hasText("Attempt 2 of this call")
+	})
+
+	entity := `{"entities": [{"name": "Ada", "entityType": "person", "observations": ["wrote the first program"]}]}`
+	h.runTool("create_entities", entity)
+	h.waitFor("the first create", func() bool { return h.hasText("Result") && !h.hasText("Running create_entities") })
+	h.tap("Run")
+	h.waitFor("same call again on the card", func() bool {
+		return h.badgeCount("same call again") >= 2 && h.hasText("⚠ Same call again: this repeats a write")
+	})
+}
+
+// TestGUIOutcomeUnknownOnErrorCard: a write that lost its connection
+// (the demo's flaky_write crashes the stdio server before answering)
+// shows "outcome unknown" under the error on the Tools card.
+func TestGUIOutcomeUnknownOnErrorCard(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"demo": map[string]any{"command": exe, "args": []string{"--demo-server"},
+			"env": map[string]string{demo.NotesEnv: t.TempDir()}},
+	}})
+	h := newCatalogHarness(t, doc)
+	h.connectWithTools()
+	h.runTool("flaky_write", `{"text": "maybe written"}`)
+	h.waitFor("outcome unknown under the error", func() bool {
+		return h.hasText("The call failed") && h.badgeCount("outcome unknown") >= 1 &&
+			h.hasText("⚠ Outcome unknown: the tool may change something")
+	})
 }

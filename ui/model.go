@@ -258,6 +258,10 @@ type ToolResult struct {
 	Duration time.Duration
 	// Seq is the inspector event of the tools/call request (0 if unknown).
 	Seq uint64
+	// Attempt places the call in its retry lineage (its label and
+	// warnings, as the inspector shows them); set on failures too, where
+	// CallTool returns it beside the error. Nil when unknown.
+	Attempt *AttemptView
 }
 
 // Notification is one notification from the server.
@@ -337,6 +341,9 @@ type AttemptView struct {
 	// SameCallAgain: the attempt repeated a write that had succeeded or
 	// was still running.
 	SameCallAgain bool
+	// Idempotent: the tool is marked idempotentHint and not read-only, so
+	// a retry is labelled "attempt N (idempotent)".
+	Idempotent bool
 }
 
 // Label is the attempt's badge and its level: the warning when there is
@@ -349,6 +356,8 @@ func (a AttemptView) Label() (text, level string) {
 		return "may have run twice", "warning"
 	case a.SameCallAgain:
 		return "same call again", "warning"
+	case a.Attempt > 1 && a.Idempotent:
+		return fmt.Sprintf("attempt %d (idempotent)", a.Attempt), "primary"
 	case a.Attempt > 1:
 		return fmt.Sprintf("attempt %d", a.Attempt), "primary"
 	}

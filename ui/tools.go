@@ -521,6 +521,7 @@ func (t *toolsScreen) onResult(name string, ctx context.Context, res ToolResult,
 			return
 		}
 		t.showProtocolError("The call failed", err)
+		t.showAttempt(res.Attempt)
 		head, _ := plainError(err)
 		t.ss.s.w.toast("error", head)
 		return
@@ -537,6 +538,40 @@ func (t *toolsScreen) showProtocolError(title string, err error) {
 		container.NewHBox(widget.NewIcon(theme.ErrorIcon()), heading(title)),
 		errorView(err, title, t.ss.s.w.win),
 	}
+	t.result.Refresh()
+}
+
+// attemptLabel is a tool call's lineage label (the inspector's badge)
+// and its explanation.
+type attemptLabel struct {
+	badge *badge
+	text  *widget.Label
+}
+
+// attemptLine is the result card's lineage label for a (nil when the call
+// has none to show: a first attempt without warnings).
+func attemptLine(a *AttemptView) *attemptLabel {
+	if a == nil {
+		return nil
+	}
+	text, level := a.Label()
+	if text == "" {
+		return nil
+	}
+	l := wrapLabel(a.Explain())
+	if level == "warning" {
+		l.Importance = widget.WarningImportance
+	}
+	return &attemptLabel{badge: newBadge(text, level), text: l}
+}
+
+// showAttempt adds a failed call's lineage label under its error.
+func (t *toolsScreen) showAttempt(a *AttemptView) {
+	lbl := attemptLine(a)
+	if lbl == nil {
+		return
+	}
+	t.result.Objects = append(t.result.Objects, container.NewHBox(lbl.badge), lbl.text)
 	t.result.Refresh()
 }
 
@@ -573,6 +608,10 @@ func (t *toolsScreen) showResult(res ToolResult, elapsed time.Duration) {
 		links.Add(att)
 	}
 	objs = append(objs, head, links)
+	if lbl := attemptLine(res.Attempt); lbl != nil {
+		head.Add(container.NewCenter(lbl.badge))
+		objs = append(objs, lbl.text)
+	}
 	if res.IsError {
 		objs = append(objs, wrapLabel("The tool ran and reported an error:"))
 	}
