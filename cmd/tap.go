@@ -283,8 +283,8 @@ func runTapInstall(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 	}
 	var out []byte
 	if *install != "" {
-		self, err := os.Executable()
-		if err != nil {
+		var self string
+		if self, err = os.Executable(); err != nil {
 			fmt.Fprintf(stderr, "spyglass: could not find the spyglass binary's path: %v\n", err)
 			return exitInternal
 		}

@@ -192,4 +192,8 @@ func TestTapInstallWithInspector(t *testing.T) {
 	if code := run([]string{"--tap-uninstall", cfg, "--server", "everything", "--yes"}, strings.NewReader(""), &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "nothing to undo") {
 		t.Errorf("second uninstall: exit %d, %q", code, errb.String())
 	}
+	errb.Reset()
+	if code := run([]string{"--tap-install", cfg, "--server", "nope", "--yes"}, strings.NewReader(""), &out, &errb); code != exitUsage || !strings.Contains(errb.String(), `no server named "nope"`) {
+		t.Errorf("install of a missing server: exit %d, %q", code, errb.String())
+	}
 }
