@@ -8,7 +8,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -17,12 +16,18 @@ import (
 // toastLife is how long a toast stays before it closes by itself.
 const toastLife = 4 * time.Second
 
-// toaster shows transient messages at the bottom right of the window, each
-// with a close button.
+// toastWidth is a toast's width where the work area has room for it.
+const toastWidth = 400
+
+// toaster shows transient messages, each with a close button, at the
+// bottom left of anchor (the work area): never over the inspector, whose
+// newest rows are at its bottom. Without an anchor they sit at the bottom
+// left of the window.
 type toaster struct {
-	stack *fyne.Container
-	layer *fyne.Container
-	items []*toast
+	stack  *fyne.Container
+	layer  *fyne.Container
+	items  []*toast
+	anchor fyne.CanvasObject
 }
 
 type toast struct {
@@ -33,8 +38,38 @@ type toast struct {
 
 func newToaster() *toaster {
 	t := &toaster{stack: container.NewVBox()}
-	t.layer = container.NewBorder(nil, container.NewHBox(layout.NewSpacer(), container.NewPadded(t.stack)), nil, nil)
+	t.layer = container.New(&toastPlace{t: t}, t.stack)
 	return t
+}
+
+// toastPlace lays the toasts out over the bottom left of the anchor.
+type toastPlace struct{ t *toaster }
+
+// MinSize implements fyne.Layout: the layer asks for no room.
+func (p *toastPlace) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.Size{} }
+
+// Layout implements fyne.Layout.
+func (p *toastPlace) Layout(_ []fyne.CanvasObject, size fyne.Size) {
+	origin, area := p.area(size)
+	pad := 2 * theme.Padding()
+	st := p.t.stack
+	w := fyne.Min(toastWidth, area.Width-2*pad)
+	// a wrapping label knows its height once it has its width
+	st.Resize(fyne.NewSize(w, st.MinSize().Height))
+	h := st.MinSize().Height
+	st.Resize(fyne.NewSize(w, h))
+	st.Move(fyne.NewPos(origin.X+pad, origin.Y+area.Height-h-pad))
+}
+
+// area is where the toasts go, relative to the layer: the anchor's
+// rectangle, or the whole layer.
+func (p *toastPlace) area(size fyne.Size) (fyne.Position, fyne.Size) {
+	a := p.t.anchor
+	if a == nil || !a.Visible() || a.Size().Width < 2*toastWidth/3 || fyne.CurrentApp() == nil {
+		return fyne.Position{}, size
+	}
+	d := fyne.CurrentApp().Driver()
+	return d.AbsolutePositionForObject(a).Subtract(d.AbsolutePositionForObject(p.t.layer)), a.Size()
 }
 
 // show adds a toast; "error" toasts are red, others green.
@@ -48,8 +83,9 @@ func (t *toaster) showAction(level, msg, actLabel string, life time.Duration, ac
 	if level == "error" {
 		icon = widget.NewIcon(theme.ErrorIcon())
 	}
+	// the whole short message, wrapped: a toast is read once
 	label := widget.NewLabel(short)
-	label.Truncation = fyne.TextTruncateEllipsis
+	label.Wrapping = fyne.TextWrapWord
 	item := &toast{level: level, text: msg}
 	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { t.remove(item) })
 	closeBtn.Importance = widget.LowImportance
@@ -76,13 +112,14 @@ func (t *toaster) showAction(level, msg, actLabel string, life time.Duration, ac
 	bg.StrokeWidth = 2
 	bg.StrokeColor = colorFor(map[bool]string{true: "error", false: "ok"}[level == "error"])
 	row := container.NewBorder(nil, nil, icon, right, label)
-	sized := container.New(&minWidth{w: 380}, container.NewStack(bg, container.NewPadded(row)))
+	sized := container.NewStack(bg, container.NewPadded(row))
 	item.obj = sized
 	t.items = append(t.items, item)
 	if len(t.items) > 4 {
 		t.remove(t.items[0])
 	}
 	t.stack.Add(sized)
+	t.layer.Refresh()
 	time.AfterFunc(life, func() { do(func() { t.remove(item) }) })
 }
 
@@ -91,6 +128,7 @@ func (t *toaster) remove(item *toast) {
 		if it == item {
 			t.items = append(t.items[:i], t.items[i+1:]...)
 			t.stack.Remove(item.obj)
+			t.layer.Refresh()
 			return
 		}
 	}

@@ -162,6 +162,7 @@ func (w *Window) buildUI() fyne.CanvasObject {
 	w.list = newServerList(w)
 	w.middle = container.NewStack()
 	w.center = container.NewStack(w.middle)
+	w.toasts.anchor = w.center // over the work area, never the inspector's newest rows
 	w.inspector = newInspector(w, w.be.Events())
 	// the inspector is a panel whose divider the user drags; the
 	// working area starts with about two thirds of the width
