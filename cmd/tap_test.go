@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -195,5 +196,75 @@ func TestTapInstallWithInspector(t *testing.T) {
 	errb.Reset()
 	if code := run([]string{"--tap-install", cfg, "--server", "nope", "--yes"}, strings.NewReader(""), &out, &errb); code != exitUsage || !strings.Contains(errb.String(), `no server named "nope"`) {
 		t.Errorf("install of a missing server: exit %d, %q", code, errb.String())
+	}
+}
+
+// TestTapFlood: the demo's flood of notifications through the tap: the
+// host gets every one, in order, and the trace records every one.
+func TestTapFlood(t *testing.T) {
+	const n = 20000
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	trace := filepath.Join(t.TempDir(), "flood.json")
+	cmd := exec.Command(self, "--tap", "--trace", trace, "--", self, "--demo-server")
+	cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+t.TempDir())
+	in, _ := cmd.StdinPipe()
+	stdout, _ := cmd.StdoutPipe()
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	out := bufio.NewReaderSize(stdout, 1<<20)
+	waitID := func(id string) (notes int) {
+		t.Helper()
+		for {
+			line, err := out.ReadBytes('\n')
+			if err != nil {
+				t.Fatalf("tap output ended: %v; stderr: %s", err, errb.String())
+			}
+			if bytes.Contains(line, []byte(`"method":"notifications/message"`)) {
+				if !bytes.Contains(line, []byte(`"seq":`+strconv.Itoa(notes+1)+`}`)) {
+					t.Fatalf("notification %d out of order or lost: %s", notes+1, line)
+				}
+				notes++
+				continue
+			}
+			if bytes.Contains(line, []byte(`"id":`+id)) {
+				return notes
+			}
+		}
+	}
+	io.WriteString(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"flood","version":"1"}}}`+"\n")
+	waitID("1")
+	io.WriteString(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n")
+	io.WriteString(in, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"flood","arguments":{"count":`+strconv.Itoa(n)+`}}}`+"\n")
+	if got := waitID("2"); got != n {
+		t.Errorf("host got %d notifications, want %d", got, n)
+	}
+	in.Close()
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("tap: %v; stderr: %s", err, errb.String())
+	}
+	f, err := os.Open(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	meta, evs, err := events.ReadTrace(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := 0
+	for _, e := range evs {
+		if e.Kind == events.KindMessage && e.Dir == events.DirIn && e.Method == "notifications/message" {
+			notes++
+		}
+	}
+	if notes != n || meta.Dropped != 0 {
+		t.Errorf("trace holds %d notifications (%d dropped), want %d", notes, meta.Dropped, n)
 	}
 }
