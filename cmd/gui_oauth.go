@@ -286,27 +286,27 @@ func (b *guiBackend) ClearOAuth(ctx context.Context, name string) (string, error
 	return clearWords(name, res), nil
 }
 
-// clearWords says what Clear OAuth state did.
+// clearWords says what Clear OAuth state did, short enough for a toast.
 func clearWords(name string, res oauth.ClearResult) string {
-	const done = "Cleared the OAuth state of "
+	done := "Cleared the OAuth state of " + name
 	switch {
 	case res.Revoked:
-		return done + name + " and revoked its tokens at the authorization server."
+		return done + "; its tokens were revoked."
 	case res.RevokeErr != nil:
-		return "Revocation failed (" + humanizeRevoke(res.RevokeErr) + ") — the OAuth state of " + name + " was cleared here anyway."
+		return done + " here; revocation failed: " + humanizeRevoke(res.RevokeErr) + "."
 	}
 	why := map[string]string{
-		oauth.NotRevokedDisabled:    "not revoked: Revoke tokens on clear is off",
-		oauth.NotRevokedNoGrant:     "there was no sign-in to revoke",
-		oauth.NotRevokedNoEndpoint:  "not revoked: the authorization server has no revocation endpoint",
-		oauth.NotRevokedOtherIssuer: "not revoked: the tokens came from another authorization server than the one known now",
-		oauth.NotRevokedUnbound:     "not revoked: the sign-in was stored without its authorization server",
-		oauth.NotRevokedNoClient:    "not revoked: no client credentials to revoke with",
+		oauth.NotRevokedDisabled:    "; not revoked (Revoke tokens on clear is off).",
+		oauth.NotRevokedNoGrant:     " (there was no sign-in to revoke).",
+		oauth.NotRevokedNoEndpoint:  "; not revoked: the authorization server has no revocation endpoint.",
+		oauth.NotRevokedOtherIssuer: "; not revoked: the tokens came from another authorization server.",
+		oauth.NotRevokedUnbound:     "; not revoked: its authorization server is unknown.",
+		oauth.NotRevokedNoClient:    "; not revoked: no client credentials to revoke with.",
 	}[res.NotRevoked]
 	if why == "" {
-		why = "not revoked"
+		why = "; not revoked."
 	}
-	return done + name + " (" + why + ")."
+	return done + why
 }
 
 // humanizeRevoke is the cause of a failed revocation, in a few words.

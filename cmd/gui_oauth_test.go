@@ -72,7 +72,7 @@ func TestGUIClearOAuthRevokes(t *testing.T) {
 	live, refresh, clientID := signedIn(ctx, t, be, "secure", endpoint)
 	be.noteAuthorizer("secure", live)
 	msg, err := be.ClearOAuth(ctx, "secure")
-	if err != nil || msg != "Cleared the OAuth state of secure and revoked its tokens at the authorization server." {
+	if err != nil || msg != "Cleared the OAuth state of secure; its tokens were revoked." {
 		t.Fatalf("ClearOAuth: %q, %v", msg, err)
 	}
 	for _, k := range store.Keys() {
@@ -90,7 +90,7 @@ func TestGUIClearOAuthRevokes(t *testing.T) {
 	// revokeOnClear false: forgotten here, alive at the server
 	_, refresh, clientID = signedIn(ctx, t, be, "keep", endpoint)
 	msg, err = be.ClearOAuth(ctx, "keep")
-	if err != nil || !strings.Contains(msg, "not revoked: Revoke tokens on clear is off") {
+	if err != nil || !strings.Contains(msg, "not revoked (Revoke tokens on clear is off)") {
 		t.Fatalf("ClearOAuth keep: %q, %v", msg, err)
 	}
 	if code, err := oauthpeer.Refresh(ctx, as, refresh, clientID); err != nil || code != "" {
@@ -106,9 +106,9 @@ func TestGUIClearOAuthRevokes(t *testing.T) {
 func TestClearWords(t *testing.T) {
 	for res, want := range map[*oauth.ClearResult]string{
 		{NotRevoked: oauth.NotRevokedNoEndpoint}:  "the authorization server has no revocation endpoint",
-		{RevokeErr: context.DeadlineExceeded}:     "Revocation failed (the authorization server did not answer in time) — the OAuth state of s was cleared here anyway.",
+		{RevokeErr: context.DeadlineExceeded}:     "Cleared the OAuth state of s here; revocation failed: the authorization server did not answer in time.",
 		{NotRevoked: oauth.NotRevokedDisabled}:    "Revoke tokens on clear is off",
-		{Revoked: true}:                           "revoked its tokens",
+		{Revoked: true}:                           "its tokens were revoked",
 		{NotRevoked: oauth.NotRevokedOtherIssuer}: "another authorization server",
 		{NotRevoked: oauth.NotRevokedNoGrant}:     "there was no sign-in to revoke",
 	} {

@@ -188,6 +188,10 @@ var (
 	logChoices    = []string{"debug (default)", "info", "notice", "warning", "error", "critical", "alert", "emergency", "off"}
 )
 
+// emaIgnored is the note at a field enterprise-managed authorization
+// does not use.
+const emaIgnored = "Not used under enterprise-managed authorization."
+
 // serverForm is the add/edit dialog of a server, with its Server Settings
 // in sections (Protocol, OAuth, Advanced) and errors at their fields.
 type serverForm struct {
@@ -532,20 +536,28 @@ func (f *serverForm) oauthSection(o OAuthConfig) fyne.CanvasObject {
 			widget.NewFormItem("ID token file", f.idTokenFile),
 			widget.NewFormItem("ID token variable", f.idTokenEnv),
 		))
-	emaNote := func() *widget.Label {
-		l := note("Not used under enterprise-managed authorization.")
+	// each note says what its field does, or under enterprise-managed
+	// authorization that it is not used: the text changes, the layout
+	// above the checkbox does not move
+	var offTexts []string
+	emaNote := func(off string) *widget.Label {
+		l := note(off)
 		f.emaNotes = append(f.emaNotes, l)
+		offTexts = append(offTexts, off)
 		return l
 	}
-	refreshNote, paramsNote, urlNote := emaNote(), emaNote(), emaNote()
+	refreshNote := emaNote("Declares the refresh_token grant when registering.")
+	paramsNote := emaNote("Added to the authorization request only.")
+	urlNote := emaNote("Replace what discovery found (same issuer).")
 	f.ema = widget.NewCheck("Enterprise-managed authorization", func(on bool) {
 		f.emaBox.Hidden = !on
-		for _, l := range f.emaNotes {
-			l.Hidden = !on
-		}
 		f.emaBox.Refresh()
-		for _, l := range f.emaNotes {
-			l.Refresh()
+		for i, l := range f.emaNotes {
+			if on {
+				l.SetText(emaIgnored)
+			} else {
+				l.SetText(offTexts[i])
+			}
 		}
 	})
 	f.ema.SetChecked(o.EnterpriseManaged)

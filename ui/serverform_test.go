@@ -192,12 +192,12 @@ func TestServerFormInlineErrors(t *testing.T) {
 			t.Fatal("saved a reserved parameter and a bad URL")
 		}
 		// enterprise-managed: what it needs, and the notes on what it ignores
-		if !f.emaBox.Hidden || !f.emaNotes[0].Hidden {
+		if !f.emaBox.Hidden || f.emaNotes[0].Text == emaIgnored {
 			t.Error("enterprise fields shown while off")
 		}
 		f.ema.SetChecked(true)
-		if f.emaBox.Hidden || f.emaNotes[0].Hidden {
-			t.Error("enterprise fields hidden while on")
+		if f.emaBox.Hidden || f.emaNotes[0].Text != emaIgnored || f.emaNotes[2].Text != emaIgnored {
+			t.Error("enterprise fields hidden while on, or the notes do not say what it ignores")
 		}
 		row.key.SetText("login_hint")
 		f.tokenURL.SetText("")
@@ -362,14 +362,14 @@ func TestRemoveUndo(t *testing.T) {
 func TestClearOAuthMenu(t *testing.T) {
 	fb := newFakeBackend()
 	fb.servers = []ServerConfig{{Name: "web", Transport: "http", URL: "https://mcp.example/mcp", OAuth: true}}
-	b := &undoBackend{fakeBackend: fb, clearMsg: "Cleared the OAuth state of web and revoked its tokens at the authorization server."}
+	b := &undoBackend{fakeBackend: fb, clearMsg: "Cleared the OAuth state of web; its tokens were revoked."}
 	w := newTestWindowBackend(t, b)
 	Sync(func() {
 		w.selectServer(w.server("web"))
 		w.onClearOAuthServer()
 	})
 	waitFor(t, "the Clear OAuth state toast", func() bool {
-		return strings.Contains(strings.Join(w.toasts.texts(), "\n"), "revoked its tokens")
+		return strings.Contains(strings.Join(w.toasts.texts(), "\n"), "its tokens were revoked")
 	})
 	b.mu.Lock()
 	defer b.mu.Unlock()
