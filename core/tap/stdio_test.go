@@ -8,12 +8,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
+	"golang.org/x/sys/unix"
 )
 
 // hostTap is a tap process (this test binary, see TestMain) driven by the
@@ -260,5 +262,39 @@ func TestSplitter(t *testing.T) {
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("chunks of %d:\n%s\nwant\n%s", size, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
+	}
+}
+
+// TestKilledTapLeavesNoServer: a host that kills the tap outright
+// (SIGKILL, no chance to stop anything) leaves no server behind: the
+// kernel's parent-death signal ends it. The server's exit is waited for
+// through a pidfd, not by polling.
+func TestKilledTapLeavesNoServer(t *testing.T) {
+	h := startTap(t, "--", "sh", "-c", `echo $$; exec sleep 1000`)
+	line, err := h.out.ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil {
+		t.Fatalf("server said %q", line)
+	}
+	fd, err := unix.PidfdOpen(pid, 0)
+	if err != nil {
+		t.Fatalf("pidfd of the server %d: %v", pid, err)
+	}
+	defer unix.Close(fd)
+	h.cmd.Process.Kill()
+	h.cmd.Wait()
+	fds := []unix.PollFd{{Fd: int32(fd), Events: unix.POLLIN}}
+	for {
+		n, err := unix.Poll(fds, 30_000)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil || n == 0 {
+			t.Fatalf("the server %d outlived the killed tap (poll: %d, %v)", pid, n, err)
+		}
+		return
 	}
 }
