@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spyglass-mcp/spyglass/core/appsock"
 	"github.com/spyglass-mcp/spyglass/internal/testwait"
 	"github.com/spyglass-mcp/spyglass/internal/xvfb"
 )
@@ -64,7 +65,8 @@ func TestInstall(t *testing.T) {
 	need(t, "make", "desktop-file-validate", "appstreamcli", "update-mime-database", "xdg-mime", "dex")
 	bin := build(t)
 	home := t.TempDir()
-	env := []string{"HOME=" + home, "XDG_DATA_HOME=", "XDG_CONFIG_HOME=", "XDG_DATA_DIRS=/usr/share"}
+	// a runtime folder of its own: no other window takes the start over
+	env := []string{"HOME=" + home, "XDG_DATA_HOME=", "XDG_CONFIG_HOME=", "XDG_DATA_DIRS=/usr/share", "XDG_RUNTIME_DIR=" + t.TempDir()}
 	run(t, env, "make", "-C", "..", "--no-print-directory", "install-files", "BIN="+bin)
 
 	prefix := filepath.Join(home, ".local")
@@ -162,12 +164,12 @@ func TestInstall(t *testing.T) {
 // starts a fresh log, which a clean exit removes.
 func TestCrashLogKept(t *testing.T) {
 	bin := build(t, "crashtest")
-	home := t.TempDir()
+	home, runtime := t.TempDir(), t.TempDir()
 	display := xvfb.Start(t, 1280, 800)
 	start := func(extra ...string) *exec.Cmd {
 		c := exec.Command(bin)
 		c.Env = append(os.Environ(), append([]string{"HOME=" + home, "DISPLAY=" + display, "LANG=en_US.UTF-8",
-			"XDG_STATE_HOME=", "XDG_CONFIG_HOME=", "XDG_DATA_HOME=", "XDG_CACHE_HOME="}, extra...)...)
+			"XDG_STATE_HOME=", "XDG_CONFIG_HOME=", "XDG_DATA_HOME=", "XDG_CACHE_HOME=", "XDG_RUNTIME_DIR=" + runtime}, extra...)...)
 		c.Stdout, c.Stderr = io.Discard, io.Discard
 		if err := c.Start(); err != nil {
 			t.Fatal(err)
@@ -206,4 +208,81 @@ func TestCrashLogKept(t *testing.T) {
 	}
 	c.Process.Signal(os.Interrupt)
 	c.Wait()
+}
+
+// TestSecondInstance: a second start while a window is open hands its
+// command line (here an ad-hoc server) to that window and exits 0, and the
+// open window connects the server; after the first is killed, its stale
+// socket is replaced by the next start.
+func TestSecondInstance(t *testing.T) {
+	bin := build(t)
+	home := t.TempDir()
+	runtime := t.TempDir()
+	display := xvfb.Start(t, 1280, 800)
+	env := append(os.Environ(), "HOME="+home, "DISPLAY="+display, "LANG=en_US.UTF-8", "XDG_RUNTIME_DIR="+runtime,
+		"XDG_STATE_HOME=", "XDG_CONFIG_HOME=", "XDG_DATA_HOME=", "XDG_CACHE_HOME=")
+	sock := filepath.Join(runtime, "spyglass", "app.sock")
+	start := func() *exec.Cmd {
+		c := exec.Command(bin)
+		c.Env = env
+		c.Stdout, c.Stderr = io.Discard, io.Discard
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Process.Kill(); c.Wait() })
+		return c
+	}
+	answering := func() bool {
+		rep, err := appsock.Send(sock, appsock.Message{Kind: "ping"}, 5*time.Second)
+		return err == nil && rep.Declined != ""
+	}
+	first := start()
+	if !testwait.Within(2*time.Minute, answering) {
+		t.Fatal("the first window never listened on " + sock)
+	}
+
+	second := exec.Command(bin, "--", bin, "--demo-server")
+	second.Env = env
+	out, err := second.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "handed to the Spyglass window already open") {
+		t.Fatalf("the second start: %v\n%s", err, out)
+	}
+	// The first window connects the handed-over server: the demo server
+	// runs as its child.
+	if !testwait.Within(time.Minute, func() bool { return childRuns(first.Process.Pid, "--demo-server") }) {
+		t.Fatal("the open window did not start the handed-over server")
+	}
+
+	first.Process.Kill()
+	first.Wait()
+	if _, err := os.Stat(sock); err != nil {
+		t.Fatalf("a killed window's socket is gone (%v); this test needs it stale", err)
+	}
+	start()
+	if !testwait.Within(2*time.Minute, answering) {
+		t.Fatal("the next start did not replace the stale socket")
+	}
+}
+
+// childRuns reports whether a child process of pid has arg in its command line.
+func childRuns(pid int, arg string) bool {
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...
+		rest := stat[bytes.LastIndexByte(stat, ')')+1:]
+		var state string
+		var ppid int
+		if _, err := fmt.Sscan(string(rest), &state, &ppid); err != nil || ppid != pid {
+			continue
+		}
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if bytes.Contains(cmdline, []byte(arg)) {
+			return true
+		}
+	}
+	return false
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/adrg/xdg"
 
+	"github.com/spyglass-mcp/spyglass/core/appsock"
 	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/oauth"
 	"github.com/spyglass-mcp/spyglass/core/session"
@@ -61,9 +62,10 @@ func guiOptions() *ui.Options {
 	return &ui.Options{SaveFile: catalog.WriteOutputFunc, OpenURL: oauth.SystemBrowser{}.Start, Version: version}
 }
 
-// runGUI opens the desktop window on the servers inv names and returns the
-// exit code once it is closed.
-func runGUI(inv *Invocation, stderr io.Writer) int {
+// runGUI opens the desktop window on the servers inv names (args is the
+// command line it was parsed from, handed to a window already open) and
+// returns the exit code once it is closed.
+func runGUI(inv *Invocation, args []string, stderr io.Writer) int {
 	src, err := inv.Source()
 	if err != nil {
 		fmt.Fprintf(stderr, "spyglass: %v\n", err)
@@ -85,6 +87,13 @@ func runGUI(inv *Invocation, stderr io.Writer) int {
 		roWhy = "opened with --config " + src.Path + ", which Spyglass never changes"
 	case catalog.SourceAdHoc:
 		roWhy = "one server given on the command line; run without it to edit your catalog"
+	}
+	sock, handed := claimWindow(appsock.Path(), args, stderr)
+	if handed {
+		return 0
+	}
+	if sock != nil {
+		defer sock.Close()
 	}
 	be := newGUIBackend(cat, roWhy, nil)
 	opts := guiOptions()
@@ -122,6 +131,9 @@ func runGUI(inv *Invocation, stderr io.Writer) int {
 		startScreenshots(w, stderr)
 		if crashTrigger != nil {
 			crashTrigger()
+		}
+		if sock != nil {
+			go sock.Serve(func(m appsock.Message) appsock.Reply { return be.handOver(w, m) })
 		}
 	}
 	desktop.Run(be, opts, ready)

@@ -41,6 +41,9 @@ type guiBackend struct {
 	// the command line's overrides applied (--server NAME -e ...).
 	red      *wire.Redactor
 	override map[string]catalog.Server
+	// session lists servers handed over by a second start (gui_handoff.go),
+	// shown after the catalog's for this session only; override holds them.
+	session []string
 	// queue answers sampling and elicitation (ui/requests); without it
 	// the server's requests are not advertised.
 	queue *requests.Queue
@@ -92,6 +95,9 @@ func (b *guiBackend) Servers() []ui.ServerConfig {
 	for _, name := range b.cat.Names() {
 		s, _ := b.cat.Get(name)
 		out = append(out, toUIConfig(name, s))
+	}
+	for _, name := range b.session {
+		out = append(out, toUIConfig(name, b.override[name]))
 	}
 	return out
 }

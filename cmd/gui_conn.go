@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -41,6 +42,9 @@ func (b *guiBackend) Open(name string, onState func(ui.StateView)) (ui.Conn, err
 	b.mu.Lock()
 	s, ok := b.cat.Get(name)
 	problem := b.cat.Problem(name)
+	if !ok && slices.Contains(b.session, name) {
+		s, ok = b.override[name], true // handed over for this session
+	}
 	b.mu.Unlock()
 	if !ok {
 		return nil, fmt.Errorf("no server named %q in the catalog", name)

@@ -66,7 +66,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "spyglass: %s\n", why)
 		return exitConnect
 	}
-	return runGUI(inv, stderr)
+	return runGUI(inv, args, stderr)
 }
 
 // wantsJSON reports whether the command line asks for --format json (read
