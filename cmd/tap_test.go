@@ -268,3 +268,81 @@ func TestTapFlood(t *testing.T) {
 		t.Errorf("trace holds %d notifications (%d dropped), want %d", notes, meta.Dropped, n)
 	}
 }
+
+// TestHTTPTapCommand: `spyglass --tap --listen --upstream` in front of
+// server-everything over Streamable HTTP: the official inspector's CLI
+// prints the same bytes through it as without it, its Authorization
+// header is masked in the trace, and SIGTERM ends the tap with the trace
+// written.
+func TestHTTPTapCommand(t *testing.T) {
+	node := peers.Node(t)
+	inspector := peers.File(t, "@modelcontextprotocol/inspector/clients/launcher/build/index.js")
+	base := peers.EverythingHTTP(t, "streamableHttp")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	trace := filepath.Join(t.TempDir(), "http.json")
+	cmd := exec.Command(self, "--tap", "--listen", "127.0.0.1:0", "--upstream", base+"/mcp", "--trace", trace)
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	br := bufio.NewReader(stderr)
+	var local string
+	for local == "" {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("the tap said nothing about listening: %v", err)
+		}
+		if _, rest, ok := strings.Cut(line, "listening on "); ok {
+			local, _, _ = strings.Cut(rest, " ")
+		}
+	}
+	tail := make(chan string, 1)
+	go func() { b, _ := io.ReadAll(br); tail <- string(b) }()
+	const secret = "tok-secret-1234567"
+	inspect := func(u string) []byte {
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		c := exec.CommandContext(ctx, node, inspector, "--cli", u, "--transport", "http", "--header", "Authorization: Bearer "+secret,
+			"--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=over http")
+		c.Env = append(os.Environ(), "HOME="+t.TempDir())
+		b, err := c.Output()
+		if err != nil {
+			t.Fatalf("inspector %s: %v %s", u, err, b)
+		}
+		return b
+	}
+	if direct, tapped := inspect(base+"/mcp"), inspect(local); !bytes.Equal(direct, tapped) {
+		t.Errorf("output differs through the HTTP tap:\n%s\n%s", direct, tapped)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("tap: %v; stderr: %s", err, <-tail)
+	}
+	b, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b, []byte(secret)) {
+		t.Error("the Authorization token is in the trace")
+	}
+	_, evs, err := events.ReadTrace(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var httpN, calls int
+	for _, e := range evs {
+		switch {
+		case e.Kind == events.KindHTTP:
+			httpN++
+		case e.Kind == events.KindMessage && e.Method == "tools/call" && e.Pair != 0:
+			calls++
+		}
+	}
+	if httpN == 0 || calls != 2 {
+		t.Errorf("trace: %d exchanges, %d paired tools/call messages", httpN, calls)
+	}
+}
