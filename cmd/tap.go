@@ -131,9 +131,30 @@ func newTapRecord(path string, info events.ConnInfo, stderr io.Writer) *tap.Reco
 		fmt.Fprintf(stderr, "%snot recording: no --trace FILE was given and no Spyglass window is running; traffic passes through unchanged\n", tapPrefix)
 		return nil
 	}
+	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+		fmt.Fprintf(stderr, "%snot recording: the folder of --trace %s does not exist; traffic passes through unchanged\n", tapPrefix, path)
+		return nil
+	}
 	return tap.NewRecord(path, "spyglass "+version, info, func(err error) {
-		fmt.Fprintf(stderr, "%sthe trace is not being written (%v); traffic keeps passing through unchanged\n", tapPrefix, err)
+		fmt.Fprintf(stderr, "%sthe trace %s is not being written: %s; traffic keeps passing through unchanged\n", tapPrefix, path, traceProblem(err))
 	})
+}
+
+// traceProblem says why a trace could not be written, cause first.
+func traceProblem(err error) string {
+	switch {
+	case errors.Is(err, syscall.ENOSPC):
+		return "no space left on device"
+	case errors.Is(err, syscall.EPIPE):
+		return "its reader went away"
+	case errors.Is(err, catalog.ErrNoReader):
+		return "nobody is reading the FIFO (start the reader first)"
+	case errors.Is(err, os.ErrPermission):
+		return "permission denied"
+	case errors.Is(err, os.ErrNotExist):
+		return "its folder does not exist"
+	}
+	return err.Error()
 }
 
 // tapRecorder is rec's log, or nil when nothing is recorded.
