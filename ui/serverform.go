@@ -923,7 +923,10 @@ func (f *serverForm) onSave() bool {
 			f.setErr(p.field, p.msg)
 		}
 		first := ps[0].msg
-		if len(ps) > 1 {
+		switch {
+		case len(ps) == 2:
+			first += " (and 1 more problem, marked at its field)"
+		case len(ps) > 2:
 			first += fmt.Sprintf(" (and %d more problems, marked at their fields)", len(ps)-1)
 		}
 		f.errLbl.SetText(first)
