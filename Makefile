@@ -84,8 +84,10 @@ bench: build peers
 	.ci/bench.sh $(BIN)
 
 ## screenshots: the real window under Xvfb, PNGs into assets/screenshots/
+# (dark and -light), and at 1920x1080 into assets/screenshots/1920x1080/
 screenshots: deps-build deps-test
-	.ci/screenshots.sh
+	SPYGLASS_SCREENSHOT_THEMES=dark,light .ci/screenshots.sh
+	SIZE=1920x1080 SPYGLASS_SCREENSHOT_THEMES=dark,light .ci/screenshots.sh assets/screenshots/1920x1080
 
 ## package: bin/Spyglass.tar.xz for Linux (binary, .desktop file, icon, install Makefile)
 FYNE_TOOL := bin/fyne

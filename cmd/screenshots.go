@@ -71,21 +71,48 @@ func runScreenshotScript(w *ui.Window, dir string, out, stderr io.Writer) {
 		fail(fmt.Errorf("%s did not connect (%s): %v", good, st, err))
 		return
 	}
-	if !shot("1-servers") {
+	// SPYGLASS_SCREENSHOT_THEMES=dark,light takes each main shot in
+	// every theme listed: NAME in the first, NAME-THEME in the others
+	main := shot
+	if themes := strings.Split(os.Getenv("SPYGLASS_SCREENSHOT_THEMES"), ","); themes[0] != "" {
+		main = func(name string) bool {
+			for i, th := range themes {
+				if err := chooseTheme(w, th); err != nil {
+					fail(err)
+					return false
+				}
+				n := name
+				if i > 0 {
+					n += "-" + th
+				}
+				if !shot(n) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	if !main("1-servers") {
 		return
 	}
 	if err := w.RunTool("get_weather", json.RawMessage(`{"city": "Lisbon"}`), 60*time.Second); err != nil {
 		fail(err)
 		return
 	}
-	if !shot("2-tools") {
+	if !main("2-tools") {
 		return
 	}
+	// the command palette (Ctrl+K) over the Tools screen
+	w.OpenPalette("form")
+	if !main("palette") {
+		return
+	}
+	w.ClosePalette()
 	if err := w.OpenEvent("tools/call #", 10*time.Second); err != nil {
 		fail(err)
 		return
 	}
-	if !shot("3-inspector") {
+	if !main("3-inspector") {
 		return
 	}
 	// a run with progress: the waterfall shows where the time went
@@ -101,14 +128,14 @@ func runScreenshotScript(w *ui.Window, dir string, out, stderr io.Writer) {
 		fail(err)
 		return
 	}
-	if !shot("5-this-run") {
+	if !main("5-this-run") {
 		return
 	}
 	if err := w.EditServer(good); err != nil {
 		fail(err)
 		return
 	}
-	if !shot("4-edit-server") {
+	if !main("4-edit-server") {
 		return
 	}
 	w.CloseDialogs()
@@ -121,9 +148,32 @@ func runScreenshotScript(w *ui.Window, dir string, out, stderr io.Writer) {
 		fail(err)
 		return
 	}
-	if !shot("6-requests") {
+	if !main("6-requests") {
 		return
 	}
 	fmt.Fprintln(out, "DONE")
 	w.Quit()
+}
+
+// chooseTheme picks View › Theme › Light, Dark or System ("light", ...) as
+// a person would.
+func chooseTheme(w *ui.Window, name string) error {
+	var err error
+	ui.Sync(func() {
+		for _, m := range w.Window().MainMenu().Items {
+			for _, it := range m.Items {
+				if it.Label != "Theme" || it.ChildMenu == nil {
+					continue
+				}
+				for _, c := range it.ChildMenu.Items {
+					if strings.EqualFold(c.Label, name) {
+						c.Action()
+						return
+					}
+				}
+			}
+		}
+		err = fmt.Errorf("no View › Theme › %s", name)
+	})
+	return err
 }
