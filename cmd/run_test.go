@@ -118,3 +118,24 @@ func TestRunCollectionBadInput(t *testing.T) {
 		}
 	}
 }
+
+// The example collection of core/collection/FORMAT.md passes against
+// server-everything, as the page says.
+func TestRunFormatExample(t *testing.T) {
+	isolateCLI(t)
+	node := peers.Node(t)
+	peers.File(t, peers.Everything)
+	b, err := os.ReadFile("../core/collection/FORMAT.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(b), "```json\n")
+	doc, _, _ := strings.Cut(rest, "```")
+	doc = strings.Replace(doc, `"command": "node"`, fmt.Sprintf(`"command": %q`, node), 1)
+	doc = strings.Replace(doc, `"node_modules/`, `"`+filepath.ToSlash(peers.Modules())+`/`, 1)
+	p := filepath.Join(t.TempDir(), "example.json")
+	os.WriteFile(p, []byte(doc), 0o600)
+	if code, out, errs := cli(t, "--run", p); code != exitAllHold {
+		t.Fatalf("the FORMAT.md example: exit %d\n%s\n%s", code, out, errs)
+	}
+}

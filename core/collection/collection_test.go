@@ -175,3 +175,31 @@ func TestFromExchangeAndAppend(t *testing.T) {
 		t.Errorf("%+v", fs)
 	}
 }
+
+// The example in FORMAT.md is a collection that reads and validates.
+func TestFormatExample(t *testing.T) {
+	b, err := os.ReadFile("FORMAT.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(b), "```json\n")
+	doc, _, ok := strings.Cut(rest, "```")
+	if !ok {
+		t.Fatal("no example in FORMAT.md")
+	}
+	c, err := Read(strings.NewReader(doc))
+	if err != nil || len(c.Calls) != 5 {
+		t.Fatalf("the example: %v", err)
+	}
+	sch, _ := jsonschema.UnmarshalJSON(bytes.NewReader(Schema))
+	comp := jsonschema.NewCompiler()
+	comp.AddResource("collection.schema.json", sch)
+	s, err := comp.Compile("collection.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	inst, _ := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+	if err := s.Validate(inst); err != nil {
+		t.Errorf("the example does not validate: %v", err)
+	}
+}
