@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
+	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/replay"
 	"github.com/spyglass-mcp/spyglass/core/session"
@@ -39,6 +41,7 @@ func runReplay(inv *Invocation, stdout, stderr io.Writer) int {
 			strings.Join(plan.Writes, ", "))
 		return exitUsage
 	}
+	pinRecordedProtocol(inv, t.Meta)
 	r := &cliRun{inv: inv, stdout: stdout, stderr: stderr}
 	r.configure = func(opts *session.Options) {
 		opts.Handlers = session.Handlers{Sampling: plan.Answers, Elicitation: plan.Answers, Roots: plan.Answers}
@@ -88,4 +91,21 @@ func openTrace(path string, stderr io.Writer) (*events.Trace, error) {
 		return tr, nil
 	}
 	return nil, err
+}
+
+// pinRecordedProtocol makes a replay speak the protocol version the trace
+// was recorded with, unless the command line chooses one: the same
+// requests under another version are another conversation.
+func pinRecordedProtocol(inv *Invocation, meta events.TraceMeta) {
+	if inv.ProtocolVersion != "" || inv.ProtocolEra != "" || len(meta.Conns) != 1 {
+		return
+	}
+	v := meta.Conns[0].ProtocolVersion
+	if !slices.Contains(catalog.ProtocolVersions, v) {
+		return
+	}
+	inv.ProtocolVersion, inv.ProtocolEra = v, "legacy"
+	if v >= "2026-07-28" {
+		inv.ProtocolEra = "modern"
+	}
 }

@@ -222,3 +222,21 @@ func TestReplayAnswersServerRequests(t *testing.T) {
 		t.Errorf("diff with the original: exit %d, %q, want %q", code, got, want)
 	}
 }
+
+// A replay speaks the protocol version the trace was recorded with.
+func TestReplayPinsRecordedProtocol(t *testing.T) {
+	isolateCLI(t)
+	server := []string{"--", peers.Node(t), peers.File(t, peers.Everything)}
+	tmp := t.TempDir()
+	trace, again := filepath.Join(tmp, "t.json"), filepath.Join(tmp, "again.json")
+	if code, out, errs := cli(t, append([]string{"--cli", "--method", "tools/list", "--protocol-version", "2025-06-18", "--trace", trace}, server...)...); code != exitOK {
+		t.Fatalf("record: exit %d %s %s", code, out, errs)
+	}
+	if code, out, errs := cli(t, append([]string{"--replay", trace, "--trace", again}, server...)...); code != exitSame {
+		t.Fatalf("replay: exit %d\n%s\n%s", code, out, errs)
+	}
+	tr, err := readTraceFile(again)
+	if err != nil || len(tr.Meta.Conns) != 1 || tr.Meta.Conns[0].ProtocolVersion != "2025-06-18" {
+		t.Fatalf("the replay spoke %+v (%v)", tr.Meta.Conns, err)
+	}
+}
