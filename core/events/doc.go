@@ -26,7 +26,10 @@
 // Match.
 //
 // WriteTrace and ReadTrace save and load a session as a JSON trace file,
-// described in TRACE.md; an Event marshals to JSON in the same form.
+// described in TRACE.md and by TraceSchema (trace.schema.json); an Event
+// marshals to JSON in the same form. DecodeTrace also gives the format
+// version, and reads a damaged trace as far as it is valid, saying where
+// it stops (TraceError).
 // Secrets are masked by Options.Redact before an event is stored, so no
 // reader or trace can see them.
 package events
