@@ -86,25 +86,29 @@ func parseDiffArgs(args []string) (*diffArgs, error) {
 
 // runDiff compares two trace files and prints what differs.
 func runDiff(args []string, stdout, stderr io.Writer) int {
-	d, err := parseDiffArgs(args)
-	if err != nil {
+	fail := func(err error) int {
+		if wantsJSON(args) {
+			b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": err.Error()}})
+			fmt.Fprintf(stdout, "%s\n", b)
+		}
 		fmt.Fprintf(stderr, "spyglass: %v\n", err)
 		return exitBadInput
+	}
+	d, err := parseDiffArgs(args)
+	if err != nil {
+		return fail(err)
 	}
 	a, err := readTraceFile(d.a)
 	if err != nil {
-		fmt.Fprintf(stderr, "spyglass: %v\n", err)
-		return exitBadInput
+		return fail(err)
 	}
 	b, err := readTraceFile(d.b)
 	if err != nil {
-		fmt.Fprintf(stderr, "spyglass: %v\n", err)
-		return exitBadInput
+		return fail(err)
 	}
 	res, err := sessiondiff.Sessions(a.Events, b.Events, &sessiondiff.Options{Ignore: ignoreList(d.ignore)})
 	if err != nil {
-		fmt.Fprintf(stderr, "spyglass: %v\n", err)
-		return exitBadInput
+		return fail(err)
 	}
 	if d.format == "json" {
 		err = writeDiffJSON(stdout, res, d.a, d.b)

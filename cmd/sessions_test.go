@@ -178,6 +178,14 @@ func TestDiffBadInput(t *testing.T) {
 			t.Errorf("%q: exit %d %q, want 2 and %q", tc.args, code, errs, tc.want)
 		}
 	}
+	// With --format json the error is a JSON object on stdout too.
+	code, out, _ := cli(t, "--diff", good, cut, "--format", "json")
+	var e struct {
+		Error struct{ Message string } `json:"error"`
+	}
+	if code != exitBadInput || json.Unmarshal([]byte(out), &e) != nil || !strings.Contains(e.Error.Message, "damaged") {
+		t.Errorf("--format json error: exit %d %q", code, out)
+	}
 	if code, _, errs := cli(t, "--diff", good, good, "--ignore", "/result"); code != exitSame {
 		t.Errorf("--ignore /result: exit %d %s", code, errs)
 	}
