@@ -81,6 +81,7 @@ func RunStdio(ctx context.Context, o StdioOptions) (*wire.ExitError, error) {
 	var stop sync.Once
 	var stopped atomic.Bool // the tap stopped the server (the host left, or ctx ended)
 	stopServer := func() { stop.Do(func() { stopped.Store(true); go p.Stop() }) }
+	var obs *observer // records the plain copies (nil: nothing is recorded)
 	inSplit := &Splitter{Rec: o.Rec, Conn: conn, Dir: events.DirOut, Max: o.MaxMessageSize}
 	outSplit := &Splitter{Rec: o.Rec, Conn: conn, Dir: events.DirIn, Max: o.MaxMessageSize}
 
@@ -122,14 +123,17 @@ func RunStdio(ctx context.Context, o StdioOptions) (*wire.ExitError, error) {
 			}
 		}()
 	} else {
+		if o.Rec != nil {
+			obs = newObserver()
+		}
 		outputs.Add(1)
-		go func() { // stdout: copied as read, then recorded
+		go func() { // stdout: copied as read, recorded beside
 			defer outputs.Done()
-			copyObserved(o.Stdout, p.Stdout, outSplit)
+			copyObserved(o.Stdout, p.Stdout, obs, outSplit)
 		}()
 		go func() { // the host's input; its end is the server's EOF
 			defer stopServer()
-			copyObserved(p.Stdin, o.Stdin, inSplit)
+			copyObserved(p.Stdin, o.Stdin, obs, inSplit)
 		}()
 	}
 
@@ -151,6 +155,9 @@ func RunStdio(ctx context.Context, o StdioOptions) (*wire.ExitError, error) {
 	p.Stdout.Close()
 	p.Stderr.Close()
 	p.Stdin.Close()
+	if obs != nil {
+		obs.stop() // every message passed on is in the log before the end is
+	}
 	text := "process exited: " + describeExit(exit)
 	kind := events.KindError
 	if stopped.Load() || exit.Code == 0 {
@@ -163,16 +170,16 @@ func RunStdio(ctx context.Context, o StdioOptions) (*wire.ExitError, error) {
 	return exit, nil
 }
 
-// copyObserved copies src to dst as it reads, handing each chunk to obs
-// just before it is written: a message is in the record before the other
-// side can answer it, so that the answer pairs with it. A failing dst
-// ends the copy.
-func copyObserved(dst io.Writer, src io.Reader, obs *Splitter) {
+// copyObserved copies src to dst as it reads, handing a copy of each
+// chunk to obs (for the splitter s) just before it is written: a message
+// is queued for the record before the other side can answer it, so that
+// the answer pairs with it. A failing dst ends the copy. obs may be nil.
+func copyObserved(dst io.Writer, src io.Reader, obs *observer, s *Splitter) {
 	buf := make([]byte, 64<<10)
 	for {
 		n, err := src.Read(buf)
 		if n > 0 {
-			obs.Write(buf[:n])
+			obs.write(s, buf[:n])
 			_, werr := dst.Write(buf[:n])
 			if werr != nil {
 				if c, ok := dst.(io.Closer); ok {
@@ -186,7 +193,64 @@ func copyObserved(dst io.Writer, src io.Reader, obs *Splitter) {
 			break
 		}
 	}
-	obs.Flush()
+	obs.flush(s)
+}
+
+// observer records what both copiers pass on, on a goroutine of its own
+// and in the order the copiers read it, so that splitting and recording
+// (json validation, the log's pairing) stay off the path of the bytes.
+// A copier waits only when the observer is 256 chunks behind.
+type observer struct {
+	ch      chan obsChunk
+	done    chan struct{}
+	stopped atomic.Bool
+}
+
+type obsChunk struct {
+	s     *Splitter
+	b     []byte
+	flush bool
+	stop  bool
+}
+
+func newObserver() *observer {
+	o := &observer{ch: make(chan obsChunk, 256), done: make(chan struct{})}
+	go func() {
+		defer close(o.done)
+		for c := range o.ch {
+			switch {
+			case c.stop:
+				return
+			case c.flush:
+				c.s.Flush()
+			default:
+				c.s.Write(c.b)
+			}
+		}
+	}()
+	return o
+}
+
+func (o *observer) write(s *Splitter, b []byte) {
+	if o != nil && !o.stopped.Load() {
+		o.ch <- obsChunk{s: s, b: bytes.Clone(b)}
+	}
+}
+
+func (o *observer) flush(s *Splitter) {
+	if o != nil && !o.stopped.Load() {
+		o.ch <- obsChunk{s: s, flush: true}
+	}
+}
+
+// stop records what was queued and ends the observer; later chunks (of a
+// copier still blocked on a host that never closes) are not recorded.
+func (o *observer) stop() {
+	if o.stopped.Swap(true) {
+		return
+	}
+	o.ch <- obsChunk{stop: true}
+	<-o.done
 }
 
 // copyStderr passes the server's stderr through and records each line.
