@@ -164,6 +164,7 @@ func (w *Window) setTheme(name string) {
 		t = variantTheme{t, theme.VariantDark}
 	}
 	w.app.Settings().SetTheme(t)
+	w.list.refresh() // the cards' colours are set by hand
 	w.app.Preferences().SetString(prefTheme, name)
 }
 
