@@ -12,6 +12,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/ui/esc"
@@ -398,4 +399,22 @@ func newTestWindowBackend(t *testing.T, b Backend) *Window {
 	})
 	t.Cleanup(func() { Sync(w.Close) })
 	return w
+}
+
+// TestThemeRecoloursCards: after View › Theme every server card has the
+// new theme's colours, the unselected ones too (one stayed dark in the
+// light theme under Xvfb).
+func TestThemeRecoloursCards(t *testing.T) {
+	b := newFakeBackend("a", "b")
+	w := newTestWindow(t, b, nil)
+	for _, name := range []string{"dark", "light"} {
+		Sync(func() {
+			w.selectServer(w.server("a"))
+			w.setTheme(name)
+			want := fyne.CurrentApp().Settings().Theme().Color(theme.ColorNameInputBackground, map[string]fyne.ThemeVariant{"dark": theme.VariantDark, "light": theme.VariantLight}[name])
+			if got := w.list.cards[w.server("b")].bg.FillColor; got != want {
+				t.Errorf("%s: the unselected card is %v, want %v", name, got, want)
+			}
+		})
+	}
 }
