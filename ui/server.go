@@ -219,10 +219,10 @@ func (s *server) connectAttempt() {
 // time (masked entries: they are usually keys), then connects again; a
 // dismissed dialog leaves the server failed with the reason.
 func (s *server) askInputs(need *InputsNeededError) {
-	entries := make([]*widget.Entry, len(need.Inputs))
+	entries := make([]*esc.Entry, len(need.Inputs))
 	items := make([]*widget.FormItem, len(need.Inputs))
 	for i, in := range need.Inputs {
-		e := widget.NewPasswordEntry()
+		e := esc.NewPasswordEntry() // Esc in it dismisses the dialog
 		e.SetPlaceHolder("value of ${input:" + in.ID + "}")
 		entries[i] = e
 		items[i] = widget.NewFormItem(in.ID, e)
