@@ -261,6 +261,19 @@ func TestEscCancelsEveryDialog(t *testing.T) {
 		"about":               w.onAbout,
 		"full error":          func() { showTextDialog("Details", "a long error", w.win) },
 		"sampling profiles":   func() { requests.ShowProfilesEditor(w.win, memProfiles{}, nil) },
+		"connect-time inputs (an entry focused)": func() {
+			w.server("one").askInputs(&InputsNeededError{Server: "one", Inputs: []Input{{ID: "key", Where: "env.KEY"}},
+				Provide: func(map[string]string) error { return nil }, Err: errors.New("needs a value")})
+			ov := c.Overlays().Top()
+			walkAll(ov, func(o fyne.CanvasObject) {
+				if x, ok := o.(*esc.Entry); ok && c.Focused() == nil {
+					c.Focus(x)
+				}
+			})
+			if c.Focused() == nil {
+				t.Fatal("no entry in the inputs dialog")
+			}
+		},
 	}
 	for name, fn := range open {
 		Sync(func() {
