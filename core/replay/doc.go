@@ -4,5 +4,7 @@
 // the trace holds, and compares the new responses with the recorded ones
 // through core/sessiondiff. It never sends a request that was not
 // recorded, and it names the tool calls that may change something (no
-// readOnlyHint) so that a person agrees first.
+// readOnlyHint) so that a person agrees first. Notifications and the
+// long-lived subscriptions/listen streams the session keeps by itself are
+// not sent again.
 package replay

@@ -28,6 +28,7 @@ func trace() []events.Event {
 		msg(8, 5, "s", events.DirIn, events.MsgResult, "tools/call", `{"jsonrpc":"2.0","id":2,"result":{"content":[]}}`),
 		msg(9, 10, "s", events.DirOut, events.MsgRequest, "tools/call", `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read"}}`),
 		msg(10, 9, "s", events.DirIn, events.MsgError, "tools/call", `{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"no"}}`),
+		msg(13, 0, "s", events.DirOut, events.MsgRequest, "subscriptions/listen", `{"jsonrpc":"2.0","id":4,"method":"subscriptions/listen","params":{}}`),
 		msg(11, 12, "s", events.DirIn, events.MsgRequest, "elicitation/create", `{"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{}}`),
 		msg(12, 11, "s", events.DirOut, events.MsgError, "elicitation/create", `{"jsonrpc":"2.0","id":"e1","error":{"code":-1,"message":"declined"}}`),
 	}
