@@ -112,6 +112,8 @@ type serverCard struct {
 	content  *fyne.Container
 	lastLvl  string
 	lastPul  bool
+
+	nameFit *middleName // fits name to the card's width
 }
 
 func newServerCard(s *server) *serverCard {
@@ -120,8 +122,10 @@ func newServerCard(s *server) *serverCard {
 	c.bg.CornerRadius = 6
 	c.bg.StrokeWidth = 1
 	c.dot = newStatusDot()
+	// the whole name where it fits, else its head and tail around "…"
+	// (under the pointer it is drawn smaller, to show more of it)
 	c.name = heading(s.cfg.Name)
-	c.name.Truncation = fyne.TextTruncateEllipsis
+	c.nameFit = newMiddleName(c.name)
 	c.trans = newBadge("", "")
 	c.summary = newTailLabel()
 	// the connect toggle is labelled with the state it shows, so a
@@ -151,7 +155,7 @@ func newServerCard(s *server) *serverCard {
 	// two lines: the name gets the head's width; the transport and state
 	// go with the end of the command line or URL. The rest shows only
 	// while it has something to say.
-	head := container.NewBorder(nil, nil, c.dot, c.menu, c.name)
+	head := container.NewBorder(nil, nil, c.dot, c.menu, c.nameFit)
 	summary := container.NewBorder(nil, nil, container.NewCenter(c.trans), c.toggle, c.summary)
 	c.content = container.NewVBox(head, summary, container.NewHBox(c.cancel), c.errBox.box, c.retryTxt, c.actions, c.oauth)
 	c.ExtendBaseWidget(c)
@@ -171,7 +175,7 @@ func (c *serverCard) Tapped(*fyne.PointEvent) {
 // update shows the server's current state.
 func (c *serverCard) update() {
 	s := c.s
-	c.name.SetText(s.cfg.Name)
+	c.nameFit.SetFull(s.cfg.Name)
 	t := s.cfg.Transport
 	if t == "" {
 		t = "stdio"
