@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -131,6 +132,7 @@ func TestGUIMRTRRound(t *testing.T) {
 	h.waitFor("round 1 in the queue", func() bool {
 		return h.queueShows("Round 1 of tools/call plan (MRTR)") && h.queueShows(`Who is the plan for "the launch"?`)
 	})
+	h.checkFits()
 	ui.Sync(func() { h.answerForm("the ops team") })
 	h.waitFor("round 2 (sampling) in the queue", func() bool {
 		return h.queueShows("Round 2 of tools/call plan (MRTR)") && h.button("Edit & Send") != nil
@@ -271,5 +273,22 @@ func TestGUIMRTRProfile(t *testing.T) {
 	})
 	h.waitFor("the profile's note", func() bool {
 		return h.queueShows("sampling Round 2 of tools/call plan (MRTR) from mrtr: auto-responded by the profile “Quick Mock”")
+	})
+}
+
+// checkFits fails the test when the window needs more than the smallest
+// supported size, 1024×700, and says which splits need what.
+func (h *guiHarness) checkFits() {
+	h.t.Helper()
+	ui.Sync(func() {
+		m := h.win.Content().MinSize()
+		if m.Width > 1024 || m.Height > 700 {
+			h.t.Errorf("with a round waiting the window needs %v, more than 1024×700", m)
+			walk(h.win.Content(), func(o fyne.CanvasObject) {
+				if sp, ok := o.(*container.Split); ok {
+					h.t.Logf("a split (horizontal %v) needs %v | %v", sp.Horizontal, sp.Leading.MinSize(), sp.Trailing.MinSize())
+				}
+			})
+		}
 	})
 }
