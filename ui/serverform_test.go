@@ -144,6 +144,11 @@ func TestServerFormInlineErrors(t *testing.T) {
 		f.errLblInit()
 		f.buildUI(ServerConfig{Transport: "stdio"})
 		f.name.SetText("x")
+		for _, it := range f.acc.Items {
+			if it == f.oauth {
+				t.Error("a stdio server's form offers OAuth")
+			}
+		}
 		if f.command.Text != "" || f.command.PlaceHolder == "" {
 			t.Fatalf("command %q, placeholder %q", f.command.Text, f.command.PlaceHolder)
 		}
@@ -176,6 +181,9 @@ func TestServerFormInlineErrors(t *testing.T) {
 		f := &serverForm{w: w}
 		f.errLblInit()
 		f.buildUI(ServerConfig{Transport: "http"})
+		if len(f.acc.Items) != 3 || f.acc.Items[1] != f.oauth {
+			t.Error("an http server's form has no OAuth section")
+		}
 		f.name.SetText("web")
 		f.url.SetText("https://mcp.example/mcp")
 		// typed into the row: refused there at once
