@@ -247,4 +247,18 @@ func TestReplayPinsRecordedProtocol(t *testing.T) {
 	if err != nil || len(tr.Meta.Conns) != 1 || tr.Meta.Conns[0].ProtocolVersion != "2025-06-18" {
 		t.Fatalf("the replay spoke %+v (%v)", tr.Meta.Conns, err)
 	}
+
+	// The modern era (server/discover, capabilities in _meta) against
+	// the demo server over HTTP.
+	url := serveDemoHTTP(t)
+	if code, out, errs := cli(t, "--cli", "--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=hi",
+		"--protocol-era", "modern", "--trace", trace, url); code != exitOK {
+		t.Fatalf("record modern: exit %d %s %s", code, out, errs)
+	}
+	if code, out, errs := cli(t, "--replay", trace, "--trace", again, url); code != exitSame {
+		t.Fatalf("replay modern: exit %d\n%s\n%s", code, out, errs)
+	}
+	if tr, err := readTraceFile(again); err != nil || tr.Meta.Conns[0].ProtocolVersion != "2026-07-28" {
+		t.Fatalf("the modern replay spoke %+v (%v)", tr.Meta.Conns, err)
+	}
 }

@@ -248,44 +248,56 @@ func (a *Answers) ListRoots(context.Context, *session.ServerRequest) ([]mcp.Root
 }
 
 // Capabilities returns the client capabilities the recorded session
-// advertised in its initialize request, so that the replay offers the
-// server the same (a server may offer other tools to another client);
-// nil when the trace has no initialize request.
+// advertised — in its initialize request, or (modern era) in the _meta of
+// its server/discover — so that the replay offers the server the same (a
+// server may offer other tools to another client); nil when the trace has
+// no handshake.
 func (p *Plan) Capabilities() *session.Capabilities {
 	for _, x := range p.Recorded {
-		if x.Method != "initialize" {
-			continue
-		}
 		var m struct {
 			Params struct {
-				Capabilities struct {
-					Roots    json.RawMessage `json:"roots"`
-					Sampling *struct {
-						Tools   json.RawMessage `json:"tools"`
-						Context json.RawMessage `json:"context"`
-					} `json:"sampling"`
-					Elicitation *struct {
-						Form json.RawMessage `json:"form"`
-						URL  json.RawMessage `json:"url"`
-					} `json:"elicitation"`
-					Tasks        json.RawMessage            `json:"tasks"`
-					Experimental map[string]json.RawMessage `json:"experimental"`
-				} `json:"capabilities"`
+				Capabilities json.RawMessage            `json:"capabilities"`
+				Meta         map[string]json.RawMessage `json:"_meta"`
 			} `json:"params"`
 		}
 		if json.Unmarshal(x.Request, &m) != nil {
-			return nil
+			continue
 		}
-		c := m.Params.Capabilities
-		caps := &session.Capabilities{Roots: c.Roots != nil, Tasks: c.Tasks != nil, Experimental: c.Experimental}
-		if c.Sampling != nil {
-			caps.Sampling, caps.SamplingTools, caps.SamplingContext = true, c.Sampling.Tools != nil, c.Sampling.Context != nil
+		switch x.Method {
+		case "initialize":
+			return capsOf(m.Params.Capabilities)
+		case "server/discover":
+			return capsOf(m.Params.Meta["io.modelcontextprotocol/clientCapabilities"])
 		}
-		if e := c.Elicitation; e != nil {
-			caps.ElicitationForm = e.Form != nil || e.URL == nil // {} is form mode
-			caps.ElicitationURL = e.URL != nil
-		}
-		return caps
 	}
 	return nil
+}
+
+// capsOf reads a ClientCapabilities object.
+func capsOf(raw json.RawMessage) *session.Capabilities {
+	var c struct {
+		Roots    json.RawMessage `json:"roots"`
+		Sampling *struct {
+			Tools   json.RawMessage `json:"tools"`
+			Context json.RawMessage `json:"context"`
+		} `json:"sampling"`
+		Elicitation *struct {
+			Form json.RawMessage `json:"form"`
+			URL  json.RawMessage `json:"url"`
+		} `json:"elicitation"`
+		Tasks        json.RawMessage            `json:"tasks"`
+		Experimental map[string]json.RawMessage `json:"experimental"`
+	}
+	if len(raw) > 0 && json.Unmarshal(raw, &c) != nil {
+		return nil
+	}
+	caps := &session.Capabilities{Roots: c.Roots != nil, Tasks: c.Tasks != nil, Experimental: c.Experimental}
+	if c.Sampling != nil {
+		caps.Sampling, caps.SamplingTools, caps.SamplingContext = true, c.Sampling.Tools != nil, c.Sampling.Context != nil
+	}
+	if e := c.Elicitation; e != nil {
+		caps.ElicitationForm = e.Form != nil || e.URL == nil // {} is form mode
+		caps.ElicitationURL = e.URL != nil
+	}
+	return caps
 }
