@@ -18,6 +18,7 @@ import (
 
 	"github.com/adrg/xdg"
 	"github.com/pmezard/go-difflib/difflib"
+	"github.com/spyglass-mcp/spyglass/core/appsock"
 	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/redact"
@@ -124,20 +125,66 @@ func runTap(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return runStdioTap(ctx, f, stdin, stdout, stderr)
 }
 
-// newTapRecord prepares the record of a tap. Without a trace file it says
-// once that nothing is recorded and returns nil.
-func newTapRecord(path string, info events.ConnInfo, stderr io.Writer) *tap.Record {
-	if path == "" {
-		fmt.Fprintf(stderr, "%snot recording: no --trace FILE was given and no Spyglass window is running; traffic passes through unchanged\n", tapPrefix)
-		return nil
+// tapRec is a tap's record: the log (with its trace file, if any) and
+// the live feed to the window, if one takes it. The zero value records
+// nothing.
+type tapRec struct {
+	rec  *tap.Record
+	feed *tap.Feed
+}
+
+// newTapRecord prepares the record of a tap: the trace file, and the
+// window's live feed when a Spyglass window takes it. With neither it says
+// once that nothing is recorded.
+func newTapRecord(path string, info events.ConnInfo, stderr io.Writer) tapRec {
+	var r tapRec
+	if path != "" {
+		if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+			fmt.Fprintf(stderr, "%snot writing a trace: the folder of --trace %s does not exist\n", tapPrefix, path)
+			path = ""
+		}
 	}
-	if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
-		fmt.Fprintf(stderr, "%snot recording: the folder of --trace %s does not exist; traffic passes through unchanged\n", tapPrefix, path)
-		return nil
-	}
-	return tap.NewRecord(path, "spyglass "+version, info, func(err error) {
+	r.rec = tap.NewRecord(path, "spyglass "+version, info, func(err error) {
 		fmt.Fprintf(stderr, "%sthe trace %s is not being written: %s; traffic keeps passing through unchanged\n", tapPrefix, path, traceProblem(err))
 	})
+	feed, err := tap.StartFeed(appsock.Path(), r.rec.Log, info, func(error) {
+		fmt.Fprintf(stderr, "%sthe live feed to the Spyglass window stopped (the window closed or stopped reading); traffic keeps passing through unchanged\n", tapPrefix)
+	})
+	if err == nil {
+		r.feed = feed
+	}
+	if path == "" && r.feed == nil {
+		fmt.Fprintf(stderr, "%snot recording: no --trace FILE was given and no Spyglass window is running; traffic passes through unchanged\n", tapPrefix)
+		return tapRec{}
+	}
+	return r
+}
+
+// recorder is the log, or nil when nothing is recorded.
+func (r tapRec) recorder() wire.Recorder {
+	if r.rec == nil {
+		return nil
+	}
+	return r.rec.Log
+}
+
+// redactor is the record's redactor, or nil.
+func (r tapRec) redactor() *wire.Redactor {
+	if r.rec == nil {
+		return nil
+	}
+	return r.rec.Redactor
+}
+
+// finish completes the trace and ends the feed (failures are reported by
+// their callbacks).
+func (r tapRec) finish() {
+	if r.rec != nil {
+		r.rec.Finish()
+	}
+	if r.feed != nil {
+		r.feed.Close()
+	}
 }
 
 // traceProblem says why a trace could not be written, cause first.
@@ -157,22 +204,6 @@ func traceProblem(err error) string {
 	return err.Error()
 }
 
-// tapRecorder is rec's log, or nil when nothing is recorded.
-func tapRecorder(rec *tap.Record) wire.Recorder {
-	if rec == nil {
-		return nil
-	}
-	return rec.Log
-}
-
-// finishTap completes the trace, if any (a failure is reported by the
-// record's onError).
-func finishTap(rec *tap.Record) {
-	if rec != nil {
-		rec.Finish()
-	}
-}
-
 // runStdioTap runs the stdio tap and returns the server's exit status.
 func runStdioTap(ctx context.Context, f *tapFlags, stdin io.Reader, stdout, stderr io.Writer) int {
 	srv := &catalog.Server{Type: catalog.TypeStdio, Command: f.command[0], Args: f.command[1:]}
@@ -185,14 +216,14 @@ func runStdioTap(ctx context.Context, f *tapFlags, stdin io.Reader, stdout, stde
 	o := tap.StdioOptions{
 		Server: wire.StdioConfig{Conn: name, Command: f.command[0], Args: f.command[1:]},
 		Stdin:  stdin, Stdout: stdout, Stderr: stderr,
-		Rec: tapRecorder(rec),
+		Rec: rec.recorder(),
 	}
 	if f.fault != "" {
 		spec, _ := fault.Parse(f.fault) // checked by parseTapArgs
 		o.Fault = &spec
 	}
 	exit, err := tap.RunStdio(ctx, o)
-	finishTap(rec)
+	rec.finish()
 	if err != nil {
 		fmt.Fprintf(stderr, "%scould not start %s: %s\n", tapPrefix, f.command[0], startProblem(err))
 		if errors.Is(err, wire.ErrCommandNotFound) {
@@ -236,11 +267,8 @@ func runHTTPTap(ctx context.Context, f *tapFlags, stderr io.Writer) int {
 	}
 	red := wire.NewRedactor()
 	rec := newTapRecord(f.trace, events.ConnInfo{Conn: name, Transport: "http", Target: red.URL(f.upstream)}, stderr)
-	var rr *wire.Redactor
-	if rec != nil {
-		rr = rec.Redactor
-	}
-	proxy := tap.NewProxy(tap.ProxyOptions{Upstream: up, Rec: tapRecorder(rec), Conn: name, Redactor: rr})
+	rr := rec.redactor()
+	proxy := tap.NewProxy(tap.ProxyOptions{Upstream: up, Rec: rec.recorder(), Conn: name, Redactor: rr})
 	local := url.URL{Scheme: "http", Host: ln.Addr().String(), Path: up.Path, RawQuery: up.RawQuery}
 	fmt.Fprintf(stderr, "%slistening on %s → %s\n", tapPrefix, local.String(), red.URL(f.upstream))
 	hs := &http.Server{Handler: proxy, ReadHeaderTimeout: 30 * time.Second}
@@ -258,7 +286,7 @@ func runHTTPTap(ctx context.Context, f *tapFlags, stderr io.Writer) int {
 	if hs.Shutdown(sctx) != nil {
 		hs.Close() // open event streams end here
 	}
-	finishTap(rec)
+	rec.finish()
 	return code
 }
 

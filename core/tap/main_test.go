@@ -32,6 +32,7 @@ func tapMain(args []string) int {
 	fs := flag.NewFlagSet("tap", flag.ContinueOnError)
 	trace := fs.String("trace", "", "")
 	spec := fs.String("fault", "", "")
+	feed := fs.String("feed", "", "") // the app's socket
 	if err := fs.Parse(args); err != nil || fs.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "tap: bad arguments", args)
 		return 2
@@ -49,6 +50,20 @@ func tapMain(args []string) int {
 			fmt.Fprintf(os.Stderr, "spyglass tap: the trace is not being written (%v)\n", err)
 		})
 		o.Rec = rec.Log
+	}
+	if *feed != "" {
+		if rec == nil {
+			rec = NewRecord("", "tap test", events.ConnInfo{Conn: "tapped", Transport: "stdio"}, nil)
+			o.Rec = rec.Log
+		}
+		f, err := StartFeed(*feed, rec.Log, events.ConnInfo{Conn: "tapped", Transport: "stdio"}, func(err error) {
+			fmt.Fprintf(os.Stderr, "spyglass tap: the live feed stopped (%v)\n", err)
+		})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 2
+		}
+		defer f.Close()
 	}
 	if *spec != "" {
 		s, err := fault.Parse(*spec)

@@ -36,7 +36,8 @@ type Record struct {
 }
 
 // NewRecord returns the record of one tap on connection info.Conn,
-// written to the trace at path. onError is told, once, when the trace
+// written to the trace at path (none when path is empty: a record only
+// fed live to the app). onError is told, once, when the trace
 // cannot be written (no reader on a FIFO, a full disk, a reader that went
 // away); the traffic is never held up by it.
 func NewRecord(path, app string, info events.ConnInfo, onError func(error)) *Record {
@@ -54,7 +55,7 @@ func NewRecord(path, app string, info events.ConnInfo, onError func(error)) *Rec
 			}
 		})
 	}
-	if Streamed(path) {
+	if path != "" && Streamed(path) {
 		r.startStream()
 	}
 	return r
@@ -103,6 +104,9 @@ const FinishWait = 5 * time.Second
 // onError).
 func (r *Record) Finish() error {
 	Handshake(r.Log.Events(), r.conn, &r.meta.Conns[0])
+	if r.path == "" {
+		return nil
+	}
 	if r.done != nil {
 		close(r.done)
 		select {
