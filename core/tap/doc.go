@@ -14,8 +14,11 @@
 // Streamable HTTP and legacy SSE that forwards requests, event streams and
 // headers unchanged and records the exchanges and the messages they carry.
 //
-// [TraceStream] writes a log as a trace file (core/events/TRACE.md) while
-// it grows, for a FIFO or a device that cannot be replaced at the end.
+// [Record] is a tap's record: the log and its trace file, saved whole at
+// the end or, for a FIFO or a device, streamed while it grows
+// ([TraceStream]). [StartFeed] offers the events live to a running window
+// over core/appsock. [Install] and [Uninstall] rewrite a client's config
+// entry so that the client launches its server through the tap.
 //
 // Recording never holds up the traffic: the log never blocks its writer,
 // and a trace that cannot be written is reported, not waited for.
