@@ -1,8 +1,13 @@
 package session
 
 import (
+	"bufio"
+	"context"
 	"errors"
+	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -28,6 +33,57 @@ func tsSkillsServer(t *testing.T, source string) wire.StdioConfig {
 	return wire.StdioConfig{Command: node, Args: []string{script}, Env: env}
 }
 
+// tsSkillsHTTP starts the same server in Streamable HTTP mode on a free
+// port and returns its MCP endpoint once it listens.
+func tsSkillsHTTP(t *testing.T, source string) string {
+	t.Helper()
+	cfg := tsSkillsServer(t, source)
+	cmd := exec.Command(cfg.Command, append(cfg.Args, "http", "0")...)
+	cmd.Env = append(cmd.Environ(), cfg.Env...)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.WaitDelay = 5 * time.Second
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	port := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		var lines []string
+		for sc.Scan() {
+			if m := regexp.MustCompile(`^listening on (\d+)$`).FindStringSubmatch(sc.Text()); m != nil {
+				port <- m[1]
+				return
+			}
+			lines = append(lines, sc.Text())
+		}
+		port <- "exited: " + strings.Join(lines, "\n")
+	}()
+	select {
+	case p := <-port:
+		if strings.HasPrefix(p, "exited") {
+			t.Fatalf("the TypeScript SDK skills server did not start: %s", p)
+		}
+		return "http://127.0.0.1:" + p + "/mcp"
+	case <-time.After(30 * time.Second):
+		t.Fatal("the TypeScript SDK skills server did not listen within 30 s")
+	}
+	return ""
+}
+
+// skillsDials are the two ways to the skills server: stdio and
+// Streamable HTTP.
+func skillsDials(t *testing.T, source string) map[string]func(*events.Log) func(context.Context) (wire.Conn, error) {
+	cfg, url := tsSkillsServer(t, source), tsSkillsHTTP(t, source)
+	return map[string]func(*events.Log) func(context.Context) (wire.Conn, error){
+		"stdio": func(log *events.Log) func(context.Context) (wire.Conn, error) { return stdioDial(log, cfg) },
+		"http":  func(log *events.Log) func(context.Context) (wire.Conn, error) { return httpDial(log, url) },
+	}
+}
+
 // sentMethods counts the requests the session sent, by method.
 func sentMethods(log *events.Log) map[string]int {
 	n := map[string]int{}
@@ -40,67 +96,75 @@ func sentMethods(log *events.Log) map[string]int {
 }
 
 // TestSkillsTypeScriptSDK lists and loads skills served by the official
-// TypeScript SDK v2's Skills extension, in both eras: listing reads no
+// TypeScript SDK v2's Skills extension, over stdio and Streamable HTTP in
+// both eras: listing reads no
 // skill file, loading reads SKILL.md and verifies it, a supporting file is
 // read and verified, a file outside the entry is refused without a read.
 func TestSkillsTypeScriptSDK(t *testing.T) {
-	for _, era := range []Era{EraModern, EraLegacy} {
-		t.Run(string(era), func(t *testing.T) {
-			log := events.New(nil)
-			s := New(stdioDial(log, tsSkillsServer(t, "catalog")), log, &Options{Era: era})
-			defer s.Close()
-			ctx := t.Context()
-			if err := s.Connect(ctx); err != nil {
-				t.Fatalf("connect: %v", err)
-			}
-			if !s.OffersSkills() {
-				t.Fatalf("the server's capabilities do not show the extension: %s", s.Info().Capabilities)
-			}
-			l, err := s.ListSkills(ctx, nil)
-			if err != nil || len(l.Problems) != 0 || len(l.Skills) != 1 {
-				t.Fatalf("skills/list: %v %v %+v", err, l.Problems, l.Skills)
-			}
-			sk := l.Skills[0]
-			if sk.URI != "skill://pdf-processing/SKILL.md" || sk.Name != "pdf-processing" || len(sk.Files) != 2 {
-				t.Fatalf("entry: %+v", sk)
-			}
-			if n := sentMethods(log)["resources/read"]; n != 0 {
-				t.Fatalf("listing read %d skill files (no prefetch)", n)
-			}
-			if h := l.CacheHint(); era == EraModern && (h.TTL != 42*time.Second || h.Scope != "public") {
-				t.Errorf("skills/list cache hint: %+v", h)
-			}
-			f, err := s.LoadSkill(ctx, sk, nil)
-			if err != nil || f.Verified != nil {
-				t.Fatalf("load: %v", err)
-			}
-			front, body, ok := mcpresult.SplitSkillMD(f.Content)
-			if !ok || len(front) == 0 || len(body) == 0 {
-				t.Fatalf("SKILL.md: %q", f.Content)
-			}
-			if _, err := s.ReadSkillFile(ctx, sk, "skill://pdf-processing/references/FORMS.md", nil); err != nil {
-				t.Fatalf("supporting file: %v", err)
-			}
-			reads := sentMethods(log)["resources/read"]
-			_, err = s.ReadSkillFile(ctx, sk, "skill://pdf-processing/secrets.txt", nil)
-			var ve *mcpresult.VerifyError
-			if !errors.As(err, &ve) || ve.Check != mcpresult.CheckListed {
-				t.Fatalf("unlisted file: %v", err)
-			}
-			if sentMethods(log)["resources/read"] != reads {
-				t.Fatal("an unlisted file was read")
-			}
-			g, err := s.GetSkill(ctx, sk.URI, nil)
-			if err != nil || g.Result.Skill.URI != sk.URI || len(g.Result.Problems) != 0 {
-				t.Fatalf("skills/get: %v %+v", err, g)
-			}
-			if era == EraModern && g.Result.Cache.TTL != 42*time.Second {
-				t.Errorf("skills/get cache hint: %+v", g.Result.Cache)
-			}
-			if _, err := s.GetSkill(ctx, "skill://nothing-here/SKILL.md", nil); err == nil {
-				t.Error("skills/get of an unserved skill succeeded")
-			}
-		})
+	dials := skillsDials(t, "catalog")
+	for _, tr := range []string{"stdio", "http"} {
+		for _, era := range []Era{EraModern, EraLegacy} {
+			t.Run(tr+"/"+string(era), func(t *testing.T) {
+				testSkillsTypeScriptSDK(t, dials[tr], era)
+			})
+		}
+	}
+}
+
+func testSkillsTypeScriptSDK(t *testing.T, dial func(*events.Log) func(context.Context) (wire.Conn, error), era Era) {
+	log := events.New(nil)
+	s := New(dial(log), log, &Options{Era: era})
+	defer s.Close()
+	ctx := t.Context()
+	if err := s.Connect(ctx); err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	if !s.OffersSkills() {
+		t.Fatalf("the server's capabilities do not show the extension: %s", s.Info().Capabilities)
+	}
+	l, err := s.ListSkills(ctx, nil)
+	if err != nil || len(l.Problems) != 0 || len(l.Skills) != 1 {
+		t.Fatalf("skills/list: %v %v %+v", err, l.Problems, l.Skills)
+	}
+	sk := l.Skills[0]
+	if sk.URI != "skill://pdf-processing/SKILL.md" || sk.Name != "pdf-processing" || len(sk.Files) != 2 {
+		t.Fatalf("entry: %+v", sk)
+	}
+	if n := sentMethods(log)["resources/read"]; n != 0 {
+		t.Fatalf("listing read %d skill files (no prefetch)", n)
+	}
+	if h := l.CacheHint(); era == EraModern && (h.TTL != 42*time.Second || h.Scope != "public") {
+		t.Errorf("skills/list cache hint: %+v", h)
+	}
+	f, err := s.LoadSkill(ctx, sk, nil)
+	if err != nil || f.Verified != nil {
+		t.Fatalf("load: %v", err)
+	}
+	front, body, ok := mcpresult.SplitSkillMD(f.Content)
+	if !ok || len(front) == 0 || len(body) == 0 {
+		t.Fatalf("SKILL.md: %q", f.Content)
+	}
+	if _, err := s.ReadSkillFile(ctx, sk, "skill://pdf-processing/references/FORMS.md", nil); err != nil {
+		t.Fatalf("supporting file: %v", err)
+	}
+	reads := sentMethods(log)["resources/read"]
+	_, err = s.ReadSkillFile(ctx, sk, "skill://pdf-processing/secrets.txt", nil)
+	var ve *mcpresult.VerifyError
+	if !errors.As(err, &ve) || ve.Check != mcpresult.CheckListed {
+		t.Fatalf("unlisted file: %v", err)
+	}
+	if sentMethods(log)["resources/read"] != reads {
+		t.Fatal("an unlisted file was read")
+	}
+	g, err := s.GetSkill(ctx, sk.URI, nil)
+	if err != nil || g.Result.Skill.URI != sk.URI || len(g.Result.Problems) != 0 {
+		t.Fatalf("skills/get: %v %+v", err, g)
+	}
+	if era == EraModern && g.Result.Cache.TTL != 42*time.Second {
+		t.Errorf("skills/get cache hint: %+v", g.Result.Cache)
+	}
+	if _, err := s.GetSkill(ctx, "skill://nothing-here/SKILL.md", nil); err == nil {
+		t.Error("skills/get of an unserved skill succeeded")
 	}
 }
 
@@ -131,12 +195,16 @@ func TestSkillsVerificationFailures(t *testing.T) {
 }
 
 // TestCacheHintsTypeScriptSDK reads the cache hints the TypeScript SDK v2
-// puts on modern list and read results, and sees none in the legacy era.
+// puts on modern list and read results, over stdio and Streamable HTTP,
+// and sees none in the legacy era.
 func TestCacheHintsTypeScriptSDK(t *testing.T) {
-	for _, era := range []Era{EraModern, EraLegacy} {
-		t.Run(string(era), func(t *testing.T) {
+	dials := skillsDials(t, "catalog")
+	for _, key := range []string{"stdio/modern", "stdio/legacy", "http/modern", "http/legacy"} {
+		tr, e, _ := strings.Cut(key, "/")
+		era := Era(e)
+		t.Run(key, func(t *testing.T) {
 			log := events.New(nil)
-			s := New(stdioDial(log, tsSkillsServer(t, "catalog")), log, &Options{Era: era})
+			s := New(dials[tr](log), log, &Options{Era: era})
 			defer s.Close()
 			ctx := t.Context()
 			tools, err := s.ListTools(ctx, nil)

@@ -3,7 +3,8 @@
 // (SEP-2640, @modelcontextprotocol/server/ext/skills) and sets cache hints
 // (ttlMs, cacheScope) on its cacheable results, for core/session's tests.
 //
-//   node tssdk_skills_server.mjs        serve on stdin/stdout
+//   node tssdk_skills_server.mjs             serve on stdin/stdout
+//   node tssdk_skills_server.mjs http PORT   Streamable HTTP on 127.0.0.1:PORT/mcp
 //
 // MCP_SERVER_SDK, MCP_SERVER_SDK_STDIO and MCP_SERVER_SDK_SKILLS are the
 // file URLs of the SDK's dist/index.mjs, dist/stdio.mjs and
@@ -86,4 +87,33 @@ function build() {
 	return server;
 }
 
-serveStdio(build);
+if (process.argv[2] === 'http') {
+	const http = await import('node:http');
+	const handler = sdk.createMcpHandler(build);
+	const srv = http.createServer(async (req, res) => {
+		try {
+			const chunks = [];
+			for await (const c of req) chunks.push(c);
+			const headers = new Headers();
+			for (const [k, v] of Object.entries(req.headers)) {
+				if (Array.isArray(v)) v.forEach((x) => headers.append(k, x));
+				else if (v !== undefined) headers.set(k, v);
+			}
+			const response = await handler.fetch(new Request('http://' + req.headers.host + req.url, {
+				method: req.method, headers,
+				body: req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks),
+			}));
+			res.writeHead(response.status, Object.fromEntries(response.headers));
+			if (response.body) {
+				for await (const chunk of response.body) res.write(chunk);
+			}
+			res.end();
+		} catch (err) {
+			res.writeHead(500, { 'Content-Type': 'text/plain' });
+			res.end(String(err));
+		}
+	});
+	srv.listen(Number(process.argv[3]), '127.0.0.1', () => console.error('listening on ' + srv.address().port));
+} else {
+	serveStdio(build);
+}
