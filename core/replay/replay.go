@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
 
@@ -32,6 +33,11 @@ type Step struct {
 	Params json.RawMessage
 	// Recorded is the request and its recorded response.
 	Recorded sessiondiff.Exchange
+	// AnsweredBefore is how many of the server's requests the recorded
+	// session had answered before it sent this one (roots/list right
+	// after the handshake, say): Run waits, up to Plan.Grace, until the
+	// new session has answered as many.
+	AnsweredBefore int
 }
 
 // Plan is what a replay of one trace does.
@@ -51,7 +57,15 @@ type Plan struct {
 	// Conns names the connections the recorded requests went over, in
 	// order of appearance: a replay is of one of them (see NewConn).
 	Conns []string
+	// Grace bounds how long Run waits for the server to ask what it
+	// asked at that point of the recording (DefaultGrace when 0).
+	Grace time.Duration
 }
+
+// DefaultGrace is how long Run waits, before a step, for server requests
+// the recording had answered by then (server-everything asks for roots
+// about 350 ms after the handshake).
+const DefaultGrace = 2 * time.Second
 
 // New plans the replay of a session's events (of one connection: the
 // trace of a --cli run, or one server's events in the window). Conns
@@ -86,7 +100,7 @@ func New(evs []events.Event) *Plan {
 			Params json.RawMessage `json:"params"`
 		}
 		_ = json.Unmarshal(x.Request, &m)
-		p.Steps = append(p.Steps, Step{Method: x.Method, Params: m.Params, Recorded: x})
+		p.Steps = append(p.Steps, Step{Method: x.Method, Params: m.Params, Recorded: x, AnsweredBefore: answeredBefore(evs, x.Seq)})
 	}
 	for _, s := range p.Steps {
 		if s.Method == "tools/call" && !readOnly[s.Recorded.Name] && !slices.Contains(p.Writes, s.Recorded.Name) {
@@ -105,6 +119,21 @@ func NewConn(evs []events.Event, conn string) *Plan {
 		}
 	}
 	return New(own)
+}
+
+// answeredBefore counts the answers to server requests recorded before
+// the event seq.
+func answeredBefore(evs []events.Event, seq uint64) int {
+	n := 0
+	for _, e := range evs {
+		if e.Seq >= seq {
+			break
+		}
+		if e.Kind == events.KindMessage && e.Dir == events.DirOut && (e.Type == events.MsgResult || e.Type == events.MsgError) {
+			n++
+		}
+	}
+	return n
 }
 
 // toolHints reads each tool's readOnlyHint from a tools/list response.
@@ -141,7 +170,12 @@ var ErrStopped = errors.New("replay stopped")
 // server stops the replay with an error wrapping ErrStopped and the
 // cause. sent says how many steps were sent.
 func (p *Plan) Run(ctx context.Context, c Caller) (sent int, err error) {
+	grace := p.Grace
+	if grace <= 0 {
+		grace = DefaultGrace
+	}
 	for i, s := range p.Steps {
+		p.Answers.wait(ctx, s.AnsweredBefore, grace)
 		_, err := c.Call(ctx, s.Method, s.Params, nil)
 		var rpc *session.RPCError
 		if err != nil && !errors.As(err, &rpc) {
@@ -173,10 +207,36 @@ type Answers struct {
 	queue map[string][]json.RawMessage // method → recorded responses (whole messages)
 	// Missing counts requests that found no recorded answer.
 	missing int
+	// served counts the requests answered; changed is closed (and
+	// replaced) on every answer.
+	served  int
+	changed chan struct{}
+}
+
+// wait returns once n requests were answered, after grace, or when ctx
+// ends.
+func (a *Answers) wait(ctx context.Context, n int, grace time.Duration) {
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
+	for {
+		a.mu.Lock()
+		served, changed := a.served, a.changed
+		a.mu.Unlock()
+		if served >= n {
+			return
+		}
+		select {
+		case <-changed:
+		case <-timer.C:
+			return
+		case <-ctx.Done():
+			return
+		}
+	}
 }
 
 func newAnswers(evs []events.Event) *Answers {
-	a := &Answers{queue: map[string][]json.RawMessage{}}
+	a := &Answers{queue: map[string][]json.RawMessage{}, changed: make(chan struct{})}
 	for _, x := range sessiondiff.Exchanges(evs) {
 		if x.Dir == events.DirIn && x.Response != nil {
 			a.queue[x.Method] = append(a.queue[x.Method], x.Response)
@@ -196,6 +256,9 @@ func (a *Answers) Missing() int {
 // error as an *session.RPCError.
 func (a *Answers) next(method string, into any) error {
 	a.mu.Lock()
+	a.served++
+	close(a.changed)
+	a.changed = make(chan struct{})
 	q := a.queue[method]
 	if len(q) == 0 {
 		a.missing++

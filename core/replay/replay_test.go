@@ -7,6 +7,10 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/session"
@@ -34,11 +38,18 @@ func trace() []events.Event {
 	}
 }
 
-type recorder struct{ sent []string }
+// recorder plays the server: during the write call it asks for
+// sampling, as the recorded server did.
+type recorder struct {
+	answers *Answers
+	sent    []string
+	sampled *mcp.CreateMessageResult
+}
 
-func (r *recorder) Call(_ context.Context, method string, params json.RawMessage, _ *session.CallOptions) (*session.Reply, error) {
+func (r *recorder) Call(ctx context.Context, method string, params json.RawMessage, _ *session.CallOptions) (*session.Reply, error) {
 	r.sent = append(r.sent, method+" "+string(params))
 	if len(r.sent) == 2 {
+		r.sampled, _ = r.answers.CreateMessage(ctx, nil)
 		return nil, &session.RPCError{Code: -32602, Message: "no"}
 	}
 	return &session.Reply{}, nil
@@ -55,7 +66,7 @@ func TestPlan(t *testing.T) {
 	if c := p.Capabilities(); c == nil || !c.Sampling || !c.ElicitationForm || c.ElicitationURL || c.Roots {
 		t.Errorf("capabilities %+v", c)
 	}
-	var r recorder
+	r := recorder{answers: p.Answers}
 	if n, err := p.Run(context.Background(), &r); n != 3 || err != nil {
 		t.Fatalf("run: %d %v", n, err)
 	}
@@ -64,9 +75,8 @@ func TestPlan(t *testing.T) {
 		t.Errorf("sent %q, want %q (only what was recorded, in order, no handshake)", r.sent, want)
 	}
 	// The server's requests get the recorded answers, then an error.
-	res, err := p.Answers.CreateMessage(context.Background(), nil)
-	if err != nil || fmt.Sprint(res.Content) == "" || res.Model != "m" {
-		t.Errorf("sampling answer %+v %v", res, err)
+	if res := r.sampled; res == nil || fmt.Sprint(res.Content) == "" || res.Model != "m" {
+		t.Errorf("sampling answer %+v", res)
 	}
 	var rpc *session.RPCError
 	if _, err := p.Answers.Elicit(context.Background(), nil); !errors.As(err, &rpc) || rpc.Code != -1 {
@@ -100,4 +110,57 @@ func TestSeveralConns(t *testing.T) {
 	if p := NewConn(evs, "t"); len(p.Steps) != 1 || p.Steps[0].Method != "ping" {
 		t.Errorf("NewConn: %+v", p.Steps)
 	}
+}
+
+// late plays a server that asks for sampling a while after the first
+// request, as server-everything asks for roots after the handshake.
+type late struct {
+	answers *Answers
+	served  []int // answers served when each request was sent
+}
+
+func (l *late) Call(ctx context.Context, method string, _ json.RawMessage, _ *session.CallOptions) (*session.Reply, error) {
+	l.answers.mu.Lock()
+	l.served = append(l.served, l.answers.served)
+	l.answers.mu.Unlock()
+	if len(l.served) == 1 {
+		go func() {
+			time.Sleep(300 * time.Millisecond)
+			l.answers.CreateMessage(ctx, nil)
+		}()
+	}
+	return &session.Reply{}, nil
+}
+
+// A step the recording sent after answering a server request waits for
+// the new session to answer it too.
+func TestRunWaitsForServerRequests(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := New(trace())
+		l := &late{answers: p.Answers}
+		if _, err := p.Run(context.Background(), l); err != nil {
+			t.Fatal(err)
+		}
+		// tools/list and the write call go at once; the read call, recorded
+		// after the sampling answer, waits for it.
+		if !reflect.DeepEqual(l.served, []int{0, 0, 1}) {
+			t.Errorf("answers served when each request was sent: %v, want [0 0 1]", l.served)
+		}
+		// When the server never asks, the wait ends after the grace.
+		p = New(trace())
+		p.Grace = time.Second
+		start := time.Now()
+		if _, err := p.Run(context.Background(), &recorderNoAsk{}); err != nil {
+			t.Fatal(err)
+		}
+		if d := time.Since(start); d != time.Second {
+			t.Errorf("waited %v, want the grace of 1s", d)
+		}
+	})
+}
+
+type recorderNoAsk struct{}
+
+func (recorderNoAsk) Call(context.Context, string, json.RawMessage, *session.CallOptions) (*session.Reply, error) {
+	return &session.Reply{}, nil
 }
