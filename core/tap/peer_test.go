@@ -1,15 +1,20 @@
 package tap
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"io"
+	"net"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -227,18 +232,37 @@ func TestHTTPRealClients(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			base := peers.EverythingHTTP(t, tc.mode)
-			up, _ := url.Parse(base)
 			direct := tc.run(t.TempDir(), base+tc.path)
 
+			// The tap reaches the server through a plain TCP relay that
+			// keeps every byte the server was sent.
+			addr, received := tcpRelay(t, strings.TrimPrefix(base, "http://"))
+			up, _ := url.Parse("http://" + addr)
 			log := events.New(nil)
-			proxy := httptest.NewServer(NewProxy(ProxyOptions{Upstream: up, Rec: log, Conn: "tapped"}))
+			tr := http.DefaultTransport.(*http.Transport).Clone()
+			proxy := httptest.NewServer(NewProxy(ProxyOptions{Upstream: up, Rec: log, Conn: "tapped", Transport: tr}))
 			defer proxy.Close()
 			tapped := tc.run(t.TempDir(), proxy.URL+tc.path)
 			if !bytes.Equal(direct, tapped) {
 				t.Errorf("output differs through the tap:\ndirect: %s\ntapped: %s", direct, tapped)
 			}
 			proxy.CloseClientConnections()
+			tr.CloseIdleConnections()
 			evs := log.Events()
+			var sent, got []string
+			for _, e := range evs {
+				if e.Kind == events.KindMessage && e.Dir == events.DirOut {
+					sent = append(sent, string(e.Raw))
+				}
+			}
+			for _, b := range received() {
+				got = append(got, string(b))
+			}
+			slices.Sort(sent)
+			slices.Sort(got)
+			if !slices.Equal(sent, got) {
+				t.Errorf("the record's host→server messages differ from the bodies the server was sent:\nrecord: %q\nserver: %q", sent, got)
+			}
 			var httpN, out, in int
 			methods := map[string]bool{}
 			for _, e := range evs {
@@ -262,4 +286,83 @@ func TestHTTPRealClients(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tcpRelay listens on loopback and relays each connection to target byte
+// for byte. received waits for every relayed connection to end and
+// returns the bodies of the HTTP requests the target was sent.
+func tcpRelay(t *testing.T, target string) (addr string, received func() [][]byte) {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var streams []*bytes.Buffer
+	var conns sync.WaitGroup
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			u, err := net.Dial("tcp", target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			buf := &bytes.Buffer{}
+			mu.Lock()
+			streams = append(streams, buf)
+			mu.Unlock()
+			conns.Add(2)
+			go func() { // to the server, kept
+				defer conns.Done()
+				io.Copy(io.MultiWriter(u, lockedWriter{&mu, buf}), c)
+				u.(*net.TCPConn).CloseWrite()
+			}()
+			go func() {
+				defer conns.Done()
+				io.Copy(c, u)
+				c.Close()
+				u.Close()
+			}()
+		}
+	}()
+	return ln.Addr().String(), func() [][]byte {
+		ln.Close()
+		done := make(chan struct{})
+		go func() { conns.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Fatal("relayed connections never ended")
+		}
+		var bodies [][]byte
+		for _, s := range streams {
+			br := bufio.NewReader(bytes.NewReader(s.Bytes()))
+			for {
+				req, err := http.ReadRequest(br)
+				if err != nil {
+					break
+				}
+				b, _ := io.ReadAll(req.Body)
+				if len(b) > 0 {
+					bodies = append(bodies, b)
+				}
+			}
+		}
+		return bodies
+	}
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	w  io.Writer
+}
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
