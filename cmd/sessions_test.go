@@ -262,3 +262,22 @@ func TestReplayPinsRecordedProtocol(t *testing.T) {
 		t.Fatalf("the modern replay spoke %+v (%v)", tr.Meta.Conns, err)
 	}
 }
+
+// Roots: server-everything asks for them after the handshake; the replay
+// answers with the recorded roots before it sends the call that reads
+// them, so the result matches.
+func TestReplayRoots(t *testing.T) {
+	isolateCLI(t)
+	server := []string{"--", peers.Node(t), peers.File(t, peers.Everything)}
+	tmp := t.TempDir()
+	root := filepath.Join(tmp, "project")
+	os.Mkdir(root, 0o755)
+	trace := filepath.Join(tmp, "t.json")
+	if code, out, errs := cli(t, append([]string{"--cli", "--method", "tools/call", "--tool-name", "get-roots-list", "--tool-arg", "x=1",
+		"--root", root, "--trace", trace}, server...)...); code != exitOK || !strings.Contains(out, "project") {
+		t.Fatalf("record: exit %d %s %s", code, out, errs)
+	}
+	if code, out, errs := cli(t, append([]string{"--replay", trace}, server...)...); code != exitSame {
+		t.Fatalf("replay: exit %d\n%s\n%s", code, out, errs)
+	}
+}
