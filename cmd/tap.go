@@ -119,6 +119,11 @@ func runTap(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	// A host that stops reading the tap's stdout must not kill the tap
+	// with SIGPIPE (the trace would be lost): caught, the write fails with
+	// EPIPE and the tap goes on until the host or the server ends. Caught,
+	// not ignored, so the server does not inherit an ignored SIGPIPE.
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	if f.listen != "" {
 		return runHTTPTap(ctx, f, stderr)
 	}

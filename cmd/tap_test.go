@@ -367,3 +367,42 @@ func TestTapTraceProblems(t *testing.T) {
 		}
 	}
 }
+
+// TestTapHostStopsReading: a host that closes its end of the tap's stdout
+// does not kill the tap: it goes on until the host closes its input, then
+// exits with the server's status and writes the trace.
+func TestTapHostStopsReading(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	trace := filepath.Join(t.TempDir(), "t.json")
+	cmd := exec.Command(self, "--tap", "--trace", trace, "--", "sh", "-c", `while read l; do echo "$l"; done; exit 3`)
+	in, _ := cmd.StdinPipe()
+	out, _ := cmd.StdoutPipe()
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	msg := `{"jsonrpc":"2.0","method":"notifications/message","params":{}}` + "\n"
+	io.WriteString(in, msg)
+	if line, err := bufio.NewReader(out).ReadString('\n'); err != nil || line != msg {
+		t.Fatalf("echo %q (%v)", line, err)
+	}
+	out.Close() // the host stops reading
+	for range 100 {
+		if _, err := io.WriteString(in, msg); err != nil {
+			t.Fatalf("the tap stopped taking input: %v; stderr: %s", err, errb.String())
+		}
+	}
+	in.Close()
+	err = cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 {
+		t.Fatalf("tap ended with %v, want the server's exit status 3; stderr: %s", err, errb.String())
+	}
+	if _, err := os.Stat(trace); err != nil {
+		t.Errorf("no trace: %v", err)
+	}
+}
