@@ -55,10 +55,23 @@ set -u
 done
 RUN
 chmod +x "$work/run.sh"
+# FLOW=history: the Attempts, History chain, Experimental and tester shots
+# (into docs/screenshots by default); Quick Mock answers the sampling loop
+flow=${FLOW:-}
+if [ "$flow" = history ]; then
+	[ $# -ge 1 ] || out=docs/screenshots
+	mkdir -p "$out" "$work/config/spyglass"
+	cat >"$work/config/spyglass/sampling-profiles.json" <<'JSON'
+{"active": "Quick Mock", "profiles": [{"name": "Quick Mock", "provider": "mock", "autoRespond": true,
+  "template": "This is a mock LLM response for testing purposes.", "model": "mock-model-1.0", "stopReason": "endTurn", "callTools": true}]}
+JSON
+fi
 LANG=en_US.UTF-8 BIN=$bin WORK=$work OUT=$(cd "$out" && pwd) \
-	SPYGLASS_SCREENSHOT_SCRIPT=$work SPYGLASS_SCREENSHOT_SERVERS=demo,remote-api SPYGLASS_SCREENSHOT_SIZE=$size \
+	SPYGLASS_SCREENSHOT_SCRIPT=$work SPYGLASS_SCREENSHOT_SERVERS=demo,remote-api SPYGLASS_SCREENSHOT_SIZE=$size SPYGLASS_SCREENSHOT_FLOW=$flow \
 	XDG_CONFIG_HOME=$work/config XDG_DATA_HOME=$work/data \
 	timeout 300 xvfb-run -a -s "-screen 0 ${size}x24" "$work/run.sh"
-for f in 1-servers 2-tools 3-inspector; do
+shots="1-servers 2-tools 3-inspector"
+[ "$flow" != history ] || shots="attempts-light history-chain-dark tester-light"
+for f in $shots; do
 	[ -s "$out/$f.png" ] || { echo "screenshots: $out/$f.png was not taken" >&2; exit 1; }
 done

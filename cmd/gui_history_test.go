@@ -103,8 +103,8 @@ func TestGUIHistorySampling(t *testing.T) {
 	})
 }
 
-// detailTabs selects the inspector details tab named name (Attempts,
-// Arguments) and reports whether there is one.
+// detailTab selects the inspector details tab named name (Payload,
+// Attempts) and reports whether there is one.
 func (h *guiHarness) detailTab(name string) bool {
 	for _, t := range h.tabs() {
 		for i, it := range t.Items {
@@ -147,7 +147,8 @@ func (h *guiHarness) tapButtonPrefix(prefix string) {
 // TestGUIAttempts: the same echo twice is one lineage of two attempts;
 // Attempts on the result card lists both with outcome, duration and
 // request id, and clicking the first selects its messages in the
-// inspector. Arguments shows the JSON as typed, as parsed and as sent.
+// inspector; below them, the arguments as typed, as parsed and as sent.
+// The window still fits 1024×700 with them open.
 func TestGUIAttempts(t *testing.T) {
 	h := newGUIHarness(t)
 	h.tap("Connect")
@@ -161,8 +162,13 @@ func TestGUIAttempts(t *testing.T) {
 	h.waitFor("both attempts", func() bool {
 		return h.hasText("2 attempts of this call") && h.find(func(o fyne.CanvasObject) bool {
 			b, ok := o.(*widget.Button)
-			return ok && strings.HasPrefix(b.Text, "▸ Attempt 2 · ok · ") && strings.Contains(b.Text, " · request id ") && strings.HasSuffix(b.Text, "(this one)")
+			return ok && strings.HasPrefix(b.Text, "▸ Attempt 2 · ok · ") && strings.Contains(b.Text, " · id ")
 		}) != nil
+	})
+	ui.Sync(func() {
+		if m := h.win.Content().MinSize(); m.Width > 1024 || m.Height > 700 {
+			t.Errorf("with the Attempts open the window needs %v, more than 1024×700", m)
+		}
 	})
 	seqs := h.requestSeqs("tools/call", "again")
 	h.tapButtonPrefix("Attempt 1 · ok · ")
@@ -170,13 +176,18 @@ func TestGUIAttempts(t *testing.T) {
 		return h.hasText(fmt.Sprintf("#%d · ", seqs[0])) && h.hasText("▸ Attempt 1 · ok")
 	})
 	ui.Sync(func() {
-		if !h.detailTab("Arguments") {
-			t.Fatal("no Arguments tab for a tools/call")
+		if !h.detailTab("Attempts") {
+			t.Fatal("no Attempts tab for a tools/call")
 		}
 	})
 	h.waitFor("the hops", func() bool {
-		return h.hasText("JSON text, as typed:") && h.hasText(typed) && h.hasText("Parsed by Spyglass") &&
+		return h.hasText("Arguments at each hop") && h.hasText("JSON text, as typed:") && h.hasText(typed) && h.hasText("Parsed by Spyglass") &&
 			h.hasText("Sent to server") && h.hasText("Parsed → sent: no differences") && h.hasText("Entered → parsed: no differences")
+	})
+	ui.Sync(func() {
+		if m := h.win.Content().MinSize(); m.Width > 1024 || m.Height > 700 {
+			t.Errorf("with the argument hops open the window needs %v, more than 1024×700", m)
+		}
 	})
 }
 
@@ -214,7 +225,7 @@ func TestGUIAttemptsEverything(t *testing.T) {
 			return ok && strings.HasPrefix(b.Text, "Attempt 1 · ok · ")
 		}) != nil
 	})
-	ui.Sync(func() { h.detailTab("Arguments") })
+	ui.Sync(func() { h.detailTab("Attempts") })
 	h.waitFor("the form hops", func() bool {
 		return h.hasText("Form fields, as typed:") && h.hasText("/a = 2\n/b = 40") &&
 			h.hasText(`"a": 2`) && h.hasText("Parsed → sent: no differences")

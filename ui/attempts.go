@@ -190,7 +190,7 @@ func (in *inspector) attemptsOf(e EventView) (attempts []EventView, this *EventV
 }
 
 // attemptText is one attempt's line: its number, outcome, duration and
-// request id.
+// request id (short: the line must fit the details of a 1024 px window).
 func attemptText(x EventView) string {
 	ev := x.Event
 	n := 0
@@ -217,7 +217,7 @@ func attemptText(x EventView) string {
 			s += " · " + latency(ev.Tool.Duration)
 		}
 		if ev.Tool.RequestID != "" {
-			s += " · request id " + ev.Tool.RequestID
+			s += " · id " + ev.Tool.RequestID
 		} else {
 			s += " · not sent"
 		}
@@ -241,12 +241,11 @@ func (d *eventDetail) attemptsView(e EventView) fyne.CanvasObject {
 		head += " of this call · lineage " + l.ID
 	}
 	box.Add(heading(head))
-	box.Add(wrapLabel("Attempts share a lineage when they call the same tool with the same arguments (key order aside) and the same input schema. Click one to see its messages."))
 	for i := range attempts {
 		x := attempts[i]
 		text := attemptText(x)
 		if this != nil && x.Seq == this.Seq {
-			text = "▸ " + text + " (this one)"
+			text = "▸ " + text // this one
 		}
 		b := widget.NewButtonWithIcon(text, theme.SearchIcon(), func() { d.in.onAttempt(x) })
 		b.Alignment = widget.ButtonAlignLeading
@@ -256,6 +255,9 @@ func (d *eventDetail) attemptsView(e EventView) fyne.CanvasObject {
 		}
 		box.Add(b)
 	}
+	note := wrapLabel("Attempts share a lineage when they call the same tool with the same arguments (key order aside) and the same input schema. Click one to see its messages.")
+	note.SizeName = theme.SizeNameCaptionText
+	box.Add(note)
 	return box
 }
 
@@ -281,24 +283,30 @@ func (d *eventDetail) selectTab(text string) {
 	}
 }
 
-// showToolCall adds (or removes) the Attempts and Arguments tabs for e.
+// showToolCall adds (or removes) the Attempts tab for e: the attempts of
+// its lineage and, for a tools/call, its arguments at each hop (one tab,
+// so that the details' tab bar still fits a 1024×700 window).
 func (d *eventDetail) showToolCall(e EventView) {
 	sel := ""
 	if it := d.tabs.Selected(); it != nil {
 		sel = it.Text
 	}
 	for _, it := range append([]*container.TabItem(nil), d.tabs.Items...) {
-		if it.Text == "Attempts" || it.Text == "Arguments" {
+		if it.Text == "Attempts" {
 			d.tabs.Remove(it)
 		}
 	}
 	req, isCall := d.in.toolCallRequest(e)
-	if callID(e) != "" || isCall {
-		d.tabs.Append(container.NewTabItem("Attempts", container.NewVScroll(d.attemptsView(e))))
+	if callID(e) == "" && !isCall {
+		return
 	}
+	box := container.NewVBox(d.attemptsView(e))
 	if isCall {
-		d.tabs.Append(container.NewTabItem("Arguments", container.NewVScroll(d.argumentsView(req))))
+		box.Add(widget.NewSeparator())
+		box.Add(heading("Arguments at each hop"))
+		box.Add(d.argumentsView(req))
 	}
+	d.tabs.Append(container.NewTabItem("Attempts", container.NewVScroll(box)))
 	if sel != "" {
 		d.selectTab(sel)
 	}
@@ -325,7 +333,7 @@ func (d *eventDetail) argumentsView(req EventView) fyne.CanvasObject {
 	box := container.NewVBox()
 	sent := sentArguments(req.Raw)
 	ent := d.in.entered[req.Seq]
-	box.Add(heading("Entered"))
+	box.Add(heading("Entered by you"))
 	switch {
 	case ent == nil:
 		box.Add(wrapLabel("Not entered in this window (a replay, the tester, or a call from before this window opened): only the sent arguments are known."))

@@ -452,6 +452,9 @@ func answerSummary(method string, raw json.RawMessage) (string, []string) {
 // is one ("Paris"), else the compact JSON.
 func firstArg(input json.RawMessage) string {
 	var obj map[string]any
+	if json.Unmarshal(input, &obj) == nil && len(obj) == 0 {
+		return ""
+	}
 	if json.Unmarshal(input, &obj) == nil && len(obj) == 1 {
 		for _, v := range obj {
 			if s, ok := v.(string); ok {
