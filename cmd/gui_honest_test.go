@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -260,4 +261,59 @@ func TestGUIOutcomeUnknownOnErrorCard(t *testing.T) {
 		return h.hasText("The call failed") && h.badgeCount("outcome unknown") >= 1 &&
 			h.hasText("⚠ Outcome unknown: the tool may change something")
 	})
+}
+
+// completionArgs are the arguments (name=value) of the completion/complete
+// requests the window sent, in order.
+func (h *guiHarness) completionArgs() []string {
+	var out []string
+	for _, e := range h.be.log.Events() {
+		if e.Dir != events.DirOut || e.Type != events.MsgRequest || e.Method != "completion/complete" {
+			continue
+		}
+		var m struct {
+			Params struct {
+				Argument struct{ Name, Value string } `json:"argument"`
+			} `json:"params"`
+		}
+		if err := json.Unmarshal(e.Raw, &m); err != nil {
+			h.t.Fatal(err)
+		}
+		out = append(out, m.Params.Argument.Name+"="+m.Params.Argument.Value)
+	}
+	return out
+}
+
+// TestGUICompletionsDebounced: against the demo server, typing "Zoe" into
+// the greeting template's name sends one completion/complete, for name
+// with the whole value, after the pause; none for the keystrokes before
+// it, none for the other variable.
+func TestGUICompletionsDebounced(t *testing.T) {
+	h := newGUIHarness(t)
+	h.tap("Connect")
+	h.waitFor("connected", func() bool { return h.hasText("Connected") && h.hasText("tools") })
+	h.openTab("Resources")
+	h.waitFor("the templates", func() bool { return h.hasText(demo.ItemTemplate) })
+	ui.Sync(func() {
+		if !h.selectRow("Greeting") {
+			t.Fatal("could not select the greeting template")
+		}
+	})
+	h.waitFor("lang suggestions", func() bool { return h.hasText("Suggestions for lang") && h.button("fr") != nil })
+	answers := func() int {
+		n := 0
+		for _, e := range h.be.log.Events() {
+			if e.Dir == events.DirIn && e.Method == "completion/complete" && (e.Type == events.MsgResult || e.Type == events.MsgError) {
+				n++
+			}
+		}
+		return n
+	}
+	before, answered := len(h.completionArgs()), answers()
+	ui.Sync(func() { test.Type(h.formEntries()[1], "Zoe") })
+	h.waitFor("the request for name=Zoe", func() bool { return slices.Contains(h.completionArgs(), "name=Zoe") })
+	h.waitFor("its answer", func() bool { return answers() > answered })
+	if got := h.completionArgs()[before:]; len(got) != 1 || got[0] != "name=Zoe" {
+		t.Errorf("typing Zoe sent %q, want only name=Zoe", got)
+	}
 }

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"image/color"
 	"regexp"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/yosida95/uritemplate/v3"
@@ -25,6 +27,10 @@ import (
 type ContextCompleter interface {
 	CompleteWith(ctx context.Context, ref, name, arg, value string, resolved map[string]string) ([]string, error)
 }
+
+// completionDelay is how long after the last keystroke the form asks
+// for completions: one request per pause, not one per keystroke.
+const completionDelay = 250 * time.Millisecond
 
 // maxSuggestions bounds the completion values shown as buttons.
 const maxSuggestions = 12
@@ -44,9 +50,14 @@ type paramForm struct {
 	// values are the parameters as of the last change.
 	values map[string]string
 	// active is the parameter the suggestions are for; gen drops the
-	// answers to older edits.
+	// answers to older edits, and the pending request of an edit typed
+	// over before completionDelay passed.
 	active string
 	gen    int
+	// after runs f on the UI thread after d unless stopped (time.AfterFunc
+	// and do; tests drive their own clock).
+	after func(d time.Duration, f func()) (stop func() bool)
+	stop  func() bool // the pending request's timer
 
 	suggHead *widget.Label
 	sugg     *fyne.Container
@@ -55,8 +66,8 @@ type paramForm struct {
 
 	// onChanged is called after every edit (a suggestion taken included).
 	onChanged func()
-	// relayout lays the screen out again when the suggestions show or
-	// hide (the form's height changes).
+	// relayout lays the screen out again when the suggestions change
+	// (the row keeps its height; its content's width changes).
 	relayout func()
 }
 
@@ -75,13 +86,23 @@ func newParamForm(ss *serverScreens, ref, name string, params []schemaform.Strin
 	p.suggHead = widget.NewLabel("")
 	p.suggHead.SizeName = theme.SizeNameCaptionText
 	p.suggHead.Importance = widget.LowImportance
-	p.sugg = container.New(layout.NewRowWrapLayout())
-	p.suggBox = container.NewVBox(p.suggHead, p.sugg)
+	p.after = func(d time.Duration, f func()) func() bool {
+		return time.AfterFunc(d, func() { do(f) }).Stop
+	}
+	// the suggestions take one row that keeps its height whether chips
+	// show or not (more chips scroll sideways), so nothing below them
+	// moves under the pointer
+	p.sugg = container.NewHBox()
+	row := canvas.NewRectangle(color.Transparent)
+	row.SetMinSize(fyne.NewSize(0, widget.NewButton("M", nil).MinSize().Height))
+	p.suggBox = container.NewVBox(p.suggHead, container.NewHScroll(container.NewStack(row, p.sugg)))
 	p.suggBox.Hide()
 	p.obj = container.NewVBox(p.form, p.suggBox)
 	if len(params) > 0 && p.serverCompletes() {
+		p.suggHead.SetText(" ")
+		p.suggBox.Show()
 		p.active = params[0].Name
-		p.complete(p.active)
+		p.request(p.active)
 	}
 	return p
 }
@@ -173,7 +194,7 @@ func (p *paramForm) onFormChanged() {
 		}
 	}
 	p.values = vals
-	if edited != "" {
+	if edited != "" && p.suggBox.Visible() {
 		p.active = edited
 		p.complete(edited)
 	}
@@ -182,9 +203,24 @@ func (p *paramForm) onFormChanged() {
 	}
 }
 
-// complete asks the server for suggestions of arg, with the other filled
-// parameters as context.
+// complete asks for the suggestions of arg once the user stopped typing
+// for completionDelay; an edit before then takes its place.
 func (p *paramForm) complete(arg string) {
+	p.gen++
+	gen := p.gen
+	if p.stop != nil {
+		p.stop()
+	}
+	p.stop = p.after(completionDelay, func() {
+		if gen == p.gen {
+			p.request(arg)
+		}
+	})
+}
+
+// request asks the server for suggestions of arg now, with the other
+// filled parameters as context.
+func (p *paramForm) request(arg string) {
 	p.gen++
 	gen := p.gen
 	value := p.values[arg]
@@ -214,7 +250,7 @@ func (p *paramForm) showSuggestions(arg string, vals []string, err error) {
 	p.sugg.Objects = nil
 	// A value already typed in full is not worth suggesting again.
 	if err != nil || len(vals) == 0 || (len(vals) == 1 && vals[0] == p.values[arg]) {
-		p.hideSuggestions()
+		p.clearSuggestions()
 		return
 	}
 	more := ""
@@ -226,17 +262,15 @@ func (p *paramForm) showSuggestions(arg string, vals []string, err error) {
 	for _, v := range vals {
 		p.sugg.Add(widget.NewButton(v, func() { p.onSuggestion(arg, v) }))
 	}
-	p.suggBox.Show()
+	p.sugg.Refresh()
 	p.layout()
 }
 
-// hideSuggestions removes the suggestions.
-func (p *paramForm) hideSuggestions() {
-	if !p.suggBox.Visible() {
-		return
-	}
-	p.suggBox.Hide()
-	p.layout()
+// clearSuggestions empties the suggestions row (it keeps its room).
+func (p *paramForm) clearSuggestions() {
+	p.suggHead.SetText(" ")
+	p.sugg.Objects = nil
+	p.sugg.Refresh()
 }
 
 // layout lays the form and its suggestions out again. Twice: a row-wrap
@@ -275,11 +309,11 @@ func (p *paramForm) onSuggestion(arg, v string) {
 	for _, prm := range p.params {
 		if vals[prm.Name] == "" {
 			p.active = prm.Name
-			p.complete(prm.Name)
+			p.request(prm.Name)
 			return
 		}
 	}
-	p.hideSuggestions()
+	p.clearSuggestions()
 }
 
 // promptParams are a prompt's arguments as string parameters.
