@@ -330,40 +330,12 @@ func runTapInstall(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 		return usage("--trace goes with --tap-install")
 	}
 	path := *install + *uninstall
-	data, err := catalog.ReadFile(path)
+	plan, err := planTap(path, *server, *trace, *uninstall != "")
 	if err != nil {
-		fmt.Fprintf(stderr, "spyglass: could not read %s: %v\n", path, err)
+		fmt.Fprintf(stderr, "spyglass: %s\n", err)
 		return exitUsage
 	}
-	var out []byte
-	if *install != "" {
-		var self string
-		if self, err = os.Executable(); err != nil {
-			fmt.Fprintf(stderr, "spyglass: could not find the spyglass binary's path: %v\n", err)
-			return exitInternal
-		}
-		if *trace == "" {
-			*trace = filepath.Join(xdg.DataHome, "spyglass", "taps", safeFileName(*server)+".trace.json")
-		}
-		if abs, err := filepath.Abs(*trace); err == nil {
-			*trace = abs
-		}
-		out, err = tap.Install(data, *server, self, []string{"--name", *server, "--trace", *trace})
-	} else {
-		out, err = tap.Uninstall(data, *server)
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "spyglass: %s\n", installProblem(err, path, *server))
-		return exitUsage
-	}
-	diff, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-		A: difflib.SplitLines(string(data)), B: difflib.SplitLines(string(out)),
-		FromFile: path, ToFile: path + " (through the tap)", Context: 2,
-	})
-	if *uninstall != "" {
-		diff = strings.Replace(diff, path+" (through the tap)", path+" (without the tap)", 1)
-	}
-	fmt.Fprint(stdout, diff)
+	fmt.Fprint(stdout, plan.Diff)
 	if !*yes {
 		fmt.Fprintf(stdout, "Write this change to %s? [y/N] ", path)
 		var answer string
@@ -373,29 +345,82 @@ func runTapInstall(args []string, stdin io.Reader, stdout, stderr io.Writer) int
 			return exitInternal
 		}
 	}
-	if *install != "" {
-		if _, err := os.Stat(path + backupSuffix); errors.Is(err, os.ErrNotExist) {
-			if err := catalog.WriteAtomic(path+backupSuffix, data, nil); err != nil {
-				fmt.Fprintf(stderr, "spyglass: could not keep a backup of %s, so nothing was changed: %v\n", path, err)
-				return exitInternal
-			}
-		}
-		if err := os.MkdirAll(filepath.Dir(*trace), 0o700); err != nil {
-			fmt.Fprintf(stderr, "spyglass: could not create the trace folder %s: %v\n", filepath.Dir(*trace), err)
-			return exitInternal
-		}
-	}
-	if err := catalog.WriteAtomic(path, out, nil); err != nil {
-		fmt.Fprintf(stderr, "spyglass: could not write %s: %v\n", path, err)
+	if err := plan.Apply(); err != nil {
+		fmt.Fprintf(stderr, "spyglass: %s\n", err)
 		return exitInternal
 	}
-	if *install != "" {
-		fmt.Fprintf(stdout, "%s now launches %s through the tap; each session's trace goes to %s (the original file is kept as %s; undo with spyglass --tap-uninstall %s --server %s). Restart the client to pick up the change.\n",
-			path, *server, *trace, path+backupSuffix, path, *server)
-	} else {
-		fmt.Fprintf(stdout, "%s launches %s directly again. Restart the client to pick up the change.\n", path, *server)
-	}
+	fmt.Fprintln(stdout, plan.Done)
 	return exitOK
+}
+
+// tapPlan is a prepared change of a client's config file: the diff to
+// show, the function that writes it, and the sentence to say once it is
+// written. Errors are words for people.
+type tapPlan struct {
+	Diff  string
+	Apply func() error
+	Done  string
+}
+
+// planTap prepares --tap-install (or, with undo, --tap-uninstall) of
+// server in the client's config file at path; trace is the tap's trace
+// file ("" for $XDG_DATA_HOME/spyglass/taps/NAME.trace.json).
+func planTap(path, server, trace string, undo bool) (*tapPlan, error) {
+	data, err := catalog.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("could not read %s: %v", path, err)
+	}
+	var out []byte
+	if !undo {
+		self, err := os.Executable()
+		if err != nil {
+			return nil, fmt.Errorf("could not find the spyglass binary's path: %v", err)
+		}
+		if trace == "" {
+			trace = filepath.Join(xdg.DataHome, "spyglass", "taps", safeFileName(server)+".trace.json")
+		}
+		if abs, err := filepath.Abs(trace); err == nil {
+			trace = abs
+		}
+		out, err = tap.Install(data, server, self, []string{"--name", server, "--trace", trace})
+		if err != nil {
+			return nil, errors.New(installProblem(err, path, server))
+		}
+	} else if out, err = tap.Uninstall(data, server); err != nil {
+		return nil, errors.New(installProblem(err, path, server))
+	}
+	to := path + " (through the tap)"
+	if undo {
+		to = path + " (without the tap)"
+	}
+	diff, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+		A: difflib.SplitLines(string(data)), B: difflib.SplitLines(string(out)),
+		FromFile: path, ToFile: to, Context: 2,
+	})
+	p := &tapPlan{Diff: diff}
+	if undo {
+		p.Done = fmt.Sprintf("%s launches %s directly again. Restart the client to pick up the change.", path, server)
+	} else {
+		p.Done = fmt.Sprintf("%s now launches %s through the tap; each session's trace goes to %s (the original file is kept as %s; undo with spyglass --tap-uninstall %s --server %s). Restart the client to pick up the change.",
+			path, server, trace, path+backupSuffix, path, server)
+	}
+	p.Apply = func() error {
+		if !undo {
+			if _, err := os.Stat(path + backupSuffix); errors.Is(err, os.ErrNotExist) {
+				if err := catalog.WriteAtomic(path+backupSuffix, data, nil); err != nil {
+					return fmt.Errorf("could not keep a backup of %s, so nothing was changed: %v", path, err)
+				}
+			}
+			if err := os.MkdirAll(filepath.Dir(trace), 0o700); err != nil {
+				return fmt.Errorf("could not create the trace folder %s: %v", filepath.Dir(trace), err)
+			}
+		}
+		if err := catalog.WriteAtomic(path, out, nil); err != nil {
+			return fmt.Errorf("could not write %s: %v", path, err)
+		}
+		return nil
+	}
+	return p, nil
 }
 
 // installProblem words a tap.Install or tap.Uninstall error, cause first.
