@@ -73,7 +73,13 @@ func TestE2EXvfb(t *testing.T) {
 	}
 
 	app := exec.CommandContext(ctx, bin)
-	app.Env = e2eEnv(home, display)
+	// its own runtime folder too: a Spyglass already open elsewhere on
+	// this machine would otherwise be handed the start (core/appsock)
+	runtime := filepath.Join(dir, "run")
+	if err := os.Mkdir(runtime, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	app.Env = append(e2eEnv(home, display), "XDG_RUNTIME_DIR="+runtime)
 	var appOut bytes.Buffer
 	app.Stdout, app.Stderr = &appOut, &appOut
 	if err := app.Start(); err != nil {
@@ -90,7 +96,7 @@ func TestE2EXvfb(t *testing.T) {
 			<-done
 		}
 		if t.Failed() {
-			t.Logf("the app's output:\n%s", appOut.String())
+			t.Logf("the app's output:\n%s\nXvfb's:\n%s", appOut.String(), readFile(filepath.Join(dir, "xvfb.log")))
 		}
 	}()
 	x := &xdo{t: t, display: display, exited: done}
@@ -135,6 +141,7 @@ func TestE2EXvfb(t *testing.T) {
 	shot := filepath.Join(dir, "e2e.png")
 	x.waitStill(shot, before)
 	checkDrawn(t, shot)
+	elicited := x.capture(filepath.Join(dir, "elicited.png"))
 	x.checkInside(win, "the main window with a URL elicitation waiting")
 	step("drawn, inside the screen")
 
@@ -146,7 +153,7 @@ func TestE2EXvfb(t *testing.T) {
 		return x.findWindow(`Inspector$`, e2eStep) != ""
 	})
 	insp := x.findWindow(`Inspector$`, time.Second)
-	x.waitStill(filepath.Join(dir, "e2e-detached.png"), x.capture(shot))
+	x.waitStill(filepath.Join(dir, "e2e-detached.png"), elicited)
 	x.checkInside(insp, "the detached inspector")
 	x.checkInside(win, "the main window beside the detached inspector")
 	checkDrawn(t, filepath.Join(dir, "e2e-detached.png"))
@@ -199,7 +206,8 @@ func e2eXvfb(t *testing.T, ctx context.Context, dir string) string {
 	}
 	w.Close()
 	t.Cleanup(func() {
-		_ = x.Process.Kill()
+		// SIGTERM: Xvfb removes its socket and lock file on the way out
+		_ = x.Process.Signal(syscall.SIGTERM)
 		_ = x.Wait()
 	})
 	line := make([]byte, 32)
