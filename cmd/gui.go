@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"os"
 	"path/filepath"
 
 	"github.com/adrg/xdg"
@@ -66,6 +67,15 @@ func guiOptions() *ui.Options {
 // command line it was parsed from, handed to a window already open) and
 // returns the exit code once it is closed.
 func runGUI(inv *Invocation, args []string, stderr io.Writer) int {
+	wd, _ := os.Getwd()
+	traces := traceArgs(wd, inv.Target)
+	if traces != nil {
+		// `spyglass FILE.spyglass-trace`: the files open in the window of
+		// the usual catalog
+		only := *inv
+		only.Target = nil
+		inv = &only
+	}
 	src, err := inv.Source()
 	if err != nil {
 		fmt.Fprintf(stderr, "spyglass: %v\n", err)
@@ -101,6 +111,7 @@ func runGUI(inv *Invocation, args []string, stderr io.Writer) int {
 	crashes, prev := openCrashLog(crashDir, stderr)
 	defer crashes.close()
 	opts.PreviousCrash = prev
+	opts.OpenTrace = be.openTrace
 	opts.ReportProblem = func(w io.Writer, withTrace bool, server string) error {
 		var trace func(io.Writer) error
 		if withTrace {
@@ -134,6 +145,9 @@ func runGUI(inv *Invocation, args []string, stderr io.Writer) int {
 		}
 		if sock != nil {
 			go sock.Serve(func(m appsock.Message) appsock.Reply { return be.handOver(w, m) })
+		}
+		for _, p := range traces {
+			w.OpenTrace(p)
 		}
 	}
 	desktop.Run(be, opts, ready)

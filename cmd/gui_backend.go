@@ -44,6 +44,8 @@ type guiBackend struct {
 	// session lists servers handed over by a second start (gui_handoff.go),
 	// shown after the catalog's for this session only; override holds them.
 	session []string
+	// recorded holds the trace file of each recorded session among them.
+	recorded map[string]string
 	// queue answers sampling and elicitation (ui/requests); without it
 	// the server's requests are not advertised.
 	queue *requests.Queue
@@ -70,7 +72,7 @@ func newGUIBackend(cat *catalog.Catalog, roWhy string, log *events.Log) *guiBack
 	if roWhy == "" && cat.ReadOnly() {
 		roWhy = "this server list cannot be saved"
 	}
-	b := &guiBackend{cat: cat, roWhy: roWhy, log: log, red: red, override: map[string]catalog.Server{}}
+	b := &guiBackend{cat: cat, roWhy: roWhy, log: log, red: red, override: map[string]catalog.Server{}, recorded: map[string]string{}}
 	b.events = &guiEvents{log: log, b: b}
 	return b
 }
@@ -97,7 +99,9 @@ func (b *guiBackend) Servers() []ui.ServerConfig {
 		out = append(out, toUIConfig(name, s))
 	}
 	for _, name := range b.session {
-		out = append(out, toUIConfig(name, b.override[name]))
+		c := toUIConfig(name, b.override[name])
+		c.Recorded = b.recorded[name]
+		out = append(out, c)
 	}
 	return out
 }

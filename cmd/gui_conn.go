@@ -43,6 +43,10 @@ func (b *guiBackend) Open(name string, onState func(ui.StateView)) (ui.Conn, err
 	s, ok := b.cat.Get(name)
 	problem := b.cat.Problem(name)
 	if !ok && slices.Contains(b.session, name) {
+		if b.recorded[name] != "" {
+			b.mu.Unlock()
+			return nil, fmt.Errorf("%s is a recorded session (%s): it does not connect", name, b.recorded[name])
+		}
 		s, ok = b.override[name], true // handed over for this session
 	}
 	b.mu.Unlock()

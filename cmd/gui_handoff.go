@@ -49,9 +49,10 @@ func claimWindow(path string, args []string, stderr io.Writer) (ln *appsock.List
 }
 
 // handOver is the open window's side: it takes a command line handed over
-// by a second start. A server given on that line (ad hoc, or --server NAME)
-// is added for this session if new, selected and connected; the window
-// comes to the front in every case.
+// by a second start. Trace files open as recorded sessions; a server
+// given on that line (ad hoc, or --server NAME) is added for this session
+// if new, selected and connected; the window comes to the front in every
+// case.
 func (b *guiBackend) handOver(w *ui.Window, m appsock.Message) appsock.Reply {
 	if m.Kind != "open" {
 		return appsock.Reply{Declined: fmt.Sprintf("this window does not know %q messages", m.Kind)}
@@ -62,6 +63,15 @@ func (b *guiBackend) handOver(w *ui.Window, m appsock.Message) appsock.Reply {
 	}
 	if inv.Mode != ModeGUI {
 		return appsock.Reply{Declined: "not a window's command line"}
+	}
+	if traces := traceArgs(m.Dir, inv.Target); traces != nil {
+		ui.Do(func() {
+			for _, p := range traces {
+				w.OpenTrace(p)
+			}
+			w.Window().RequestFocus()
+		})
+		return appsock.Reply{OK: true}
 	}
 	if inv.Catalog != "" || inv.Config != "" {
 		return appsock.Reply{Declined: "the window already open shows another server list"}

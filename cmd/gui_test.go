@@ -61,7 +61,7 @@ func newGUIHarness(t *testing.T) *guiHarness {
 	h := &guiHarness{t: t, dir: dir}
 	a := test.NewTempApp(t)
 	h.be = newGUIBackend(cat, "", nil)
-	opts := &ui.Options{ConnectAttempts: 2, RetryDelay: 10 * time.Millisecond,
+	opts := &ui.Options{ConnectAttempts: 2, RetryDelay: 10 * time.Millisecond, OpenTrace: h.be.openTrace,
 		SaveDialog: func(name string, done func(fyne.URIWriteCloser, error)) {
 			wr, err := storage.Writer(storage.NewFileURI(filepath.Join(dir, name)))
 			done(wr, err)

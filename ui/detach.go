@@ -33,9 +33,14 @@ func (w *Window) detachInspector() {
 	w.inspOpen = true
 	win := w.app.NewWindow(w.opts.Title + " — Inspector")
 	p := w.app.Preferences()
-	win.Resize(fyne.NewSize(
+	size := fyne.NewSize(
 		float32(p.FloatWithFallback(prefInspWinW, float64(inspectorWindowSize.Width))),
-		float32(p.FloatWithFallback(prefInspWinH, float64(inspectorWindowSize.Height)))))
+		float32(p.FloatWithFallback(prefInspWinH, float64(inspectorWindowSize.Height))))
+	if w.screen.Width > 0 {
+		// the same margins as FitScreen: nothing starts off a small screen
+		size = fyne.NewSize(min(size.Width, w.screen.Width*0.95), min(size.Height, w.screen.Height*0.92))
+	}
+	win.Resize(size)
 	win.SetContent(w.inspector.obj)
 	// closing the window docks the inspector instead of losing it
 	win.SetCloseIntercept(w.dockInspector)

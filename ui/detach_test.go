@@ -116,3 +116,17 @@ func TestTitleCountsWaitingRequests(t *testing.T) {
 		}
 	})
 }
+
+// On a small screen the detached inspector's window starts within it, as
+// the main window does (FitScreen).
+func TestDetachedInspectorFitsScreen(t *testing.T) {
+	w := newTestWindow(t, newFakeBackend("a"), nil)
+	Sync(func() {
+		w.FitScreen(1024, 700)
+		w.detachInspector()
+		if sz := w.inspWin.Canvas().Size(); sz.Width > 1024*0.95 || sz.Height > 700*0.92 {
+			t.Errorf("the inspector's window is %v on a 1024×700 screen", sz)
+		}
+		w.dockInspector()
+	})
+}

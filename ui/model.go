@@ -71,7 +71,10 @@ type Root struct {
 
 // ServerConfig is one catalog server as the edit form shows it.
 type ServerConfig struct {
-	Name      string
+	Name string
+	// Recorded is the trace file a recorded session was opened from ("" for
+	// a live server): it shows what was recorded and never connects.
+	Recorded  string
 	Transport string // "stdio", "http" or "sse"
 	Command   string
 	Args      []string

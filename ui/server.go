@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"path/filepath"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -129,6 +130,10 @@ func (s *server) placeholder() fyne.CanvasObject {
 		}
 		msg = "The connection failed."
 	default:
+		if s.cfg.Recorded != "" {
+			msg = "A recorded session, read-only, from " + s.cfg.Recorded + ".\nIts messages are in the inspector; it does not connect."
+			return container.NewCenter(container.NewVBox(title, sum, widget.NewLabel(msg)))
+		}
 		msg = "Not connected. Connect to see its tools, resources and prompts."
 		btn = widget.NewButtonWithIcon("Connect", theme.MediaPlayIcon(), s.onConnect)
 	}
@@ -171,6 +176,10 @@ func (w *Window) openURL(u string) {
 // onConnect starts connecting (the card's toggle, the Connect button).
 func (s *server) onConnect() {
 	if s.state.State == StateConnected || s.state.State == StateConnecting {
+		return
+	}
+	if s.cfg.Recorded != "" {
+		s.w.toast("error", s.cfg.Name+" is a recorded session: it shows what "+filepath.Base(s.cfg.Recorded)+" holds and does not connect")
 		return
 	}
 	s.attempt = 0

@@ -212,6 +212,10 @@ func (c *serverCard) update() {
 		c.dot.Set(level, pulse)
 		c.lastLvl, c.lastPul = level, pulse
 	}
+	if s.cfg.Recorded != "" {
+		txt = "Recorded" // a trace opened in the window: nothing to connect
+		c.toggle.Disable()
+	}
 	c.toggle.Text = txt
 	c.toggle.Refresh()
 	if st == StateConnecting || st == StateAuthorizing || s.retrying {
@@ -374,6 +378,10 @@ func (w *Window) onDropped(_ fyne.Position, uris []fyne.URI) {
 		r, err := storageReader(u)
 		if err != nil {
 			w.toast("error", "Could not read "+u.Name()+": "+err.Error())
+			continue
+		}
+		if IsTrace(u.Name(), r) {
+			w.OpenTrace(u.Path())
 			continue
 		}
 		w.importConfig(r, u.Path())

@@ -45,6 +45,10 @@ type Options struct {
 	// system and the last crash log, and the trace of server's session when
 	// withTrace is set.
 	ReportProblem func(w io.Writer, withTrace bool, server string) error
+	// OpenTrace loads a trace file as recorded sessions and returns the
+	// server entries it added, and a warning when only part of the file
+	// could be read (where it stopped).
+	OpenTrace func(path string) (servers []string, warning string, err error)
 }
 
 // Window is Spyglass's main window: the server list, the selected
@@ -86,6 +90,9 @@ type Window struct {
 	// Detach inspector), else nil; detachItem is that menu item.
 	inspWin    fyne.Window
 	detachItem *fyne.MenuItem
+	// screen is the screen's size FitScreen was given (zero: unknown); a
+	// detached inspector's window is kept within it too
+	screen fyne.Size
 }
 
 // New builds the main window on app a (not shown yet).
@@ -135,6 +142,7 @@ func (w *Window) FitScreen(width, height float32) {
 	if width <= 0 || height <= 0 {
 		return
 	}
+	w.screen = fyne.NewSize(width, height)
 	cur := w.win.Canvas().Size()
 	fit := fyne.NewSize(min(cur.Width, width*0.95), min(cur.Height, height*0.92))
 	if fit != cur {
