@@ -48,8 +48,8 @@ type Reply struct {
 	Error    string `json:"error,omitempty"`
 }
 
-// Path is this user's socket: $XDG_RUNTIME_DIR/spyglass/app.sock, or under
-// the temporary folder when the desktop sets no runtime folder.
+// Path is this user's socket: $XDG_RUNTIME_DIR/spyglass/app.sock
+// (/run/user/UID when the variable is not set).
 func Path() string {
 	return filepath.Join(xdg.RuntimeDir, "spyglass", "app.sock")
 }
