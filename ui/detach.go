@@ -42,6 +42,9 @@ func (w *Window) detachInspector() {
 	}
 	win.Resize(size)
 	win.SetContent(w.inspector.obj)
+	// the same menu, so its shortcuts (Ctrl+K, Ctrl+F, Ctrl+I, …) work
+	// there too, even while the inspector's search has the focus
+	win.SetMainMenu(w.win.MainMenu())
 	// closing the window docks the inspector instead of losing it
 	win.SetCloseIntercept(w.dockInspector)
 	w.inspWin = win

@@ -37,6 +37,10 @@ func TestDetachInspector(t *testing.T) {
 			t.Error("Ctrl+F does not focus the detached inspector's search")
 		}
 		w.inspWin.Resize(fyne.NewSize(700, 500))
+		// the same menu, whose shortcuts work in the inspector's window too
+		if w.inspWin.MainMenu() != w.win.MainMenu() {
+			t.Error("the inspector's window has not the main menu")
+		}
 	})
 	// the window's close button docks it back (SetCloseIntercept runs
 	// dockInspector; the test driver has no close button to press)

@@ -78,6 +78,8 @@ func (w *Window) onCommandPalette() {
 	}
 	p := &palette{w: w}
 	w.palette = p
+	// from the detached inspector's window: the palette opens in the main one
+	w.win.RequestFocus()
 	p.all = w.paletteItems()
 	p.show()
 }
