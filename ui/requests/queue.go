@@ -233,11 +233,16 @@ func (q *Queue) show(it *queueItem) {
 	}
 	body := container.NewVBox(container.NewHBox(layout.NewSpacer(), modal), it.object())
 	if it.round != "" {
-		cancel := widget.NewButtonWithIcon("Cancel call", theme.CancelIcon(), func() { q.onCancelCall(it) })
-		lbl := wrapLabel(it.round + ": the call waits for this answer, then is sent again with it.")
-		body = container.NewVBox(container.NewBorder(nil, nil, nil, container.NewCenter(cancel), lbl), body)
+		body = container.NewVBox(q.roundBar(it), body)
 	}
 	q.detail.Add(container.NewPadded(body))
+}
+
+// roundBar names the call a round belongs to, with [Cancel call].
+func (q *Queue) roundBar(it *queueItem) fyne.CanvasObject {
+	cancel := widget.NewButtonWithIcon("Cancel call", theme.CancelIcon(), func() { q.onCancelCall(it) })
+	lbl := wrapLabel(it.round + ": the call waits for this answer, then is sent again with it.")
+	return container.NewBorder(nil, nil, nil, container.NewCenter(cancel), lbl)
 }
 
 // OpenModal shows the pending request (server, id) in a dialog over the
@@ -259,7 +264,11 @@ func (q *Queue) OpenModal(server, id string) bool {
 	if it.elicit != nil {
 		title = it.elicit.Title()
 	}
-	d := dialog.NewCustom(title, "Close", container.NewVScroll(container.NewPadded(it.object())), q.opts.Window)
+	var content fyne.CanvasObject = it.object()
+	if it.round != "" { // a round of a multi round-trip request
+		content = container.NewVBox(q.roundBar(it), content)
+	}
+	d := dialog.NewCustom(title, "Close", container.NewVScroll(container.NewPadded(content)), q.opts.Window)
 	it.modal = d
 	d.SetOnClosed(func() {
 		it.modal = nil

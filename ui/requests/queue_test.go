@@ -258,9 +258,18 @@ func TestQueueRounds(t *testing.T) {
 	if len(eAns) != 2 || eAns[1].Abandoned || eAns[1].Action != ActionDecline {
 		t.Fatalf("answers %+v", eAns)
 	}
-	// a sampling round is cancelled through the queue's API too
-	if !q.CancelCall("data-processor", "12/draft") || len(sAns) != 1 || !sAns[0].Abandoned || q.Len() != 0 {
-		t.Fatalf("sampling answers %+v, len %d", sAns, q.Len())
+	// a sampling round opened in a dialog is cancelled from there; the
+	// dialog closes with it
+	if !q.OpenModal("data-processor", "12/draft") {
+		t.Fatal("the round did not open in a dialog")
+	}
+	top := win.Canvas().Overlays().Top()
+	if top == nil || !strings.Contains(texts(top), "Round 2 of tools/call plan (MRTR): the call waits") {
+		t.Fatalf("the dialog does not name the round")
+	}
+	test.Tap(button(t, top, "Cancel call"))
+	if len(sAns) != 1 || !sAns[0].Abandoned || q.Len() != 0 || win.Canvas().Overlays().Top() != nil {
+		t.Fatalf("sampling answers %+v, len %d, dialog %v", sAns, q.Len(), win.Canvas().Overlays().Top())
 	}
 	if q.CancelCall("data-processor", "12/draft") {
 		t.Error("cancelled twice")
