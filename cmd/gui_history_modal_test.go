@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/spyglass-mcp/spyglass/core/sampling"
 	"github.com/spyglass-mcp/spyglass/ui"
 )
 
@@ -106,5 +107,49 @@ func TestGUIElicitationModalURL(t *testing.T) {
 	h.waitFor("the page completed and the dialog closed", func() bool {
 		notes := h.be.queue.Notes()
 		return h.win.Canvas().Overlays().Top() == nil && len(notes) > 0 && strings.HasSuffix(notes[0], ": completed")
+	})
+}
+
+// TestGUIEverythingHistory: against server-everything (stdio) with Quick
+// Mock answering sampling: trigger-sampling-request's History row has the
+// sampling request nested under it with the mock's answer; its replay is
+// marked "same as the first run"; trigger-elicitation-request's
+// elicitation/create row opens the form in a dialog with View Details, and
+// the decline given there reaches the server.
+func TestGUIEverythingHistory(t *testing.T) {
+	h := newEverythingHarness(t, false)
+	profiles := filepath.Join(h.dir, "profiles.json")
+	ps := sampling.DefaultProfiles()
+	ps.Active = "Quick Mock"
+	if err := sampling.Save(profiles, ps); err != nil {
+		t.Fatal(err)
+	}
+	ui.Sync(func() { h.be.useQueue(h.w, profiles) })
+	h.connectWithTools()
+	h.runTool("trigger-sampling-request", `{"prompt": "hello"}`)
+	h.waitFor("the sampled result", func() bool { return h.hasText("LLM sampling result") })
+	h.openTab("History")
+	h.waitFor("the chain", func() bool {
+		return h.hasText("tools/call trigger-sampling-request") && h.hasText("sampling/createMessage") &&
+			h.hasText(`Response: "This is a mock LLM response for testing purposes."`)
+	})
+	ui.Sync(func() { test.Tap(h.historyButtons("Replay")[0]) })
+	h.waitFor("the replay compared", func() bool {
+		return h.hasText("Same result as the first run.") && h.hasBadge("same as the first run")
+	})
+
+	h.openTab("Tools")
+	h.runTool("trigger-elicitation-request", "")
+	h.waitFor("the queued elicitation", func() bool { return h.button("Submit") != nil })
+	if err := h.w.OpenEvent("elicitation/create #", 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	h.tap("View Details")
+	h.waitFor("the modal form", func() bool {
+		return h.overlayText("Server Request: User Input Required") && h.overlayButton("Decline") != nil
+	})
+	ui.Sync(func() { test.Tap(h.overlayButton("Decline")) })
+	h.waitFor("the decline at the server", func() bool {
+		return h.win.Canvas().Overlays().Top() == nil && h.hasText("declined")
 	})
 }
