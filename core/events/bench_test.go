@@ -1,6 +1,10 @@
 package events
 
 import (
+	"bytes"
+	"errors"
+	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -103,4 +107,127 @@ func BenchmarkMatch(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		Match(e, "payload")
 	}
+}
+
+// sessionMix is the events of a recorded real session: ten `spyglass
+// --cli --trace` runs against server-everything over stdio (tools,
+// resources and prompts listed and read, tool calls with text, image and
+// structured results, progress notifications, stderr, state changes).
+// Payloads keep their recorded sizes; Seq, Pair and Outcome are left for
+// Append to assign.
+func sessionMix(b *testing.B) []Event {
+	b.Helper()
+	f, err := os.Open("testdata/everything-session.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	_, evs, err := ReadTrace(f)
+	if err != nil || len(evs) == 0 {
+		b.Fatalf("recorded session: %d events, %v", len(evs), err)
+	}
+	for i := range evs {
+		evs[i].Seq, evs[i].Pair, evs[i].Outcome, evs[i].Unpaired, evs[i].Late = 0, 0, nil, false, false
+	}
+	return evs
+}
+
+// fillMillion appends n events cycled from mix into l, each with a fresh
+// copy of its payload (as the wire hands over a new buffer per message).
+func fillMillion(l *Log, mix []Event, n int) {
+	for i := 0; i < n; i++ {
+		e := mix[i%len(mix)]
+		if e.Raw != nil {
+			e.Raw = bytes.Clone(e.Raw)
+		}
+		e.Time = time.Time{}
+		l.Append(e)
+	}
+}
+
+func heapInUse() uint64 {
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// BenchmarkRetentionMillion appends 1,000,000 events of a recorded real
+// session (payload sizes as recorded) to a Log with the default options
+// and reports the time per event, the heap the log holds afterwards and how
+// many of the million it keeps. Issue #17's goal: all 1,000,000 kept and
+// searchable within 256 MB. Run with -benchtime 1x.
+func BenchmarkRetentionMillion(b *testing.B) {
+	const n = 1_000_000
+	mix := sessionMix(b)
+	var payload int64
+	for _, e := range mix {
+		payload += int64(len(e.Raw) + len(e.Text))
+	}
+	for b.Loop() {
+		b.StopTimer()
+		before := heapInUse()
+		b.StartTimer()
+		start := time.Now()
+		l := New(nil)
+		fillMillion(l, mix, n)
+		elapsed := time.Since(start)
+		b.StopTimer()
+		after := heapInUse()
+		b.ReportMetric(float64(elapsed.Nanoseconds())/n, "ns/event")
+		b.ReportMetric(float64(after-before)/(1<<20), "heap-MB")
+		b.ReportMetric(float64(l.Len()), "kept-events")
+		b.ReportMetric(float64(l.Stats().Dropped), "dropped-events")
+		b.ReportMetric(float64(payload)/float64(len(mix)), "payload-B/event")
+		runtime.KeepAlive(l)
+		b.StartTimer()
+	}
+}
+
+// BenchmarkSearchMillion runs the inspector's search (Match, which
+// ui/inspector.go calls for every event it holds) over every event the
+// default Log keeps after a million appends of the recorded session, and
+// a plain bytes.Contains scan over the same events' payloads (Raw and
+// Text), for a query found nowhere (every byte is looked at). It reports
+// both per search and their ratio; issue #17's goal: ratio <= 3.
+func BenchmarkSearchMillion(b *testing.B) {
+	mix := sessionMix(b)
+	l := New(nil)
+	fillMillion(l, mix, 1_000_000)
+	evs, err := l.After(0, l.Len())
+	if err != nil && !errors.Is(err, ErrDropped) {
+		b.Fatal(err)
+	}
+	const query = "no such text zq"
+	q := []byte(query)
+	var inspector, plain time.Duration
+	var payload int64
+	for _, e := range evs {
+		payload += int64(len(e.Raw) + len(e.Text))
+	}
+	for b.Loop() {
+		start := time.Now()
+		hits := 0
+		for i := range evs {
+			if Match(evs[i], query) {
+				hits++
+			}
+		}
+		inspector += time.Since(start)
+		start = time.Now()
+		for i := range evs {
+			if bytes.Contains(evs[i].Raw, q) || bytes.Contains([]byte(evs[i].Text), q) {
+				hits++
+			}
+		}
+		plain += time.Since(start)
+		if hits != 0 {
+			b.Fatalf("%d hits for a query found nowhere", hits)
+		}
+	}
+	b.ReportMetric(float64(inspector.Milliseconds())/float64(b.N), "match-ms/search")
+	b.ReportMetric(float64(plain.Microseconds())/1000/float64(b.N), "contains-ms/search")
+	b.ReportMetric(float64(inspector)/float64(plain), "ratio")
+	b.ReportMetric(float64(len(evs)), "events")
+	b.ReportMetric(float64(payload)/(1<<20), "payload-MB")
 }
