@@ -367,6 +367,9 @@ type tapPlan struct {
 // file ("" for $XDG_DATA_HOME/spyglass/taps/NAME.trace.json).
 func planTap(path, server, trace string, undo bool) (*tapPlan, error) {
 	data, err := catalog.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("there is no file at %s; give the path of the client's config file", path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("could not read %s: %v", path, err)
 	}

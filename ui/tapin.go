@@ -1,0 +1,128 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
+)
+
+// Tapper is implemented by a Backend that can have an MCP client (Claude
+// Desktop, Cursor, Claude Code, VS Code) launch one of its servers through
+// Spyglass's tap.
+type Tapper interface {
+	// PlanTap prepares the change of the client config file at path that
+	// has the client launch server through the tap (with undo: directly
+	// again). It returns the change as a unified diff, the function that
+	// writes it, and a sentence for the user once it is written. Its
+	// errors are words for people.
+	PlanTap(path, server string, undo bool) (diff string, apply func() error, done string, err error)
+}
+
+// onTapIn is the card menu's "Tap this server in…".
+func (c *serverCard) onTapIn() { c.s.w.showTapIn(c.s.cfg.Name) }
+
+// showTapIn asks for a client's config file, shows the change that makes
+// the client launch the server through the tap, and writes it when the
+// user says so; the toast that confirms it offers Undo.
+func (w *Window) showTapIn(name string) {
+	t, ok := w.be.(Tapper)
+	if !ok {
+		return
+	}
+	intro := widget.NewLabel("The client will launch " + name + " through Spyglass's tap: every byte passes\n" +
+		"through unchanged, and each session is recorded. The file's original is kept beside it.")
+	path := widget.NewEntry()
+	path.SetPlaceHolder("The client's config file, e.g. ~/.config/Claude/claude_desktop_config.json")
+	diff := widget.NewLabel("")
+	diff.TextStyle.Monospace = true
+	scroll := container.NewScroll(diff)
+	scroll.SetMinSize(fyne.NewSize(680, 180))
+	scroll.Hide()
+	status := widget.NewLabel("")
+	status.Wrapping = fyne.TextWrapWord
+	write := widget.NewButton("Write the change", nil)
+	write.Importance = widget.HighImportance
+	write.Disable()
+
+	var apply func() error
+	show := widget.NewButton("Show the change", func() {
+		d, a, _, err := t.PlanTap(expandHome(path.Text), name, false)
+		if err != nil {
+			status.SetText(sentence(err.Error()))
+			scroll.Hide()
+			write.Disable()
+			return
+		}
+		diff.SetText(strings.TrimRight(d, "\n"))
+		scroll.Show()
+		status.SetText("Nothing is written until you choose Write the change.")
+		apply = a
+		write.Enable()
+	})
+	path.OnChanged = func(string) { write.Disable() } // a new file needs a new look
+	path.OnSubmitted = func(string) { show.OnTapped() }
+	browse := widget.NewButton("Browse…", func() {
+		d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+			if err != nil || r == nil {
+				return
+			}
+			path.SetText(r.URI().Path())
+			r.Close()
+			show.OnTapped()
+		}, w.win)
+		d.Resize(fyne.NewSize(800, 560))
+		esc.Attach(d, w.win)
+		d.Show()
+	})
+
+	var dlg *dialog.CustomDialog
+	write.OnTapped = func() {
+		file := expandHome(path.Text)
+		if err := apply(); err != nil {
+			status.SetText(sentence(err.Error()))
+			return
+		}
+		dlg.Hide()
+		w.toasts.showAction("ok", name+" now goes through the tap in "+filepath.Base(file)+"; restart the client", "Undo", undoLife, func() {
+			_, undo, _, err := t.PlanTap(file, name, true)
+			if err == nil {
+				err = undo()
+			}
+			if err != nil {
+				w.toast("error", "Could not undo: "+err.Error())
+				return
+			}
+			w.toast("ok", name+" no longer goes through the tap in "+filepath.Base(file)+"; restart the client")
+		})
+	}
+	body := container.NewVBox(intro, container.NewBorder(nil, nil, nil, browse, path),
+		container.NewHBox(show), scroll, status, container.NewHBox(write))
+	dlg = dialog.NewCustom("Tap "+name+" in a client", "Cancel", body, w.win)
+	esc.Show(dlg, w.win)
+}
+
+// expandHome turns a leading ~/ into the home folder.
+func expandHome(p string) string {
+	p = strings.TrimSpace(p)
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	return p
+}
+
+// sentence starts s with a capital letter.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}

@@ -1,0 +1,101 @@
+package ui
+
+import (
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+// tapBackend is the fake backend with "Tap this server in…".
+type tapBackend struct {
+	*fakeBackend
+	mu      sync.Mutex
+	written []string // "tap FILE" / "untap FILE", in order
+}
+
+func (b *tapBackend) PlanTap(path, server string, undo bool) (string, func() error, string, error) {
+	if strings.HasSuffix(path, "other.json") {
+		return "", nil, "", errors.New(path + ` has no server named "` + server + `"`)
+	}
+	op := "tap "
+	if undo {
+		op = "untap "
+	}
+	return "--- " + path + "\n+++ " + path + " (through the tap)\n-      \"command\": \"server-a\",\n+      \"command\": \"/usr/bin/spyglass\",\n",
+		func() error {
+			b.mu.Lock()
+			defer b.mu.Unlock()
+			b.written = append(b.written, op+path)
+			return nil
+		}, server + " launches directly again", nil
+}
+
+// TestTapIn: the dialog shows the backend's diff for the file given,
+// writes nothing until asked, says what is wrong with a file without the
+// server, and the toast's Undo takes the change back.
+func TestTapIn(t *testing.T) {
+	b := &tapBackend{fakeBackend: newFakeBackend("a")}
+	w := newTestWindowBackend(t, b)
+	var top fyne.CanvasObject
+	var path *widget.Entry
+	Sync(func() {
+		w.showTapIn("a")
+		top = w.win.Canvas().Overlays().Top()
+		walkVisible(top, func(o fyne.CanvasObject) {
+			if e, ok := o.(*widget.Entry); ok && path == nil {
+				path = e
+			}
+		})
+	})
+	if path == nil {
+		t.Fatal("no path entry in the dialog")
+	}
+	Sync(func() {
+		path.SetText("/home/u/other.json")
+		tapButton(t, top, "Show the change")
+	})
+	Sync(func() {
+		if got := texts(top); !strings.Contains(got, `has no server named "a"`) || findButton(top, "Write the change") != nil {
+			t.Errorf("a file without the server:\n%s", got)
+		}
+		path.SetText("/home/u/claude.json")
+		tapButton(t, top, "Show the change")
+	})
+	Sync(func() {
+		if got := texts(top); !strings.Contains(got, `+      "command": "/usr/bin/spyglass",`) || !strings.Contains(got, "Nothing is written until") {
+			t.Errorf("no diff shown:\n%s", got)
+		}
+	})
+	b.mu.Lock()
+	if len(b.written) != 0 {
+		t.Errorf("written before asked: %v", b.written)
+	}
+	b.mu.Unlock()
+	Sync(func() { tapButton(t, top, "Write the change") })
+	var undo *widget.Button
+	Sync(func() {
+		for _, it := range w.toasts.items {
+			if strings.Contains(it.text, "a now goes through the tap in claude.json") {
+				walkAll(it.obj, func(o fyne.CanvasObject) {
+					if bt, ok := o.(*widget.Button); ok && bt.Text == "Undo" {
+						undo = bt
+					}
+				})
+			}
+		}
+	})
+	if undo == nil {
+		t.Fatalf("no toast with Undo: %q", w.toasts.texts())
+	}
+	Sync(func() { test.Tap(undo) })
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if strings.Join(b.written, ", ") != "tap /home/u/claude.json, untap /home/u/claude.json" {
+		t.Errorf("writes %v", b.written)
+	}
+}
