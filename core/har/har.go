@@ -341,7 +341,8 @@ func proto(p string) string {
 	return p
 }
 
-func nvs(h http.Header) []harNV {
+// nvs lists a header's or a query's name/value pairs, names sorted.
+func nvs[M ~map[string][]string](h M) []harNV {
 	out := []harNV{}
 	keys := make([]string, 0, len(h))
 	for k := range h {
@@ -357,21 +358,9 @@ func nvs(h http.Header) []harNV {
 }
 
 func query(u string) []harNV {
-	out := []harNV{}
 	pu, err := url.Parse(u)
 	if err != nil {
-		return out
+		return []harNV{}
 	}
-	q := pu.Query()
-	keys := make([]string, 0, len(q))
-	for k := range q {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		for _, v := range q[k] {
-			out = append(out, harNV{Name: k, Value: v})
-		}
-	}
-	return out
+	return nvs(pu.Query())
 }
