@@ -103,7 +103,9 @@ func (d *demo) addTools() {
 		server.ServerTool{Tool: tool(ToolImage, "Image", "Returns a small PNG image.", emptySchema, readOnly("Image")), Handler: d.image},
 		server.ServerTool{Tool: tool(ToolAudio, "Audio", "Returns a short WAV tone.", emptySchema, readOnly("Audio")), Handler: d.audio},
 		server.ServerTool{Tool: tool(ToolResourceLink, "Resource link", "Returns links to demo resources.", emptySchema, readOnly("Resource link")), Handler: d.resourceLink},
-		server.ServerTool{Tool: tool(ToolEmbeddedResource, "Embedded resource", "Returns a text and a binary resource embedded in the result.", emptySchema, readOnly("Embedded resource")), Handler: d.embeddedResource},
+		server.ServerTool{Tool: tool(ToolEmbeddedResource, "Embedded resource", "Returns a text and a binary resource embedded in the result; with size, the text resource is that many bytes (for trying large results).",
+			`{"type":"object","properties":{"size":{"type":"integer","minimum":0,"maximum":`+fmt.Sprint(MaxEmbeddedSize)+`,"description":"Bytes of the text resource; 0 is the demo's README"}}}`,
+			readOnly("Embedded resource")), Handler: d.embeddedResource},
 		server.ServerTool{Tool: tool(ToolFail, "Fail", "Fails on purpose: mode tool returns an isError result, mode protocol a JSON-RPC error.",
 			`{"type":"object","properties":{"mode":{"type":"string","enum":["tool","protocol"],"default":"tool"},"message":{"type":"string","default":"something went wrong"}}}`,
 			readOnly("Fail")), Handler: d.fail},
@@ -223,9 +225,19 @@ func (d *demo) resourceLink(context.Context, mcp.CallToolRequest) (*mcp.CallTool
 	}}, nil
 }
 
-func (d *demo) embeddedResource(context.Context, mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+// MaxEmbeddedSize is the largest size get_embedded_resource accepts.
+const MaxEmbeddedSize = 256 << 20
+
+func (d *demo) embeddedResource(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	text := readmeText
+	if n := req.GetInt("size", 0); n > 0 && n <= MaxEmbeddedSize {
+		// The README repeated and cut to exactly n bytes (it is ASCII).
+		text = strings.Repeat(readmeText, n/len(readmeText)+1)[:n]
+	} else if n != 0 {
+		return mcp.NewToolResultErrorf("size must be between 0 and %d bytes, not %d", MaxEmbeddedSize, n), nil
+	}
 	return &mcp.CallToolResult{Content: []mcp.Content{
-		mcp.NewEmbeddedResource(mcp.TextResourceContents{URI: ReadmeURI, MIMEType: "text/markdown", Text: readmeText}),
+		mcp.NewEmbeddedResource(mcp.TextResourceContents{URI: ReadmeURI, MIMEType: "text/markdown", Text: text}),
 		mcp.NewEmbeddedResource(mcp.BlobResourceContents{URI: LogoURI, MIMEType: "image/png", Blob: pngBase64()}),
 	}}, nil
 }
