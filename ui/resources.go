@@ -66,39 +66,45 @@ func firstNonEmpty(s ...string) string {
 	return ""
 }
 
+// newBadgedRow is a list row: a bold name with a badge at its end, a
+// caption line (a URI) under it. setBadgedRow fills one.
+func newBadgedRow() fyne.CanvasObject {
+	n := widget.NewLabel("")
+	n.TextStyle.Bold = true
+	n.Truncation = fyne.TextTruncateEllipsis
+	u := widget.NewLabel("")
+	u.Truncation = fyne.TextTruncateEllipsis
+	u.SizeName = theme.SizeNameCaptionText
+	return container.NewVBox(container.NewBorder(nil, nil, nil, newBadge("", ""), n), u)
+}
+
+// setBadgedRow fills a row made by newBadgedRow.
+func setBadgedRow(o fyne.CanvasObject, name, caption, badgeText, level string) {
+	box := o.(*fyne.Container)
+	top := box.Objects[0].(*fyne.Container)
+	top.Objects[0].(*widget.Label).SetText(name)
+	top.Objects[1].(*badge).Set(badgeText, level)
+	box.Objects[1].(*widget.Label).SetText(caption)
+}
+
 func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 	r.subs = map[string]bool{}
 	r.updated = map[string]time.Time{}
 	r.list = widget.NewList(
 		func() int { return len(r.rows) },
-		func() fyne.CanvasObject {
-			n := widget.NewLabel("")
-			n.TextStyle.Bold = true
-			n.Truncation = fyne.TextTruncateEllipsis
-			u := widget.NewLabel("")
-			u.Truncation = fyne.TextTruncateEllipsis
-			u.SizeName = theme.SizeNameCaptionText
-			return container.NewVBox(container.NewBorder(nil, nil, nil, newBadge("", ""), n), u)
-		},
+		newBadgedRow,
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			if i >= len(r.rows) {
 				return
 			}
 			row := r.rows[i]
-			box := o.(*fyne.Container)
-			top := box.Objects[0].(*fyne.Container)
-			top.Objects[0].(*widget.Label).SetText(row.name())
-			b := top.Objects[1].(*badge)
-			if row.tmpl != nil {
-				b.Set("template", "primary")
-				box.Objects[1].(*widget.Label).SetText(row.tmpl.URITemplate)
-			} else {
-				if r.subs[row.res.URI] {
-					b.Set("subscribed", "ok")
-				} else {
-					b.Set("", "")
-				}
-				box.Objects[1].(*widget.Label).SetText(row.res.URI)
+			switch {
+			case row.tmpl != nil:
+				setBadgedRow(o, row.name(), row.tmpl.URITemplate, "template", "primary")
+			case r.subs[row.res.URI]:
+				setBadgedRow(o, row.name(), row.res.URI, "subscribed", "ok")
+			default:
+				setBadgedRow(o, row.name(), row.res.URI, "", "")
 			}
 		})
 	r.list.OnSelected = func(i widget.ListItemID) {

@@ -58,29 +58,18 @@ func (k *skillsScreen) buildUI() fyne.CanvasObject {
 	k.cur = -1
 	k.list = widget.NewList(
 		func() int { return len(k.skills) },
-		func() fyne.CanvasObject {
-			n := widget.NewLabel("")
-			n.TextStyle.Bold = true
-			n.Truncation = fyne.TextTruncateEllipsis
-			u := widget.NewLabel("")
-			u.Truncation = fyne.TextTruncateEllipsis
-			u.SizeName = theme.SizeNameCaptionText
-			return container.NewVBox(container.NewBorder(nil, nil, nil, newBadge("", ""), n), u)
-		},
+		newBadgedRow,
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			if i >= len(k.skills) {
 				return
 			}
 			sk := k.skills[i]
-			box := o.(*fyne.Container)
-			top := box.Objects[0].(*fyne.Container)
-			top.Objects[0].(*widget.Label).SetText(orDash(firstNonEmpty(sk.Name, sk.URI)))
+			name := orDash(firstNonEmpty(sk.Name, sk.URI))
 			if sk.Dynamic {
-				top.Objects[1].(*badge).Set("dynamic", "warning")
+				setBadgedRow(o, name, sk.URI, "dynamic", "warning")
 			} else {
-				top.Objects[1].(*badge).Set(plural(len(sk.Files), "file"), "")
+				setBadgedRow(o, name, sk.URI, plural(len(sk.Files), "file"), "")
 			}
-			box.Objects[1].(*widget.Label).SetText(sk.URI)
 		})
 	k.list.OnSelected = func(i widget.ListItemID) {
 		if i < len(k.skills) {
