@@ -57,7 +57,8 @@ func (w *Window) addShortcuts() {
 		fyne.NewMenuItem("Dark", func() { w.setTheme("dark") }),
 		fyne.NewMenuItem("System", func() { w.setTheme("system") }))
 	w.win.SetMainMenu(fyne.NewMainMenu(
-		fyne.NewMenu("File", key(fyne.NewMenuItem("Open trace…", w.onOpenTraceDialog), fyne.KeyO)),
+		fyne.NewMenu("File", key(fyne.NewMenuItem("Open trace…", w.onOpenTraceDialog), fyne.KeyO),
+			fyne.NewMenuItem("Compare sessions…", w.onCompareSessions)),
 		fyne.NewMenu("Servers", add, paste, fyne.NewMenuItemSeparator(),
 			fyne.NewMenuItem("Connect", w.onConnectServer),
 			fyne.NewMenuItem("Disconnect", w.onDisconnectServer),
