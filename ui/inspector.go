@@ -539,14 +539,14 @@ func newEventDetail(in *inspector) *eventDetail {
 	replay.Importance, edit.Importance = widget.LowImportance, widget.LowImportance
 	d.answer = widget.NewButtonWithIcon("View Details", theme.ZoomInIcon(), func() { in.onOpenRequest(d.cur) })
 	d.answer.Hide()
-	d.actions = wrapRow(replay, edit)
+	d.actions = container.NewHBox(replay, edit)
 	d.actions.Hide()
+	// The actions sit beside the meta line, not on a row of their own:
+	// every row the head takes is a row of payload the pane cannot show.
 	head := container.NewVBox(
 		container.NewBorder(nil, nil, nil, container.NewHBox(container.NewCenter(d.badge), cp, closeBtn), d.title),
-		d.meta,
+		container.NewBorder(nil, nil, nil, container.NewHBox(d.actions, d.answer), d.meta),
 		d.attempt,
-		d.actions,
-		container.NewHBox(d.answer),
 	)
 	d.obj = container.NewBorder(head, nil, nil, nil, d.tabs)
 	return d
@@ -609,8 +609,17 @@ func (d *eventDetail) show(seq uint64) {
 	}
 	d.payload.Refresh()
 	d.showRun(e)
-	d.actions.Hidden = replayable(e, req) == nil
-	d.answer.Hidden = !queued(e) || d.in.openRequest == nil
+	// Show and Hide, not .Hidden: the head's layout follows them
+	if replayable(e, req) != nil {
+		d.actions.Show()
+	} else {
+		d.actions.Hide()
+	}
+	if queued(e) && d.in.openRequest != nil {
+		d.answer.Show()
+	} else {
+		d.answer.Hide()
+	}
 	d.showToolCall(e)
 }
 
