@@ -161,7 +161,11 @@ func main() {
 	must(err)
 	everything := filepath.Join(*modules, "@modelcontextprotocol/server-everything/dist/index.js")
 	inspector := filepath.Join(*modules, "@modelcontextprotocol/inspector/clients/launcher/build/index.js")
-	for _, f := range []string{abs, everything, inspector} {
+	// A server on the official TypeScript SDK v2 listing 10,000 tools and
+	// 10,000 resources (issue #17's thousand-tool servers).
+	manyTools, err := filepath.Abs("core/session/testdata/tssdk_many_tools.mjs")
+	must(err)
+	for _, f := range []string{abs, everything, inspector, manyTools} {
 		if _, err := os.Stat(f); err != nil {
 			must(fmt.Errorf("missing %s (run `make build peers`)", f))
 		}
@@ -198,6 +202,12 @@ func main() {
 	must(compare("tools/list, stdio", *n,
 		[]string{abs, "--cli", "--method", "tools/list", "--format", "json", "--", "node", everything},
 		[]string{"node", inspector, "--cli", "node", everything, "--method", "tools/list"}, env))
+	// Each run starts a server that registers 20,000 entries: fewer runs.
+	// Peak memory is the larger of the client and the server it started
+	// (rusage of the waited-for tree), on both sides alike.
+	must(compare("tools/list, 10,000 tools, stdio", max(3, *n/3),
+		[]string{abs, "--cli", "--method", "tools/list", "--format", "json", "--", "node", manyTools, "10000"},
+		[]string{"node", inspector, "--cli", "node", manyTools, "10000", "--method", "tools/list"}, env))
 }
 
 func must(err error) {
