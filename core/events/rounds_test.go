@@ -123,10 +123,10 @@ func TestRoundsAbandoned(t *testing.T) {
 func TestInputRequired(t *testing.T) {
 	for raw, want := range map[string]bool{
 		`{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required"}}`: true,
-		`{"resultType":"input_required","inputRequests":{}}`:                 true,
-		`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}`:        false,
-		`{"jsonrpc":"2.0","id":1,"result":{"text":"input_required"}}`:        false,
-		`not json "input_required"`:                                          false,
+		`{"resultType":"input_required","inputRequests":{}}`:                true,
+		`{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete"}}`:       false,
+		`{"jsonrpc":"2.0","id":1,"result":{"text":"input_required"}}`:       false,
+		`not json "input_required"`:                                         false,
 	} {
 		if got := InputRequired([]byte(raw)); got != want {
 			t.Errorf("InputRequired(%s) = %v", raw, got)
