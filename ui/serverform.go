@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strconv"
@@ -681,14 +682,7 @@ func formatBytes(n int64) string {
 	return strconv.FormatInt(n, 10)
 }
 
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sortStrings(keys)
-	return keys
-}
+func sortedKeys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
 
 // onClearOAuth forgets the server's OAuth state (the button in the form).
 func (f *serverForm) onClearOAuth() { f.w.clearOAuth(f.oldName) }
@@ -1018,13 +1012,8 @@ func splitArgs(s string) ([]string, error) {
 }
 
 func joinMap(m map[string]string, sep string) string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sortStrings(keys)
 	var b strings.Builder
-	for _, k := range keys {
+	for _, k := range sortedKeys(m) {
 		b.WriteString(k + sep + m[k] + "\n")
 	}
 	return strings.TrimSuffix(b.String(), "\n")
@@ -1047,12 +1036,4 @@ func parseMap(s, sep, what string) (map[string]string, error) {
 		return nil, nil
 	}
 	return out, nil
-}
-
-func sortStrings(s []string) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
