@@ -17,6 +17,7 @@ import (
 
 	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/har"
 	"github.com/spyglass-mcp/spyglass/core/oauth"
 	"github.com/spyglass-mcp/spyglass/core/secrets"
 	"github.com/spyglass-mcp/spyglass/core/session"
@@ -60,6 +61,9 @@ type guiBackend struct {
 	// auths the authorizer of each server's live connection (gui_oauth.go).
 	removed map[string]removedServer
 	auths   map[string]*oauth.Authorizer
+	// hars records each http/sse server's exchanges for File → Export
+	// HAR… (gui_har.go).
+	hars map[string]*har.Recorder
 }
 
 // newGUIBackend wraps a loaded catalog. roWhy says why it is read-only

@@ -79,6 +79,7 @@ func (b *guiBackend) Open(name string, onState func(ui.StateView)) (ui.Conn, err
 			},
 		})
 		b.noteAuthorizer(name, conn.auth)
+		b.recordHAR(name, conn)
 		conn.onAuthorizing = func(active bool) {
 			if active {
 				onState(ui.StateView{State: ui.StateAuthorizing})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/har"
+	"github.com/spyglass-mcp/spyglass/core/wire"
 )
 
 // recordHAR puts a HAR recorder under the connection's HTTP client, for
@@ -15,19 +16,29 @@ func (r *cliRun) recordHAR() error {
 	if r.conn.http == nil {
 		return fmt.Errorf("--har records HTTP exchanges, but %q is a stdio server; use --trace FILE for its messages", r.conn.name)
 	}
-	base := http.DefaultTransport
-	if c := r.conn.http.Client; c != nil && c.Transport != nil {
-		base = c.Transport
+	r.har = &har.Recorder{}
+	recordHTTP(r.conn.http, r.har)
+	return nil
+}
+
+// recordHTTP puts rec under cfg's HTTP client: every exchange over it is
+// recorded for a HAR file (the --har flag, the window's File → Export HAR…).
+// A recorder already in use (the window's, over reconnections) keeps
+// the transport it was first given.
+func recordHTTP(cfg *wire.HTTPConfig, rec *har.Recorder) {
+	if rec.Base == nil {
+		rec.Base = http.DefaultTransport
+		if c := cfg.Client; c != nil && c.Transport != nil {
+			rec.Base = c.Transport
+		}
 	}
-	r.har = &har.Recorder{Base: base}
-	client := &http.Client{Transport: r.har}
-	if c := r.conn.http.Client; c != nil {
+	client := &http.Client{Transport: rec}
+	if c := cfg.Client; c != nil {
 		cp := *c
-		cp.Transport = r.har
+		cp.Transport = rec
 		client = &cp
 	}
-	r.conn.http.Client = client
-	return nil
+	cfg.Client = client
 }
 
 // writeHAR saves the HTTP exchanges to --har FILE, secrets masked.

@@ -51,6 +51,7 @@ func (w *Window) addShortcuts() {
 		add.Disabled, paste.Disabled, edit.Disabled, remove.Disabled = true, true, true, true
 	}
 	w.detachItem = fyne.NewMenuItem("Detach inspector", w.onDetachInspector)
+	w.harItem = fyne.NewMenuItem(harLabel, w.onExportHAR)
 	themes := fyne.NewMenuItem("Theme", nil)
 	themes.ChildMenu = fyne.NewMenu("",
 		fyne.NewMenuItem("Light", func() { w.setTheme("light") }),
@@ -58,7 +59,8 @@ func (w *Window) addShortcuts() {
 		fyne.NewMenuItem("System", func() { w.setTheme("system") }))
 	w.win.SetMainMenu(fyne.NewMainMenu(
 		fyne.NewMenu("File", key(fyne.NewMenuItem("Open trace…", w.onOpenTraceDialog), fyne.KeyO),
-			fyne.NewMenuItem("Compare sessions…", w.onCompareSessions)),
+			fyne.NewMenuItem("Compare sessions…", w.onCompareSessions),
+			w.harItem),
 		fyne.NewMenu("Servers", add, paste, fyne.NewMenuItemSeparator(),
 			fyne.NewMenuItem("Connect", w.onConnectServer),
 			fyne.NewMenuItem("Disconnect", w.onDisconnectServer),
@@ -81,6 +83,7 @@ func (w *Window) addShortcuts() {
 			fyne.NewMenuItem("Report a problem…", w.onReportProblem),
 			fyne.NewMenuItem("About Spyglass", w.onAbout)),
 	))
+	w.updateHARItem()
 }
 
 // selectedCard is the selected server's card, or nil (with a toast saying
@@ -166,7 +169,9 @@ func (w *Window) setTheme(name string) {
 		t = variantTheme{t, theme.VariantDark}
 	}
 	w.app.Settings().SetTheme(t)
-	w.list.refresh() // the cards' colours are set by hand
+	if w.list != nil { // nil while restoreTheme runs, before the window is built
+		w.list.refresh() // the cards' colours are set by hand
+	}
 	w.app.Preferences().SetString(prefTheme, name)
 }
 

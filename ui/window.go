@@ -90,6 +90,9 @@ type Window struct {
 	// Detach inspector), else nil; detachItem is that menu item.
 	inspWin    fyne.Window
 	detachItem *fyne.MenuItem
+	// harItem is File → Export HAR…, off for stdio and recorded servers
+	// (harexport.go).
+	harItem *fyne.MenuItem
 	// screen is the screen's size FitScreen was given (zero: unknown); a
 	// detached inspector's window is kept within it too
 	screen fyne.Size
@@ -111,6 +114,7 @@ func New(a fyne.App, be Backend, opts *Options) *Window {
 		w.opts.RetryDelay = time.Second
 	}
 	a.Settings().SetTheme(newReadableTheme())
+	w.restoreTheme() // before anything is built (see restoreTheme)
 	w.win = a.NewWindow(w.opts.Title)
 	w.win.SetContent(w.buildUI())
 	w.win.Resize(fyne.NewSize(1280, 800))
@@ -272,6 +276,7 @@ func (w *Window) selectServer(s *server) {
 	w.middle.Refresh()
 	w.list.refresh()
 	w.inspector.setServer(s.cfg.Name)
+	w.updateHARItem()
 }
 
 // ToggleInspector shows or hides the inspector panel (Ctrl+I). A detached

@@ -1,0 +1,124 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/spyglass-mcp/spyglass/ui"
+)
+
+// TestGUIExportHAR: File → Export HAR… saves the demo server's HTTP
+// exchanges (over Streamable HTTP) as a HAR file that validates against
+// the HAR 1.2 schema and holds the echo call and its answer; for a stdio
+// server the item is off and says why.
+func TestGUIExportHAR(t *testing.T) {
+	h := newGUIHarness(t)
+	h.tap("Connect")
+	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
+	h.runTool("echo", `{"message":"kept in the HAR"}`)
+	h.waitFor("the echo result", func() bool { return h.hasText("Echo: kept in the HAR") })
+
+	item := h.menuItem("File", "Export HAR…")
+	ui.Sync(func() {
+		if item.Disabled {
+			t.Fatal("Export HAR… is off for an http server")
+		}
+	})
+	ui.Sync(item.Action)
+	path := filepath.Join(h.dir, "demo.har")
+	h.waitFor("the saved toast", func() bool { return h.hasText("Saved " + path) })
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("the HAR file does not parse: %v", err)
+	}
+	if err := harSchemaGUI(t).Validate(doc); err != nil {
+		t.Fatalf("the HAR file is not HAR 1.2: %v", err)
+	}
+	var f struct {
+		Log struct {
+			Entries []struct {
+				Request struct {
+					Method   string `json:"method"`
+					PostData struct {
+						Text string `json:"text"`
+					} `json:"postData"`
+				} `json:"request"`
+				Response struct {
+					Status  int `json:"status"`
+					Content struct {
+						Text string `json:"text"`
+					} `json:"content"`
+				} `json:"response"`
+			} `json:"entries"`
+		} `json:"log"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, e := range f.Log.Entries {
+		if e.Request.Method == "POST" && strings.Contains(e.Request.PostData.Text, `"tools/call"`) &&
+			strings.Contains(e.Request.PostData.Text, "kept in the HAR") && e.Response.Status == 200 &&
+			strings.Contains(e.Response.Content.Text, "Echo: kept in the HAR") {
+			found = true
+		}
+	}
+	if !found {
+		t.Fatalf("no POST of the echo call with its answer among %d entries:\n%s", len(f.Log.Entries), b)
+	}
+
+	// a stdio server: the item is off and says why
+	h.selectCard("broken")
+	ui.Sync(func() {
+		var it = item
+		for _, m := range h.win.MainMenu().Items {
+			for _, x := range m.Items {
+				if strings.HasPrefix(x.Label, "Export HAR…") {
+					it = x
+				}
+			}
+		}
+		if !it.Disabled || it.Label != "Export HAR… (stdio servers have no HTTP)" {
+			t.Fatalf("for a stdio server the item is %q, disabled %v", it.Label, it.Disabled)
+		}
+	})
+}
+
+// harSchemaGUI compiles the HAR 1.2 schema core/har's tests keep
+// (har-schema@2.0.0).
+func harSchemaGUI(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	c := jsonschema.NewCompiler()
+	files, _ := filepath.Glob("../core/har/testdata/har-schema/*.json")
+	if len(files) < 10 {
+		t.Fatalf("HAR schema files missing: %v", files)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.AddResource("https://har.invalid/"+filepath.Base(f), doc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := c.Compile("https://har.invalid/har.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
