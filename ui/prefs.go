@@ -24,7 +24,6 @@ const (
 // panels, theme and (unless Options.Select names one) the server. Fyne
 // cannot place a window on every driver, so the position is not kept.
 func (w *Window) restorePrefs() {
-	w.baseTheme = w.app.Settings().Theme()
 	p := w.app.Preferences()
 	w.win.Resize(fyne.NewSize(float32(p.FloatWithFallback(prefWidth, 1280)), float32(p.FloatWithFallback(prefHeight, 800))))
 	w.mainSp.Offset = p.FloatWithFallback(prefListOff, w.mainSp.Offset)
@@ -38,13 +37,21 @@ func (w *Window) restorePrefs() {
 	if p.Bool(prefInspDetached) && w.inspOpen {
 		w.detachInspector()
 	}
-	if t := p.String(prefTheme); t != "" {
-		w.setTheme(t)
-	}
 	if w.opts.Select == "" {
 		if s := w.server(p.String(prefServer)); s != nil {
 			w.selectServer(s)
 		}
+	}
+}
+
+// restoreTheme applies the remembered theme (View → Theme). It runs before
+// the window's widgets are built: until the app runs, Fyne's GL driver
+// redraws nothing when the theme changes, so widgets built before it kept
+// the start theme's colours (dark headings on a light window).
+func (w *Window) restoreTheme() {
+	w.baseTheme = w.app.Settings().Theme()
+	if t := w.app.Preferences().String(prefTheme); t != "" {
+		w.setTheme(t)
 	}
 }
 
