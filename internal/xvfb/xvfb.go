@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -40,7 +41,10 @@ func Start(t testing.TB, width, height int) string {
 	}
 	w.Close()
 	t.Cleanup(func() {
-		_ = x.Process.Kill()
+		// SIGTERM, not a kill: Xvfb then removes its socket and lock file
+		// (a killed one leaves /tmp/.X11-unix/XN, and a later Xvfb on that
+		// number starts but its clients cannot open the display)
+		_ = x.Process.Signal(syscall.SIGTERM)
 		_ = x.Wait()
 	})
 	line := make([]byte, 32)
