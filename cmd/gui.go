@@ -144,7 +144,7 @@ func runGUI(inv *Invocation, args []string, stderr io.Writer) int {
 			crashTrigger()
 		}
 		if sock != nil {
-			go sock.Serve(func(m appsock.Message) appsock.Reply { return be.handOver(w, m) })
+			go sock.Serve(func(m appsock.Message) (appsock.Reply, func(io.Reader)) { return be.handOver(w, m) })
 		}
 		for _, p := range traces {
 			w.OpenTrace(p)

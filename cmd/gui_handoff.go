@@ -1,6 +1,10 @@
 package cmd
 
 import (
+	"bufio"
+	"bytes"
+	"cmp"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +13,8 @@ import (
 
 	"github.com/spyglass-mcp/spyglass/core/appsock"
 	"github.com/spyglass-mcp/spyglass/core/catalog"
+	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/tap"
 	"github.com/spyglass-mcp/spyglass/ui"
 )
 
@@ -48,15 +54,24 @@ func claimWindow(path string, args []string, stderr io.Writer) (ln *appsock.List
 	return nil, false
 }
 
-// handOver is the open window's side: it takes a command line handed over
-// by a second start. Trace files open as recorded sessions; a server
+// handOver is the open window's side of core/appsock: a tap's live feed
+// (tap.FeedKind) becomes a session of its own; a command line handed over
+// by a second start opens what it names. Trace files open as recorded sessions; a server
 // given on that line (ad hoc, or --server NAME) is added for this session
 // if new, selected and connected; the window comes to the front in every
 // case.
-func (b *guiBackend) handOver(w *ui.Window, m appsock.Message) appsock.Reply {
-	if m.Kind != "open" {
-		return appsock.Reply{Declined: fmt.Sprintf("this window does not know %q messages", m.Kind)}
+func (b *guiBackend) handOver(w *ui.Window, m appsock.Message) (appsock.Reply, func(io.Reader)) {
+	switch m.Kind {
+	case tap.FeedKind:
+		return b.takeTap(w, m)
+	case "open":
+		return b.openHandedOver(w, m), nil
 	}
+	return appsock.Reply{Declined: fmt.Sprintf("this window does not know %q messages", m.Kind)}, nil
+}
+
+// openHandedOver takes a second start's command line.
+func (b *guiBackend) openHandedOver(w *ui.Window, m appsock.Message) appsock.Reply {
 	inv, err := ParseArgs(m.Args)
 	if err != nil {
 		return appsock.Reply{Error: err.Error()}
@@ -123,4 +138,56 @@ func (b *guiBackend) addSessionServer(name string, s catalog.Server) string {
 	b.override[use] = s
 	b.session = append(b.session, use)
 	return use
+}
+
+// takeTap shows a tap's live feed (core/tap.StartFeed) as a session of its
+// own: an entry named after the tapped server, marked as a tap that never
+// connects, whose events arrive in the log as the tap records them; when
+// the tap ends, the entry says so and keeps what was recorded.
+func (b *guiBackend) takeTap(w *ui.Window, m appsock.Message) (appsock.Reply, func(io.Reader)) {
+	var name, transport, target string
+	if len(m.Args) > 0 {
+		name = m.Args[0]
+	}
+	if len(m.Args) > 2 {
+		transport, target = m.Args[1], m.Args[2]
+	}
+	if name == "" {
+		name = "tap"
+	}
+	var s catalog.Server
+	if transport == "http" || transport == "sse" {
+		s.Type, s.URL = catalog.Type(transport), target
+	} else {
+		s.Command = target
+	}
+	what := "the tap of " + cmp.Or(target, name)
+	name = b.addSessionServer(name, s)
+	b.setRecorded(name, what+", live")
+	ui.Do(w.ServersChanged)
+	return appsock.Reply{OK: true}, func(r io.Reader) {
+		br := bufio.NewReaderSize(r, 64<<10)
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(bytes.TrimSpace(line)) > 0 {
+				var e events.Event
+				if jerr := json.Unmarshal(line, &e); jerr == nil {
+					e.Conn, e.Seq = name, 0
+					b.log.Append(e)
+				}
+			}
+			if err != nil {
+				break
+			}
+		}
+		b.setRecorded(name, what+", ended at "+time.Now().Format("15:04:05"))
+		ui.Do(w.ServersChanged)
+	}
+}
+
+// setRecorded marks a session entry as recorded, saying where from.
+func (b *guiBackend) setRecorded(name, from string) {
+	b.mu.Lock()
+	b.recorded[name] = from
+	b.mu.Unlock()
 }

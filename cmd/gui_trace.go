@@ -85,9 +85,7 @@ func (b *guiBackend) addRecorded(name, path string, meta events.TraceMeta, conn 
 		}
 	}
 	use := b.addSessionServer(name, s)
-	b.mu.Lock()
-	b.recorded[use] = path
-	b.mu.Unlock()
+	b.setRecorded(use, path)
 	return use
 }
 

@@ -6,7 +6,7 @@
 // one answers on it) and replaced.
 //
 // The protocol is one JSON line each way per connection: a Message, then
-// a Reply.
+// a Reply; a handler may then keep reading the connection as a stream.
 package appsock
 
 import (
@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"os"
 	"path/filepath"
@@ -102,9 +103,13 @@ func Listen(path string) (*Listener, error) {
 	}
 }
 
-// Serve answers each connection with handle's reply until the listener is
-// closed.
-func (l *Listener) Serve(handle func(Message) Reply) {
+// Handler answers a message. A handler that also returns stream (with an
+// OK reply) keeps the connection: stream reads what the client sends after
+// the reply (a tap's live feed) until the client closes it.
+type Handler func(Message) (rep Reply, stream func(io.Reader))
+
+// Serve answers each connection with handle until the listener is closed.
+func (l *Listener) Serve(handle Handler) {
 	for {
 		c, err := l.ln.Accept()
 		if err != nil {
@@ -114,21 +119,28 @@ func (l *Listener) Serve(handle func(Message) Reply) {
 	}
 }
 
-func serveConn(c net.Conn, handle func(Message) Reply) {
+func serveConn(c net.Conn, handle Handler) {
 	defer c.Close()
 	var m Message
-	line, err := bufio.NewReaderSize(io.LimitReader(c, maxLine), 64<<10).ReadBytes('\n')
+	lim := &io.LimitedReader{R: c, N: maxLine}
+	br := bufio.NewReaderSize(lim, 64<<10)
+	line, err := br.ReadBytes('\n')
 	if err != nil && len(line) == 0 {
 		return
 	}
 	var rep Reply
+	var stream func(io.Reader)
 	if err := json.Unmarshal(line, &m); err != nil {
 		rep = Reply{Error: "not a Spyglass message: " + err.Error()}
 	} else {
-		rep = handle(m)
+		rep, stream = handle(m)
 	}
 	b, _ := json.Marshal(rep)
-	_, _ = c.Write(append(b, '\n'))
+	if _, err := c.Write(append(b, '\n')); err != nil || stream == nil || !rep.OK {
+		return
+	}
+	lim.N = math.MaxInt64 // a stream is as long as its sender makes it
+	stream(br)
 }
 
 // Close stops listening and removes the socket.

@@ -1,7 +1,9 @@
 package appsock
 
 import (
+	"bufio"
 	"errors"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -17,9 +19,9 @@ func TestHandOver(t *testing.T) {
 	}
 	defer l.Close()
 	got := make(chan Message, 1)
-	go l.Serve(func(m Message) Reply {
+	go l.Serve(func(m Message) (Reply, func(io.Reader)) {
 		got <- m
-		return Reply{OK: true}
+		return Reply{OK: true}, nil
 	})
 	for _, p := range []struct {
 		name string
@@ -76,7 +78,7 @@ func TestGarbageIsAnswered(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	go l.Serve(func(Message) Reply { t.Error("garbage handled as a message"); return Reply{} })
+	go l.Serve(func(Message) (Reply, func(io.Reader)) { t.Error("garbage handled as a message"); return Reply{}, nil })
 	c, err := net.Dial("unix", path)
 	if err != nil {
 		t.Fatal(err)
@@ -87,5 +89,41 @@ func TestGarbageIsAnswered(t *testing.T) {
 	n, _ := c.Read(buf)
 	if want := `{"error":"not a Spyglass message`; len(buf[:n]) < len(want) || string(buf[:len(want)]) != want {
 		t.Fatalf("answered %q", buf[:n])
+	}
+}
+
+// TestStream: a handler that streams reads what the client sends after the
+// reply, to the end.
+func TestStream(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "app.sock")
+	l, err := Listen(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	lines := make(chan []string, 1)
+	go l.Serve(func(m Message) (Reply, func(io.Reader)) {
+		return Reply{OK: true}, func(r io.Reader) {
+			var got []string
+			sc := bufio.NewScanner(r)
+			for sc.Scan() {
+				got = append(got, sc.Text())
+			}
+			lines <- got
+		}
+	})
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Write([]byte(`{"kind":"feed"}` + "\n"))
+	rep, _ := bufio.NewReader(c).ReadString('\n')
+	if rep != `{"ok":true}`+"\n" {
+		t.Fatalf("reply %q", rep)
+	}
+	c.Write([]byte("one\ntwo\n"))
+	c.Close()
+	if got := <-lines; len(got) != 2 || got[0] != "one" || got[1] != "two" {
+		t.Fatalf("streamed %q", got)
 	}
 }
