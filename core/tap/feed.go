@@ -18,7 +18,7 @@ import (
 // Args holds the connection name, the transport and the target. After
 // the app's Reply (OK), the tap writes its events on the same connection
 // as JSON lines (the trace file's event form, core/events/TRACE.md) until
-// it ends. The app's side of the feed is not written yet (#16).
+// it ends. The window shows the feed as a session of its own (cmd/gui_handoff.go).
 const FeedKind = "tap"
 
 // ErrNoApp is returned by StartFeed when no app listens on the socket or
