@@ -5,8 +5,39 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-bin/spyglass}
+# Runs of each scale benchmark (issue #17): figures are min–median–max.
+runs=${BENCH_RUNS:-3}
 
-echo "== CLI: Spyglass vs the official MCP Inspector's --cli (targets: HTTP wall <= 0.05, memory <= 0.25; stdio wall <= 0.4)"
+# minmedmax groups the lines of `go test -bench -count N` by benchmark and
+# prints each figure it reported as min–median–max over the N runs
+# (ns/op, meaningless at -benchtime 1x, left out).
+minmedmax() {
+	awk '/^Benchmark/ {
+		name = $1; sub(/-[0-9]+$/, "", name)
+		if (!(name in seen)) { seen[name] = 1; names[++nn] = name }
+		for (i = 3; i < NF; i += 2) {
+			u = $(i + 1); if (u == "ns/op") continue
+			k = name SUBSEP u
+			if (!(k in cnt)) { units[name] = units[name] " " u }
+			v[k, ++cnt[k]] = $i + 0
+		}
+	}
+	END {
+		for (j = 1; j <= nn; j++) {
+			name = names[j]; printf "%s\n", name
+			m = split(units[name], us, " ")
+			for (x = 1; x <= m; x++) {
+				k = name SUBSEP us[x]; c = cnt[k]
+				for (a = 1; a <= c; a++) s[a] = v[k, a]
+				for (a = 2; a <= c; a++) { t = s[a]; b = a - 1; while (b > 0 && s[b] > t) { s[b + 1] = s[b]; b-- }; s[b + 1] = t }
+				printf "    %-20s %.4g – %.4g – %.4g\n", us[x], s[1], s[int((c + 1) / 2)], s[c]
+			}
+		}
+	}'
+}
+
+echo "== CLI: Spyglass vs the official MCP Inspector's --cli (targets: HTTP wall <= 0.05, memory <= 0.25; stdio wall <= 0.4;"
+echo "   10,000 tools (issue #17): wall and memory ratios printed, memory being the larger of client and server on both sides)"
 go run ./core/internal/benchcmp -spyglass "$bin"
 
 echo
@@ -25,3 +56,18 @@ go test -run '^$' -bench 'BenchmarkSchema' -count 3 ./core/schemaform | grep -E 
 echo
 echo "== Event log: a million events into a 100,000-event ring with a listener"
 go test -run '^$' -bench 'Append|After|Match' -benchtime 1s ./core/events | grep -E '^Benchmark'
+
+echo
+echo "== Scale (issue #17), min – median – max over $runs runs:"
+echo "== Retention: 1,000,000 events of a recorded server-everything session (payload sizes as recorded) into core/events.Log, default options."
+echo "   goal: all 1,000,000 kept and searchable within 256 MB. Today: a 100,000-event ring (and 256 MB of payloads), so kept-events <= 100,000."
+echo "== Search: the inspector's search (events.Match) over what the log keeps vs bytes.Contains over the same payloads. goal: ratio <= 3"
+go test -run '^$' -bench 'RetentionMillion|SearchMillion' -benchtime 1x -count "$runs" ./core/events | minmedmax
+
+echo
+echo "== Ingest: the demo server's flood (200,000 notifications/message) into a session over stdio (a child process) and Streamable HTTP."
+echo "   goals: notif/s >= 10,000 sustained; recorded == sent (none lost); heap-cleared-MB back at heap-before-MB after Clear."
+echo "== Huge payloads: one 50 MB tool result (demo get_embedded_resource size) read, recorded and decoded. goal: peak-rss-x <= 3 (peak memory / payload)"
+echo "== Soak: connect / call / disconnect cycles against the demo server. goal: goroutines, fds and heap at the end as at the start"
+echo "== Thousand tools: tools/list of 10,000 tools from a TypeScript SDK v2 server through a session. goal (the window's first step): <= 100 ms"
+go test -run '^$' -bench 'BenchmarkFlood|BenchmarkHugeToolResult|BenchmarkSoak|BenchmarkListManyTools' -benchtime 1x -count "$runs" ./core/session | minmedmax
