@@ -6,7 +6,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"runtime"
 	"strconv"
@@ -250,8 +249,11 @@ func BenchmarkListManyTools(b *testing.B) {
 		tools, err := s.ListTools(ctx, nil)
 		elapsed := time.Since(start)
 		b.StopTimer()
-		if err != nil || len(tools.Tools) != 10000 {
-			b.Fatal(fmt.Sprint(len(tools.Tools)), err)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(tools.Tools) != 10000 {
+			b.Fatalf("%d tools listed, want 10,000", len(tools.Tools))
 		}
 		b.ReportMetric(float64(elapsed.Microseconds())/1000, "list-ms")
 		b.ReportMetric(mb(heapAfterGC()-h0), "held-MB")
