@@ -261,6 +261,14 @@ func TestGUIOutcomeUnknownOnErrorCard(t *testing.T) {
 		return h.hasText("The call failed") && h.badgeCount("outcome unknown") >= 1 &&
 			h.hasText("⚠ Outcome unknown: the tool may change something")
 	})
+	// the inspector's synthetic tool · event shows its own record as its
+	// payload (it has no bytes on the wire)
+	if err := h.w.OpenEvent("tool · flaky_write", 30*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	h.waitFor("the tool event's payload", func() bool {
+		return h.hasText(`errorClass: "transport"`) && h.hasText("outcomeUnknown: true")
+	})
 }
 
 // completionArgs are the arguments (name=value) of the completion/complete
@@ -317,3 +325,47 @@ func TestGUICompletionsDebounced(t *testing.T) {
 		t.Errorf("typing Zoe sent %q, want only name=Zoe", got)
 	}
 }
+
+// TestGUITaskResultLikeToolResult: the demo's countdown_task run as a
+// task; its result on the Tasks screen is drawn as the Tools screen draws
+// a tool result (its text content, Raw JSON), not as a bare JSON tree.
+func TestGUITaskResultLikeToolResult(t *testing.T) {
+	h := newGUIHarness(t)
+	ui.Sync(func() { h.be.useQueue(h.w, filepath.Join(h.dir, "profiles.json")) }) // tasks need a client capability
+	h.tap("Connect")
+	h.waitFor("connected", func() bool { return h.hasText("Connected") && h.hasText("tools") })
+	ui.Sync(func() { h.entry("Search tools").SetText("countdown_task") })
+	h.waitFor("countdown_task", func() bool { return h.hasText("countdown_task · ") })
+	ui.Sync(func() {
+		if !h.selectRow("Countdown") {
+			t.Fatal("could not select countdown_task")
+		}
+	})
+	h.setArgs(`{"seconds": 0}`)
+	ui.Sync(func() {
+		c, _ := h.find(func(o fyne.CanvasObject) bool {
+			c, ok := o.(*widget.Check)
+			return ok && c.Text == "Run as task"
+		}).(*widget.Check)
+		if c == nil {
+			t.Fatal("no Run as task")
+		}
+		c.SetChecked(true)
+	})
+	h.tap("Run")
+	h.waitFor("the task started", func() bool { return h.hasText("Started task ") })
+	h.openTab("Tasks")
+	h.waitFor("the task listed", func() bool { return h.hasText("1 tasks") })
+	ui.Sync(func() {
+		walk(h.win.Content(), func(o fyne.CanvasObject) {
+			if l, ok := o.(*widget.List); ok && l.Length() == 1 {
+				l.Select(0) // the Tasks screen's one task
+			}
+		})
+	})
+	h.tap("Result") // tasks/result waits for the end of a 0-second countdown
+	h.waitFor("the result as a tool result", func() bool {
+		return h.hasText("Liftoff after 0 second(s).") && h.button("Raw JSON") != nil
+	})
+}
+

@@ -605,7 +605,8 @@ func (d *eventDetail) show(seq uint64) {
 		}
 		d.payload.Objects = []fyne.CanvasObject{container.NewGridWithColumns(2, pane("Request", req, ""), pane("Response", resp, missing))}
 	} else {
-		d.payload.Objects = []fyne.CanvasObject{pane("", &e, "")}
+		shown := withSyntheticPayload(e) // a tool · event shows its own record
+		d.payload.Objects = []fyne.CanvasObject{pane("", &shown, "")}
 	}
 	d.payload.Refresh()
 	d.showRun(e)

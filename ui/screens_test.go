@@ -220,7 +220,11 @@ func TestResourcesPromptsTasksLogsInfo(t *testing.T) {
 	Sync(func() { ss.tasks.onPoll("t-1") })
 	waitFor(t, "polled", func() bool { return ss.tasks.tasks[0].Status == "completed" })
 	Sync(func() { ss.tasks.onResult("t-1") })
-	waitFor(t, "task result", func() bool { return len(ss.tasks.result.Objects) == 2 })
+	// drawn as a tool result: its text content, not a JSON tree (#12)
+	waitFor(t, "task result", func() bool {
+		s := texts(ss.tasks.result)
+		return strings.Contains(s, "Result") && strings.Contains(s, "done") && strings.Contains(s, "[Raw JSON]")
+	})
 
 	// logs: level filter, text filter, setLevel
 	Sync(func() {

@@ -142,11 +142,9 @@ func (t *tasksScreen) onResult(id string) {
 			if err != nil {
 				t.result.Objects = []fyne.CanvasObject{errorView(err, "Task result error", t.ss.s.w.win)}
 			} else {
-				tree := newJSONTree()
-				tree.SetJSON(raw)
-				sc := container.NewVScroll(tree.obj)
-				sc.SetMinSize(fyne.NewSize(200, 240))
-				t.result.Objects = []fyne.CanvasObject{heading("Result"), sc}
+				// a task's result is the result of the request that made
+				// it (tools/call): drawn as the Tools screen draws one
+				t.result.Objects = t.ss.toolResultObjects(taskToolResult(raw), 0, "tasks/result")
 			}
 			t.result.Refresh()
 		})

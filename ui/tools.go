@@ -585,24 +585,41 @@ func latencyText(d time.Duration) string {
 
 // showResult renders a tools/call result.
 func (t *toolsScreen) showResult(res ToolResult, elapsed time.Duration) {
+	t.result.Objects = t.ss.toolResultObjects(res, elapsed, "tools/call result")
+	if res.TaskID != "" {
+		t.ss.tasks.onRefresh()
+	}
+	t.result.Refresh()
+	t.formObj.Refresh() // again, now that the wrapping rows know their height
+}
+
+// toolResultObjects draws a tool's result (a tools/call answer, or the
+// result of the task a call started): outcome, the ways to look closer,
+// lineage, content and structuredContent. elapsed 0 leaves the round trip
+// out; title names the Raw JSON dialog.
+func (ss *serverScreens) toolResultObjects(res ToolResult, elapsed time.Duration, title string) []fyne.CanvasObject {
 	var objs []fyne.CanvasObject
 	// the heading with its outcome, then the ways to look closer
 	head := container.NewHBox(heading("Result"))
 	if res.IsError {
 		head.Add(container.NewCenter(newBadge("tool error (isError)", "error")))
 	} else {
-		head.Add(container.NewCenter(newBadge("ok · "+latencyText(elapsed), "ok")))
+		ok := "ok"
+		if elapsed > 0 {
+			ok += " · " + latencyText(elapsed)
+		}
+		head.Add(container.NewCenter(newBadge(ok, "ok")))
 	}
 	raw := widget.NewButtonWithIcon("Raw JSON", theme.FileTextIcon(), func() {
-		showTextDialog("tools/call result", prettyJSON(res.Raw), t.ss.s.w.win)
+		showTextDialog(title, prettyJSON(res.Raw), ss.s.w.win)
 	})
 	raw.Importance = widget.LowImportance
 	links := wrapRow(raw)
 	if res.Seq != 0 {
 		seq := res.Seq
-		insp := widget.NewButtonWithIcon("Request and response", theme.SearchIcon(), func() { t.ss.s.w.inspectEvent(seq) })
+		insp := widget.NewButtonWithIcon("Request and response", theme.SearchIcon(), func() { ss.s.w.inspectEvent(seq) })
 		insp.Importance = widget.LowImportance
-		att := widget.NewButtonWithIcon("Attempts", theme.HistoryIcon(), func() { t.ss.s.w.inspectAttempts(seq) })
+		att := widget.NewButtonWithIcon("Attempts", theme.HistoryIcon(), func() { ss.s.w.inspectAttempts(seq) })
 		att.Importance = widget.LowImportance
 		links.Add(insp)
 		links.Add(att)
@@ -622,10 +639,9 @@ func (t *toolsScreen) showResult(res ToolResult, elapsed time.Duration) {
 	}
 	if res.TaskID != "" {
 		objs = append(objs, wrapLabel("Started task "+res.TaskID+": see the Tasks tab."))
-		t.ss.tasks.onRefresh()
 	}
 	for _, c := range res.Content {
-		objs = append(objs, t.ss.contentView(c))
+		objs = append(objs, ss.contentView(c))
 	}
 	if len(res.StructuredContent) > 0 {
 		objs = append(objs, heading("structuredContent"))
@@ -643,7 +659,5 @@ func (t *toolsScreen) showResult(res ToolResult, elapsed time.Duration) {
 	if len(res.Content) == 0 && len(res.StructuredContent) == 0 && res.TaskID == "" {
 		objs = append(objs, emptyState("The tool returned an empty result (no content)."))
 	}
-	t.result.Objects = objs
-	t.result.Refresh()
-	t.formObj.Refresh() // again, now that the wrapping rows know their height
+	return objs
 }
