@@ -1,0 +1,98 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spyglass-mcp/spyglass/core/collection"
+	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/session"
+	"github.com/spyglass-mcp/spyglass/core/sessiondiff"
+)
+
+// DefaultCollection implements ui.CollectionStore: the file a server's
+// saved calls go to unless the user picks another, under
+// collection.DefaultDir.
+func (b *guiBackend) DefaultCollection(server string) string {
+	name := strings.Map(func(r rune) rune {
+		if strings.ContainsRune(`/\:*?"<>| `, r) {
+			return '-'
+		}
+		return r
+	}, server)
+	return filepath.Join(collection.DefaultDir(), name+".json")
+}
+
+// SaveCall implements ui.CollectionStore: the request seq of server (0:
+// its latest tools/call, prompts/get or resources/read), as the log
+// holds it, is appended to the collection file at path (created when
+// missing, for that server), expecting its recorded outcome.
+func (b *guiBackend) SaveCall(server string, seq uint64, path string) (string, error) {
+	if path == "" {
+		return "", errors.New("give the collection file's path")
+	}
+	var found *sessiondiff.Exchange
+	xs := sessiondiff.Exchanges(b.log.Events())
+	for i := range xs {
+		x := &xs[i]
+		if x.Conn != server || x.Dir != events.DirOut {
+			continue
+		}
+		if seq == 0 && (x.Method == "tools/call" || x.Method == "prompts/get" || x.Method == "resources/read") || x.Seq == seq && seq != 0 {
+			found = x
+		}
+	}
+	if found == nil && seq == 0 {
+		return "", fmt.Errorf("%s has no tool, prompt or resource call to save yet", server)
+	}
+	if found == nil {
+		return "", fmt.Errorf("request #%d of %s is no longer in the log", seq, server)
+	}
+	if len(found.Response) == 0 {
+		return "", fmt.Errorf("%s has no answer yet: save it once it has one", found.Label())
+	}
+	call, err := collection.FromExchange(found)
+	if err != nil {
+		return "", err
+	}
+	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if err := collection.Append(path, name, &collection.Server{Name: server}, call); err != nil {
+		return "", err
+	}
+	return call.Label(), nil
+}
+
+// RunCollection implements ui.CollectionStore: the collection file at
+// path, run against the live session of server (the collection's own
+// server when server is "").
+func (b *guiBackend) RunCollection(ctx context.Context, path, server string) (*collection.Report, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	c, err := collection.Read(bytes.NewReader(data))
+	if err != nil {
+		return nil, err
+	}
+	if server == "" && c.Server != nil {
+		server = c.Server.Name
+	}
+	if server == "" {
+		return nil, errors.New("it names no server: select the server to run it against first")
+	}
+	b.mu.Lock()
+	sess := b.live[server]
+	b.mu.Unlock()
+	if sess == nil {
+		return nil, fmt.Errorf("%s is not connected: connect it, then run the collection again", server)
+	}
+	if st, _ := sess.State(); st != session.StateConnected {
+		return nil, fmt.Errorf("%s is not connected: connect it, then run the collection again", server)
+	}
+	return collection.Run(ctx, c, sess, nil), nil
+}
