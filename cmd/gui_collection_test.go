@@ -16,7 +16,7 @@ import (
 )
 
 // TestGUICollection saves a real echo call to the demo server's default
-// collection (Tools → Save last call to collection…), adds to the file a
+// collection (the result's Save to collection…), adds to the file a
 // call whose pointer expectation holds and one whose result differs,
 // runs it against the demo server (File → Run collection…'s run) and
 // reads the checklist: the saved call and the pointer pass, the changed
@@ -28,7 +28,7 @@ func TestGUICollection(t *testing.T) {
 	h.runTool("echo", `{"message":"saved"}`)
 	h.waitFor("the echo result", func() bool { return h.hasText("Echo: saved") })
 
-	ui.Sync(h.menuItem("Tools", "Save last call to collection…").Action)
+	h.tap("Save to collection…") // on the result
 	path := filepath.Join(collection.DefaultDir(), "demo.json")
 	h.waitFor("the save dialog with the default file", func() bool {
 		return h.find(func(o fyne.CanvasObject) bool { e, ok := o.(*widget.Entry); return ok && e.Text == path }) != nil
@@ -89,4 +89,23 @@ func TestGUICollection(t *testing.T) {
 			return ok && strings.Contains(e.Text, `changed /result/content/0/text: "Echo: saved" → "Echo: changed"`)
 		}) != nil
 	})
+	h.tap("Close")
+
+	// Tools → Save last call to collection… saves the latest call (the
+	// run's "argument changed") to a file of the user's choosing
+	ui.Sync(h.menuItem("Tools", "Save last call to collection…").Action)
+	other := filepath.Join(h.dir, "project", "calls.json")
+	ui.Sync(func() {
+		e, _ := h.find(func(o fyne.CanvasObject) bool { e, ok := o.(*widget.Entry); return ok && e.Text == path }).(*widget.Entry)
+		if e == nil {
+			t.Fatal("no path in the save dialog")
+		}
+		e.SetText(other)
+	})
+	h.tap("Save")
+	h.waitFor("saved elsewhere", func() bool { return h.hasText("Saved tools/call echo to " + other) })
+	b, _ = os.ReadFile(other)
+	if c, err := collection.Read(bytes.NewReader(b)); err != nil || len(c.Calls) != 1 || !strings.Contains(string(c.Calls[0].Params), `"changed"`) {
+		t.Fatalf("the chosen file holds %s (%v)", b, err)
+	}
 }

@@ -623,6 +623,12 @@ func (ss *serverScreens) toolResultObjects(res ToolResult, elapsed time.Duration
 		att.Importance = widget.LowImportance
 		links.Add(insp)
 		links.Add(att)
+		if _, ok := ss.s.w.be.(CollectionStore); ok {
+			name := ss.s.cfg.Name
+			save := widget.NewButtonWithIcon("Save to collection…", theme.DocumentSaveIcon(), func() { ss.s.w.SaveToCollection(name, seq) })
+			save.Importance = widget.LowImportance
+			links.Add(save)
+		}
 	}
 	objs = append(objs, head, links)
 	if lbl := attemptLine(res.Attempt); lbl != nil {
