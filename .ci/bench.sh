@@ -30,7 +30,7 @@ minmedmax() {
 				k = name SUBSEP us[x]; c = cnt[k]
 				for (a = 1; a <= c; a++) s[a] = v[k, a]
 				for (a = 2; a <= c; a++) { t = s[a]; b = a - 1; while (b > 0 && s[b] > t) { s[b + 1] = s[b]; b-- }; s[b + 1] = t }
-				printf "    %-20s %.4g – %.4g – %.4g\n", us[x], s[1], s[int((c + 1) / 2)], s[c]
+				printf "    %-20s %.6g – %.6g – %.6g\n", us[x], s[1], s[int((c + 1) / 2)], s[c]
 			}
 		}
 	}'
