@@ -24,9 +24,10 @@ import (
 // asserted about time; the correctness half is in scale_test.go.
 
 // scaleDials are the two transports the demo server is measured over: a
-// child process on stdio and Streamable HTTP on loopback.
+// child process on stdio and a child process serving Streamable HTTP on
+// loopback: the server's memory is never counted as the client's.
 func scaleDials(b *testing.B) map[string]func(*events.Log) func(context.Context) (wire.Conn, error) {
-	url := demoHTTPURL(b)
+	url := demoHTTPChild(b)
 	return map[string]func(*events.Log) func(context.Context) (wire.Conn, error){
 		"stdio": func(l *events.Log) func(context.Context) (wire.Conn, error) { return demoStdioDial(b, l) },
 		"http":  func(l *events.Log) func(context.Context) (wire.Conn, error) { return httpDial(l, url) },

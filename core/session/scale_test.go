@@ -3,11 +3,14 @@
 package session
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
@@ -15,6 +18,44 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/wire"
 )
+
+// demoHTTPEnv makes the test binary the demo server over Streamable HTTP
+// on a free loopback port; it prints the endpoint's URL as its first line.
+const demoHTTPEnv = "SPYGLASS_SESSION_TEST_DEMO_HTTP"
+
+func init() {
+	if dir := os.Getenv(demoHTTPEnv); dir != "" {
+		err := demo.ServeHTTP(context.Background(), demo.New(&demo.Options{NotesDir: dir}), 0, func(u string) { fmt.Println(u) })
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+}
+
+// demoHTTPChild starts the demo server over Streamable HTTP in a child
+// process (so that its memory and allocations are not this process's)
+// and returns its endpoint.
+func demoHTTPChild(tb testing.TB) string {
+	tb.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), demoHTTPEnv+"="+tb.TempDir())
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		tb.Fatalf("the demo server did not say where it listens: %v", err)
+	}
+	return strings.TrimSpace(line)
+}
 
 // demoStdioDial starts the demo server as a child process (this test
 // binary, see TestMain) for every connection.
