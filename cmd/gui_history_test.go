@@ -250,6 +250,11 @@ func TestGUIReplayDiffers(t *testing.T) {
 		return len(h.requestSeqs("tools/call", "bump_counter")) == 2 && h.hasBadge("differs from the first run") &&
 			h.hasText("Differs at /") && h.hasText("Differs from the first run at ")
 	})
+	ui.Sync(func() {
+		if m := h.win.Content().MinSize(); m.Width > 1024 || m.Height > 700 {
+			t.Errorf("with a differing replay in the History the window needs %v, more than 1024×700", m)
+		}
+	})
 
 	// Edit and replay (History row) → the Tools form with {"by": 3}
 	ui.Sync(func() { bs := h.historyButtons("Edit and replay"); test.Tap(bs[len(bs)-1]) })
