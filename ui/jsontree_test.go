@@ -59,6 +59,9 @@ func TestJSONTreeRawAndExpandAll(t *testing.T) {
 	if !j.tree.Visible() || j.rawSc.Visible() {
 		t.Fatal("the tree is not the first view")
 	}
+	if j.rawL.Text != "" {
+		t.Error("the hidden raw view holds the payload (laying it out froze the window on a 16 KB tools/list)")
+	}
 	if j.tree.IsBranchOpen("/0/0") {
 		t.Fatal("the third level is open before Expand all")
 	}
@@ -75,6 +78,10 @@ func TestJSONTreeRawAndExpandAll(t *testing.T) {
 	}
 	if j.rawL.Text != raw {
 		t.Errorf("raw view %q, want the exact bytes %q", j.rawL.Text, raw)
+	}
+	j.SetJSON([]byte(`{"c":3}`)) // a new payload while Raw is shown
+	if j.rawL.Text != `{"c":3}` {
+		t.Errorf("raw view after SetJSON in Raw: %q", j.rawL.Text)
 	}
 	j.SetJSON([]byte(`not json`))
 	if !j.empty.Visible() || j.empty.Text != "not json" || j.bar.Visible() {

@@ -283,6 +283,7 @@ type jsonTree struct {
 	tree  *widget.Tree
 	nodes map[string]*jsonNode
 	raw   []byte
+	rawT  string // what the raw view shows, set into rawL only while it is shown
 	rawL  *widget.Label
 	rawSc *container.Scroll
 	mode  *widget.RadioGroup
@@ -361,12 +362,17 @@ func (j *jsonTree) onMode(m string) {
 		return // not JSON: the text is shown already
 	}
 	expand := j.bar.Objects[1]
+	// A hidden label is laid out all the same (the stack sizes every
+	// child), and wrapping kilobytes of JSON takes seconds on the UI
+	// thread: the raw text is in the label only while Raw is shown.
 	if m == "Raw" {
 		j.tree.Hide()
 		expand.Hide()
+		j.rawL.SetText(j.rawT)
 		j.rawSc.Show()
 	} else {
 		j.rawSc.Hide()
+		j.rawL.SetText("")
 		j.tree.Show()
 		expand.Show()
 	}
@@ -380,7 +386,8 @@ func (j *jsonTree) SetJSON(raw []byte) {
 	if cut {
 		show += "\n(first " + sizeText(rawCut) + " of " + sizeText(len(raw)) + "; Copy takes it all)"
 	}
-	j.rawL.SetText(show)
+	j.rawT = show
+	j.rawL.SetText("")
 	if len(bytes.TrimSpace(raw)) == 0 {
 		j.setText("(no payload)")
 		return
