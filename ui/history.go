@@ -178,8 +178,12 @@ func (h *historyScreen) storeSettled() {
 		h.stored[c.req.Seq] = true
 		method, params := historyRequest(c.req)
 		e := HistoryEntry{Time: c.req.Time, Method: method, Params: params, Status: strings.ReplaceAll(string(o.State), "_", " "), Duration: o.Latency}
-		server := h.ss.s.cfg.Name
-		go func() { _ = cs.AddCall(server, e) }() // a file write, off the UI thread
+		server, w := h.ss.s.cfg.Name, h.ss.s.w
+		go func() { // a file write, off the UI thread
+			if err := cs.AddCall(server, e); err != nil {
+				do(func() { w.toast("warning", "Could not save the History: "+err.Error()) })
+			}
+		}()
 	}
 }
 
