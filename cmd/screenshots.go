@@ -71,6 +71,13 @@ func runScreenshotScript(w *ui.Window, dir string, out, stderr io.Writer) {
 		fail(fmt.Errorf("%s did not connect (%s): %v", good, st, err))
 		return
 	}
+	if os.Getenv("SPYGLASS_SCREENSHOT_FLOW") == "sessions" {
+		if sessionShots(w, dir, shot, fail) {
+			fmt.Fprintln(out, "DONE")
+			w.Quit()
+		}
+		return
+	}
 	if os.Getenv("SPYGLASS_SCREENSHOT_FLOW") == "history" {
 		if historyShots(w, shot, fail) {
 			fmt.Fprintln(out, "DONE")

@@ -127,10 +127,14 @@ func (w *Window) collectionDir() string {
 // RunCollection runs the collection file at path against the server it
 // names, or the selected server when that one is not in the list, and
 // shows the results as a checklist. Call it on the UI thread.
-func (w *Window) RunCollection(path string) {
+func (w *Window) RunCollection(path string) { w.runCollection(path) }
+
+// runCollection is RunCollection, returning its view (nil when the
+// backend has no collections).
+func (w *Window) runCollection(path string) *collectionView {
 	st := w.collectionStore()
 	if st == nil {
-		return
+		return nil
 	}
 	v := &collectionView{w: w, path: path}
 	v.dlg = dialog.NewCustom("Run "+filepath.Base(path), "Close", v.buildUI(), w.win)
@@ -150,6 +154,7 @@ func (w *Window) RunCollection(path string) {
 		rep, err := st.RunCollection(context.Background(), path, server)
 		Do(func() { v.show(server, rep, err) })
 	}()
+	return v
 }
 
 // collectionServer is the catalog server a collection file names ("" for
@@ -208,7 +213,7 @@ func (v *collectionView) resultRow(r *collection.Result) fyne.CanvasObject {
 		mark = "✗ "
 	}
 	title := heading(mark + r.Call.Label())
-	took := widget.NewLabel(latencyText(r.Outcome.Duration))
+	took := widget.NewLabel(roundDiffDur(r.Outcome.Duration))
 	took.TextStyle.Monospace = true
 	box := container.NewVBox(container.NewBorder(nil, nil, nil, took, title))
 	failed := map[string][]collection.Failure{}
