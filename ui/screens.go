@@ -143,7 +143,10 @@ func (ss *serverScreens) buildRoots() fyne.CanvasObject {
 			}
 		}()
 	}
-	return ss.roots.Object()
+	// scrolled: the panel is a tall column, and the tabs need the height
+	// of their tallest screen, which made the window taller than a small
+	// screen as soon as the request queue shared the height
+	return container.NewVScroll(ss.roots.Object())
 }
 
 // load fetches every list once connected.

@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/ui/esc"
+	"github.com/spyglass-mcp/spyglass/ui/fit"
 )
 
 // server is one catalog server in the window: its connection, state and
@@ -105,6 +106,12 @@ func (s *server) refreshPane() {
 func (s *server) placeholder() fyne.CanvasObject {
 	title := heading(s.cfg.Name)
 	title.SizeName = theme.SizeNameSubHeadingText
+	title.Wrapping = fyne.TextWrapWord
+	// a column at most 480 wide that narrows with the pane: its sentences
+	// wrap instead of making the window wider than a small screen
+	col := func(objs ...fyne.CanvasObject) fyne.CanvasObject {
+		return container.New(fit.NewColumn(480), objs...)
+	}
 	sum := wrapLabel(s.cfg.Transport + " · " + s.cfg.Summary())
 	sum.TextStyle = fyne.TextStyle{Monospace: true}
 	var msg string
@@ -116,7 +123,7 @@ func (s *server) placeholder() fyne.CanvasObject {
 	case StateAuthorizing:
 		btn = widget.NewButton("Cancel", s.onCancel)
 		if si := s.state.SignIn; si != nil {
-			return container.NewCenter(container.NewVBox(title, sum, s.signInBox(si), container.NewCenter(btn)))
+			return col(title, sum, s.signInBox(si), container.NewCenter(btn))
 		}
 		msg = "Waiting for you to sign in in your browser…"
 	case StateFailed:
@@ -125,27 +132,27 @@ func (s *server) placeholder() fyne.CanvasObject {
 		if s.state.Err != nil {
 			// the cause first, then Show full error and the
 			// troubleshooting guide's section for its kind
-			ev := container.New(&minWidth{w: 480}, errorView(s.state.Err, "Connection error · "+s.cfg.Name, s.w.win))
-			return container.NewCenter(container.NewVBox(title, sum, widget.NewLabel("The connection failed."), ev, container.NewCenter(btn)))
+			ev := errorView(s.state.Err, "Connection error · "+s.cfg.Name, s.w.win)
+			return col(title, sum, widget.NewLabel("The connection failed."), ev, container.NewCenter(btn))
 		}
 		msg = "The connection failed."
 	default:
 		if s.cfg.Recorded != "" {
 			msg = "A recorded session, read-only, from " + s.cfg.Recorded + ".\nIts messages are in the inspector; it does not connect."
-			return container.NewCenter(container.NewVBox(title, sum, widget.NewLabel(msg)))
+			return col(title, sum, wrapLabel(msg))
 		}
 		msg = "Not connected. Connect to see its tools, resources and prompts."
 		btn = widget.NewButtonWithIcon("Connect", theme.MediaPlayIcon(), s.onConnect)
 	}
 	btn.Importance = widget.HighImportance
-	return container.NewCenter(container.NewVBox(title, sum, widget.NewLabel(msg), container.NewCenter(btn)))
+	return col(title, sum, wrapLabel(msg), container.NewCenter(btn))
 }
 
 // signInBox says how long the sign-in waits and shows its authorization
 // URL with Copy and Open (the browser may not have opened, or opened
 // elsewhere).
 func (s *server) signInBox(si *SignInView) fyne.CanvasObject {
-	msg := widget.NewLabel("Waiting up to " + si.waitText() + " (until " + si.Until.Format("15:04") + ") for you to sign in in your browser…")
+	msg := wrapLabel("Waiting up to " + si.waitText() + " (until " + si.Until.Format("15:04") + ") for you to sign in in your browser…")
 	addr := wrapLabel(si.URL)
 	addr.TextStyle = fyne.TextStyle{Monospace: true}
 	addr.Truncation = fyne.TextTruncateEllipsis

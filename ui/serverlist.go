@@ -134,7 +134,7 @@ func newServerCard(s *server) *serverCard {
 	c.cancel = widget.NewButton("Cancel", s.onCancel)
 	c.cancel.Importance = widget.LowImportance
 	c.errBox = newErrorBox()
-	c.retryTxt = widget.NewLabel("")
+	c.retryTxt = wrapLabel("") // "Not retried: …" is wider than the card
 	c.retryTxt.SizeName = theme.SizeNameCaptionText
 	full := widget.NewButton("Show full error", func() {
 		if s.state.Err != nil {
@@ -149,6 +149,7 @@ func newServerCard(s *server) *serverCard {
 	}
 	c.actions = container.NewVBox(container.NewHBox(full), container.NewHBox(retry, edit))
 	c.oauth = widget.NewLabelWithStyle("↗ Complete sign-in in your browser", fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
+	c.oauth.Wrapping = fyne.TextWrapWord
 	c.menu = widget.NewButtonWithIcon("", theme.MoreVerticalIcon(), c.onMenu)
 	c.menu.Importance = widget.LowImportance
 

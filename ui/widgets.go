@@ -13,11 +13,11 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/ui/esc"
+	"github.com/spyglass-mcp/spyglass/ui/fit"
 )
 
 // errorCut is where long errors are cut, with a "Show more" link.
@@ -226,7 +226,7 @@ func newErrorBox() *errorBox {
 	e.label.Importance = widget.DangerImportance
 	e.more = widget.NewButton("Show more", e.onToggle)
 	e.more.Importance = widget.LowImportance
-	e.box = container.NewVBox(e.label, container.NewHBox(e.more))
+	e.box = container.NewVBox(e.label, wrapRow(e.more)) // Show full error and the guide's link wrap below
 	e.box.Hide()
 	return e
 }
@@ -593,7 +593,7 @@ func listSplit(list, detail fyne.CanvasObject) *container.Split {
 // the row is narrow (a row of buttons and badges must not make its whole
 // pane wider).
 func wrapRow(objs ...fyne.CanvasObject) *fyne.Container {
-	return container.New(layout.NewRowWrapLayout(), objs...)
+	return container.New(fit.NewRowWrap(), objs...)
 }
 
 // tailLabel is a one-line caption that, when it does not fit, keeps the

@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/ui/esc"
+	"github.com/spyglass-mcp/spyglass/ui/fit"
 )
 
 // stopReasons are offered in the Stop Reason dropdown.
@@ -187,7 +188,9 @@ func (p *SamplingPanel) buildEditor() {
 	p.rejectBtn = widget.NewButtonWithIcon("Reject", theme.CancelIcon(), p.onReject)
 	p.rejectBtn.Importance = widget.DangerImportance
 
-	profileRow := container.NewBorder(nil, nil, widget.NewLabel("Testing Profile:"), p.editBtn, p.profileSel)
+	// the label and Edit Profiles above the choice, which takes the width:
+	// on one line the three needed more than a narrow queue has
+	profileRow := container.NewVBox(container.New(fit.NewRowWrap(), widget.NewLabel("Testing Profile:"), p.editBtn), p.profileSel)
 	form := container.New(layout.NewFormLayout(),
 		widget.NewLabel("Model Used:"), p.model,
 		widget.NewLabel("Stop Reason:"), p.stop,
@@ -197,7 +200,9 @@ func (p *SamplingPanel) buildEditor() {
 		parts = append(parts, widget.NewLabel("Tool Calls Requested:"), p.calls, container.NewHBox(p.addCall))
 	}
 	parts = append(parts, form, p.toolWarn, p.errLbl, p.noteLbl,
-		container.NewHBox(layout.NewSpacer(), p.autoBtn, p.rejectBtn, p.sendBtn))
+		// the answers wrap onto a second row in a narrow queue rather
+		// than widening the window past a small screen
+		container.New(fit.NewRowWrap(), p.autoBtn, p.rejectBtn, p.sendBtn))
 	p.editor = container.NewVBox(parts...)
 
 	cur := p.opts.Profiles.Current()
