@@ -368,4 +368,3 @@ func TestGUITaskResultLikeToolResult(t *testing.T) {
 		return h.hasText("Liftoff after 0 second(s).") && h.button("Raw JSON") != nil
 	})
 }
-
