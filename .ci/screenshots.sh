@@ -58,10 +58,10 @@ chmod +x "$work/run.sh"
 # FLOW=sessions: two recorded runs opened as traces, their diff and a
 # collection run (into assets/screenshots by default)
 # FLOW=history: the Attempts, History chain, Experimental and tester shots
-# (into docs/screenshots by default); Quick Mock answers the sampling loop
+# (into assets/screenshots by default); Quick Mock answers the sampling loop
 flow=${FLOW:-}
 if [ "$flow" = history ]; then
-	[ $# -ge 1 ] || out=docs/screenshots
+	[ $# -ge 1 ] || out=assets/screenshots
 	mkdir -p "$out" "$work/config/spyglass"
 	cat >"$work/config/spyglass/sampling-profiles.json" <<'JSON'
 {"active": "Quick Mock", "profiles": [{"name": "Quick Mock", "provider": "mock", "autoRespond": true,
