@@ -467,7 +467,9 @@ func (in *inspector) onSelect(seq uint64) {
 	in.detail.show(seq)
 	in.detail.obj.Show()
 	if in.split.Offset > 0.9 {
-		in.split.SetOffset(0.42)
+		// the details get the larger part: their head (title, meta,
+		// actions) and the payload's bar come before the first payload row
+		in.split.SetOffset(0.3)
 	}
 }
 
@@ -539,14 +541,13 @@ func newEventDetail(in *inspector) *eventDetail {
 	replay.Importance, edit.Importance = widget.LowImportance, widget.LowImportance
 	d.answer = widget.NewButtonWithIcon("View Details", theme.ZoomInIcon(), func() { in.onOpenRequest(d.cur) })
 	d.answer.Hide()
-	d.actions = container.NewHBox(replay, edit)
+	d.actions = wrapRow(replay, edit, d.answer)
 	d.actions.Hide()
-	// The actions sit beside the meta line, not on a row of their own:
-	// every row the head takes is a row of payload the pane cannot show.
 	head := container.NewVBox(
 		container.NewBorder(nil, nil, nil, container.NewHBox(container.NewCenter(d.badge), cp, closeBtn), d.title),
-		container.NewBorder(nil, nil, nil, container.NewHBox(d.actions, d.answer), d.meta),
+		d.meta,
 		d.attempt,
+		d.actions,
 	)
 	d.obj = container.NewBorder(head, nil, nil, nil, d.tabs)
 	return d
@@ -610,16 +611,26 @@ func (d *eventDetail) show(seq uint64) {
 	}
 	d.payload.Refresh()
 	d.showRun(e)
-	// Show and Hide, not .Hidden: the head's layout follows them
-	if replayable(e, req) != nil {
-		d.actions.Show()
-	} else {
-		d.actions.Hide()
+	// One row for the actions (Replay, Edit and replay, View Details),
+	// shown when one of them is; Show and Hide, not .Hidden, so that the
+	// head's layout follows.
+	canReplay, canAnswer := replayable(e, req) != nil, queued(e) && d.in.openRequest != nil
+	for _, o := range d.actions.Objects[:2] {
+		if canReplay {
+			o.Show()
+		} else {
+			o.Hide()
+		}
 	}
-	if queued(e) && d.in.openRequest != nil {
+	if canAnswer {
 		d.answer.Show()
 	} else {
 		d.answer.Hide()
+	}
+	if canReplay || canAnswer {
+		d.actions.Show()
+	} else {
+		d.actions.Hide()
 	}
 	d.showToolCall(e)
 }
