@@ -213,7 +213,10 @@ func (v *collectionView) resultRow(r *collection.Result) fyne.CanvasObject {
 		mark = "✗ "
 	}
 	title := heading(mark + r.Call.Label())
-	took := widget.NewLabel(roundDiffDur(r.Outcome.Duration))
+	took := widget.NewLabel("")
+	if r.Outcome.Duration > 0 {
+		took.SetText(roundDiffDur(r.Outcome.Duration))
+	}
 	took.TextStyle.Monospace = true
 	box := container.NewVBox(container.NewBorder(nil, nil, nil, took, title))
 	failed := map[string][]collection.Failure{}

@@ -74,17 +74,22 @@ func (w *Window) onCompareSessions() {
 
 // CompareSessions opens the comparison of the sessions of the server
 // entries a and b. Call it on the UI thread.
-func (w *Window) CompareSessions(a, b string) {
+func (w *Window) CompareSessions(a, b string) { w.compareSessions(a, b) }
+
+// compareSessions is CompareSessions, returning its view (nil when the
+// backend cannot compare).
+func (w *Window) compareSessions(a, b string) *sessionDiffView {
 	d, ok := w.be.(SessionDiffer)
 	if !ok {
 		w.toast("error", "This build cannot compare sessions")
-		return
+		return nil
 	}
 	v := &sessionDiffView{w: w, d: d, a: a, b: b}
 	v.dlg = dialog.NewCustom("Compare "+a+" (A) with "+b+" (B)", "Close", v.buildUI(), w.win)
 	sz := w.win.Canvas().Size()
 	v.dlg.Resize(fyne.NewSize(sz.Width*0.9, sz.Height*0.88))
 	esc.Show(v.dlg, w.win)
+	return v
 }
 
 func (v *sessionDiffView) buildUI() fyne.CanvasObject {
@@ -124,9 +129,14 @@ func (v *sessionDiffView) onIgnoreChanged() { v.refresh() }
 
 // refresh compares the two sessions again with the ignore list as it is.
 func (v *sessionDiffView) refresh() {
-	res, err := v.d.DiffSessions(v.a, v.b, v.patterns())
+	patterns := v.patterns()
+	if _, err := sessiondiff.ParseIgnore(patterns); err != nil {
+		v.status.SetText("Fix the ignore list (the last comparison is shown): " + err.Error())
+		return
+	}
+	res, err := v.d.DiffSessions(v.a, v.b, patterns)
 	if err != nil {
-		v.status.SetText("Cannot compare: " + err.Error())
+		v.status.SetText("Cannot compare the sessions: " + err.Error())
 		return
 	}
 	diffs := len(res.Differing())
