@@ -143,27 +143,6 @@ func (t *toaster) texts() []string {
 	return out
 }
 
-// minWidth is a layout that gives its single child at least w points of
-// width (and at most that, so toasts stay compact).
-type minWidth struct{ w float32 }
-
-// MinSize implements fyne.Layout.
-func (m *minWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	s := fyne.NewSize(m.w, 0)
-	for _, o := range objs {
-		s.Height = fyne.Max(s.Height, o.MinSize().Height)
-	}
-	return s
-}
-
-// Layout implements fyne.Layout.
-func (m *minWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	for _, o := range objs {
-		o.Move(fyne.NewPos(0, 0))
-		o.Resize(size)
-	}
-}
-
 func itoa(i int) string { return strconv.Itoa(i) }
 
 // storageReader reads the file behind a dropped URI.
