@@ -36,6 +36,24 @@ func (b *guiBackend) SaveCall(server string, seq uint64, path string) (string, e
 	if path == "" {
 		return "", errors.New("give the collection file's path")
 	}
+	found, err := b.findCall(server, seq)
+	if err != nil {
+		return "", err
+	}
+	call, err := collection.FromExchange(found)
+	if err != nil {
+		return "", err
+	}
+	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	if err := collection.Append(path, name, &collection.Server{Name: server}, call); err != nil {
+		return "", err
+	}
+	return call.Label(), nil
+}
+
+// findCall is the request seq of server (0: its latest tools/call,
+// prompts/get or resources/read) with its answer, as the log holds them.
+func (b *guiBackend) findCall(server string, seq uint64) (*sessiondiff.Exchange, error) {
 	var found *sessiondiff.Exchange
 	xs := sessiondiff.Exchanges(b.log.Events())
 	for i := range xs {
@@ -48,23 +66,15 @@ func (b *guiBackend) SaveCall(server string, seq uint64, path string) (string, e
 		}
 	}
 	if found == nil && seq == 0 {
-		return "", fmt.Errorf("%s has no tool, prompt or resource call to save yet", server)
+		return nil, fmt.Errorf("%s has no tool, prompt or resource call yet", server)
 	}
 	if found == nil {
-		return "", fmt.Errorf("request #%d of %s is no longer in the log", seq, server)
+		return nil, fmt.Errorf("request #%d of %s is no longer in the log", seq, server)
 	}
 	if len(found.Response) == 0 {
-		return "", fmt.Errorf("%s has no answer yet: save it once it has one", found.Label())
+		return nil, fmt.Errorf("%s has no answer yet: try again once it has one", found.Label())
 	}
-	call, err := collection.FromExchange(found)
-	if err != nil {
-		return "", err
-	}
-	name := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	if err := collection.Append(path, name, &collection.Server{Name: server}, call); err != nil {
-		return "", err
-	}
-	return call.Label(), nil
+	return found, nil
 }
 
 // RunCollection implements ui.CollectionStore: the collection file at
