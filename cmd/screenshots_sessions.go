@@ -18,7 +18,8 @@ import (
 // the demo server connected: two recorded runs of the same calls with
 // one argument changed, opened as traces (7-trace), their comparison
 // (8-session-diff), and a collection run with a failing expectation
-// (9-collection-run), each dark and light. dir is the script's folder
+// (9-collection-run), and the protocol matrix of an echo call
+// (10-protocol-matrix), each dark and light. dir is the script's folder
 // (the traces and the collection are written there). It reports whether
 // every shot was taken.
 func sessionShots(w *ui.Window, dir string, shot func(string) bool, fail func(error)) bool {
@@ -105,5 +106,17 @@ func sessionShots(w *ui.Window, dir string, shot func(string) bool, fail func(er
 		fail(err)
 		return false
 	}
-	return both("9-collection-run")
+	if !both("9-collection-run") {
+		return false
+	}
+	w.CloseDialogs()
+	if err := w.RunTool("echo", json.RawMessage(`{"message": "under every version"}`), 60*time.Second); err != nil {
+		fail(err)
+		return false
+	}
+	if err := w.ProtocolMatrixWait("demo", 120*time.Second); err != nil {
+		fail(err)
+		return false
+	}
+	return both("10-protocol-matrix")
 }

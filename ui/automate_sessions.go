@@ -93,3 +93,14 @@ func (w *Window) RunCollectionWait(path string, timeout time.Duration) error {
 	}
 	return poll(timeout, "the collection run", func() bool { return !strings.HasPrefix(v.status.Text, "Running") })
 }
+
+// ProtocolMatrixWait opens the protocol matrix of server's latest call
+// and waits until it is filled in.
+func (w *Window) ProtocolMatrixWait(server string, timeout time.Duration) error {
+	var v *matrixView
+	Sync(func() { v = w.protocolMatrix(server, 0) })
+	if v == nil {
+		return fmt.Errorf("this build has no protocol matrix")
+	}
+	return poll(timeout, "the protocol matrix", func() bool { return !strings.HasPrefix(v.status.Text, "Running") })
+}
