@@ -26,6 +26,7 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/demo"
 	"github.com/spyglass-mcp/spyglass/core/testpeers"
 	"github.com/spyglass-mcp/spyglass/ui"
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 	"github.com/spyglass-mcp/spyglass/ui/form"
 )
 
@@ -132,11 +133,22 @@ func (h *guiHarness) button(text string) *widget.Button {
 }
 
 func (h *guiHarness) entry(placeholder string) *widget.Entry {
-	e, _ := h.find(func(o fyne.CanvasObject) bool {
-		e, ok := o.(*widget.Entry)
-		return ok && e.PlaceHolder == placeholder
-	}).(*widget.Entry)
-	return e
+	return asEntry(h.find(func(o fyne.CanvasObject) bool {
+		e := asEntry(o)
+		return e != nil && e.PlaceHolder == placeholder
+	}))
+}
+
+// asEntry is o's widget.Entry, an esc.Entry's (an entry Esc dismisses its
+// dialog from) included; nil otherwise.
+func asEntry(o fyne.CanvasObject) *widget.Entry {
+	switch e := o.(type) {
+	case *widget.Entry:
+		return e
+	case *esc.Entry:
+		return &e.Entry
+	}
+	return nil
 }
 
 // hasText reports whether a visible label or rich text contains s.
