@@ -20,7 +20,7 @@ func TestGUIOpenTrace(t *testing.T) {
 	h.tap("Connect")
 	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
 	h.runTool("echo", `{"message":"kept in the trace"}`)
-	h.waitFor("the echo result", func() bool { return h.hasText("kept in the trace") })
+	h.waitFor("the echo result", func() bool { return h.hasText("Echo: kept in the trace") }) // the result, not the arguments shown
 
 	path := filepath.Join(h.dir, "run"+ui.TraceExt)
 	f, err := os.Create(path)
