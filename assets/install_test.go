@@ -62,7 +62,7 @@ func build(t *testing.T, tags ...string) string {
 // way a menu does (dex) under Xvfb and sees the window, checks that a trace
 // file is recognised as Spyglass's and opens with it, and uninstalls.
 func TestInstall(t *testing.T) {
-	need(t, "make", "desktop-file-validate", "appstreamcli", "update-mime-database", "xdg-mime", "dex")
+	need(t, "make", "desktop-file-validate", "appstreamcli", "update-mime-database", "xdg-mime", "xdg-open", "dex")
 	bin := build(t)
 	home := t.TempDir()
 	// a runtime folder of its own: no other window takes the start over
@@ -121,29 +121,31 @@ func TestInstall(t *testing.T) {
 	if err := launch.Run(); err != nil {
 		t.Fatalf("dex %s: %v", desktop, err)
 	}
-	// The window of the installed binary (another test's window may share
-	// a display number with ours: look at whose window it is).
 	installed := filepath.Join(prefix, "bin", "spyglass")
-	var pid string
-	// A cold start of a GL program on a busy two-core machine is slow.
-	if !testwait.Within(2*time.Minute, func() bool {
-		out, _ := exec.Command("env", append(xenv, "xdotool", "search", "--name", "^Spyglass$")...).Output()
-		for _, win := range strings.Fields(string(out)) {
-			p, err := exec.Command("env", append(xenv, "xdotool", "getwindowpid", win)...).Output()
-			if err != nil {
-				continue
-			}
-			if exe, _ := os.Readlink("/proc/" + strings.TrimSpace(string(p)) + "/exe"); exe == installed {
-				pid = strings.TrimSpace(string(p))
-				return true
-			}
-		}
-		return false
-	}) {
+	pid := installedWindow(t, xenv, installed, "")
+	if pid == "" {
 		out, _ := os.ReadFile(logf.Name())
 		t.Fatalf("no window from the installed entry; its output:\n%s", out)
 	}
 	run(t, nil, "kill", pid)
+
+	// Double-clicking a trace: xdg-open starts Spyglass on the file (and,
+	// without a desktop environment, waits for it to exit).
+	opener := exec.Command("xdg-open", trace)
+	opener.Env = append(os.Environ(), xenv...)
+	opener.Stdout, opener.Stderr = logf, logf
+	opener.WaitDelay = 5 * time.Second
+	if err := opener.Start(); err != nil {
+		t.Fatalf("xdg-open %s: %v", trace, err)
+	}
+	t.Cleanup(func() { opener.Process.Kill(); opener.Wait() })
+	pid = installedWindow(t, xenv, installed, trace)
+	if pid == "" {
+		out, _ := os.ReadFile(logf.Name())
+		t.Fatalf("xdg-open did not open the trace in Spyglass; output:\n%s", out)
+	}
+	run(t, nil, "kill", pid)
+	opener.Wait()
 
 	run(t, env, "make", "-C", "..", "--no-print-directory", "uninstall")
 	for _, f := range []string{desktop, metainfo, filepath.Join(prefix, "bin", "spyglass"),
@@ -285,4 +287,32 @@ func childRuns(pid int, arg string) bool {
 		}
 	}
 	return false
+}
+
+// installedWindow waits for a window of the installed binary whose command
+// line holds arg ("" for any) and returns its process id, or "" when none
+// came. Another test's window may share a display number with ours: whose
+// window it is is checked.
+func installedWindow(t *testing.T, xenv []string, installed, arg string) string {
+	t.Helper()
+	var pid string
+	// A cold start of a GL program on a busy two-core machine is slow.
+	testwait.Within(2*time.Minute, func() bool {
+		out, _ := exec.Command("env", append(xenv, "xdotool", "search", "--name", "^Spyglass$")...).Output()
+		for _, win := range strings.Fields(string(out)) {
+			p, err := exec.Command("env", append(xenv, "xdotool", "getwindowpid", win)...).Output()
+			if err != nil {
+				continue
+			}
+			id := strings.TrimSpace(string(p))
+			exe, _ := os.Readlink("/proc/" + id + "/exe")
+			cmdline, _ := os.ReadFile("/proc/" + id + "/cmdline")
+			if exe == installed && (arg == "" || bytes.Contains(cmdline, []byte(arg))) {
+				pid = id
+				return true
+			}
+		}
+		return false
+	})
+	return pid
 }

@@ -216,7 +216,7 @@ func e2eXvfb(t *testing.T, ctx context.Context, dir string) string {
 	}
 	defer r.Close()
 	x := exec.CommandContext(ctx, "Xvfb", "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", e2eWidth, e2eHeight),
-		"-nolisten", "tcp")
+		"-nolisten", "tcp", "-noreset")
 	x.ExtraFiles = []*os.File{w}
 	xLog, err := os.Create(filepath.Join(dir, "xvfb.log"))
 	if err != nil {

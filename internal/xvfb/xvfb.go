@@ -19,7 +19,9 @@ import (
 // Start starts an Xvfb screen of width×height, stopped when the test ends,
 // and returns its display (":N") once a client can open it. Xvfb picks a
 // free display number itself (-displayfd), so tests running at the same
-// time never share one.
+// time never share one, and never resets (-noreset): by default it
+// restarts itself whenever its last client leaves, and a window opening
+// during that moment fails with "Failed to open display".
 func Start(t testing.TB, width, height int) string {
 	t.Helper()
 	for _, tool := range []string{"Xvfb", "xdotool"} {
@@ -32,7 +34,7 @@ func Start(t testing.TB, width, height int) string {
 		t.Fatal(err)
 	}
 	defer r.Close()
-	x := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", width, height), "-nolisten", "tcp")
+	x := exec.Command("Xvfb", "-displayfd", "3", "-screen", "0", fmt.Sprintf("%dx%dx24", width, height), "-nolisten", "tcp", "-noreset")
 	x.ExtraFiles = []*os.File{w}
 	var xOut bytes.Buffer
 	x.Stderr = &xOut
