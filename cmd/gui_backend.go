@@ -18,6 +18,7 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/har"
+	"github.com/spyglass-mcp/spyglass/core/history"
 	"github.com/spyglass-mcp/spyglass/core/oauth"
 	"github.com/spyglass-mcp/spyglass/core/secrets"
 	"github.com/spyglass-mcp/spyglass/core/session"
@@ -47,6 +48,9 @@ type guiBackend struct {
 	session []string
 	// recorded holds the trace file of each recorded session among them.
 	recorded map[string]string
+	// testerDir and callsDir hold the tester's and the History's files,
+	// fixed when the backend is made (the XDG data folder then).
+	testerDir, callsDir string
 	// queue answers sampling and elicitation (ui/requests); without it
 	// the server's requests are not advertised.
 	queue *requests.Queue
@@ -76,7 +80,8 @@ func newGUIBackend(cat *catalog.Catalog, roWhy string, log *events.Log) *guiBack
 	if roWhy == "" && cat.ReadOnly() {
 		roWhy = "this server list cannot be saved"
 	}
-	b := &guiBackend{cat: cat, roWhy: roWhy, log: log, red: red, override: map[string]catalog.Server{}, recorded: map[string]string{}}
+	b := &guiBackend{cat: cat, roWhy: roWhy, log: log, red: red, override: map[string]catalog.Server{}, recorded: map[string]string{},
+		testerDir: history.DefaultDir(), callsDir: history.CallsDir()}
 	b.events = &guiEvents{log: log, b: b}
 	return b
 }

@@ -108,7 +108,7 @@ func (b *guiBackend) SetClientExperimental(server string, caps json.RawMessage) 
 // the XDG data folder, secrets masked by name and by the redactor's known
 // values.
 func (b *guiBackend) testerHistory() *history.Store {
-	return history.New(history.DefaultDir(), &history.Options{Mask: b.red.JSON})
+	return history.New(b.testerDir, &history.Options{Mask: b.red.JSON})
 }
 
 // History implements ui.TesterStore.
@@ -132,7 +132,7 @@ func (b *guiBackend) AddHistory(server string, e ui.HistoryEntry) error {
 // person made, one file per server under the XDG data folder, secrets
 // masked like the tester's, at most history.DefaultMax per server.
 func (b *guiBackend) callHistory() *history.Store {
-	return history.New(history.CallsDir(), &history.Options{Mask: b.red.JSON})
+	return history.New(b.callsDir, &history.Options{Mask: b.red.JSON})
 }
 
 // Calls implements ui.CallStore.

@@ -179,11 +179,11 @@ func (h *historyScreen) storeSettled() {
 		method, params := historyRequest(c.req)
 		e := HistoryEntry{Time: c.req.Time, Method: method, Params: params, Status: strings.ReplaceAll(string(o.State), "_", " "), Duration: o.Latency}
 		server, w := h.ss.s.cfg.Name, h.ss.s.w
-		go func() { // a file write, off the UI thread
+		w.saveInBackground(func() {
 			if err := cs.AddCall(server, e); err != nil {
 				do(func() { w.toast("warning", "Could not save the History: "+err.Error()) })
 			}
-		}()
+		})
 	}
 }
 

@@ -572,11 +572,11 @@ func (t *testerScreen) addHistory(e HistoryEntry) {
 	t.showHistory()
 	if st := t.store(); st != nil {
 		name, w := t.ss.s.cfg.Name, t.ss.s.w
-		go func() {
+		w.saveInBackground(func() {
 			if err := st.AddHistory(name, e); err != nil {
 				do(func() { w.toast("warning", "Could not save the tester's history: "+err.Error()) })
 			}
-		}()
+		})
 	}
 }
 

@@ -54,10 +54,12 @@ type Options struct {
 // Window is Spyglass's main window: the server list, the selected
 // server's screens and the inspector.
 type Window struct {
-	app  fyne.App
-	win  fyne.Window
-	be   Backend
-	opts Options
+	app fyne.App
+	// files counts the History's and tester's file writes under way.
+	files sync.WaitGroup
+	win   fyne.Window
+	be    Backend
+	opts  Options
 
 	servers  []*server
 	selected *server
@@ -167,6 +169,16 @@ func (w *Window) Close() {
 		s.disconnect()
 	}
 	w.inspector.stop()
+	w.files.Wait() // a History or tester write under way lands before the window is gone
+}
+
+// saveInBackground runs a file write off the UI thread; Close waits for it.
+func (w *Window) saveInBackground(write func()) {
+	w.files.Add(1)
+	go func() {
+		defer w.files.Done()
+		write()
+	}()
 }
 
 func (w *Window) buildUI() fyne.CanvasObject {
