@@ -264,7 +264,7 @@ func (q *Queue) OpenModal(server, id string) bool {
 	if it.elicit != nil {
 		title = it.elicit.Title()
 	}
-	var content fyne.CanvasObject = it.object()
+	content := it.object()
 	if it.round != "" { // a round of a multi round-trip request
 		content = container.NewVBox(q.roundBar(it), content)
 	}
