@@ -329,10 +329,12 @@ func TestGUIHistoryRestart(t *testing.T) {
 	h2.waitFor("the replay", func() bool { return h2.hasText("Replay of tools/call") && h2.hasText("kept") })
 }
 
-// isolateDataHome keeps a window test's History and tester files out of
-// the real XDG data folder, unless the test chose one (useDataHome).
+// isolateDataHome gives a window test History and tester files of its
+// own, unless the test chose a folder itself (useDataHome): neither the
+// real XDG data folder nor one a whole run shares (.ci/keyring.sh sets
+// XDG_DATA_HOME for every test), where other tests' calls would show up.
 func isolateDataHome(t *testing.T) {
-	if !strings.HasPrefix(os.Getenv("XDG_DATA_HOME"), os.TempDir()) {
+	if d := os.Getenv("XDG_DATA_HOME"); d == "" || d != os.Getenv(chosenDataHome) {
 		useDataHome(t)
 	}
 }

@@ -52,11 +52,15 @@ func (l *headerLog) get(method string) []http.Header {
 	return l.seen[method]
 }
 
+// chosenDataHome marks the XDG_DATA_HOME a test chose with useDataHome.
+const chosenDataHome = "SPYGLASS_TEST_CHOSEN_DATA_HOME"
+
 // useDataHome points the XDG data folder (the tester's history) at a
 // fresh folder for the test.
 func useDataHome(t *testing.T) string {
 	dir := t.TempDir()
 	t.Setenv("XDG_DATA_HOME", dir)
+	t.Setenv(chosenDataHome, dir)
 	xdg.Reload()
 	t.Cleanup(xdg.Reload)
 	return dir
