@@ -68,9 +68,12 @@ if [ "$flow" = history ]; then
   "template": "This is a mock LLM response for testing purposes.", "model": "mock-model-1.0", "stopReason": "endTurn", "callTools": true}]}
 JSON
 fi
+# a runtime folder of its own: another Spyglass open on this desktop would
+# otherwise take the start over (the single-instance hand-off)
+mkdir -p "$work/run" && chmod 700 "$work/run"
 LANG=en_US.UTF-8 BIN=$bin WORK=$work OUT=$(cd "$out" && pwd) \
 	SPYGLASS_SCREENSHOT_SCRIPT=$work SPYGLASS_SCREENSHOT_SERVERS=demo,remote-api SPYGLASS_SCREENSHOT_SIZE=$size SPYGLASS_SCREENSHOT_FLOW=$flow \
-	XDG_CONFIG_HOME=$work/config XDG_DATA_HOME=$work/data \
+	XDG_CONFIG_HOME=$work/config XDG_DATA_HOME=$work/data XDG_RUNTIME_DIR=$work/run \
 	timeout 300 xvfb-run -a -s "-screen 0 ${size}x24" "$work/run.sh"
 shots="1-servers 2-tools 3-inspector"
 [ "$flow" != history ] || shots="attempts-light history-chain-dark tester-light"
