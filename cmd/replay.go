@@ -19,7 +19,10 @@ import (
 // in recorded order, answering the server's requests as recorded, and
 // compares every response with the recorded one: exit 0 when all match
 // (after the ignore list), 1 when something differs, 3 when it cannot
-// connect, 2 for a bad trace or flags.
+// connect, 2 for a bad trace or flags. A trace holding several servers'
+// sessions is replayed one server at a time: --server NAME picks the
+// trace's session of that name and the catalog (or --config) server of
+// that name to send it to.
 func runReplay(inv *Invocation, stdout, stderr io.Writer) int {
 	t, err := openTrace(inv.ReplayFile, stderr)
 	if err != nil {
@@ -28,9 +31,19 @@ func runReplay(inv *Invocation, stdout, stderr io.Writer) int {
 	}
 	plan := replay.New(t.Events)
 	if len(plan.Conns) > 1 {
-		fmt.Fprintf(stderr, "spyglass: %s holds the sessions of %d servers (%s); a replay sends one server's requests — save that server's trace alone and replay it\n",
-			inv.ReplayFile, len(plan.Conns), strings.Join(plan.Conns, ", "))
-		return exitUsage
+		names := strings.Join(plan.Conns, ", ")
+		switch {
+		case inv.Server == "":
+			fmt.Fprintf(stderr, "spyglass: %s holds the sessions of %d servers (%s); a replay sends one server's requests: pick one with --server NAME (it is replayed against the server of that name in the catalog or --config file)\n",
+				inv.ReplayFile, len(plan.Conns), names)
+			return exitUsage
+		case !slices.Contains(plan.Conns, inv.Server):
+			fmt.Fprintf(stderr, "spyglass: %s holds no session of %q; its servers are %s: pick one of them with --server NAME\n",
+				inv.ReplayFile, inv.Server, names)
+			return exitUsage
+		}
+		plan = replay.NewConn(t.Events, inv.Server)
+		t.Meta.Conns = slices.DeleteFunc(slices.Clone(t.Meta.Conns), func(c events.ConnInfo) bool { return c.Conn != inv.Server })
 	}
 	if len(plan.Recorded) == 0 {
 		fmt.Fprintf(stderr, "spyglass: %s holds no requests to replay\n", inv.ReplayFile)
