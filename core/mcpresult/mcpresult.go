@@ -1,6 +1,7 @@
 package mcpresult
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -93,12 +94,36 @@ type Content struct {
 	Raw json.RawMessage
 }
 
+// span is a JSON value kept as the bytes it was decoded from, like
+// json.RawMessage but without a copy: json.Unmarshal hands UnmarshalJSON
+// a sub-slice of its input, and a span keeps that slice. The decoded
+// values (Content.Raw, StructuredContent, the schemas) are therefore
+// windows on the raw result they were decoded from, which must not be
+// modified afterwards (a received message is immutable: the log keeps
+// it). A 50 MB result decoded into json.RawMessage copies held it twice
+// more (issue #17); TestDecodeAliasesRaw holds encoding/json to this.
+type span []byte
+
+// UnmarshalJSON keeps b itself.
+func (s *span) UnmarshalJSON(b []byte) error {
+	*s = b[:len(b):len(b)]
+	return nil
+}
+
+// raw is s as a json.RawMessage (nil when s is empty).
+func (s span) raw() json.RawMessage {
+	if len(s) == 0 {
+		return nil
+	}
+	return json.RawMessage(s)
+}
+
 // resourceContents is one item of resources/read or an embedded resource.
 type resourceContents struct {
 	URI      string  `json:"uri"`
 	MIMEType string  `json:"mimeType"`
 	Text     *string `json:"text"`
-	Blob     *string `json:"blob"`
+	Blob     span    `json:"blob"`
 }
 
 // DecodeContent decodes one content block; path is its JSON pointer in the
@@ -109,7 +134,7 @@ func DecodeContent(raw json.RawMessage, path string) (Content, Problems) {
 	var r struct {
 		Type     string            `json:"type"`
 		Text     string            `json:"text"`
-		Data     string            `json:"data"`
+		Data     span              `json:"data"`
 		MIMEType string            `json:"mimeType"`
 		URI      string            `json:"uri"`
 		Name     string            `json:"name"`
@@ -138,10 +163,31 @@ func DecodeContent(raw json.RawMessage, path string) (Content, Problems) {
 	return c, ps
 }
 
-func (ps *Problems) base64(path, s string) []byte {
-	b, err := base64.StdEncoding.DecodeString(s)
+// base64 decodes a JSON string of base64 (as its span, quotes and all)
+// straight from the message's bytes; only a string with escapes (a
+// server may write "/" as "\/") is unquoted first. A missing value
+// decodes to no bytes.
+func (ps *Problems) base64(path string, s span) []byte {
+	if len(s) == 0 || string(s) == "null" {
+		return []byte{}
+	}
+	var b []byte
+	var err error
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' && bytes.IndexByte(s, '\\') < 0 {
+		in := s[1 : len(s)-1]
+		b = make([]byte, base64.StdEncoding.DecodedLen(len(in)))
+		var n int
+		n, err = base64.StdEncoding.Decode(b, in)
+		b = b[:n]
+	} else {
+		var str string
+		if err = json.Unmarshal(s, &str); err == nil {
+			b, err = base64.StdEncoding.DecodeString(str)
+		}
+	}
 	if err != nil {
 		*ps = append(*ps, Problem{path, "not valid base64"})
+		return []byte{}
 	}
 	return b
 }
@@ -151,20 +197,17 @@ func (ps *Problems) textOrBlob(path string, r *resourceContents) (string, []byte
 	if r.Text != nil {
 		return *r.Text, nil
 	}
-	if r.Blob == nil {
+	if r.Blob == nil || string(r.Blob) == "null" {
 		*ps = append(*ps, Problem{path, "resource contents need text or blob"})
 		return "", []byte{}
 	}
-	if b := ps.base64(path+"/blob", *r.Blob); b != nil {
-		return "", b
-	}
-	return "", []byte{}
+	return "", ps.base64(path+"/blob", r.Blob)
 }
 
-func decodeContents(raws []json.RawMessage, path string, ps *Problems) []Content {
+func decodeContents(raws []span, path string, ps *Problems) []Content {
 	out := make([]Content, 0, len(raws))
 	for i, raw := range raws {
-		c, p := DecodeContent(raw, path+"/"+strconv.Itoa(i))
+		c, p := DecodeContent(raw.raw(), path+"/"+strconv.Itoa(i))
 		out = append(out, c)
 		*ps = append(*ps, p...)
 	}
@@ -187,9 +230,9 @@ type ToolResult struct {
 func DecodeToolResult(raw json.RawMessage) ToolResult {
 	out := ToolResult{Raw: raw}
 	var r struct {
-		Content           json.RawMessage `json:"content"`
-		StructuredContent json.RawMessage `json:"structuredContent"`
-		IsError           bool            `json:"isError"`
+		Content           span `json:"content"`
+		StructuredContent span `json:"structuredContent"`
+		IsError           bool `json:"isError"`
 		Task              *struct {
 			TaskID string `json:"taskId"`
 		} `json:"task"`
@@ -199,18 +242,18 @@ func DecodeToolResult(raw json.RawMessage) ToolResult {
 		out.TaskID = r.Task.TaskID
 		return out
 	}
-	var blocks []json.RawMessage
+	var blocks []span
 	if len(r.Content) == 0 || string(r.Content) == "null" {
 		if ok {
 			out.Problems = append(out.Problems, Problem{"/content", "missing (a tool result needs a content array)"})
 		}
 	} else {
-		out.Problems.decode("/content", r.Content, &blocks)
+		out.Problems.decode("/content", r.Content.raw(), &blocks)
 	}
 	out.Content = decodeContents(blocks, "/content", &out.Problems)
 	out.IsError = r.IsError
 	if len(r.StructuredContent) > 0 && string(r.StructuredContent) != "null" {
-		out.StructuredContent = r.StructuredContent
+		out.StructuredContent = r.StructuredContent.raw()
 	}
 	return out
 }
@@ -357,7 +400,7 @@ type ReadResult struct {
 func DecodeReadResult(raw json.RawMessage) ReadResult {
 	out := ReadResult{Raw: raw}
 	var r struct {
-		Contents []json.RawMessage `json:"contents"`
+		Contents []span `json:"contents"`
 	}
 	if !out.Problems.decode("", raw, &r) {
 		return out
@@ -368,8 +411,8 @@ func DecodeReadResult(raw json.RawMessage) ReadResult {
 	for i, item := range r.Contents {
 		path := "/contents/" + strconv.Itoa(i)
 		var x resourceContents
-		out.Problems.decode(path, item, &x)
-		c := Content{Type: "text", URI: x.URI, MIMEType: x.MIMEType, Raw: item}
+		out.Problems.decode(path, item.raw(), &x)
+		c := Content{Type: "text", URI: x.URI, MIMEType: x.MIMEType, Raw: item.raw()}
 		c.Text, c.Data = out.Problems.textOrBlob(path, &x)
 		if c.Data != nil {
 			c.Type = "resource"
@@ -420,8 +463,8 @@ func DecodePromptResult(raw json.RawMessage) PromptResult {
 	var r struct {
 		Description string `json:"description"`
 		Messages    []struct {
-			Role    string          `json:"role"`
-			Content json.RawMessage `json:"content"`
+			Role    string `json:"role"`
+			Content span   `json:"content"`
 		} `json:"messages"`
 	}
 	if !out.Problems.decode("", raw, &r) {
@@ -429,7 +472,7 @@ func DecodePromptResult(raw json.RawMessage) PromptResult {
 	}
 	out.Description = r.Description
 	for i, m := range r.Messages {
-		c, ps := DecodeContent(m.Content, "/messages/"+strconv.Itoa(i)+"/content")
+		c, ps := DecodeContent(m.Content.raw(), "/messages/"+strconv.Itoa(i)+"/content")
 		out.Messages = append(out.Messages, PromptMessage{Role: m.Role, Content: c})
 		out.Problems = append(out.Problems, ps...)
 	}
