@@ -1,8 +1,16 @@
 // Package esc makes Esc cancel the dialogs of a window: every dialog the
 // window opens goes through Show (or Attach), and Esc hides the topmost
-// one as its Cancel or Close button would. Entries swallow the keys they
-// are typed (Fyne hands a key to the focused widget only), so the entries
-// of a dialog are made with NewEntry and friends, which pass Esc on.
+// one as its Cancel or Close button would. Fyne hands a key to the
+// focused widget only, and entries, selects, checks and buttons keep the
+// keys they are given, so the controls of a dialog are made with NewEntry,
+// NewSelect, NewCheck and NewButton, which pass Esc on.
+//
+// The package's Entry also passes the mouse wheel on: Fyne gives a scroll
+// to the innermost scrollable under the pointer, which is an entry's own
+// scroller, so a form stopped scrolling whenever the pointer crossed an
+// entry. An Entry scrolls itself when it can (a multi-line entry not yet
+// at its end, a sideways scroll of a long line) and otherwise scrolls the
+// nearest enclosing container made with NewVScroll.
 package esc
 
 import (
@@ -120,10 +128,7 @@ func NewPasswordEntry() *Entry {
 
 // TypedKey implements fyne.Focusable: Esc cancels the dialog.
 func (e *Entry) TypedKey(ev *fyne.KeyEvent) {
-	if ev.Name == fyne.KeyEscape {
-		if c := fyne.CurrentApp().Driver().CanvasForObject(e); c != nil && Cancel(c) {
-			return
-		}
+	if !passEsc(e, ev) {
+		e.Entry.TypedKey(ev)
 	}
-	e.Entry.TypedKey(ev)
 }

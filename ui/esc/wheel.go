@@ -1,0 +1,144 @@
+package esc
+
+import (
+	"slices"
+	"sync"
+	"weak"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+)
+
+// scrolls are the containers made with NewVScroll, held weakly: an entry
+// hands them the wheel when it cannot scroll itself.
+var (
+	scrollMu sync.Mutex
+	scrolls  []weak.Pointer[container.Scroll]
+)
+
+// NewVScroll is container.NewVScroll whose content's entries pass the
+// mouse wheel on to it when they cannot scroll themselves. Use it for
+// every scroll that holds a form.
+func NewVScroll(content fyne.CanvasObject) *container.Scroll {
+	s := container.NewVScroll(content)
+	scrollMu.Lock()
+	scrolls = slices.DeleteFunc(scrolls, func(p weak.Pointer[container.Scroll]) bool { return p.Value() == nil })
+	scrolls = append(scrolls, weak.Make(s))
+	scrollMu.Unlock()
+	return s
+}
+
+// enclosing returns the innermost NewVScroll container on screen that
+// holds o, or nil. Fyne keeps no parent links, so "holds" is read from
+// where things are drawn: the scroll is on o's canvas, shown, and its area
+// covers o's.
+func enclosing(o fyne.CanvasObject) *container.Scroll {
+	d := fyne.CurrentApp().Driver()
+	c := d.CanvasForObject(o)
+	if c == nil {
+		return nil
+	}
+	op, os := d.AbsolutePositionForObject(o), o.Size()
+	scrollMu.Lock()
+	live := make([]*container.Scroll, 0, len(scrolls))
+	for _, p := range scrolls {
+		if s := p.Value(); s != nil {
+			live = append(live, s)
+		}
+	}
+	scrollMu.Unlock()
+	var best *container.Scroll
+	for _, s := range live {
+		if !s.Visible() || d.CanvasForObject(s) != c {
+			continue
+		}
+		sp, ss := d.AbsolutePositionForObject(s), s.Size()
+		// A scroll not drawn now is reported at the origin.
+		if sp.IsZero() && !op.IsZero() {
+			continue
+		}
+		if op.X < sp.X || op.Y < sp.Y || op.X+os.Width > sp.X+ss.Width+0.5 || op.Y+os.Height > sp.Y+ss.Height+0.5 {
+			continue
+		}
+		if best == nil || ss.Width*ss.Height < best.Size().Width*best.Size().Height {
+			best = s
+		}
+	}
+	return best
+}
+
+// CreateRenderer implements fyne.Widget: Entry's own renderer with a
+// transparent wheel catcher on top, which Fyne finds before the entry's
+// scroller (the last scrollable under the pointer wins).
+func (e *Entry) CreateRenderer() fyne.WidgetRenderer {
+	r := e.Entry.CreateRenderer()
+	w := &wheel{entry: e, inner: r}
+	w.ExtendBaseWidget(w)
+	return &entryRenderer{WidgetRenderer: r, wheel: w}
+}
+
+type entryRenderer struct {
+	fyne.WidgetRenderer
+	wheel *wheel
+}
+
+func (r *entryRenderer) Layout(size fyne.Size) {
+	r.WidgetRenderer.Layout(size)
+	r.wheel.Move(fyne.Position{})
+	r.wheel.Resize(size)
+}
+
+func (r *entryRenderer) Objects() []fyne.CanvasObject {
+	return append(slices.Clip(r.WidgetRenderer.Objects()), r.wheel)
+}
+
+// wheel takes the scroll events over an Entry; it is neither tappable nor
+// hoverable, so clicks, drags and the text cursor still reach the entry.
+type wheel struct {
+	widget.BaseWidget
+	entry *Entry
+	inner fyne.WidgetRenderer
+}
+
+func (w *wheel) CreateRenderer() fyne.WidgetRenderer { return &emptyRenderer{} }
+
+// Scrolled implements fyne.Scrollable.
+func (w *wheel) Scrolled(ev *fyne.ScrollEvent) {
+	if own := w.ownScroll(); own != nil {
+		mine := *ev
+		if !w.entry.MultiLine {
+			// A single line scrolls sideways only when asked to; Fyne would
+			// turn the wheel into a sideways scroll.
+			mine.Scrolled.DY = 0
+		}
+		before := own.Offset
+		if mine.Scrolled.DX != 0 || mine.Scrolled.DY != 0 {
+			own.Scrolled(&mine)
+		}
+		if own.Offset != before {
+			return
+		}
+	}
+	if s := enclosing(w.entry); s != nil {
+		s.Scrolled(ev)
+	}
+}
+
+// ownScroll is the entry's own scroller, when it has one.
+func (w *wheel) ownScroll() *container.Scroll {
+	for _, o := range w.inner.Objects() {
+		if s, ok := o.(*container.Scroll); ok && s.Visible() && s.Content != nil {
+			return s
+		}
+	}
+	return nil
+}
+
+type emptyRenderer struct{}
+
+func (emptyRenderer) Destroy()                     {}
+func (emptyRenderer) Layout(fyne.Size)             {}
+func (emptyRenderer) MinSize() fyne.Size           { return fyne.Size{} }
+func (emptyRenderer) Objects() []fyne.CanvasObject { return nil }
+func (emptyRenderer) Refresh()                     {}
