@@ -18,8 +18,8 @@
 //
 // Sources: a writable catalog (LoadOrCreate seeds a missing one with Seed),
 // a read-only config (LoadReadOnly), or one ad-hoc server (Source). The
-// default path is $XDG_CONFIG_HOME/spyglass/mcp.json (DefaultPath),
-// overridden by $SPYGLASS_CATALOG.
+// default path is $XDG_CONFIG_HOME/spyglass/mcp.json (DefaultPathFromEnv),
+// overridden by $SPYGLASS_CATALOG (EnvCatalog).
 //
 // Errors are typed (SyntaxError with line and column, EntryError,
 // InvalidError, ConflictError, OverrideError) and wrap sentinels; the words

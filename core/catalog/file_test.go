@@ -436,6 +436,8 @@ func TestUpdateLosesNoEntry(t *testing.T) {
 	}
 }
 
+// TestDefaultPath: the XDG default. SPYGLASS_CATALOG's precedence is
+// cmd's (TestSource in cmd/args_test.go).
 func TestDefaultPath(t *testing.T) {
 	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 	xdgHome := filepath.Join(t.TempDir(), "cfg")
@@ -449,15 +451,6 @@ func TestDefaultPath(t *testing.T) {
 		if got := DefaultPathFromEnv(env(map[string]string{"HOME": "/home/u", "XDG_CONFIG_HOME": "relative"})); got != "/home/u/.config/spyglass/mcp.json" {
 			t.Fatal("relative XDG_CONFIG_HOME must be ignored:", got)
 		}
-	}
-	t.Setenv("XDG_CONFIG_HOME", xdgHome)
-	t.Setenv(EnvCatalog, "")
-	if got := DefaultPath(); got != filepath.Join(xdgHome, "spyglass", "mcp.json") {
-		t.Fatal(got)
-	}
-	t.Setenv(EnvCatalog, "/elsewhere/cat.json")
-	if got := DefaultPath(); got != "/elsewhere/cat.json" {
-		t.Fatal(got)
 	}
 }
 

@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"os"
 	"path/filepath"
 	"runtime"
 
@@ -18,15 +17,6 @@ const (
 	AppDir   = "spyglass"
 	FileName = "mcp.json"
 )
-
-// DefaultPath returns $SPYGLASS_CATALOG when set, else the XDG default
-// (DefaultPathFromEnv), reading the current environment.
-func DefaultPath() string {
-	if p := os.Getenv(EnvCatalog); p != "" {
-		return p
-	}
-	return DefaultPathFromEnv(os.Getenv)
-}
 
 // DefaultPathFromEnv returns $XDG_CONFIG_HOME/spyglass/mcp.json
 // (~/.config/spyglass/mcp.json on Linux, the platform's own configuration

@@ -47,11 +47,6 @@ type Overrides struct {
 	ProtocolEra     Era
 }
 
-// Empty reports whether there is nothing to override.
-func (o Overrides) Empty() bool {
-	return len(o.Env) == 0 && len(o.Headers) == 0 && o.Cwd == "" && o.ProtocolVersion == "" && o.ProtocolEra == ""
-}
-
 // Source is the resolved answer to "which servers?" for one run.
 type Source struct {
 	Kind SourceKind

@@ -17,8 +17,8 @@
 // "attempt 2 (idempotent)", still report an unknown outcome after a
 // timeout, but a successful retry is not flagged.
 //
-// The rules are pure functions ([OutcomeUnknown], [Judge]); a [Tracker]
-// applies them to attempts as they begin and end and keeps every lineage
-// for the inspector's Attempts view. It is safe for concurrent use and
-// knows nothing of JSON-RPC: core/session feeds it.
+// [OutcomeUnknown] is a pure function; a [Tracker] judges repeats from
+// counts over each lineage as attempts begin and end, and keeps every
+// lineage for the inspector's Attempts view. It is safe for concurrent use
+// and knows nothing of JSON-RPC: core/session feeds it.
 package lineage

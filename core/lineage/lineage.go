@@ -209,26 +209,6 @@ func OutcomeUnknown(h Hints, class ErrorClass, sent bool) bool {
 	return false
 }
 
-// Judge returns the flags of attempt cur given the earlier attempts of its
-// lineage (in order): SameCallAgain when cur is a repeat of a write (not
-// read-only, not idempotent) of which an earlier attempt succeeded or is
-// still running; MayHaveRunTwice when cur succeeded, the tool is such a
-// write, and an earlier attempt's outcome is unknown.
-func Judge(prev []Attempt, cur Attempt) (sameCallAgain, mayHaveRunTwice bool) {
-	if cur.Hints.ReadOnly || cur.Hints.Idempotent {
-		return false, false
-	}
-	for _, p := range prev {
-		if p.Status == Succeeded || p.Status == Running {
-			sameCallAgain = true
-		}
-		if p.OutcomeUnknown && cur.Status == Succeeded {
-			mayHaveRunTwice = true
-		}
-	}
-	return sameCallAgain, mayHaveRunTwice
-}
-
 // Options configure a Tracker. The zero value is usable.
 type Options struct {
 	// Window ends a lineage: an attempt that begins more than Window after

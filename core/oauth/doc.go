@@ -44,9 +44,8 @@
 //     IdP, RFC 8693 token exchange for an ID-JAG, RFC 7523 JWT bearer
 //     grant).
 //
-// CheckSettings lists what a settings form should flag inline (reserved
-// authorizationParams, malformed endpoint overrides, ...); the same
-// problems reach Options.OnWarning as Warnings when a flow meets them.
+// Settings a flow cannot use (reserved authorizationParams, malformed
+// endpoint overrides, ...) reach Options.OnWarning as Warnings.
 //
 // Tokens, client credentials and the discovered metadata are kept in a
 // secrets.Store under the server's name; nothing secret is ever written to

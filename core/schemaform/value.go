@@ -97,9 +97,6 @@ func Bool(b bool) *Value { return &Value{Type: TypeBool, Bool: b} }
 // caller has checked with IsNumber.
 func Number(lit string) *Value { return &Value{Type: TypeNumber, Str: lit} }
 
-// Array returns a new JSON array.
-func Array(items ...*Value) *Value { return &Value{Type: TypeArray, Items: items} }
-
 // Object returns a new JSON object.
 func Object(members ...Member) *Value { return &Value{Type: TypeObject, Members: members} }
 

@@ -23,7 +23,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -101,7 +100,6 @@ type ResourceServer struct {
 	resource string
 	scopes   []string
 	require  string
-	served   atomic.Int32
 	dpop     bool   // metadata offers DPoP and "DPoP" tokens are taken
 	scheme   string // the Authorization scheme of the last request served
 }
@@ -160,7 +158,6 @@ func (rs *ResourceServer) serveMCP(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	rs.served.Add(1)
 	rs.mu.Lock()
 	rs.scheme = scheme
 	rs.mu.Unlock()
@@ -189,9 +186,6 @@ func (rs *ResourceServer) SetDPoP(on bool) { rs.mu.Lock(); rs.dpop = on; rs.mu.U
 // Scheme is the Authorization scheme ("Bearer" or "DPoP") of the last
 // request answered 200.
 func (rs *ResourceServer) Scheme() string { rs.mu.Lock(); defer rs.mu.Unlock(); return rs.scheme }
-
-// Served counts the requests answered 200.
-func (rs *ResourceServer) Served() int { return int(rs.served.Load()) }
 
 // Claims are the access token claims the ResourceServer checks.
 type Claims struct {
