@@ -189,9 +189,8 @@ type Tasks struct {
 
 // ListTools lists the server's tools (every page unless paginated).
 func (s *Session) ListTools(ctx context.Context, opts *ListOptions) (*Tools, error) {
-	l, err := s.list(ctx, "tools/list", "tools", opts)
-	out := &Tools{List: l}
-	out.Tools, out.Problems = mcpresult.DecodeTools(l.Items)
+	l, tools, err := listOf(ctx, s, "tools/list", "tools", opts, mcpresult.DecodeTools)
+	out := &Tools{List: l, Tools: tools}
 	if s.isModern() {
 		for i := range out.Tools {
 			out.Tools[i].HeaderError = headerError(out.Tools[i].Name, out.Tools[i].InputSchema)
@@ -203,34 +202,26 @@ func (s *Session) ListTools(ctx context.Context, opts *ListOptions) (*Tools, err
 
 // ListResources lists the server's resources.
 func (s *Session) ListResources(ctx context.Context, opts *ListOptions) (*Resources, error) {
-	l, err := s.list(ctx, "resources/list", "resources", opts)
-	out := &Resources{List: l}
-	out.Resources, out.Problems = mcpresult.DecodeResources(l.Items)
-	return out, err
+	l, items, err := listOf(ctx, s, "resources/list", "resources", opts, mcpresult.DecodeResources)
+	return &Resources{List: l, Resources: items}, err
 }
 
 // ListResourceTemplates lists the server's resource templates.
 func (s *Session) ListResourceTemplates(ctx context.Context, opts *ListOptions) (*ResourceTemplates, error) {
-	l, err := s.list(ctx, "resources/templates/list", "resourceTemplates", opts)
-	out := &ResourceTemplates{List: l}
-	out.Templates, out.Problems = mcpresult.DecodeResourceTemplates(l.Items)
-	return out, err
+	l, items, err := listOf(ctx, s, "resources/templates/list", "resourceTemplates", opts, mcpresult.DecodeResourceTemplates)
+	return &ResourceTemplates{List: l, Templates: items}, err
 }
 
 // ListPrompts lists the server's prompts.
 func (s *Session) ListPrompts(ctx context.Context, opts *ListOptions) (*Prompts, error) {
-	l, err := s.list(ctx, "prompts/list", "prompts", opts)
-	out := &Prompts{List: l}
-	out.Prompts, out.Problems = mcpresult.DecodePrompts(l.Items)
-	return out, err
+	l, items, err := listOf(ctx, s, "prompts/list", "prompts", opts, mcpresult.DecodePrompts)
+	return &Prompts{List: l, Prompts: items}, err
 }
 
 // ListTasks lists the server's tasks.
 func (s *Session) ListTasks(ctx context.Context, opts *ListOptions) (*Tasks, error) {
-	l, err := s.list(ctx, "tasks/list", "tasks", opts)
-	out := &Tasks{List: l}
-	out.Tasks, out.Problems = mcpresult.DecodeTasks(l.Items)
-	return out, err
+	l, items, err := listOf(ctx, s, "tasks/list", "tasks", opts, mcpresult.DecodeTasks)
+	return &Tasks{List: l, Tasks: items}, err
 }
 
 // maxPages bounds how many pages a list follows.
@@ -242,6 +233,15 @@ func quoteCut(s string) string {
 		return strconv.Quote(s)
 	}
 	return strconv.Quote(strings.ToValidUTF8(s[:64], "")) + fmt.Sprintf("… (%d bytes)", len(s))
+}
+
+// listOf lists with s.list and decodes the items with decode, whose
+// Problems become the List's.
+func listOf[T any](ctx context.Context, s *Session, method, key string, opts *ListOptions, decode func([]json.RawMessage) ([]T, mcpresult.Problems)) (List, []T, error) {
+	l, err := s.list(ctx, method, key, opts)
+	var items []T
+	items, l.Problems = decode(l.Items)
+	return l, items, err
 }
 
 // list fetches one page or every page of a list method, with the raw
@@ -312,6 +312,17 @@ func (s *Session) list(ctx context.Context, method, key string, opts *ListOption
 	}
 }
 
+// uriParams and taskParams are the params of the requests that name one
+// resource or one task.
+type (
+	uriParams struct {
+		URI string `json:"uri"`
+	}
+	taskParams struct {
+		TaskID string `json:"taskId"`
+	}
+)
+
 // ResourceContents is the answer to resources/read.
 type ResourceContents struct {
 	Reply
@@ -321,9 +332,7 @@ type ResourceContents struct {
 
 // ReadResource reads a resource.
 func (s *Session) ReadResource(ctx context.Context, uri string, opts *CallOptions) (*ResourceContents, error) {
-	params, _ := json.Marshal(struct {
-		URI string `json:"uri"`
-	}{uri})
+	params, _ := json.Marshal(uriParams{uri})
 	rep, err := s.request(ctx, "resources/read", params, opts)
 	if err != nil {
 		return resultOf[ResourceContents](rep), err
@@ -342,9 +351,7 @@ func (s *Session) SubscribeResource(ctx context.Context, uri string, opts *CallO
 	} else if modern {
 		return s.subscribeModern(ctx, uri)
 	}
-	params, _ := json.Marshal(struct {
-		URI string `json:"uri"`
-	}{uri})
+	params, _ := json.Marshal(uriParams{uri})
 	return s.request(ctx, "resources/subscribe", params, opts)
 }
 
@@ -356,9 +363,7 @@ func (s *Session) UnsubscribeResource(ctx context.Context, uri string, opts *Cal
 	} else if modern {
 		return s.unsubscribeModern(ctx, uri)
 	}
-	params, _ := json.Marshal(struct {
-		URI string `json:"uri"`
-	}{uri})
+	params, _ := json.Marshal(uriParams{uri})
 	return s.request(ctx, "resources/unsubscribe", params, opts)
 }
 
@@ -468,9 +473,7 @@ func (s *Session) CancelTask(ctx context.Context, taskID string, opts *CallOptio
 }
 
 func (s *Session) taskOp(ctx context.Context, method, taskID string, opts *CallOptions) (*TaskInfo, error) {
-	params, _ := json.Marshal(struct {
-		TaskID string `json:"taskId"`
-	}{taskID})
+	params, _ := json.Marshal(taskParams{taskID})
 	rep, err := s.request(ctx, method, params, s.taskRun(taskID, opts))
 	if err != nil {
 		return resultOf[TaskInfo](rep), err
@@ -492,9 +495,7 @@ type TaskResult struct {
 // TaskResult waits for a task's result (the server answers when the task
 // is done).
 func (s *Session) TaskResult(ctx context.Context, taskID string, opts *CallOptions) (*TaskResult, error) {
-	params, _ := json.Marshal(struct {
-		TaskID string `json:"taskId"`
-	}{taskID})
+	params, _ := json.Marshal(taskParams{taskID})
 	rep, err := s.request(ctx, "tasks/result", params, s.taskRun(taskID, opts))
 	if err != nil {
 		return resultOf[TaskResult](rep), err

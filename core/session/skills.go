@@ -38,10 +38,8 @@ func (s *Session) OffersSkills() bool {
 // entries only: no skill file is read (a host must not fetch a skill's
 // files before the skill is loaded; see LoadSkill).
 func (s *Session) ListSkills(ctx context.Context, opts *ListOptions) (*Skills, error) {
-	l, err := s.list(ctx, "skills/list", "skills", opts)
-	out := &Skills{List: l}
-	out.Skills, out.Problems = mcpresult.DecodeSkills(l.Items)
-	return out, err
+	l, items, err := listOf(ctx, s, "skills/list", "skills", opts, mcpresult.DecodeSkills)
+	return &Skills{List: l, Skills: items}, err
 }
 
 // SkillInfo is the answer to skills/get.
@@ -53,9 +51,7 @@ type SkillInfo struct {
 
 // GetSkill sends skills/get for the skill whose SKILL.md is at uri.
 func (s *Session) GetSkill(ctx context.Context, uri string, opts *CallOptions) (*SkillInfo, error) {
-	params, _ := json.Marshal(struct {
-		URI string `json:"uri"`
-	}{uri})
+	params, _ := json.Marshal(uriParams{uri})
 	rep, err := s.request(ctx, "skills/get", params, opts)
 	if err != nil {
 		return resultOf[SkillInfo](rep), err
