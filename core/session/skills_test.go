@@ -1,12 +1,9 @@
 package session
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -37,41 +34,7 @@ func tsSkillsServer(t *testing.T, source string) wire.StdioConfig {
 // port and returns its MCP endpoint once it listens.
 func tsSkillsHTTP(t *testing.T, source string) string {
 	t.Helper()
-	cfg := tsSkillsServer(t, source)
-	cmd := exec.Command(cfg.Command, append(cfg.Args, "http", "0")...)
-	cmd.Env = append(cmd.Environ(), cfg.Env...)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd.WaitDelay = 5 * time.Second
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
-	port := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stderr)
-		var lines []string
-		for sc.Scan() {
-			if m := regexp.MustCompile(`^listening on (\d+)$`).FindStringSubmatch(sc.Text()); m != nil {
-				port <- m[1]
-				return
-			}
-			lines = append(lines, sc.Text())
-		}
-		port <- "exited: " + strings.Join(lines, "\n")
-	}()
-	select {
-	case p := <-port:
-		if strings.HasPrefix(p, "exited") {
-			t.Fatalf("the TypeScript SDK skills server did not start: %s", p)
-		}
-		return "http://127.0.0.1:" + p + "/mcp"
-	case <-time.After(30 * time.Second):
-		t.Fatal("the TypeScript SDK skills server did not listen within 30 s")
-	}
-	return ""
+	return listenHTTP(t, "the TypeScript SDK skills server", tsSkillsServer(t, source))
 }
 
 // skillsDials are the two ways to the skills server: stdio and

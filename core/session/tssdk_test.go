@@ -37,12 +37,21 @@ func tsSDKServer(t *testing.T) (node, script string, env []string) {
 }
 
 // tsSDKHTTP starts the server in Streamable HTTP mode on a free port and
-// returns its MCP endpoint once it listens (it says so on stderr).
+// returns its MCP endpoint once it listens.
 func tsSDKHTTP(t *testing.T) string {
 	t.Helper()
 	node, script, env := tsSDKServer(t)
-	cmd := exec.Command(node, script, "http", "0")
-	cmd.Env = append(cmd.Environ(), env...)
+	return listenHTTP(t, "the TypeScript SDK server", wire.StdioConfig{Command: node, Args: []string{script}, Env: env})
+}
+
+// listenHTTP runs one of the testdata/tssdk_*.mjs servers (cfg) with the
+// arguments "http 0", a Streamable HTTP server on a free port, waits until
+// it says "listening on PORT" on stderr and returns its MCP endpoint. The
+// server is killed when the test ends; name says which one failed.
+func listenHTTP(t *testing.T, name string, cfg wire.StdioConfig) string {
+	t.Helper()
+	cmd := exec.Command(cfg.Command, append(cfg.Args, "http", "0")...)
+	cmd.Env = append(cmd.Environ(), cfg.Env...)
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -71,11 +80,11 @@ func tsSDKHTTP(t *testing.T) string {
 	select {
 	case p := <-port:
 		if strings.HasPrefix(p, "exited") {
-			t.Fatalf("the TypeScript SDK server did not start: %s", p)
+			t.Fatalf("%s did not start: %s", name, p)
 		}
 		return "http://127.0.0.1:" + p + "/mcp"
 	case <-time.After(30 * time.Second):
-		t.Fatal("the TypeScript SDK server did not listen within 30 s")
+		t.Fatalf("%s did not listen within 30 s", name)
 	}
 	return ""
 }
