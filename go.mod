@@ -18,7 +18,7 @@ require (
 require github.com/joshdk/go-junit v1.0.0 // test: a JUnit XML reader as CI tools use, reads --run --format junit (cmd/run_test.go)
 
 require (
-	github.com/tidwall/gjson v1.18.0 // indirect
+	github.com/tidwall/gjson v1.18.0 // the lazy JSON tree (ui/widgets.go) walks one level of a value without decoding it
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.1 // indirect
 	github.com/tidwall/sjson v1.2.5 // indirect

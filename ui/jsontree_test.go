@@ -14,7 +14,7 @@ func (j *jsonTree) labels() []string {
 	var walk func(id string)
 	walk = func(id string) {
 		out = append(out, j.nodes[id].label())
-		for _, c := range j.nodes[id].children {
+		for _, c := range j.childIDs(id) {
 			walk(c)
 		}
 	}
@@ -56,7 +56,7 @@ func TestJSONTreeRawAndExpandAll(t *testing.T) {
 	j := newJSONTree()
 	test.NewTempWindow(t, j.obj)
 	j.SetJSON([]byte(raw))
-	if !j.tree.Visible() || j.rawSc.Visible() {
+	if !j.tree.Visible() || j.rawBx.Visible() {
 		t.Fatal("the tree is not the first view")
 	}
 	if j.rawL.Text != "" {
@@ -70,7 +70,7 @@ func TestJSONTreeRawAndExpandAll(t *testing.T) {
 		t.Error("Expand all left the third level closed")
 	}
 	j.mode.SetSelected("Raw")
-	if j.tree.Visible() || !j.rawSc.Visible() {
+	if j.tree.Visible() || !j.rawBx.Visible() {
 		t.Fatal("Raw does not show the raw view")
 	}
 	if j.bar.Objects[1].Visible() {

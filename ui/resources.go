@@ -11,6 +11,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // resourcesScreen lists resources and templates, reads them and manages
@@ -135,7 +137,7 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 	r.updLbl = widget.NewLabel("")
 	r.updLbl.Importance = widget.LowImportance
 	r.content = container.NewVBox()
-	r.formObj = container.NewVScroll(container.NewPadded(container.NewVBox(
+	r.formObj = esc.NewVScroll(container.NewPadded(container.NewVBox(
 		r.title, r.uri, r.vars, r.expand, wrapRow(r.readBtn, r.subBtn, r.updLbl), widget.NewSeparator(), r.content)))
 	r.detail = container.NewStack(emptyState("Select a resource or template to read it."))
 	return listSplit(left, r.detail)
@@ -330,7 +332,7 @@ func (r *resourcesScreen) onRead() {
 				objs = append(objs, b.obj)
 			}
 			for _, c := range res.Contents {
-				objs = append(objs, r.ss.contentView(c))
+				objs = append(objs, r.ss.resultContentView(c))
 			}
 			if len(res.Contents) == 0 {
 				objs = append(objs, emptyState("The resource has no contents."))
@@ -373,7 +375,7 @@ func (r *resourcesScreen) onSubscribe() {
 // rawButton shows raw JSON in a dialog.
 func rawButton(w *Window, title string, raw json.RawMessage) *widget.Button {
 	b := widget.NewButtonWithIcon("Raw JSON", theme.FileTextIcon(), func() {
-		showTextDialog(title, prettyJSON(raw), w.win)
+		showRawJSON(title, raw, w.win)
 	})
 	b.Importance = widget.LowImportance
 	return b

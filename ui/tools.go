@@ -611,7 +611,7 @@ func (ss *serverScreens) toolResultObjects(res ToolResult, elapsed time.Duration
 		head.Add(container.NewCenter(newBadge(ok, "ok")))
 	}
 	raw := widget.NewButtonWithIcon("Raw JSON", theme.FileTextIcon(), func() {
-		showTextDialog(title, prettyJSON(res.Raw), ss.s.w.win)
+		showRawJSON(title, res.Raw, ss.s.w.win)
 	})
 	raw.Importance = widget.LowImportance
 	links := wrapRow(raw)
@@ -647,7 +647,7 @@ func (ss *serverScreens) toolResultObjects(res ToolResult, elapsed time.Duration
 		objs = append(objs, wrapLabel("Started task "+res.TaskID+": see the Tasks tab."))
 	}
 	for _, c := range res.Content {
-		objs = append(objs, ss.contentView(c))
+		objs = append(objs, ss.resultContentView(c))
 	}
 	if len(res.StructuredContent) > 0 {
 		objs = append(objs, heading("structuredContent"))

@@ -3,9 +3,7 @@ package ui
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"image/color"
-	"io"
 	"strconv"
 	"strings"
 
@@ -16,6 +14,8 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/spyglass-mcp/spyglass/ui/esc"
 	"github.com/spyglass-mcp/spyglass/ui/fit"
 )
@@ -23,13 +23,17 @@ import (
 // errorCut is where long errors are cut, with a "Show more" link.
 const errorCut = 100
 
-// truncate cuts s at n runes, adding an ellipsis when it did.
+// truncate cuts s at n runes, adding an ellipsis when it did. It reads
+// only as far as it cuts (a 50 MB string made into runes took 200 MB).
 func truncate(s string, n int) (string, bool) {
-	r := []rune(s)
-	if len(r) <= n {
-		return s, false
+	i := 0
+	for at := range s {
+		if i == n {
+			return s[:at] + "…", true
+		}
+		i++
 	}
-	return string(r[:n]) + "…", true
+	return s, false
 }
 
 // firstLine returns s up to its first newline.
@@ -270,15 +274,21 @@ func (e *errorBox) onToggle() {
 	e.render()
 }
 
-// jsonNode is one node of a JSON document, as the wire had it.
+// jsonNode is one node of a JSON document, as the wire had it. A
+// container's children are built when it is first expanded (lazily: a
+// 50 MB document costs the nodes a person opens, not a node per value).
 type jsonNode struct {
 	key      string // as shown: quoted when it is not a plain name
-	text     string // a scalar's text, or "{n}" / "[n]"
+	text     string // a scalar's text, or "{n}" / "[n]" ("{…}" for a big one)
+	raw      string // a container's bytes, a window on the document
+	branch   bool   // a container with children
+	built    bool   // children are built
 	children []string
 }
 
 // jsonTree shows a JSON document as a tree in wire order (duplicate keys
-// kept) or as its raw bytes, with Expand all.
+// kept), built as it is expanded, or as its raw bytes (a page at a time
+// beyond bigText), with Expand all (for documents up to bigText).
 type jsonTree struct {
 	tree  *widget.Tree
 	nodes map[string]*jsonNode
@@ -286,27 +296,24 @@ type jsonTree struct {
 	rawT  string // what the raw view shows, set into rawL only while it is shown
 	rawL  *widget.Label
 	rawSc *container.Scroll
+	paged *pagedText // the raw view of a document beyond bigText
+	rawBx *fyne.Container
 	mode  *widget.RadioGroup
 	bar   *fyne.Container
 	empty *widget.Label
 	obj   fyne.CanvasObject
 }
 
-// rawCut is how much of a payload the raw view draws; Copy has it all.
+// rawCut is how much of a payload that is not JSON is drawn as text.
 const rawCut = 64 << 10
 
 func newJSONTree() *jsonTree {
 	j := &jsonTree{nodes: map[string]*jsonNode{}}
 	j.tree = widget.NewTree(
-		func(id widget.TreeNodeID) []widget.TreeNodeID {
-			if n := j.nodes[id]; n != nil {
-				return n.children
-			}
-			return nil
-		},
+		func(id widget.TreeNodeID) []widget.TreeNodeID { return j.childIDs(id) },
 		func(id widget.TreeNodeID) bool {
 			n := j.nodes[id]
-			return n != nil && len(n.children) > 0
+			return n != nil && n.branch
 		},
 		func(bool) fyne.CanvasObject {
 			l := widget.NewLabel("")
@@ -323,7 +330,8 @@ func newJSONTree() *jsonTree {
 	j.rawL.Wrapping = fyne.TextWrapBreak
 	j.rawL.Selectable = true
 	j.rawSc = container.NewVScroll(j.rawL)
-	j.rawSc.Hide()
+	j.rawBx = container.NewStack(j.rawSc)
+	j.rawBx.Hide()
 	j.mode = widget.NewRadioGroup([]string{"Tree", "Raw"}, j.onMode)
 	j.mode.Horizontal = true
 	j.mode.Required = true
@@ -334,7 +342,7 @@ func newJSONTree() *jsonTree {
 	j.empty = widget.NewLabel("")
 	j.empty.Wrapping = fyne.TextWrapWord
 	j.empty.Hide()
-	j.obj = container.NewBorder(j.bar, nil, nil, nil, container.NewStack(j.tree, j.rawSc, j.empty))
+	j.obj = container.NewBorder(j.bar, nil, nil, nil, container.NewStack(j.tree, j.rawBx, j.empty))
 	return j
 }
 
@@ -368,43 +376,60 @@ func (j *jsonTree) onMode(m string) {
 	if m == "Raw" {
 		j.tree.Hide()
 		expand.Hide()
-		j.rawL.SetText(j.rawT)
-		j.rawSc.Show()
+		if j.paged == nil {
+			j.rawL.SetText(j.rawT)
+		}
+		j.rawBx.Show()
 	} else {
-		j.rawSc.Hide()
+		j.rawBx.Hide()
 		j.rawL.SetText("")
 		j.tree.Show()
-		expand.Show()
+		if len(j.raw) <= bigText {
+			expand.Show()
+		}
 	}
 }
 
-// SetJSON shows raw; invalid JSON is shown as text.
+// SetJSON shows raw; invalid JSON is shown as text. A document beyond
+// bigText is not copied (it must not change afterwards: a received
+// message, which the log keeps) and is shown lazily.
 func (j *jsonTree) SetJSON(raw []byte) {
-	j.raw = append([]byte(nil), raw...)
-	j.nodes = map[string]*jsonNode{}
-	show, cut := truncate(strings.ToValidUTF8(string(raw), "\uFFFD"), rawCut)
-	if cut {
-		show += "\n(first " + sizeText(rawCut) + " of " + sizeText(len(raw)) + "; Copy takes it all)"
+	if len(raw) <= bigText {
+		raw = append([]byte(nil), raw...)
 	}
-	j.rawT = show
+	j.raw = raw
+	j.nodes = map[string]*jsonNode{}
+	j.rawT = ""
 	j.rawL.SetText("")
+	j.paged = nil
+	j.rawBx.Objects = []fyne.CanvasObject{j.rawSc}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		j.setText("(no payload)")
 		return
 	}
-	if err := j.parse(raw); err != nil {
-		j.nodes = map[string]*jsonNode{}
-		s, _ := truncate(string(raw), 4000)
-		j.setText(s)
+	if !json.Valid(raw) {
+		s, _ := truncate(bytesText(raw[:min(len(raw), rawCut)]), 4000)
+		j.setText(strings.ToValidUTF8(s, "\uFFFD"))
 		return
 	}
+	doc := bytesText(raw)
+	if len(raw) <= bigText {
+		j.rawT = strings.ToValidUTF8(doc, "\uFFFD")
+	} else {
+		j.paged = newPagedText(doc)
+		j.rawBx.Objects = []fyne.CanvasObject{j.paged.obj}
+	}
+	j.nodes[""] = jsonValue("", gjson.Parse(doc))
 	j.empty.Hide()
 	j.bar.Show()
 	j.onMode(j.mode.Selected)
+	if len(raw) > bigText {
+		j.bar.Objects[1].Hide() // Expand all would build every node
+	}
 	j.tree.Refresh()
 	j.tree.OpenBranch("")
 	// open the first two levels so the payload reads at a glance
-	for _, c := range j.nodes[""].children {
+	for _, c := range j.childIDs("") {
 		j.tree.OpenBranch(c)
 	}
 }
@@ -415,65 +440,61 @@ func (j *jsonTree) setText(s string) {
 	j.empty.Show()
 	j.bar.Hide()
 	j.tree.Hide()
-	j.rawSc.Hide()
+	j.rawBx.Hide()
 }
 
-// parse reads raw token by token (not into a map), so that the tree has
-// the wire's key order and every duplicate key.
-func (j *jsonTree) parse(raw []byte) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := j.value(dec, "", ""); err != nil {
-		return err
+// childIDs returns the children of node id, building them the first time
+// (ids by position: keys may hold "/" or repeat).
+func (j *jsonTree) childIDs(id string) []string {
+	n := j.nodes[id]
+	if n == nil || !n.branch {
+		return nil
 	}
-	if _, err := dec.Token(); err != io.EOF {
-		return fmt.Errorf("parse payload: data after the value")
+	if !n.built {
+		n.built = true
+		obj := strings.HasPrefix(strings.TrimLeft(n.raw, " \t\r\n"), "{")
+		i := 0
+		gjson.Result{Type: gjson.JSON, Raw: n.raw}.ForEach(func(k, v gjson.Result) bool {
+			key := strconv.Itoa(i)
+			if obj {
+				key = showKey(k.Str)
+			}
+			cid := id + "/" + strconv.Itoa(i)
+			j.nodes[cid] = jsonValue(key, v)
+			n.children = append(n.children, cid)
+			i++
+			return true
+		})
 	}
-	return nil
+	return n.children
 }
 
-// value reads one value into node id.
-func (j *jsonTree) value(dec *json.Decoder, id, key string) error {
-	tok, err := dec.Token()
-	if err != nil {
-		return fmt.Errorf("parse payload: %w", err)
-	}
+// jsonValue is the node of one value (its children not yet built).
+func jsonValue(key string, v gjson.Result) *jsonNode {
 	n := &jsonNode{key: key}
-	j.nodes[id] = n
-	switch t := tok.(type) {
-	case json.Delim:
+	switch v.Type {
+	case gjson.JSON:
 		open, close := "[", "]"
-		if t == '{' {
+		if strings.HasPrefix(v.Raw, "{") {
 			open, close = "{", "}"
 		}
-		for i := 0; dec.More(); i++ {
-			k := strconv.Itoa(i)
-			if t == '{' {
-				kt, err := dec.Token()
-				if err != nil {
-					return fmt.Errorf("parse payload: %w", err)
-				}
-				k = showKey(kt.(string))
-			}
-			cid := id + "/" + strconv.Itoa(i) // by position: keys may hold "/" or repeat
-			n.children = append(n.children, cid)
-			if err := j.value(dec, cid, k); err != nil {
-				return err
-			}
+		n.raw = v.Raw
+		if len(v.Raw) > bigText {
+			n.text, n.branch = open+"…"+close+" "+sizeText(len(v.Raw)), true
+			break
 		}
-		if _, err := dec.Token(); err != nil {
-			return fmt.Errorf("parse payload: %w", err)
-		}
-		n.text = open + strconv.Itoa(len(n.children)) + close
-	case string:
-		s, _ := truncate(strings.ReplaceAll(t, "\n", "⏎"), 300)
-		n.text = strconv.Quote(s)
-	case nil:
+		count := 0
+		v.ForEach(func(_, _ gjson.Result) bool { count++; return true })
+		n.text, n.branch = open+strconv.Itoa(count)+close, count > 0
+	case gjson.String:
+		s, _ := truncate(v.Str, 300)
+		n.text = strconv.Quote(strings.ReplaceAll(s, "\n", "⏎"))
+	case gjson.Null:
 		n.text = "null"
-	default: // json.Number, bool
-		n.text = fmt.Sprint(t)
+	default: // numbers keep their text, true, false
+		n.text = v.Raw
 	}
-	return nil
+	return n
 }
 
 // prettyJSON indents raw for display; invalid JSON is returned as is.

@@ -1,0 +1,206 @@
+package ui
+
+import (
+	"fmt"
+	"image/color"
+	"strings"
+	"unicode/utf8"
+	"unsafe"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
+)
+
+// Huge payloads (issue #17): a text beyond bigText is not laid out whole
+// (a wrapped label or markdown of megabytes takes the UI thread for
+// seconds, and a 50 MB one never comes back); it is shown a page at a
+// time in a virtualized list of rows.
+const (
+	// bigText is the size from which a text is shown paged.
+	bigText = 64 << 10
+	// textPage is how much of a paged text shows at first; each Load more
+	// adds morePage.
+	textPage = 64 << 10
+	morePage = 256 << 10
+	// pagedRows is how many rows a paged text's list is tall.
+	pagedRows = 16
+)
+
+// pagedText shows a long text in a list of rows (a line, or a window-wide
+// slice of a long line, cut to the width the list has), the first
+// textPage bytes at first and morePage more with each Load more. It keeps
+// only the text (not copied) and the rows' offsets.
+type pagedText struct {
+	text  string
+	shown int   // bytes of text the rows cover
+	rows  []int // where each row starts in text
+	cols  int   // bytes per row (the list's width in monospace cells)
+	list  *widget.List
+	more  *widget.Button
+	note  *widget.Label
+	obj   fyne.CanvasObject
+	// OnMore, if set, runs after Load more (for tests).
+	onMore func()
+}
+
+// newPagedText shows text (not copied: a string shares its bytes).
+func newPagedText(text string) *pagedText {
+	p := &pagedText{text: text, cols: 80}
+	p.list = widget.NewList(
+		func() int { return len(p.rows) },
+		func() fyne.CanvasObject {
+			l := widget.NewLabel("")
+			l.TextStyle = fyne.TextStyle{Monospace: true}
+			l.Truncation = fyne.TextTruncateClip
+			return l
+		},
+		func(i widget.ListItemID, o fyne.CanvasObject) {
+			o.(*widget.Label).SetText(p.row(i))
+		})
+	p.list.HideSeparators = true
+	p.note = widget.NewLabel("")
+	p.note.SizeName = theme.SizeNameCaptionText
+	p.note.Wrapping = fyne.TextWrapWord
+	p.more = widget.NewButtonWithIcon("Load more", theme.MoreVerticalIcon(), p.onLoadMore)
+	p.more.Importance = widget.LowImportance
+	cp := copyButton("Copy all", func() string { return p.text })
+	height := canvas.NewRectangle(color.Transparent)
+	height.SetMinSize(fyne.NewSize(120, pagedRows*rowHeight()))
+	body := container.New(&pagedLayout{p: p}, height, p.list)
+	p.obj = container.NewBorder(nil, wrapRow(p.more, cp, p.note), nil, nil, body)
+	p.extend(textPage)
+	return p
+}
+
+// rowHeight is the height of one monospace label row.
+func rowHeight() float32 {
+	return fyne.MeasureText("M", theme.TextSize(), fyne.TextStyle{Monospace: true}).Height + 2*theme.InnerPadding()
+}
+
+// row is the text of row i, newlines and invalid UTF-8 made visible.
+func (p *pagedText) row(i int) string {
+	if i >= len(p.rows) {
+		return ""
+	}
+	end := p.shown
+	if i+1 < len(p.rows) {
+		end = p.rows[i+1]
+	}
+	s := strings.TrimSuffix(p.text[p.rows[i]:end], "\n")
+	return strings.ToValidUTF8(strings.ReplaceAll(s, "\t", "    "), "\uFFFD")
+}
+
+// extend shows the text up to about n bytes (at a rune's start).
+func (p *pagedText) extend(n int) {
+	if n > len(p.text) {
+		n = len(p.text)
+	}
+	for n < len(p.text) && !utf8.RuneStart(p.text[n]) {
+		n++
+	}
+	p.shown = n
+	p.index()
+	if p.shown < len(p.text) {
+		p.note.SetText(fmt.Sprintf("Showing the first %s of %s.", sizeText(p.shown), sizeText(len(p.text))))
+		p.more.Show()
+	} else {
+		p.note.SetText(sizeText(len(p.text)) + ", all shown.")
+		p.more.Hide()
+	}
+	p.list.Refresh()
+}
+
+// index cuts text[:shown] into rows of at most cols bytes, at newlines.
+func (p *pagedText) index() {
+	p.rows = p.rows[:0]
+	for at := 0; at < p.shown; {
+		p.rows = append(p.rows, at)
+		end := min(at+p.cols, p.shown)
+		if nl := strings.IndexByte(p.text[at:min(end+1, p.shown)], '\n'); nl >= 0 {
+			at += nl + 1
+			continue
+		}
+		for end < p.shown && end > at+1 && !utf8.RuneStart(p.text[end]) {
+			end--
+		}
+		at = end
+	}
+}
+
+func (p *pagedText) onLoadMore() {
+	p.extend(p.shown + morePage)
+	if p.onMore != nil {
+		p.onMore()
+	}
+}
+
+// pagedLayout sizes the list and re-cuts the rows when the width in
+// monospace cells changes.
+type pagedLayout struct{ p *pagedText }
+
+// Layout implements fyne.Layout.
+func (l *pagedLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+	cell := fyne.MeasureText("M", theme.TextSize(), fyne.TextStyle{Monospace: true}).Width
+	cols := int((size.Width - 4*theme.InnerPadding()) / cell)
+	if cols < 20 {
+		cols = 20
+	}
+	if cols != l.p.cols {
+		l.p.cols = cols
+		l.p.index()
+		l.p.list.Refresh()
+	}
+}
+
+// MinSize implements fyne.Layout.
+func (l *pagedLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	return objs[0].MinSize()
+}
+
+// bytesText is b as a string without a copy. Only for bytes that are
+// never modified afterwards: a received message (the log keeps it).
+func bytesText(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// resultContentView is a result's content block: contentView, or for a
+// text beyond bigText its first page with Load more.
+func (ss *serverScreens) resultContentView(c Content) fyne.CanvasObject {
+	if len(c.Text) <= bigText || c.Data != nil {
+		return ss.contentView(c)
+	}
+	p := newPagedText(c.Text)
+	if c.Type != "resource" {
+		return p.obj
+	}
+	l := widget.NewLabel("Embedded resource " + c.URI)
+	l.Wrapping = fyne.TextWrapBreak
+	return container.NewVBox(container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), nil, l), p.obj)
+}
+
+// showRawJSON shows a result's JSON in a dialog: indented when small, a
+// page at a time as sent when beyond bigText (indenting 50 MB would take
+// the UI thread and another 50 MB).
+func showRawJSON(title string, raw []byte, w fyne.Window) {
+	if len(raw) <= bigText {
+		showTextDialog(title, prettyJSON(raw), w)
+		return
+	}
+	p := newPagedText(bytesText(raw))
+	d := dialog.NewCustom(title, "Close", p.obj, w)
+	d.Resize(fyne.NewSize(720, 480))
+	esc.Show(d, w)
+}
