@@ -140,6 +140,7 @@ func runGUI(inv *Invocation, args []string, stderr io.Writer) int {
 			})
 		})
 		startScreenshots(w, stderr)
+		startBench(be, w, opts.Select, os.Stdout, stderr)
 		if crashTrigger != nil {
 			crashTrigger()
 		}

@@ -1,0 +1,473 @@
+//go:build linux
+
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/widget"
+	"golang.org/x/sys/unix"
+
+	"github.com/spyglass-mcp/spyglass/core/catalog"
+	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/session"
+	"github.com/spyglass-mcp/spyglass/ui"
+)
+
+// The benchmark mode of the window (issue #17), for `make bench` only and
+// not in the help: SPYGLASS_BENCH names what to measure and
+// SPYGLASS_BENCH_OUT the JSON file the figures go to (benchReport).
+//
+//   - startup: the time from process start to the first frame painted,
+//     then, once the ad-hoc server given on the command line is connected
+//     and its tools are listed, the report; the window stays open so that
+//     the caller can measure its memory, and is ended by the caller.
+//   - ui-latency: as startup, then the UI thread's scheduling delay while
+//     the demo server's flood streams in: a ticker posts a callback with
+//     fyne.Do every SPYGLASS_BENCH_TICK (default 10ms) and records how late
+//     each one runs. The flood is SPYGLASS_BENCH_RATE notifications a
+//     second (default 10000) for SPYGLASS_BENCH_SECONDS (default 10), sent
+//     as one flood call of rate/10 notifications every 100 ms. It counts the
+//     flood's notifications the log recorded against those the server
+//     sent, and the process's memory before the flood, at its peak, and
+//     after the inspector's Clear. Then the window quits.
+//
+// When the report is written, one line "SPYGLASS_BENCH done" goes to stdout.
+const (
+	benchEnv    = "SPYGLASS_BENCH"
+	benchOutEnv = "SPYGLASS_BENCH_OUT"
+)
+
+// benchReport is the JSON file the benchmark mode writes.
+type benchReport struct {
+	Mode   string `json:"mode"`
+	Server string `json:"server"`
+	// ProcessStartUnixNano is when the kernel started this process
+	// (/proc/self/stat; 10 ms resolution), FirstFrameUnixNano when the
+	// window's first frame had been painted (the first callback the UI
+	// thread ran after the GL painter drew a marker object of that
+	// frame), ConnectedUnixNano when the server's tools/list answer was
+	// recorded.
+	ProcessStartUnixNano int64 `json:"process_start_unix_ns"`
+	FirstFrameUnixNano   int64 `json:"first_frame_unix_ns"`
+	ConnectedUnixNano    int64 `json:"connected_unix_ns"`
+	// FirstFrameMs is FirstFrameUnixNano - ProcessStartUnixNano.
+	FirstFrameMs float64 `json:"first_frame_ms"`
+	// UIDelay is the UI thread's scheduling delay during the flood.
+	UIDelay *delayStats `json:"ui_delay,omitempty"`
+	Flood   *floodStats `json:"flood,omitempty"`
+	// Error says why the run could not finish ("" when it did).
+	Error string `json:"error,omitempty"`
+}
+
+// delayStats summarises how late the UI thread ran posted callbacks.
+type delayStats struct {
+	TickMs  float64 `json:"tick_ms"`
+	Samples int     `json:"samples"`
+	P50Ms   float64 `json:"p50_ms"`
+	P99Ms   float64 `json:"p99_ms"`
+	MaxMs   float64 `json:"max_ms"`
+}
+
+// floodStats is what the flood sent, what was recorded, and memory.
+type floodStats struct {
+	Rate    int     `json:"rate_per_s"`
+	Seconds float64 `json:"seconds"`
+	// Elapsed is the wall time from the first flood call to the last
+	// answer; Sent what the server reported sending; Recorded the flood's
+	// notifications the event log recorded (seen by a listener);
+	// ListenerDropped the events the listener missed (evicted before it
+	// read them), which would hide recorded ones.
+	ElapsedSeconds  float64 `json:"elapsed_s"`
+	Sent            int     `json:"sent"`
+	Recorded        int     `json:"recorded"`
+	ListenerDropped uint64  `json:"listener_dropped"`
+	// Memory, resident set in MB: before the flood (after a GC that
+	// returns free pages to the OS), the peak during it (VmHWM, reset
+	// before the flood), and after the inspector's Clear (again after a
+	// GC returning free pages). Heap figures are Go's HeapInuse at the
+	// same points. ClearButtons is how many "Clear" buttons were pressed.
+	RSSBeforeMB  float64 `json:"rss_before_mb"`
+	RSSPeakMB    float64 `json:"rss_peak_mb"`
+	RSSClearedMB float64 `json:"rss_cleared_mb"`
+	HeapBeforeMB float64 `json:"heap_before_mb"`
+	HeapPeakMB   float64 `json:"heap_peak_mb"`
+	HeapClearMB  float64 `json:"heap_cleared_mb"`
+	ClearButtons int     `json:"clear_buttons"`
+}
+
+// startBench installs the benchmark mode when SPYGLASS_BENCH is set. It
+// runs on the UI thread before the window is shown; server is the ad-hoc
+// server the window connects to at start.
+func startBench(be *guiBackend, w *ui.Window, server string, stdout, stderr io.Writer) {
+	mode := os.Getenv(benchEnv)
+	if mode == "" {
+		return
+	}
+	out := os.Getenv(benchOutEnv)
+	rep := &benchReport{Mode: mode, Server: server, ProcessStartUnixNano: processStart().UnixNano()}
+	finish := func(err error) {
+		if err != nil {
+			rep.Error = err.Error()
+			fmt.Fprintf(stderr, "spyglass: benchmark: %v\n", err)
+		}
+		if err := writeBenchReport(out, rep); err != nil {
+			fmt.Fprintf(stderr, "spyglass: benchmark: %v\n", err)
+		}
+		fmt.Fprintln(stdout, "SPYGLASS_BENCH done")
+	}
+	if out == "" || (mode != "startup" && mode != "ui-latency") || server == "" {
+		fmt.Fprintln(stderr, "spyglass: benchmark: set SPYGLASS_BENCH=startup|ui-latency, SPYGLASS_BENCH_OUT=FILE and give one server on the command line")
+		return
+	}
+	painted := firstFrameHook(w.Window())
+	connected := waitListed(be.log, server)
+	go func() {
+		<-painted
+		rep.FirstFrameUnixNano = time.Now().UnixNano()
+		rep.FirstFrameMs = float64(rep.FirstFrameUnixNano-rep.ProcessStartUnixNano) / 1e6
+		select {
+		case <-connected:
+			rep.ConnectedUnixNano = time.Now().UnixNano()
+		case <-time.After(2 * time.Minute): // a hang bound, not a measurement
+			finish(fmt.Errorf("%s did not connect and list its tools within 2 minutes", server))
+			return
+		}
+		if mode == "startup" {
+			finish(nil)
+			return // the caller measures the open window, then ends it
+		}
+		err := benchFlood(be, w, server, rep)
+		finish(err)
+		fyne.Do(func() { fyne.CurrentApp().Quit() })
+	}()
+}
+
+// firstFrameHook puts a 1×1 transparent raster over the window's content;
+// the GL painter calls its generator while drawing the first frame, and
+// the callback that posts runs on the UI thread once that frame is done.
+// The returned channel is closed then.
+func firstFrameHook(win fyne.Window) <-chan struct{} {
+	done := make(chan struct{})
+	var once sync.Once
+	marker := canvas.NewRaster(func(w, h int) image.Image {
+		once.Do(func() { fyne.Do(func() { close(done) }) })
+		return image.NewNRGBA(image.Rect(0, 0, max(w, 1), max(h, 1)))
+	})
+	marker.Resize(fyne.NewSize(1, 1))
+	win.SetContent(container.NewStack(win.Content(), container.NewWithoutLayout(marker)))
+	return done
+}
+
+// waitListed returns a channel closed once the log has recorded the
+// answer to server's tools/list (the window lists tools on connect).
+func waitListed(log *events.Log, server string) <-chan struct{} {
+	done := make(chan struct{})
+	var once sync.Once
+	var cancel func()
+	cancel = log.Subscribe(func(b events.Batch) {
+		for _, e := range b.Events {
+			if e.Conn == server && e.Method == "tools/list" && e.Type == events.MsgResult {
+				once.Do(func() { close(done); go cancel() })
+			}
+		}
+	})
+	return done
+}
+
+// benchFlood runs the flood and fills rep.UIDelay and rep.Flood.
+func benchFlood(be *guiBackend, w *ui.Window, server string, rep *benchReport) error {
+	rate := envInt("SPYGLASS_BENCH_RATE", 10000)
+	seconds := envInt("SPYGLASS_BENCH_SECONDS", 10)
+	tick := time.Duration(envInt("SPYGLASS_BENCH_TICK_MS", 10)) * time.Millisecond
+	be.mu.Lock()
+	sess := be.live[server]
+	be.mu.Unlock()
+	if sess == nil {
+		return fmt.Errorf("no live session of %s", server)
+	}
+	fs := &floodStats{Rate: rate, Seconds: float64(seconds)}
+	rep.Flood = fs
+
+	// the flood's notifications as the log records them
+	var mu sync.Mutex
+	recorded := 0
+	var dropped uint64
+	grew := make(chan struct{}, 1)
+	cancel := be.log.Subscribe(func(b events.Batch) {
+		n := 0
+		for _, e := range b.Events {
+			if e.Conn == server && e.Method == "notifications/message" && bytes.Contains(e.Raw, []byte(`"logger":"flood"`)) {
+				n++
+			}
+		}
+		mu.Lock()
+		recorded += n
+		dropped += b.Dropped
+		mu.Unlock()
+		select {
+		case grew <- struct{}{}:
+		default:
+		}
+	})
+	defer cancel()
+
+	fs.RSSBeforeMB, fs.HeapBeforeMB = settledMemory()
+	resetPeakRSS()
+	ctx, stop := context.WithCancel(context.Background())
+	sampler := &delaySampler{do: fyne.Do}
+	go sampler.run(ctx, tick)
+	var heapPeak uint64
+	go func() { // the heap's peak, read beside the kernel's VmHWM
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				var ms runtime.MemStats
+				runtime.ReadMemStats(&ms)
+				mu.Lock()
+				heapPeak = max(heapPeak, ms.HeapInuse)
+				mu.Unlock()
+			}
+		}
+	}()
+
+	chunk := max(rate/10, 1)
+	calls := seconds * 10
+	start := time.Now()
+	var floodErr error
+	for i := 0; i < calls; i++ {
+		if d := time.Until(start.Add(time.Duration(i) * 100 * time.Millisecond)); d > 0 {
+			time.Sleep(d) // pacing the flood at its rate, not synchronisation
+		}
+		res, err := sess.CallTool(context.Background(), session.ToolCall{Name: "flood", Arguments: map[string]any{"count": chunk}}, nil)
+		if err != nil {
+			floodErr = fmt.Errorf("flood call %d: %w", i+1, err)
+			break
+		}
+		n, err := floodSent(res)
+		if err != nil {
+			floodErr = fmt.Errorf("flood call %d: %w", i+1, err)
+			break
+		}
+		fs.Sent += n
+	}
+	fs.ElapsedSeconds = time.Since(start).Seconds()
+	// every answer came after its notifications; wait until the listener
+	// has seen them (the bound only ends a run that is stuck)
+	bound := time.After(2 * time.Minute)
+	for {
+		mu.Lock()
+		done := recorded >= fs.Sent || dropped > 0
+		mu.Unlock()
+		if done {
+			break
+		}
+		select {
+		case <-grew:
+		case <-bound:
+			floodErr = fmt.Errorf("the log recorded fewer flood notifications than were sent after 2 minutes")
+		}
+		if floodErr != nil {
+			break
+		}
+	}
+	ui.Sync(func() {}) // the UI thread has run everything posted so far
+	stop()
+	mu.Lock()
+	fs.Recorded, fs.ListenerDropped = recorded, dropped
+	fs.HeapPeakMB = float64(heapPeak) / (1 << 20)
+	mu.Unlock()
+	fs.RSSPeakMB = procStatusMB("VmHWM")
+	rep.UIDelay = sampler.stats(tick)
+
+	ui.Sync(func() { fs.ClearButtons = pressClear(w.Window()) })
+	fs.RSSClearedMB, fs.HeapClearMB = settledMemory()
+	return floodErr
+}
+
+// floodSent reads the count from the flood tool's answer ("Sent N log
+// notifications in …").
+func floodSent(res *session.ToolResult) (int, error) {
+	if res.Result.IsError || len(res.Result.Content) == 0 {
+		return 0, fmt.Errorf("the flood tool failed: %s", res.Raw)
+	}
+	var n int
+	if _, err := fmt.Sscanf(res.Result.Content[0].Text, "Sent %d ", &n); err != nil {
+		return 0, fmt.Errorf("unexpected flood answer %q: %w", res.Result.Content[0].Text, err)
+	}
+	return n, nil
+}
+
+// pressClear presses every visible button labelled "Clear" (the
+// inspector's), found by walking the window's focus chain, the one public
+// way through widgets' children. It runs on the UI thread.
+func pressClear(win fyne.Window) int {
+	c := win.Canvas()
+	defer c.Unfocus()
+	seen := map[fyne.Focusable]bool{}
+	pressed := 0
+	for i := 0; i < 5000; i++ {
+		c.FocusNext()
+		f := c.Focused()
+		if f == nil || seen[f] {
+			break
+		}
+		seen[f] = true
+		if b, ok := f.(*widget.Button); ok && b.Text == "Clear" && !b.Disabled() && b.OnTapped != nil {
+			b.OnTapped()
+			pressed++
+		}
+	}
+	return pressed
+}
+
+// delaySampler measures how late the UI thread runs posted callbacks.
+type delaySampler struct {
+	do     func(func()) // fyne.Do
+	mu     sync.Mutex
+	delays []time.Duration
+}
+
+// run posts one callback every tick until ctx ends; each records the
+// time from posting to running.
+func (s *delaySampler) run(ctx context.Context, tick time.Duration) {
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			posted := time.Now()
+			s.do(func() {
+				d := time.Since(posted)
+				s.mu.Lock()
+				s.delays = append(s.delays, d)
+				s.mu.Unlock()
+			})
+		}
+	}
+}
+
+// stats summarises the samples so far (nearest-rank percentiles).
+func (s *delaySampler) stats(tick time.Duration) *delayStats {
+	s.mu.Lock()
+	ds := slices.Clone(s.delays)
+	s.mu.Unlock()
+	st := &delayStats{TickMs: benchMs(tick), Samples: len(ds)}
+	if len(ds) == 0 {
+		return st
+	}
+	slices.Sort(ds)
+	rank := func(p float64) time.Duration {
+		i := int(p*float64(len(ds))+0.999999) - 1
+		return ds[min(max(i, 0), len(ds)-1)]
+	}
+	st.P50Ms, st.P99Ms, st.MaxMs = benchMs(rank(0.50)), benchMs(rank(0.99)), benchMs(ds[len(ds)-1])
+	return st
+}
+
+// benchMs is d in milliseconds.
+func benchMs(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+// writeBenchReport writes rep as indented JSON, atomically.
+func writeBenchReport(path string, rep *benchReport) error {
+	data, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return fmt.Errorf("benchmark report: %w", err)
+	}
+	if err := catalog.WriteAtomic(path, append(data, '\n'), nil); err != nil {
+		return fmt.Errorf("benchmark report: %w", err)
+	}
+	return nil
+}
+
+// settledMemory collects garbage, returns free pages to the OS, and
+// reads the resident set and Go's in-use heap, in MB.
+func settledMemory() (rss, heap float64) {
+	runtime.GC()
+	debug.FreeOSMemory()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return procStatusMB("VmRSS"), float64(m.HeapInuse) / (1 << 20)
+}
+
+// resetPeakRSS resets the kernel's VmHWM to the current resident set.
+func resetPeakRSS() { _ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) }
+
+// procStatusMB reads a kB field of /proc/self/status in MB (0 when it
+// cannot).
+func procStatusMB(field string) float64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		name, rest, ok := strings.Cut(sc.Text(), ":")
+		if ok && name == field {
+			kb, _ := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 64)
+			return kb / 1024
+		}
+	}
+	return 0
+}
+
+// processStart is when the kernel started this process: /proc/self/stat's
+// starttime (clock ticks since boot, USER_HZ = 100 on Linux, so 10 ms
+// resolution) against CLOCK_BOOTTIME now. Where that cannot be read it is
+// now.
+func processStart() time.Time {
+	now := time.Now()
+	stat, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		return now
+	}
+	// the fields after the command name, which is in parentheses
+	_, after, ok := bytes.Cut(stat, []byte(") "))
+	fields := strings.Fields(string(after))
+	if !ok || len(fields) < 20 {
+		return now
+	}
+	ticks, err := strconv.ParseInt(fields[19], 10, 64) // field 22 of the whole line
+	if err != nil {
+		return now
+	}
+	var boot unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_BOOTTIME, &boot); err != nil {
+		return now
+	}
+	const userHZ = 100
+	age := time.Duration(boot.Nano()) - time.Duration(ticks)*time.Second/userHZ
+	return now.Add(-age)
+}
+
+// envInt is the positive integer in the environment variable name, or def.
+func envInt(name string, def int) int {
+	if n, err := strconv.Atoi(os.Getenv(name)); err == nil && n > 0 {
+		return n
+	}
+	return def
+}
