@@ -1,15 +1,13 @@
 package cmd
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
+	"github.com/spyglass-mcp/spyglass/internal/hartest"
 	"github.com/spyglass-mcp/spyglass/ui"
 )
 
@@ -37,13 +35,7 @@ func TestGUIExportHAR(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		t.Fatalf("the HAR file does not parse: %v", err)
-	}
-	if err := harSchemaGUI(t).Validate(doc); err != nil {
-		t.Fatalf("the HAR file is not HAR 1.2: %v", err)
-	}
+	hartest.Validate(t, b)
 	var f struct {
 		Log struct {
 			Entries []struct {
@@ -92,33 +84,4 @@ func TestGUIExportHAR(t *testing.T) {
 			t.Fatalf("for a stdio server the item is %q, disabled %v", it.Label, it.Disabled)
 		}
 	})
-}
-
-// harSchemaGUI compiles the HAR 1.2 schema core/har's tests keep
-// (har-schema@2.0.0).
-func harSchemaGUI(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	c := jsonschema.NewCompiler()
-	files, _ := filepath.Glob("../core/har/testdata/har-schema/*.json")
-	if len(files) < 10 {
-		t.Fatalf("HAR schema files missing: %v", files)
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.AddResource("https://har.invalid/"+filepath.Base(f), doc); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s, err := c.Compile("https://har.invalid/har.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
 }

@@ -1,48 +1,15 @@
 package cmd
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	peers "github.com/spyglass-mcp/spyglass/core/testpeers"
+	"github.com/spyglass-mcp/spyglass/internal/hartest"
 )
-
-// validateHAR checks a file against the HAR 1.2 schema core/har keeps in
-// testdata (har-schema@2.0.0).
-func validateHAR(t *testing.T, b []byte) {
-	t.Helper()
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	files, _ := filepath.Glob("../core/har/testdata/har-schema/*.json")
-	if len(files) < 10 {
-		t.Fatalf("HAR schema missing: %v", files)
-	}
-	for _, f := range files {
-		raw, _ := os.ReadFile(f)
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.AddResource("https://har.invalid/"+filepath.Base(f), doc)
-	}
-	s, err := c.Compile("https://har.invalid/har.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		t.Fatalf("the HAR file is not JSON: %v", err)
-	}
-	if err := s.Validate(inst); err != nil {
-		t.Fatalf("not a valid HAR 1.2 file: %v", err)
-	}
-}
 
 type harDoc struct {
 	Log struct {
@@ -95,7 +62,7 @@ func TestCLIHAR(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			validateHAR(t, b)
+			hartest.Validate(t, b)
 			if strings.Contains(string(b), secret) {
 				t.Fatal("the HAR file holds the bearer token")
 			}
@@ -134,7 +101,7 @@ func TestCLIHAR(t *testing.T) {
 		t.Fatalf("--run --har: exit %d %s %s", code, out, errs)
 	}
 	b, _ := os.ReadFile(file)
-	validateHAR(t, b)
+	hartest.Validate(t, b)
 	if !strings.Contains(string(b), "from a collection") {
 		t.Errorf("the collection's call is not in the HAR")
 	}

@@ -7,54 +7,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/spyglass-mcp/spyglass/internal/hartest"
 )
-
-// harSchema compiles the HAR 1.2 schema kept in testdata (har-schema@2.0.0).
-func harSchema(t testing.TB) *jsonschema.Schema {
-	t.Helper()
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	files, _ := filepath.Glob("testdata/har-schema/*.json")
-	if len(files) < 10 {
-		t.Fatalf("HAR schema files missing: %v", files)
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := c.AddResource("https://har.invalid/"+filepath.Base(f), doc); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s, err := c.Compile("https://har.invalid/har.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-// Validate checks a HAR file against the HAR 1.2 schema.
-func Validate(t testing.TB, b []byte) {
-	t.Helper()
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		t.Fatalf("not JSON: %v", err)
-	}
-	if err := harSchema(t).Validate(inst); err != nil {
-		t.Fatalf("not a valid HAR 1.2 file: %v\n%s", err, b)
-	}
-}
 
 type mask struct{ secret string }
 
@@ -112,7 +71,7 @@ func TestRecorderHAR(t *testing.T) {
 	if err := rec.Write(&buf, Creator{Name: "spyglass", Version: "test"}, mask{secret}); err != nil {
 		t.Fatal(err)
 	}
-	Validate(t, buf.Bytes())
+	hartest.Validate(t, buf.Bytes())
 	if strings.Contains(buf.String(), secret) {
 		t.Fatalf("the HAR holds the secret:\n%s", buf.String())
 	}
@@ -162,7 +121,7 @@ func TestRecorderOpenStream(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	rec.Write(&buf, Creator{Name: "t", Version: "1"}, mask{"x-never"})
-	Validate(t, buf.Bytes())
+	hartest.Validate(t, buf.Bytes())
 	var f harFile
 	json.Unmarshal(buf.Bytes(), &f)
 	if e := f.Log.Entries[0]; !e.Open || len(e.SSEEvents) != 1 || e.SSEEvents[0].Text != "data: first" {
@@ -172,7 +131,7 @@ func TestRecorderOpenStream(t *testing.T) {
 
 // The schema is not a rubber stamp.
 func TestHARSchemaRejects(t *testing.T) {
-	s := harSchema(t)
+	s := hartest.Schema(t)
 	for _, doc := range []string{
 		`{"log":{"version":"1.2","entries":[]}}`,
 		`{"log":{"version":"1.2","creator":{"name":"x","version":"1"},"entries":[{"startedDateTime":"now"}]}}`,
