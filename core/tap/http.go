@@ -108,7 +108,10 @@ func (b *bodyTap) message(dir events.Direction, body []byte) {
 	if len(t) == 0 || !wire.IsMessage(t) || !bytes.Contains(t, []byte(`"jsonrpc"`)) {
 		return
 	}
-	b.o.Rec.Append(events.Event{Conn: b.o.Conn, Kind: events.KindMessage, Dir: dir, Raw: bytes.Clone(body)})
+	recordMessage(func(e events.Event) {
+		e.Conn = b.o.Conn
+		b.o.Rec.Append(e)
+	}, dir, bytes.Clone(body))
 }
 
 // teeBody keeps a copy of what is read through it (up to max bytes) and

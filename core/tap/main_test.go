@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strings"
 	"syscall"
 	"testing"
@@ -39,6 +40,12 @@ func tapMain(args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if p := os.Getenv("TAP_CPUPROFILE"); p != "" { // where the tap's CPU goes (see BenchmarkTapEcho)
+		if f, err := os.Create(p); err == nil {
+			pprof.StartCPUProfile(f)
+			defer pprof.StopCPUProfile()
+		}
+	}
 	command := fs.Args()
 	var rec *Record
 	o := StdioOptions{
@@ -92,7 +99,7 @@ func tapMain(args []string) int {
 func messages(evs []events.Event, dir events.Direction) []byte {
 	var b bytes.Buffer
 	for _, e := range evs {
-		if e.Kind == events.KindMessage && e.Dir == dir {
+		if e.Kind == events.KindMessage && e.Dir == dir && !strings.HasPrefix(e.Text, BatchElement) {
 			b.Write(e.Raw)
 			b.WriteByte('\n')
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/wire"
@@ -33,14 +34,24 @@ type Splitter struct {
 	Max int
 
 	buf  []byte
-	size int  // bytes of the current line, kept or not
-	over bool // the current line passed Max
+	size int       // bytes of the current line, kept or not
+	over bool      // the current line passed Max
+	skip bool      // bytes were lost: discard up to the next newline
+	at   time.Time // when the bytes being written were read (zero: now)
 }
 
 // Write records the complete lines in p and keeps the rest for the next
 // call. It never fails.
 func (s *Splitter) Write(p []byte) (int, error) {
 	n := len(p)
+	if s.skip {
+		i := bytes.IndexByte(p, '\n')
+		if i < 0 {
+			return n, nil
+		}
+		s.skip = false
+		p = p[i+1:]
+	}
 	for len(p) > 0 {
 		i := bytes.IndexByte(p, '\n')
 		part := p
@@ -69,6 +80,14 @@ func (s *Splitter) Flush() {
 			Text: "stream ended inside a message (no newline): " + head(line)})
 	}
 	s.reset()
+}
+
+// lost tells the splitter that bytes of its stream were passed on but
+// not handed to it: the line under way and, unless the lost bytes ended
+// a line, the rest of the line they were lost from are not recorded.
+func (s *Splitter) lost(endsLine bool) {
+	s.reset()
+	s.skip = !endsLine
 }
 
 func (s *Splitter) add(part []byte) {
@@ -107,7 +126,37 @@ func (s *Splitter) line() {
 	case !json.Valid(t):
 		s.record(events.Event{Kind: events.KindInvalid, Raw: raw, Text: "invalid JSON: " + head(raw)})
 	default:
-		s.record(events.Event{Kind: events.KindMessage, Dir: s.Dir, Raw: raw})
+		recordMessage(s.record, s.Dir, raw)
+	}
+}
+
+// BatchElement starts the Text of a message event that is one element
+// of a JSON-RPC batch: the batch itself is recorded as one message event
+// with its exact bytes (the whole array), followed by one event per
+// element, so that each request and response pairs on its own.
+const BatchElement = "batch element "
+
+// recordMessage records raw, a valid JSON object or array, in dir: an
+// object as one message; an array (a JSON-RPC batch) as itself, then each
+// element as a message of its own with the element's exact bytes (or as
+// invalid when it is not an object).
+func recordMessage(record func(events.Event), dir events.Direction, raw []byte) {
+	record(events.Event{Kind: events.KindMessage, Dir: dir, Raw: raw})
+	t := bytes.TrimLeft(raw, " \t\r\n")
+	if len(t) == 0 || t[0] != '[' {
+		return
+	}
+	var elems []json.RawMessage
+	if json.Unmarshal(t, &elems) != nil {
+		return
+	}
+	for i, el := range elems {
+		text := fmt.Sprintf("%s%d of %d", BatchElement, i+1, len(elems))
+		if len(el) == 0 || el[0] != '{' {
+			record(events.Event{Kind: events.KindInvalid, Dir: dir, Raw: el, Text: text + ": not a JSON-RPC message: " + head(el)})
+			continue
+		}
+		record(events.Event{Kind: events.KindMessage, Dir: dir, Raw: el, Text: text})
 	}
 }
 
@@ -123,6 +172,9 @@ func (s *Splitter) record(e events.Event) {
 		return
 	}
 	e.Conn = s.Conn
+	if e.Time.IsZero() {
+		e.Time = s.at
+	}
 	s.Rec.Append(e)
 }
 

@@ -124,7 +124,7 @@ func RunStdio(ctx context.Context, o StdioOptions) (*wire.ExitError, error) {
 		}()
 	} else {
 		if o.Rec != nil {
-			obs = newObserver()
+			obs = newObserver(o.Rec, conn)
 		}
 		outputs.Add(1)
 		go func() { // stdout: copied as read, recorded beside
@@ -197,59 +197,186 @@ func copyObserved(dst io.Writer, src io.Reader, obs *observer, s *Splitter) {
 }
 
 // observer records what both copiers pass on, on a goroutine of its own
-// and in the order the copiers read it, so that splitting and recording
-// (json validation, the log's pairing) stay off the path of the bytes.
-// A copier waits only when the observer is 256 chunks behind.
+// and in the order the copiers read it, so that splitting, JSON checks
+// and the log's pairing stay off the path of the bytes. A copier only
+// copies the chunk into the observer's queue (no allocation once the
+// queue has grown, one clock read) and never waits for the recorder:
+// when the queue holds maxPending bytes, further chunks are not recorded
+// (the record says so once) and the bytes pass all the same. The
+// recorder wakes once per burst, not once per message: after a wake-up
+// it lets the burst gather for gatherWait before taking the whole queue.
 type observer struct {
-	ch      chan obsChunk
-	done    chan struct{}
-	stopped atomic.Bool
+	rec  wire.Recorder
+	conn string
+	max  int // maxPending, or less in tests
+
+	mu       sync.Mutex
+	queue    []obsChunk
+	arena    []byte // the queued chunks' bytes
+	idle     bool   // the recorder waits for a wake-up
+	closing  bool   // stop was called: record what is queued, then end
+	lostAny  bool
+	openLost map[*Splitter]int // the queue's lost marker of a stream still losing bytes
+
+	wake chan struct{}
+	done chan struct{}
 }
 
+// obsChunk is a queued chunk: its bytes are arena[off:off+n].
 type obsChunk struct {
-	s     *Splitter
-	b     []byte
-	flush bool
-	stop  bool
+	s        *Splitter
+	off, n   int
+	at       time.Time
+	flush    bool
+	lost     bool          // bytes of s's stream were not queued before this chunk
+	endsLine bool          // (lost) the last lost byte was a newline
+	synced   chan struct{} // closed once the chunks before it are recorded
 }
 
-func newObserver() *observer {
-	o := &observer{ch: make(chan obsChunk, 256), done: make(chan struct{})}
-	go func() {
-		defer close(o.done)
-		for c := range o.ch {
-			switch {
-			case c.stop:
-				return
-			case c.flush:
-				c.s.Flush()
-			default:
-				c.s.Write(c.b)
-			}
-		}
-	}()
+// Bounds of the observer's queue and its batching.
+const (
+	maxPending = 32 << 20
+	gatherWait = 2 * time.Millisecond
+)
+
+func newObserver(rec wire.Recorder, conn string) *observer {
+	o := &observer{rec: rec, conn: conn, max: maxPending, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	go o.run()
 	return o
 }
 
+// write queues a copy of b for s.
 func (o *observer) write(s *Splitter, b []byte) {
-	if o != nil && !o.stopped.Load() {
-		o.ch <- obsChunk{s: s, b: bytes.Clone(b)}
+	if o == nil {
+		return
+	}
+	at := time.Now()
+	o.mu.Lock()
+	if o.closing {
+		o.mu.Unlock()
+		return
+	}
+	if len(o.arena)+len(b) > o.max {
+		o.noteLostLocked(s, b)
+		o.mu.Unlock()
+		return
+	}
+	delete(o.openLost, s)
+	o.queue = append(o.queue, obsChunk{s: s, off: len(o.arena), n: len(b), at: at})
+	o.arena = append(o.arena, b...)
+	o.signalLocked()
+}
+
+// flush queues the end of s's stream.
+func (o *observer) flush(s *Splitter) {
+	if o == nil {
+		return
+	}
+	o.mu.Lock()
+	if o.closing {
+		o.mu.Unlock()
+		return
+	}
+	o.queue = append(o.queue, obsChunk{s: s, flush: true})
+	o.signalLocked()
+}
+
+// sync waits until what was queued before it is recorded.
+func (o *observer) sync() {
+	c := make(chan struct{})
+	o.mu.Lock()
+	o.queue = append(o.queue, obsChunk{synced: c})
+	o.signalLocked()
+	<-c
+}
+
+// noteLostLocked marks that chunk b of s was not queued: the next chunk
+// queued for s tells its splitter first, and whether the lost bytes
+// ended a line (then the next chunk starts a message).
+func (o *observer) noteLostLocked(s *Splitter, b []byte) {
+	endsLine := b[len(b)-1] == '\n'
+	if i, ok := o.openLost[s]; ok {
+		o.queue[i].endsLine = endsLine
+		return
+	}
+	if o.openLost == nil {
+		o.openLost = map[*Splitter]int{}
+	}
+	o.openLost[s] = len(o.queue)
+	o.queue = append(o.queue, obsChunk{s: s, lost: true, endsLine: endsLine})
+}
+
+// signalLocked wakes the recorder if it waits, and unlocks o.mu.
+func (o *observer) signalLocked() {
+	wake := o.idle
+	o.idle = false
+	o.mu.Unlock()
+	if wake {
+		select {
+		case o.wake <- struct{}{}:
+		default:
+		}
 	}
 }
 
-func (o *observer) flush(s *Splitter) {
-	if o != nil && !o.stopped.Load() {
-		o.ch <- obsChunk{s: s, flush: true}
+func (o *observer) run() {
+	defer close(o.done)
+	var queue []obsChunk
+	var arena []byte
+	for {
+		o.mu.Lock()
+		if len(o.queue) == 0 {
+			if o.closing {
+				o.mu.Unlock()
+				return
+			}
+			o.idle = true
+			o.mu.Unlock()
+			<-o.wake
+			time.Sleep(gatherWait) // let the burst gather: one wake-up for many messages
+			continue
+		}
+		// Swap the buffers: the copiers fill the other pair meanwhile.
+		queue, o.queue = o.queue, queue[:0]
+		arena, o.arena = o.arena, arena[:0]
+		clear(o.openLost)
+		o.mu.Unlock()
+		for i, c := range queue {
+			switch {
+			case c.synced != nil:
+				close(c.synced)
+			case c.flush:
+				c.s.Flush()
+			case c.lost:
+				c.s.lost(c.endsLine)
+				if !o.lostAny {
+					o.lostAny = true
+					recorder{o.rec, o.conn}.add(events.Event{Kind: events.KindWarning,
+						Text: "the record is missing some of the traffic: recording fell behind, so those bytes were passed on without being recorded"})
+				}
+			default:
+				c.s.at = c.at
+				c.s.Write(arena[c.off : c.off+c.n])
+			}
+			queue[i] = obsChunk{}
+		}
+		if cap(arena) > 4<<20 {
+			arena = nil // a burst's arena is not kept
+		}
 	}
 }
 
 // stop records what was queued and ends the observer; later chunks (of a
 // copier still blocked on a host that never closes) are not recorded.
 func (o *observer) stop() {
-	if o.stopped.Swap(true) {
+	o.mu.Lock()
+	if o.closing {
+		o.mu.Unlock()
+		<-o.done
 		return
 	}
-	o.ch <- obsChunk{stop: true}
+	o.closing = true
+	o.signalLocked()
 	<-o.done
 }
 

@@ -3,6 +3,7 @@ package tap
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -256,12 +257,119 @@ func TestSplitter(t *testing.T) {
 			`invalid not json 8`,
 			`invalid {"broken": 10`,
 			`message [{"jsonrpc":"2.0","method":"n"}] 32`,
+			`message {"jsonrpc":"2.0","method":"n"} 30`,
 			`invalid  100`,
 			`invalid {"tail":1} 10`,
 		}
 		if strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("chunks of %d:\n%s\nwant\n%s", size, strings.Join(got, "\n"), strings.Join(want, "\n"))
 		}
+	}
+}
+
+// TestSplitterBatch: a JSON-RPC batch is recorded as itself (the whole
+// array, byte for byte) and then as its elements, each with its exact
+// bytes, so that the requests of a batch pair with the responses of the
+// answering batch, whatever their order in it.
+func TestSplitterBatch(t *testing.T) {
+	log := events.New(nil)
+	out := &Splitter{Rec: log, Conn: "c", Dir: events.DirOut}
+	in := &Splitter{Rec: log, Conn: "c", Dir: events.DirIn}
+	reqs := `[ {"jsonrpc":"2.0","id":1,"method":"tools/list"},` + "\t" + `{"jsonrpc":"2.0","method":"notifications/x"} , {"jsonrpc":"2.0","id":"b", "method":"ping"}, 7 ]`
+	resps := `[{"jsonrpc":"2.0","id":"b","result":{}},{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}]`
+	out.Write([]byte(reqs + "\n"))
+	in.Write([]byte(resps + "\r\n"))
+	var got []string
+	bySeq := map[uint64]events.Event{}
+	for _, e := range log.Events() {
+		bySeq[e.Seq] = e
+	}
+	for _, e := range log.Events() {
+		line := fmt.Sprintf("%s %s %s %s|%s", e.Kind, e.Dir, e.Type, e.Raw, e.Text)
+		if e.Pair != 0 {
+			line += " paired with " + string(bySeq[e.Pair].Raw)
+		}
+		got = append(got, line)
+	}
+	want := []string{
+		`message out  ` + reqs + `|`,
+		`message out request {"jsonrpc":"2.0","id":1,"method":"tools/list"}|batch element 1 of 4 paired with {"jsonrpc":"2.0","id":1,"result":{"tools":[]}}`,
+		`message out notification {"jsonrpc":"2.0","method":"notifications/x"}|batch element 2 of 4`,
+		`message out request {"jsonrpc":"2.0","id":"b", "method":"ping"}|batch element 3 of 4 paired with {"jsonrpc":"2.0","id":"b","result":{}}`,
+		`invalid out  7|batch element 4 of 4: not a JSON-RPC message: 7`,
+		`message in  ` + resps + `|`,
+		`message in result {"jsonrpc":"2.0","id":"b","result":{}}|batch element 1 of 2 paired with {"jsonrpc":"2.0","id":"b", "method":"ping"}`,
+		`message in result {"jsonrpc":"2.0","id":1,"result":{"tools":[]}}|batch element 2 of 2 paired with {"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("recorded:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// blockingRec is a recorder whose Append waits until release is closed.
+type blockingRec struct {
+	log     *events.Log
+	entered chan struct{}
+	release chan struct{}
+	once    sync.Once
+}
+
+func (r *blockingRec) Append(e events.Event) uint64 {
+	r.once.Do(func() { close(r.entered) })
+	<-r.release
+	return r.log.Append(e)
+}
+
+// TestObserverNeverBlocks: a recorder that stops (a stuck disk, a slow
+// log) never holds up the copy: once the queue is full the chunks pass
+// unrecorded, the record says once that it is missing traffic, and the
+// messages after the gap are recorded whole again.
+func TestObserverNeverBlocks(t *testing.T) {
+	rec := &blockingRec{log: events.New(nil), entered: make(chan struct{}), release: make(chan struct{})}
+	o := newObserver(rec, "c")
+	o.max = 1 << 10
+	s := &Splitter{Rec: rec, Conn: "c", Dir: events.DirOut}
+	msg := func(i int) []byte {
+		return []byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"n","params":{"i":%d}}`+"\n", i))
+	}
+	o.write(s, msg(0))
+	<-rec.entered               // the recorder is stuck in Append with message 0
+	for i := 1; i <= 200; i++ { // 10 KB, ten times the queue: none of it waits
+		b := msg(i)
+		o.write(s, b[:20]) // cut mid-message: the gap may fall inside one
+		o.write(s, b[20:])
+	}
+	close(rec.release)
+	o.sync() // the queue is empty again
+	o.write(s, msg(1000))
+	o.stop()
+	var got []string
+	warnings := 0
+	for _, e := range rec.log.Events() {
+		switch e.Kind {
+		case events.KindWarning:
+			warnings++
+		case events.KindMessage:
+			got = append(got, string(e.Raw))
+		default:
+			t.Errorf("unexpected %s event %q %q", e.Kind, e.Raw, e.Text)
+		}
+	}
+	if warnings != 1 {
+		t.Errorf("%d warnings about the missing traffic, want 1", warnings)
+	}
+	if len(got) < 3 || len(got) > 100 || got[0] != strings.TrimSpace(string(msg(0))) || got[len(got)-1] != strings.TrimSpace(string(msg(1000))) {
+		t.Errorf("recorded %d messages: %q", len(got), got)
+	}
+	last := -1
+	for _, m := range got { // whole messages only, in order
+		var v struct {
+			Params struct{ I int } `json:"params"`
+		}
+		if err := json.Unmarshal([]byte(m), &v); err != nil || v.Params.I <= last {
+			t.Errorf("message %q after #%d (%v)", m, last, err)
+		}
+		last = v.Params.I
 	}
 }
 
