@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // promptsScreen lists prompts, fills their arguments (with completions)
@@ -73,7 +75,7 @@ func (p *promptsScreen) buildUI() fyne.CanvasObject {
 	p.getBtn = widget.NewButtonWithIcon("Get prompt", theme.MediaPlayIcon(), p.onGet)
 	p.getBtn.Importance = widget.HighImportance
 	p.msgs = container.NewVBox()
-	p.formObj = container.NewVScroll(container.NewPadded(container.NewVBox(
+	p.formObj = esc.NewVScroll(container.NewPadded(container.NewVBox(
 		p.title, p.desc, p.formBox, container.NewHBox(p.getBtn), widget.NewSeparator(), p.msgs)))
 	p.detail = container.NewStack(emptyState("Select a prompt to fill its arguments and get it."))
 	return listSplit(left, p.detail)

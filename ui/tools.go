@@ -226,7 +226,7 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 		t.result,
 	)
 	t.detail = container.NewStack(emptyState("Select a tool to see its arguments and run it."))
-	t.formObj = container.NewVScroll(container.NewPadded(form))
+	t.formObj = esc.NewVScroll(container.NewPadded(form))
 	return listSplit(left, t.detail)
 }
 
@@ -396,6 +396,7 @@ func (t *toolsScreen) onSelect(tool Tool) {
 	t.result.Refresh()
 	t.detail.Objects = []fyne.CanvasObject{t.formObj}
 	t.detail.Refresh()
+	t.formObj.(*container.Scroll).ScrollToTop() // a new tool's form starts at its top
 }
 
 func (t *toolsScreen) saveArgs() {

@@ -47,7 +47,9 @@ func TestWheelOverEntryScrollsForm(t *testing.T) {
 	multi.SetMinRowsVisible(3)
 	multi.SetText(strings.Repeat("line\n", 12))
 	plain := widget.NewEntry()
-	rows := append(labels(3), single)
+	passed := widget.NewEntry()
+	passed.SetText(strings.Repeat("a long value ", 40))
+	rows := append(labels(3), single, PassWheel(passed))
 	rows = append(rows, labels(3)...)
 	rows = append(rows, multi, plain)
 	rows = append(rows, labels(20)...)
@@ -59,6 +61,12 @@ func TestWheelOverEntryScrollsForm(t *testing.T) {
 	test.Scroll(c, centre(single), 0, -30)
 	if form.Offset.Y == 0 {
 		t.Fatalf("the wheel over a single-line entry did not scroll the form")
+	}
+
+	form.ScrollToTop()
+	test.Scroll(c, centre(passed), 0, -30)
+	if form.Offset.Y == 0 {
+		t.Fatalf("the wheel over a PassWheel entry did not scroll the form")
 	}
 
 	form.ScrollToTop()

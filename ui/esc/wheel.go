@@ -31,8 +31,8 @@ func NewVScroll(content fyne.CanvasObject) *container.Scroll {
 
 // enclosing returns the innermost NewVScroll container on screen that
 // holds o, or nil. Fyne keeps no parent links, so "holds" is read from
-// where things are drawn: the scroll is on o's canvas, shown, and its area
-// covers o's.
+// where things are drawn: the scroll is shown on o's canvas and its
+// content's area covers o's.
 func enclosing(o fyne.CanvasObject) *container.Scroll {
 	d := fyne.CurrentApp().Driver()
 	c := d.CanvasForObject(o)
@@ -49,20 +49,23 @@ func enclosing(o fyne.CanvasObject) *container.Scroll {
 	}
 	scrollMu.Unlock()
 	var best *container.Scroll
+	var bestArea float32
 	for _, s := range live {
-		if !s.Visible() || d.CanvasForObject(s) != c {
+		if !s.Visible() || s.Content == nil || d.CanvasForObject(s) != c {
 			continue
 		}
-		sp, ss := d.AbsolutePositionForObject(s), s.Size()
-		// A scroll not drawn now is reported at the origin.
+		// Something not drawn now is reported at the origin.
+		sp := d.AbsolutePositionForObject(s)
 		if sp.IsZero() && !op.IsZero() {
 			continue
 		}
-		if op.X < sp.X || op.Y < sp.Y || op.X+os.Width > sp.X+ss.Width+0.5 || op.Y+os.Height > sp.Y+ss.Height+0.5 {
+		cp, cs := sp.Subtract(s.Offset), s.Content.Size()
+		const slack = 0.5
+		if op.X+slack < cp.X || op.Y+slack < cp.Y || op.X+os.Width > cp.X+cs.Width+slack || op.Y+os.Height > cp.Y+cs.Height+slack {
 			continue
 		}
-		if best == nil || ss.Width*ss.Height < best.Size().Width*best.Size().Height {
-			best = s
+		if a := cs.Width * cs.Height; best == nil || a < bestArea {
+			best, bestArea = s, a
 		}
 	}
 	return best
@@ -73,8 +76,14 @@ func enclosing(o fyne.CanvasObject) *container.Scroll {
 // scroller (the last scrollable under the pointer wins).
 func (e *Entry) CreateRenderer() fyne.WidgetRenderer {
 	r := e.Entry.CreateRenderer()
-	w := &wheel{entry: e, inner: r}
-	w.ExtendBaseWidget(w)
+	w := newWheel(&e.Entry, func() *container.Scroll {
+		for _, o := range r.Objects() {
+			if s, ok := o.(*container.Scroll); ok && s.Visible() && s.Content != nil {
+				return s
+			}
+		}
+		return nil
+	})
 	return &entryRenderer{WidgetRenderer: r, wheel: w}
 }
 
@@ -93,46 +102,55 @@ func (r *entryRenderer) Objects() []fyne.CanvasObject {
 	return append(slices.Clip(r.WidgetRenderer.Objects()), r.wheel)
 }
 
-// wheel takes the scroll events over an Entry; it is neither tappable nor
+// PassWheel returns a single-line widget.Entry with a catcher on top that
+// hands the mouse wheel to the enclosing NewVScroll, for forms whose
+// entries are Fyne's own. (A multi-line widget.Entry keeps the wheel: only
+// an Entry of this package can tell whether it is at its end.)
+func PassWheel(e *widget.Entry) fyne.CanvasObject {
+	if e.MultiLine {
+		return e
+	}
+	return container.NewStack(e, newWheel(e, nil))
+}
+
+// wheel takes the scroll events over an entry; it is neither tappable nor
 // hoverable, so clicks, drags and the text cursor still reach the entry.
 type wheel struct {
 	widget.BaseWidget
-	entry *Entry
-	inner fyne.WidgetRenderer
+	entry *widget.Entry
+	own   func() *container.Scroll // the entry's own scroller, or nil
+}
+
+func newWheel(e *widget.Entry, own func() *container.Scroll) *wheel {
+	w := &wheel{entry: e, own: own}
+	w.ExtendBaseWidget(w)
+	return w
 }
 
 func (w *wheel) CreateRenderer() fyne.WidgetRenderer { return &emptyRenderer{} }
 
 // Scrolled implements fyne.Scrollable.
 func (w *wheel) Scrolled(ev *fyne.ScrollEvent) {
-	if own := w.ownScroll(); own != nil {
-		mine := *ev
-		if !w.entry.MultiLine {
-			// A single line scrolls sideways only when asked to; Fyne would
-			// turn the wheel into a sideways scroll.
-			mine.Scrolled.DY = 0
-		}
-		before := own.Offset
-		if mine.Scrolled.DX != 0 || mine.Scrolled.DY != 0 {
-			own.Scrolled(&mine)
-		}
-		if own.Offset != before {
-			return
+	if w.own != nil {
+		if own := w.own(); own != nil {
+			mine := *ev
+			if !w.entry.MultiLine {
+				// A single line scrolls sideways only when asked to; Fyne
+				// would turn the wheel into a sideways scroll.
+				mine.Scrolled.DY = 0
+			}
+			before := own.Offset
+			if mine.Scrolled.DX != 0 || mine.Scrolled.DY != 0 {
+				own.Scrolled(&mine)
+			}
+			if own.Offset != before {
+				return
+			}
 		}
 	}
-	if s := enclosing(w.entry); s != nil {
+	if s := enclosing(w); s != nil {
 		s.Scrolled(ev)
 	}
-}
-
-// ownScroll is the entry's own scroller, when it has one.
-func (w *wheel) ownScroll() *container.Scroll {
-	for _, o := range w.inner.Objects() {
-		if s, ok := o.(*container.Scroll); ok && s.Visible() && s.Content != nil {
-			return s
-		}
-	}
-	return nil
 }
 
 type emptyRenderer struct{}

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/core/schemaform"
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // Options configure a Form. The zero value (or nil) is a form holding the
@@ -38,7 +39,7 @@ var ErrNotSent = errors.New("form: the arguments are not valid JSON")
 // Form is a Fyne widget that edits the argument object of a JSON Schema,
 // either as generated controls or as JSON text. Create it with New and
 // use it from the UI goroutine only. It does not scroll by itself: put it
-// in a container.NewVScroll.
+// in an esc.NewVScroll, which the wheel over its entries scrolls.
 type Form struct {
 	widget.BaseWidget
 
@@ -238,7 +239,12 @@ func (f *Form) fillRow(st *schemaform.State, r *row, item string) {
 		l.Truncation = fyne.TextTruncateEllipsis
 		objs = append(objs, l)
 	}
-	objs = append(objs, ctl)
+	if e, ok := ctl.(*widget.Entry); ok {
+		// the wheel over a one-line entry scrolls the form around it
+		objs = append(objs, esc.PassWheel(e))
+	} else {
+		objs = append(objs, ctl)
+	}
 	if d := st.Field.Description; d != "" && k != schemaform.KindObject {
 		objs = append(objs, helper(d))
 	}
@@ -451,7 +457,7 @@ func (f *Form) textControl(st *schemaform.State, multi bool) fyne.CanvasObject {
 		toggle := widget.NewButtonWithIcon("", icon, func() { build(!multi) })
 		toggle.Importance = widget.LowImportance
 		e.ActionItem = toggle
-		slot.Objects = []fyne.CanvasObject{e}
+		slot.Objects = []fyne.CanvasObject{esc.PassWheel(e)}
 		slot.Refresh()
 		f.controls[st] = slot
 	}

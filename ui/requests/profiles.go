@@ -412,7 +412,7 @@ func (e *ProfilesEditor) save(next ProfileSet, msg string) bool {
 func ShowProfilesEditor(w fyne.Window, store ProfileStore, onSaved func(ProfileSet)) *ProfilesEditor {
 	e := NewProfilesEditor(store)
 	e.OnSaved = onSaved
-	e.scroll = container.NewVScroll(container.New(&rightInset{w: theme.Padding() * 3}, e.Object()))
+	e.scroll = esc.NewVScroll(container.New(&rightInset{w: theme.Padding() * 3}, e.Object()))
 	d := dialog.NewCustom("Testing Profiles", "Close", e.scroll, w)
 	size := w.Canvas().Size()
 	d.Resize(fyne.NewSize(fyne.Min(720, size.Width*0.95), fyne.Min(680, size.Height*0.95)))

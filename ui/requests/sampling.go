@@ -567,7 +567,7 @@ func (p *SamplingPanel) onViewDetails() {
 	p.sendBtn.SetText("Send Response")
 	p.rejectBtn.SetText("Reject Request")
 	body := container.NewVBox(p.buildDetails(), widget.NewSeparator(), p.editor)
-	scroll := container.NewVScroll(container.New(&rightInset{w: theme.Padding() * 3}, body))
+	scroll := esc.NewVScroll(container.New(&rightInset{w: theme.Padding() * 3}, body))
 	d := dialog.NewCustom(p.title(), "Close", scroll, p.opts.Window)
 	d.SetOnClosed(func() {
 		p.modal = nil

@@ -1,0 +1,56 @@
+package ui
+
+import (
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+)
+
+// TestToolFormWheelAndTop: the wheel over the tool form's entry scrolls
+// the form (Fyne gave it to the entry, and the form stopped), and
+// switching tools starts the new form at its top.
+func TestToolFormWheelAndTop(t *testing.T) {
+	w, _, ss := connected(t, nil)
+	selectTool := func(name string) {
+		for i, x := range ss.tools.shown {
+			if x.Name == name {
+				ss.tools.list.Select(i)
+			}
+		}
+	}
+	Sync(func() {
+		selectTool("echo")
+		w.win.Resize(fyne.NewSize(1280, 300))
+	})
+	Sync(func() {
+		form := ss.tools.formObj.(*container.Scroll)
+		var entry *widget.Entry
+		walkVisible(form, func(o fyne.CanvasObject) {
+			if e, ok := o.(*widget.Entry); ok && entry == nil && e.PlaceHolder != "Search tools" {
+				entry = e
+			}
+		})
+		if entry == nil {
+			t.Fatal("no entry in echo's form")
+		}
+		if form.Content.MinSize().Height <= form.Size().Height {
+			t.Fatalf("the form (%v) fits its %v: nothing to scroll", form.Content.MinSize().Height, form.Size().Height)
+		}
+		d := fyne.CurrentApp().Driver()
+		at := d.AbsolutePositionForObject(entry).Add(fyne.NewPos(entry.Size().Width/2, entry.Size().Height/2))
+		test.Scroll(w.win.Canvas(), at, 0, -40)
+		if form.Offset.Y == 0 {
+			t.Fatal("the wheel over the message entry did not scroll the form")
+		}
+		selectTool("task")
+		if form.Content.MinSize().Height <= form.Size().Height {
+			t.Fatalf("task's form (%v) fits its %v: the test cannot tell", form.Content.MinSize().Height, form.Size().Height)
+		}
+		if form.Offset.Y != 0 {
+			t.Errorf("task's form starts %v down, not at its top", form.Offset.Y)
+		}
+	})
+}
