@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -389,7 +390,7 @@ func (a *Authorizer) preregistered(supported []string) *Client {
 		cl.AuthMethod = AuthPrivateKeyJWT
 	case cl.ClientSecret == "":
 		cl.AuthMethod = AuthNone
-	case len(supported) > 0 && !contains(supported, AuthClientSecretBasic) && contains(supported, AuthClientSecretPost):
+	case len(supported) > 0 && !slices.Contains(supported, AuthClientSecretBasic) && slices.Contains(supported, AuthClientSecretPost):
 		cl.AuthMethod = AuthClientSecretPost
 	default:
 		cl.AuthMethod = AuthClientSecretBasic
@@ -640,7 +641,7 @@ func (a *Authorizer) run(ctx context.Context, ch Challenge, granted string, step
 		return err
 	}
 	d.dpop = a.settings.DPoP != catalog.DPoPOff && useDPoP(ch, d)
-	if !d.meta.Fallback && !contains(d.meta.CodeChallengeMethodsSupported, "S256") && a.opts.Grant == GrantAuthorizationCode && !a.settings.EnterpriseManaged {
+	if !d.meta.Fallback && !slices.Contains(d.meta.CodeChallengeMethodsSupported, "S256") && a.opts.Grant == GrantAuthorizationCode && !a.settings.EnterpriseManaged {
 		return fmt.Errorf("oauth: authorization server %s: %w", d.meta.Issuer, ErrPKCEUnsupported)
 	}
 	var prmScopes []string
@@ -988,7 +989,7 @@ func (a *Authorizer) revoke(ctx context.Context, tok *Token, meta *ServerMetadat
 
 func subset(want, have []string) bool {
 	for _, w := range want {
-		if !contains(have, w) {
+		if !slices.Contains(have, w) {
 			return false
 		}
 	}

@@ -265,12 +265,3 @@ func dedupe(in []string) []string {
 	}
 	return out
 }
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}

@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"net/url"
+	"slices"
 	"sort"
 )
 
@@ -43,7 +44,7 @@ func (r AuthRequest) URL() (string, []string, error) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if contains(ReservedParams, k) {
+		if slices.Contains(ReservedParams, k) {
 			dropped = append(dropped, k)
 			continue
 		}
@@ -57,7 +58,7 @@ func (r AuthRequest) URL() (string, []string, error) {
 	q.Set("code_challenge_method", "S256")
 	if len(r.Scopes) > 0 {
 		q.Set("scope", joinScopes(r.Scopes))
-		if contains(r.Scopes, OfflineAccess) && q.Get("prompt") == "" {
+		if slices.Contains(r.Scopes, OfflineAccess) && q.Get("prompt") == "" {
 			q.Set("prompt", "consent")
 		}
 	}

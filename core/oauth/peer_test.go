@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -91,8 +92,8 @@ func TestOIDCProviderSignInRefreshRevoke(t *testing.T) {
 		}
 	}
 	mu.Unlock()
-	if code := refreshWith(ctx, t, as, oldTok.RefreshToken, st.ClientID); code != "invalid_grant" {
-		t.Errorf("the rotated-out refresh token still works (%q)", code)
+	if code, err := oauthtest.Refresh(ctx, as, oldTok.RefreshToken, st.ClientID); err != nil || code != "invalid_grant" {
+		t.Errorf("the rotated-out refresh token still works (%q, %v)", code, err)
 	}
 
 	// Clear revokes the grant at the server: the refresh token is dead.
@@ -103,8 +104,8 @@ func TestOIDCProviderSignInRefreshRevoke(t *testing.T) {
 	if len(store.Keys()) != 0 {
 		t.Errorf("store after Clear: %v", store.Keys())
 	}
-	if code := refreshWith(ctx, t, as, newTok.RefreshToken, st.ClientID); code != "invalid_grant" {
-		t.Errorf("the revoked refresh token still works (%q)", code)
+	if code, err := oauthtest.Refresh(ctx, as, newTok.RefreshToken, st.ClientID); err != nil || code != "invalid_grant" {
+		t.Errorf("the revoked refresh token still works (%q, %v)", code, err)
 	}
 	if s := a2.Status(ctx); s.Authorized {
 		t.Errorf("status after Clear: %+v", s)
@@ -122,26 +123,6 @@ func storedToken(t *testing.T, s secrets.Store, server string) oauth.Token {
 		t.Fatal(err)
 	}
 	return tok
-}
-
-// refreshWith posts a refresh grant directly and returns the error code
-// ("" on success).
-func refreshWith(ctx context.Context, t *testing.T, as *oauthtest.AuthServer, refresh, clientID string) string {
-	t.Helper()
-	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refresh}, "client_id": {clientID}}
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, as.Issuer+"/token", strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var body struct{ Error string }
-	_ = json.NewDecoder(resp.Body).Decode(&body)
-	if resp.StatusCode == 200 {
-		return ""
-	}
-	return body.Error
 }
 
 func TestOIDCProviderNoRefreshTokenParamsAndOverrides(t *testing.T) {
@@ -235,7 +216,7 @@ func TestOIDCProviderStepUp(t *testing.T) {
 	}
 	scope := strings.Fields(mustQuery(t, opened[1]).Get("scope"))
 	for _, want := range []string{"mcp:read", "mcp:write"} {
-		if !contains(scope, want) {
+		if !slices.Contains(scope, want) {
 			t.Errorf("step-up scope %q lacks %s", scope, want)
 		}
 	}
@@ -258,15 +239,6 @@ func TestOIDCProviderStepUp(t *testing.T) {
 	if status != 403 || !errors.Is(err, oauth.ErrInsufficientScope) {
 		t.Fatalf("step-up off: %d, %v; want 403 and ErrInsufficientScope", status, err)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // lockedKeyring fails every call the way a locked keyring does.
@@ -352,7 +324,7 @@ func TestOIDCProviderEnterpriseIdPSignIn(t *testing.T) {
 	rs, as := oauthtest.Setup(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	idpClient := registerNative(ctx, t, as.Issuer)
+	idpClient := oauthtest.RegisterNative(ctx, t, as.Issuer)
 	browser := &oauthtest.Browser{}
 	var warnings []oauth.Warning
 	a := oauth.New("ema", rs.URL+"/mcp", catalog.OAuth{
@@ -385,28 +357,6 @@ func TestOIDCProviderEnterpriseIdPSignIn(t *testing.T) {
 	if err := a2.Authorize(ctx, oauth.Challenge{Status: 401}); !errors.Is(err, oauth.ErrEnterpriseManaged) {
 		t.Errorf("EMA without IdP: %v", err)
 	}
-}
-
-// registerNative registers a public native client at the issuer (as an
-// administrator would pre-register Spyglass at an enterprise IdP).
-func registerNative(ctx context.Context, t *testing.T, issuer string) string {
-	t.Helper()
-	body := `{"client_name":"idp-client","application_type":"native","redirect_uris":["http://127.0.0.1/callback"],` +
-		`"grant_types":["authorization_code","refresh_token"],"response_types":["code"],"token_endpoint_auth_method":"none"}`
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, issuer+"/reg", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var out struct {
-		ClientID string `json:"client_id"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || out.ClientID == "" {
-		t.Fatalf("registration: %d, %v", resp.StatusCode, err)
-	}
-	return out.ClientID
 }
 
 func TestOIDCProviderTokenURLOverrideServesRefresh(t *testing.T) {

@@ -1,6 +1,9 @@
 package oauth
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // OfflineAccess is the scope that asks an OpenID-style authorization
 // server for a refresh token.
@@ -41,7 +44,7 @@ func SelectScopes(in ScopeInput) []string {
 	var out []string
 	add := func(ss ...string) {
 		for _, s := range ss {
-			if s != "" && !contains(out, s) {
+			if s != "" && !slices.Contains(out, s) {
 				out = append(out, s)
 			}
 		}
@@ -53,12 +56,12 @@ func SelectScopes(in ScopeInput) []string {
 	} else {
 		add(base...)
 	}
-	userAsked := contains(configured, OfflineAccess)
+	userAsked := slices.Contains(configured, OfflineAccess)
 	if in.WantRefreshToken {
 		// Only next to other scopes: asking for offline_access alone
 		// would turn "scope omitted" (the server's default grant) into a
 		// grant of nothing but offline access.
-		if len(out) > 0 && contains(in.ServerScopes, OfflineAccess) {
+		if len(out) > 0 && slices.Contains(in.ServerScopes, OfflineAccess) {
 			add(OfflineAccess)
 		}
 	} else if !userAsked {

@@ -6,10 +6,6 @@ package oauthpeer
 
 import (
 	"context"
-	"encoding/json"
-	"net/http"
-	"net/url"
-	"strings"
 	"testing"
 
 	"github.com/spyglass-mcp/spyglass/core/oauth"
@@ -38,23 +34,7 @@ func Call(ctx context.Context, a *oauth.Authorizer, endpoint string) (int, error
 // Refresh posts a refresh grant for a public client straight to the
 // authorization server and returns its error code ("" when it worked).
 func Refresh(ctx context.Context, as *AuthServer, refreshToken, clientID string) (string, error) {
-	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refreshToken}, "client_id": {clientID}}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, as.Issuer+"/token", strings.NewReader(form.Encode()))
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return "", err
-	}
-	defer resp.Body.Close()
-	var body struct{ Error string }
-	_ = json.NewDecoder(resp.Body).Decode(&body)
-	if resp.StatusCode == http.StatusOK {
-		return "", nil
-	}
-	return body.Error, nil
+	return oauthtest.Refresh(ctx, as, refreshToken, clientID)
 }
 
 // RegisterNative registers a public native client at the issuer, as an
@@ -62,20 +42,5 @@ func Refresh(ctx context.Context, as *AuthServer, refreshToken, clientID string)
 // its client_id.
 func RegisterNative(ctx context.Context, t *testing.T, issuer string) string {
 	t.Helper()
-	body := `{"client_name":"idp-client","application_type":"native","redirect_uris":["http://127.0.0.1/callback"],` +
-		`"grant_types":["authorization_code","refresh_token"],"response_types":["code"],"token_endpoint_auth_method":"none"}`
-	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, issuer+"/reg", strings.NewReader(body))
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	var out struct {
-		ClientID string `json:"client_id"`
-	}
-	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || out.ClientID == "" {
-		t.Fatalf("registration: %d, %v", resp.StatusCode, err)
-	}
-	return out.ClientID
+	return oauthtest.RegisterNative(ctx, t, issuer)
 }

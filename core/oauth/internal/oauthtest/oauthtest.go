@@ -19,8 +19,10 @@ import (
 	"math/big"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -151,7 +153,7 @@ func (rs *ResourceServer) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if require != "" {
 		have := strings.Fields(claims.Scope)
 		for _, s := range strings.Fields(require) {
-			if !contains(have, s) {
+			if !slices.Contains(have, s) {
 				w.Header().Set("WWW-Authenticate", fmt.Sprintf(`Bearer error="insufficient_scope", scope="%s", resource_metadata="%s"`, require, prm))
 				http.Error(w, `{"error":"insufficient_scope"}`, http.StatusForbidden)
 				return
@@ -256,15 +258,6 @@ func decodeSeg(s string, v any) error {
 	return json.Unmarshal(b, v)
 }
 
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
 // Setup starts a ResourceServer and an oidc-provider for it.
 func Setup(t *testing.T) (*ResourceServer, *AuthServer) {
 	t.Helper()
@@ -347,4 +340,49 @@ func Proxy(t *testing.T, target string) (*httptest.Server, func(path string) int
 	}))
 	t.Cleanup(srv.Close)
 	return srv, func(path string) int { mu.Lock(); defer mu.Unlock(); return hits[path] }
+}
+
+// Refresh posts a refresh grant for a public client straight to the
+// authorization server and returns its error code ("" when it worked).
+func Refresh(ctx context.Context, as *AuthServer, refreshToken, clientID string) (string, error) {
+	form := url.Values{"grant_type": {"refresh_token"}, "refresh_token": {refreshToken}, "client_id": {clientID}}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, as.Issuer+"/token", strings.NewReader(form.Encode()))
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	var body struct{ Error string }
+	_ = json.NewDecoder(resp.Body).Decode(&body)
+	if resp.StatusCode == http.StatusOK {
+		return "", nil
+	}
+	return body.Error, nil
+}
+
+// RegisterNative registers a public native client at the issuer, as an
+// administrator would register Spyglass at an enterprise IdP, and returns
+// its client_id.
+func RegisterNative(ctx context.Context, t *testing.T, issuer string) string {
+	t.Helper()
+	body := `{"client_name":"idp-client","application_type":"native","redirect_uris":["http://127.0.0.1/callback"],` +
+		`"grant_types":["authorization_code","refresh_token"],"response_types":["code"],"token_endpoint_auth_method":"none"}`
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, issuer+"/reg", strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		ClientID string `json:"client_id"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil || out.ClientID == "" {
+		t.Fatalf("registration: %d, %v", resp.StatusCode, err)
+	}
+	return out.ClientID
 }
