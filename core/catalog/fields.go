@@ -54,29 +54,11 @@ func lookup[T any](fields []fieldDef[T], key string) *fieldDef[T] {
 
 var errWrongType = errors.New("wrong JSON type")
 
-func strField[T any](key string, get func(*T) *string, def string) fieldDef[T] {
-	eff := func(t *T) string {
-		if v := *get(t); v != "" {
-			return v
-		}
-		return def
-	}
-	return fieldDef[T]{
-		key: key,
-		decode: func(t *T, raw []byte, _ *decodeState) error {
-			return json.Unmarshal(raw, get(t))
-		},
-		equal:     func(a, b *T) bool { return eff(a) == eff(b) },
-		isDefault: func(t *T) bool { return eff(t) == def },
-		render: func(cur, _ *T, r renderArgs) []byte {
-			return format(mustJSON(*get(cur)), r.indent, r.st)
-		},
-	}
-}
-
-func int64Field[T any](key string, get func(*T) *int64, def int64) fieldDef[T] {
-	eff := func(t *T) int64 {
-		if v := *get(t); v != 0 {
+// scalarField is a string or number field whose zero value means def.
+func scalarField[T any, V comparable](key string, get func(*T) *V, def V) fieldDef[T] {
+	var zero V
+	eff := func(t *T) V {
+		if v := *get(t); v != zero {
 			return v
 		}
 		return def
@@ -204,7 +186,7 @@ var serverFields = []fieldDef[Server]{
 		isDefault: func(s *Server) bool { return s.Type == "" },
 		render:    func(s, _ *Server, r renderArgs) []byte { return mustJSON(string(s.Type)) },
 	},
-	strField("command", func(s *Server) *string { return &s.Command }, ""),
+	scalarField("command", func(s *Server) *string { return &s.Command }, ""),
 	{
 		key: "args",
 		decode: func(s *Server, raw []byte, _ *decodeState) error {
@@ -217,10 +199,10 @@ var serverFields = []fieldDef[Server]{
 		},
 	},
 	strMapField("env", func(s *Server) *map[string]string { return &s.Env }),
-	strField("cwd", func(s *Server) *string { return &s.Cwd }, ""),
-	strField("url", func(s *Server) *string { return &s.URL }, ""),
+	scalarField("cwd", func(s *Server) *string { return &s.Cwd }, ""),
+	scalarField("url", func(s *Server) *string { return &s.URL }, ""),
 	strMapField("headers", func(s *Server) *map[string]string { return &s.Headers }),
-	strField("protocolVersion", func(s *Server) *string { return &s.ProtocolVersion }, ""),
+	scalarField("protocolVersion", func(s *Server) *string { return &s.ProtocolVersion }, ""),
 	{
 		key: "protocolEra",
 		decode: func(s *Server, raw []byte, _ *decodeState) error {
@@ -230,7 +212,7 @@ var serverFields = []fieldDef[Server]{
 		isDefault: func(s *Server) bool { return s.EffectiveEra() == DefaultEra },
 		render:    func(s, _ *Server, r renderArgs) []byte { return mustJSON(string(s.ProtocolEra)) },
 	},
-	strField("modernLogLevel", func(s *Server) *string { return &s.ModernLogLevel }, DefaultModernLogLevel),
+	scalarField("modernLogLevel", func(s *Server) *string { return &s.ModernLogLevel }, DefaultModernLogLevel),
 	{
 		key: "roots",
 		decode: func(s *Server, raw []byte, d *decodeState) error {
@@ -274,10 +256,10 @@ var serverFields = []fieldDef[Server]{
 			return format(compact(s.Metadata), r.indent, r.st)
 		},
 	},
-	int64Field("connectionTimeout", func(s *Server) *int64 { return &s.ConnectionTimeout }, 0),
-	int64Field("requestTimeout", func(s *Server) *int64 { return &s.RequestTimeout }, 0),
-	int64Field("taskTtl", func(s *Server) *int64 { return &s.TaskTTL }, DefaultTaskTTL),
-	int64Field("maxMessageSize", func(s *Server) *int64 { return &s.MaxMessageSize }, 0),
+	scalarField("connectionTimeout", func(s *Server) *int64 { return &s.ConnectionTimeout }, 0),
+	scalarField("requestTimeout", func(s *Server) *int64 { return &s.RequestTimeout }, 0),
+	scalarField("taskTtl", func(s *Server) *int64 { return &s.TaskTTL }, DefaultTaskTTL),
+	scalarField("maxMessageSize", func(s *Server) *int64 { return &s.MaxMessageSize }, 0),
 	boolField("autoRefreshOnListChanged", func(s *Server) *bool { return &s.AutoRefreshOnListChanged }),
 	boolField("paginatedLists", func(s *Server) *bool { return &s.PaginatedLists }),
 	rawObjectField("advertisedExtensions", func(s *Server) *json.RawMessage { return &s.AdvertisedExtensions }),
@@ -357,7 +339,7 @@ func oauthEqual(a, b *OAuth, withSecret bool) bool {
 }
 
 var oauthFields = []fieldDef[OAuth]{
-	strField("clientId", func(o *OAuth) *string { return &o.ClientID }, ""),
+	scalarField("clientId", func(o *OAuth) *string { return &o.ClientID }, ""),
 	{
 		// Read, never written: an untouched secret keeps its bytes in the
 		// file; a changed one lives in memory only.
@@ -389,18 +371,18 @@ var oauthFields = []fieldDef[OAuth]{
 	boolPtrField("requestRefreshToken", func(o *OAuth) **bool { return &o.RequestRefreshToken }),
 	boolPtrField("revokeOnClear", func(o *OAuth) **bool { return &o.RevokeOnClear }),
 	strMapField("authorizationParams", func(o *OAuth) *map[string]string { return &o.AuthorizationParams }),
-	strField("authorizationUrl", func(o *OAuth) *string { return &o.AuthorizationURL }, ""),
-	strField("tokenUrl", func(o *OAuth) *string { return &o.TokenURL }, ""),
+	scalarField("authorizationUrl", func(o *OAuth) *string { return &o.AuthorizationURL }, ""),
+	scalarField("tokenUrl", func(o *OAuth) *string { return &o.TokenURL }, ""),
 	boolField("enterpriseManaged", func(o *OAuth) *bool { return &o.EnterpriseManaged }),
-	strField("onInsufficientScope", func(o *OAuth) *string { return &o.OnInsufficientScope }, ""),
-	strField("assertionFile", func(o *OAuth) *string { return &o.AssertionFile }, ""),
-	strField("assertionEnv", func(o *OAuth) *string { return &o.AssertionEnv }, ""),
-	strField("dpop", func(o *OAuth) *string { return &o.DPoP }, DPoPAuto),
-	strField("idpIssuer", func(o *OAuth) *string { return &o.IDPIssuer }, ""),
-	strField("idpTokenUrl", func(o *OAuth) *string { return &o.IDPTokenURL }, ""),
-	strField("idpClientId", func(o *OAuth) *string { return &o.IDPClientID }, ""),
-	strField("idTokenFile", func(o *OAuth) *string { return &o.IDTokenFile }, ""),
-	strField("idTokenEnv", func(o *OAuth) *string { return &o.IDTokenEnv }, ""),
+	scalarField("onInsufficientScope", func(o *OAuth) *string { return &o.OnInsufficientScope }, ""),
+	scalarField("assertionFile", func(o *OAuth) *string { return &o.AssertionFile }, ""),
+	scalarField("assertionEnv", func(o *OAuth) *string { return &o.AssertionEnv }, ""),
+	scalarField("dpop", func(o *OAuth) *string { return &o.DPoP }, DPoPAuto),
+	scalarField("idpIssuer", func(o *OAuth) *string { return &o.IDPIssuer }, ""),
+	scalarField("idpTokenUrl", func(o *OAuth) *string { return &o.IDPTokenURL }, ""),
+	scalarField("idpClientId", func(o *OAuth) *string { return &o.IDPClientID }, ""),
+	scalarField("idTokenFile", func(o *OAuth) *string { return &o.IDTokenFile }, ""),
+	scalarField("idTokenEnv", func(o *OAuth) *string { return &o.IDTokenEnv }, ""),
 }
 
 // legacyMetadata converts the pre-#1910 [{"key":…,"value":…}] array into an
