@@ -26,6 +26,14 @@ type toolsScreen struct {
 	selected *Tool
 	lastArgs map[string]json.RawMessage // last arguments per tool, for this session
 
+	// rows are what the list draws (the shown tools, under group headers
+	// when grouped: toolgroups.go); hay the lower-cased text of each of
+	// all for search; groupOf each tool's group (nil: not grouped).
+	rows      []toolRow
+	hay       []string
+	groupOf   []string
+	collapsed map[string]bool
+
 	search  *widget.Entry
 	list    *widget.List
 	banner  *fyne.Container
@@ -142,7 +150,7 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 	t.search.SetPlaceHolder("Search tools")
 	t.search.OnChanged = func(string) { t.applyFilter() }
 	t.list = widget.NewList(
-		func() int { return len(t.shown) },
+		func() int { return len(t.rows) },
 		func() fyne.CanvasObject {
 			// the title has the row's whole width; the caption line
 			// (name · description) carries the annotation icons
@@ -157,21 +165,29 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 				container.NewBorder(nil, nil, nil, container.NewHBox(), desc))
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
-			if i >= len(t.shown) {
+			if i >= len(t.rows) {
 				return
 			}
-			tool := t.shown[i]
 			box := o.(*fyne.Container)
 			row := box.Objects[0].(*fyne.Container)
-			row.Objects[0].(*widget.Label).SetText(firstNonEmpty(tool.Title, tool.Name))
 			left := row.Objects[1].(*fyne.Container)
 			left.Objects = nil
+			caption := box.Objects[1].(*fyne.Container)
+			icons := caption.Objects[1].(*fyne.Container)
+			if r := t.rows[i]; r.tool == nil { // a group's header
+				row.Objects[0].(*widget.Label).SetText(r.headerText(t.collapsed[r.group]))
+				left.Refresh()
+				icons.Objects = nil
+				icons.Refresh()
+				caption.Objects[0].(*widget.Label).SetText("")
+				return
+			}
+			tool := *t.rows[i].tool
+			row.Objects[0].(*widget.Label).SetText(firstNonEmpty(tool.Title, tool.Name))
 			if img := t.icon(tool); img != nil {
 				left.Objects = []fyne.CanvasObject{img}
 			}
 			left.Refresh()
-			caption := box.Objects[1].(*fyne.Container)
-			icons := caption.Objects[1].(*fyne.Container)
 			icons.Objects = annotationIcons(tool)
 			icons.Refresh()
 			sub := tool.Name
@@ -181,9 +197,15 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 			caption.Objects[0].(*widget.Label).SetText(sub)
 		})
 	t.list.OnSelected = func(i widget.ListItemID) {
-		if i < len(t.shown) {
-			t.onSelect(t.shown[i])
+		if i >= len(t.rows) {
+			return
 		}
+		if r := t.rows[i]; r.tool == nil {
+			t.list.Unselect(i)
+			t.onToggleGroup(r.group)
+			return
+		}
+		t.onSelect(*t.rows[i].tool)
 	}
 	t.banner = listChangedBanner(t.onRefresh)
 	t.status = widget.NewLabel("Loading tools…")
@@ -310,6 +332,7 @@ func (t *toolsScreen) loadPage(cursor string) {
 			return
 		}
 		t.all = append(t.all, p.items...)
+		t.hay = nil // a new listing: search and groups are made again
 		if c := t.ss.conn(); c != nil && cursor == "" {
 			t.cache.set(lastHint(c, "tools/list"), listContent(p.items))
 		}
@@ -333,13 +356,7 @@ func (t *toolsScreen) onListChanged() {
 }
 
 func (t *toolsScreen) applyFilter() {
-	q := strings.ToLower(strings.TrimSpace(t.search.Text))
-	t.shown = t.shown[:0]
-	for _, tool := range t.all {
-		if q == "" || strings.Contains(strings.ToLower(tool.Name+" "+tool.Title+" "+tool.Description), q) {
-			t.shown = append(t.shown, tool)
-		}
-	}
+	t.filterRows(strings.ToLower(strings.TrimSpace(t.search.Text)))
 	switch {
 	case len(t.all) == 0:
 		t.status.SetText("This server offers no tools.")
@@ -357,10 +374,8 @@ func (t *toolsScreen) applyFilter() {
 	t.list.UnselectAll()
 	t.list.Refresh()
 	if t.selected != nil {
-		for i, tool := range t.shown {
-			if tool.Name == t.selected.Name {
-				t.list.Select(i)
-			}
+		if i := t.rowOf(t.selected.Name); i >= 0 {
+			t.list.Select(i)
 		}
 	}
 }
