@@ -31,9 +31,15 @@ func TestExperimentalScreenWithoutStore(t *testing.T) {
 		if !ss.tester.jsonErr.Visible() || !strings.HasPrefix(ss.tester.jsonErr.Text, "line 2, column 19:") {
 			t.Fatalf("JSON error %q (shown %v)", ss.tester.jsonErr.Text, ss.tester.jsonErr.Visible())
 		}
+		if l, c := ss.tester.jsonEd.Problem(); l != 2 || c != 19 {
+			t.Fatalf("the editor marks %d:%d, want the message's 2:19", l, c)
+		}
 		ss.tester.editor.SetText(`{"method": "x.y"}`)
 		if ss.tester.jsonErr.Visible() {
 			t.Fatal("the error stays on valid JSON")
+		}
+		if l, c := ss.tester.jsonEd.Problem(); l != 0 || c != 0 {
+			t.Fatalf("the editor still marks %d:%d on valid JSON", l, c)
 		}
 		ss.tester.onSend()
 	})

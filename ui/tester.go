@@ -14,6 +14,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/jsonedit"
 )
 
 // RawConn is a Conn that sends any request, standard or not: the Advanced
@@ -137,23 +139,30 @@ func requestTemplate(method string) string {
 // jsonErrorText says where text fails to be JSON ("line 3, column 7:
 // invalid character …"), or "" when it is valid.
 func jsonErrorText(text string) string {
+	msg, _, _ := jsonProblem(text)
+	return msg
+}
+
+// jsonProblem is jsonErrorText with the line and column it names (0, 0
+// for an empty text, which has nothing to point at).
+func jsonProblem(text string) (msg string, line, col int) {
 	if strings.TrimSpace(text) == "" {
-		return "line 1, column 1: the request is empty"
+		return "line 1, column 1: the request is empty", 0, 0
 	}
 	var v any
 	err := json.Unmarshal([]byte(text), &v)
 	if err == nil {
-		return ""
+		return "", 0, 0
 	}
 	var se *json.SyntaxError
 	off := int64(len(text))
-	msg := err.Error()
+	msg = err.Error()
 	if errors.As(err, &se) {
 		off = se.Offset
 		msg = se.Error()
 	}
-	line, col := lineCol(text, off)
-	return fmt.Sprintf("line %d, column %d: %s", line, col, msg)
+	line, col = lineCol(text, off)
+	return fmt.Sprintf("line %d, column %d: %s", line, col, msg), line, col
 }
 
 // lineCol turns a byte offset (the JSON decoder's: the byte just read)
@@ -202,7 +211,8 @@ type testerScreen struct {
 	ss *serverScreens
 
 	template   *widget.Select
-	editor     *widget.Entry
+	jsonEd     *jsonedit.Editor // the request editor (coloured, marks errors)
+	editor     *jsonedit.Entry  // its text
 	jsonErr    *widget.Label
 	progress   *widget.Check
 	headerRows *fyne.Container
@@ -233,11 +243,15 @@ type headerRow struct {
 }
 
 func (t *testerScreen) buildUI() fyne.CanvasObject {
-	t.editor = widget.NewMultiLineEntry()
-	t.editor.TextStyle = fyne.TextStyle{Monospace: true}
-	t.editor.Wrapping = fyne.TextWrapBreak
-	t.editor.SetMinRowsVisible(9)
-	t.editor.SetPlaceHolder(editorPlaceholder)
+	t.jsonEd = jsonedit.New()
+	t.editor = t.jsonEd.Entry
+	t.jsonEd.SetMinRowsVisible(9)
+	t.jsonEd.SetPlaceHolder(editorPlaceholder)
+	t.jsonEd.PassWheel = func(ev *fyne.ScrollEvent) { // the page scrolls on over the editor
+		if s := t.ss.exp.scroll; s != nil {
+			s.Scrolled(ev)
+		}
+	}
 	t.editor.OnChanged = func(string) { t.onEdited() }
 	t.jsonErr = widget.NewLabel("")
 	t.jsonErr.Importance = widget.DangerImportance
@@ -294,7 +308,7 @@ func (t *testerScreen) buildUI() fyne.CanvasObject {
 		headerNote,
 		heading("Request"),
 		container.NewBorder(nil, nil, widget.NewLabel("Method template"), nil, t.template),
-		t.editor,
+		t.jsonEd,
 		t.jsonErr,
 		idNote,
 		t.progress,
@@ -343,7 +357,9 @@ func (t *testerScreen) prefill(method string) {
 }
 
 func (t *testerScreen) onEdited() {
-	if e := jsonErrorText(t.editor.Text); e != "" {
+	e, line, col := jsonProblem(t.editor.Text)
+	t.jsonEd.SetProblem(line, col)
+	if e != "" {
 		t.jsonErr.SetText(e)
 		t.jsonErr.Show()
 		return

@@ -30,6 +30,12 @@ type Editor struct {
 	rows    int
 
 	probLine, probCol int // 1-based; 0 when there is no problem
+
+	wheel *wheel
+	// PassWheel, when set, gets the mouse wheel the editor cannot use
+	// (scrolled to its end, or nothing to scroll): give it to the scroll
+	// the editor sits in, so the page scrolls on under the pointer.
+	PassWheel func(*fyne.ScrollEvent)
 }
 
 // Entry is the editor's input: a multi-line widget.Entry whose Tab and
@@ -59,6 +65,8 @@ func New() *Editor {
 	ed.content = container.NewStack(input, ed.layer)
 	ed.scroll = container.NewScroll(ed.content)
 	ed.scroll.OnScrolled = func(fyne.Position) { ed.layer.Refresh() }
+	ed.wheel = &wheel{ed: ed}
+	ed.wheel.ExtendBaseWidget(ed.wheel)
 	ed.ExtendBaseWidget(ed)
 	return ed
 }
@@ -103,11 +111,14 @@ type editorRenderer struct{ ed *Editor }
 
 func (r *editorRenderer) Layout(s fyne.Size) {
 	r.ed.scroll.Resize(s)
+	r.ed.wheel.Resize(s)
 	r.ed.layer.Refresh() // the rows and columns in view changed
 }
-func (r *editorRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.ed.scroll} }
-func (r *editorRenderer) Destroy()                     {}
-func (r *editorRenderer) Refresh()                     { r.ed.scroll.Refresh() }
+func (r *editorRenderer) Objects() []fyne.CanvasObject {
+	return []fyne.CanvasObject{r.ed.scroll, r.ed.wheel}
+}
+func (r *editorRenderer) Destroy() {}
+func (r *editorRenderer) Refresh() { r.ed.scroll.Refresh() }
 
 func (r *editorRenderer) MinSize() fyne.Size {
 	m := metricsOf(r.ed.Theme())
@@ -375,4 +386,25 @@ func (r *layerRenderer) text() *canvas.Text {
 	t := r.texts[r.used]
 	r.used++
 	return t
+}
+
+// wheel lies over the editor and takes the mouse wheel: the editor's own
+// scroll first, then PassWheel. It is neither tappable nor hoverable, so
+// clicks, drags and the text cursor reach the Entry.
+type wheel struct {
+	widget.BaseWidget
+	ed *Editor
+}
+
+func (w *wheel) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(canvas.NewRectangle(color.Transparent))
+}
+
+// Scrolled implements fyne.Scrollable.
+func (w *wheel) Scrolled(ev *fyne.ScrollEvent) {
+	before := w.ed.scroll.Offset
+	w.ed.scroll.Scrolled(ev)
+	if w.ed.scroll.Offset == before && w.ed.PassWheel != nil {
+		w.ed.PassWheel(ev)
+	}
 }

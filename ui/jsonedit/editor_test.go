@@ -11,6 +11,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 )
@@ -229,4 +230,47 @@ func keys(m map[string]*canvas.Text) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+// The wheel scrolls the editor, and what it cannot use goes to PassWheel.
+func TestWheel(t *testing.T) {
+	test.NewTempApp(t)
+	ed := New()
+	var passed int
+	ed.PassWheel = func(*fyne.ScrollEvent) { passed++ }
+	w := test.NewTempWindow(t, ed)
+	w.Resize(fyne.NewSize(300, 150))
+	ed.SetText(strings.Repeat("\"k\": 1,\n", 40))
+	test.Scroll(w.Canvas(), fyne.NewPos(100, 60), 0, -40)
+	if ed.Offset().Y <= 0 || passed != 0 {
+		t.Fatalf("the wheel over a long text moved it to %v and was passed on %d times", ed.Offset(), passed)
+	}
+	ed.SetText("{}")
+	test.Scroll(w.Canvas(), fyne.NewPos(100, 60), 0, -40)
+	if passed != 1 {
+		t.Fatalf("the wheel over a short text was passed on %d times, want 1", passed)
+	}
+}
+
+// Clicks, drags and the pointer go through the colour layer and the wheel
+// catcher to the Entry: Fyne hands a pointer event to the topmost object
+// that takes it, so neither may take any. (The test driver cannot show
+// it: the Entry places the caret on mouse down, which it does not send;
+// the window was clicked under Xvfb.)
+func TestOverlaysTakeNoPointer(t *testing.T) {
+	test.NewTempApp(t)
+	ed := New()
+	for _, o := range []fyne.CanvasObject{ed.layer, ed.wheel} {
+		_, tap := o.(fyne.Tappable)
+		_, dbl := o.(fyne.DoubleTappable)
+		_, sec := o.(fyne.SecondaryTappable)
+		_, drag := o.(fyne.Draggable)
+		_, mouse := o.(desktop.Mouseable)
+		_, hover := o.(desktop.Hoverable)
+		_, cur := o.(desktop.Cursorable)
+		_, focus := o.(fyne.Focusable)
+		if tap || dbl || sec || drag || mouse || hover || cur || focus {
+			t.Errorf("%T takes pointer or focus events", o)
+		}
+	}
 }
