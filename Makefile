@@ -14,8 +14,11 @@ APT_BUILD := gcc libc6-dev pkg-config libgl1-mesa-dev libxcursor-dev libxrandr-d
 	libxinerama-dev libxi-dev libxxf86vm-dev
 APT_TEST := xvfb xauth imagemagick xdotool x11-utils fonts-dejavu-core dbus gnome-keyring \
 	desktop-file-utils appstream shared-mime-info dex xdg-utils
+# make bench only: the window under Xvfb, and Chromium for the official
+# inspector's web mode beside it
+APT_BENCH := chromium xvfb xauth xdotool fonts-dejavu-core
 
-.PHONY: package install install-files uninstall icons run test build deps deps-build deps-test peers bench screenshots fuzz conformance vet clean
+.PHONY: package install install-files uninstall icons run test build deps deps-build deps-test deps-bench peers bench screenshots fuzz conformance vet clean
 
 ## run: open the desktop app on the default catalog
 run: deps-build
@@ -80,7 +83,7 @@ conformance: build peers
 	@if [ -x .ci/conformance.sh ]; then .ci/conformance.sh $(BIN); else echo "conformance: .ci/conformance.sh missing"; exit 1; fi
 
 ## bench: Spyglass side by side with the official inspector's CLI
-bench: build peers
+bench: build peers deps-bench
 	.ci/bench.sh $(BIN)
 
 ## screenshots: the real window under Xvfb, PNGs into assets/screenshots/
@@ -166,6 +169,9 @@ deps-build:
 
 deps-test:
 	@.ci/apt-ensure.sh $(APT_TEST)
+
+deps-bench:
+	@.ci/apt-ensure.sh $(APT_BENCH)
 
 clean:
 	rm -rf bin $(PEERS)/node_modules

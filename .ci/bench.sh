@@ -71,3 +71,13 @@ echo "== Huge payloads: one 50 MB tool result (demo get_embedded_resource size) 
 echo "== Soak: connect / call / disconnect cycles against the demo server. goal: goroutines, fds and heap at the end as at the start"
 echo "== Thousand tools: tools/list of 10,000 tools from a TypeScript SDK v2 server through a session. goal (the window's first step): <= 100 ms"
 go test -run '^$' -bench 'BenchmarkFlood|BenchmarkHugeToolResult|BenchmarkSoak|BenchmarkListManyTools' -benchtime 1x -count "$runs" ./core/session | minmedmax
+
+echo
+echo "== Ingest into the window (issue #17): the demo server's flood, 10,000 notifications/s for ${BENCH_FLOOD_SECONDS:-10} s (BENCH_FLOOD_SECONDS=60: the issue's full run),"
+echo "   into a window under Xvfb connected over stdio and over Streamable HTTP, measured by the window's own benchmark mode (SPYGLASS_BENCH=ui-latency)."
+echo "   goals: p99-ms <= 50 (the UI thread's scheduling delay: how late a callback posted with fyne.Do every 10 ms runs); recorded == sent;"
+echo "   rss-cleared-MB back at rss-before-MB after the inspector's Clear (cleared/before 1.0)"
+echo "== The app itself: cold start to the first drawn frame (first-frame-ms, from exec) and PSS of every process with the demo server connected over HTTP,"
+echo "   against the official inspector's web mode (its Node server + a headless Chromium tab that connects on load; their-first-paint-ms from starting Node,"
+echo "   their-browser-paint-ms from starting Chromium). goals: pss-ratio <= 0.25; frame/paint < 1 (our first frame sooner than their page's first paint)"
+SPYGLASS_BIN="$(realpath "$bin")" go test -run '^$' -bench 'BenchmarkUIFlood|BenchmarkAppItself' -benchtime 1x -count "$runs" -timeout 60m ./core/internal/benchcmp | minmedmax
