@@ -15,6 +15,7 @@ import (
 
 	"github.com/spyglass-mcp/spyglass/core/schemaform"
 	"github.com/spyglass-mcp/spyglass/ui/esc"
+	"github.com/spyglass-mcp/spyglass/ui/jsonedit"
 )
 
 // Options configure a Form. The zero value (or nil) is a form holding the
@@ -58,7 +59,8 @@ type Form struct {
 	notes     *widget.Label // elicitation warnings, validator notes
 	elicit    string        // the elicitation warning, when there is one
 	fields    *fyne.Container
-	jsonEntry *widget.Entry
+	jsonEdit  *jsonedit.Editor // the JSON mode's editor (coloured, marks errors)
+	jsonEntry *jsonedit.Entry  // its text
 	jsonErr   *widget.Label
 	jsonBox   *fyne.Container
 	body      *fyne.Container
@@ -134,16 +136,15 @@ func (f *Form) buildUI() {
 		}
 	}
 	f.fields = container.NewVBox()
-	f.jsonEntry = widget.NewMultiLineEntry()
-	f.jsonEntry.TextStyle = fyne.TextStyle{Monospace: true}
-	f.jsonEntry.Wrapping = fyne.TextWrapOff
-	f.jsonEntry.SetMinRowsVisible(12)
+	f.jsonEdit = jsonedit.New()
+	f.jsonEntry = f.jsonEdit.Entry
+	f.jsonEdit.SetMinRowsVisible(12)
 	f.jsonEntry.OnChanged = f.onJSONChanged
 	f.jsonErr = widget.NewLabel("")
 	f.jsonErr.Importance = widget.DangerImportance
 	f.jsonErr.Wrapping = fyne.TextWrapWord
 	f.jsonErr.Hide()
-	f.jsonBox = container.NewBorder(nil, f.jsonErr, nil, nil, f.jsonEntry)
+	f.jsonBox = container.NewBorder(nil, f.jsonErr, nil, nil, f.jsonEdit)
 	f.jsonBox.Hide()
 	top := container.NewBorder(nil, nil, nil, f.resetBtn, f.mode)
 	if f.opts.NoToggle {
@@ -624,11 +625,16 @@ func (f *Form) onJSONText() {
 	}
 	f.jsonErr.SetText("")
 	f.jsonErr.Hide()
+	f.jsonEdit.SetProblem(0, 0)
 }
 
 func (f *Form) showJSONError(err error) {
 	f.jsonErr.SetText(err.Error())
 	f.jsonErr.Show()
+	var se *schemaform.SyntaxError
+	if errors.As(err, &se) {
+		f.jsonEdit.SetProblem(se.Line, se.Col)
+	}
 }
 
 // parseJSON parses the JSON editor ("" stands for {}).

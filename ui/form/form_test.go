@@ -270,6 +270,9 @@ func TestInvalidJSONIsNotSent(t *testing.T) {
 	if !f.jsonErr.Visible() || !strings.Contains(f.jsonErr.Text, "line 2, column 11") {
 		t.Errorf("error label %q (visible %v)", f.jsonErr.Text, f.jsonErr.Visible())
 	}
+	if l, c := f.jsonEdit.Problem(); l != 2 || c != 11 {
+		t.Errorf("the editor marks %d:%d, want the label's 2:11", l, c)
+	}
 	f.mode.SetSelected("Form")
 	if !f.jsonMode || f.mode.Selected != "JSON" {
 		t.Error("switched to the form with invalid JSON")
