@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/ui/esc"
+	"github.com/spyglass-mcp/spyglass/ui/jsonedit"
 )
 
 // toolsScreen lists a server's tools; selecting one shows its form, Run,
@@ -72,23 +73,31 @@ type argsEditor interface {
 	JSON() (json.RawMessage, error)
 }
 
-// jsonArgs is the JSON text field editor.
-type jsonArgs struct{ e *widget.Entry }
+// jsonArgs is the JSON text field editor (coloured; a syntax error's
+// position is marked as it is typed).
+type jsonArgs struct {
+	ed *jsonedit.Editor
+	e  *jsonedit.Entry
+}
 
 func newJSONArgs(schema json.RawMessage, prev string) *jsonArgs {
-	e := widget.NewMultiLineEntry()
-	e.SetMinRowsVisible(6)
-	e.TextStyle = fyne.TextStyle{Monospace: true}
+	ed := jsonedit.New()
+	ed.SetMinRowsVisible(6)
+	e := ed.Entry
+	e.OnChanged = func(text string) {
+		_, line, col := jsonProblem(text)
+		ed.SetProblem(line, col)
+	}
 	if prev != "" {
 		e.SetText(prev)
 	} else {
 		e.SetText(argsSkeleton(schema))
 	}
-	return &jsonArgs{e: e}
+	return &jsonArgs{ed: ed, e: e}
 }
 
 // Object implements argsEditor.
-func (j *jsonArgs) Object() fyne.CanvasObject { return j.e }
+func (j *jsonArgs) Object() fyne.CanvasObject { return j.ed }
 
 // JSON implements argsEditor.
 func (j *jsonArgs) JSON() (json.RawMessage, error) {
