@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/internal/tracetest"
 )
 
 // TestCLITraceKeepsSpecialFiles: --trace into a FIFO or a character device
@@ -135,15 +136,7 @@ func leftovers(t *testing.T, marker string) []string {
 // event of the kind.
 func traceHas(t *testing.T, path string, kind events.Kind) bool {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatalf("no trace: %v", err)
-	}
-	defer f.Close()
-	_, evs, err := events.ReadTrace(f)
-	if err != nil {
-		t.Fatalf("the trace is not valid: %v", err)
-	}
+	_, evs := tracetest.Read(t, path)
 	for _, e := range evs {
 		if e.Kind == kind {
 			return true

@@ -18,6 +18,7 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/demo"
 	"github.com/spyglass-mcp/spyglass/core/events"
 	peers "github.com/spyglass-mcp/spyglass/core/testpeers"
+	"github.com/spyglass-mcp/spyglass/internal/tracetest"
 )
 
 // cli runs spyglass in-process with the given arguments, in an isolated
@@ -226,15 +227,7 @@ func TestCLIFilesystemRoots(t *testing.T) {
 	if code != exitOK || toolText(t, result(t, out)) != "hi from a root" {
 		t.Fatalf("server-filesystem with roots: exit %d %s %s", code, out, errs)
 	}
-	f, err := os.Open(trace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	_, evs, err := events.ReadTrace(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, evs := tracetest.Read(t, trace)
 	want := `{"roots":[{"uri":"file://` + filepath.ToSlash(root) + `","name":"` + filepath.Base(root) + `"}]}`
 	for _, e := range evs {
 		if e.Method == "roots/list" && e.Type == events.MsgResult && e.Dir == events.DirOut {
@@ -351,15 +344,7 @@ func TestCLITraceAndVerbose(t *testing.T) {
 			t.Fatalf("--verbose line is not JSON: %q", l)
 		}
 	}
-	f, err := os.Open(trace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	meta, evs, err := events.ReadTrace(f)
-	if err != nil {
-		t.Fatalf("ReadTrace: %v", err)
-	}
+	meta, evs := tracetest.Read(t, trace)
 	if len(meta.Conns) != 1 || meta.Conns[0].ProtocolVersion == "" || len(meta.Conns[0].ServerCapabilities) == 0 {
 		t.Errorf("trace meta lacks the negotiated connection: %+v", meta.Conns)
 	}

@@ -5,13 +5,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/internal/tracetest"
 )
 
 // TestWriteJSONMatchesEncodingJSON: the streamed printer writes exactly
@@ -119,12 +119,7 @@ func TestWriteTraceStreams(t *testing.T) {
 	if !ok {
 		t.Fatalf("writeTrace failed: %s", stderr.String())
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if _, evs, err := events.ReadTrace(f); err != nil || len(evs) != 3 {
-		t.Errorf("the trace holds %d events (%v), want 3", len(evs), err)
+	if _, evs := tracetest.Read(t, path); len(evs) != 3 {
+		t.Errorf("the trace holds %d events, want 3", len(evs))
 	}
 }

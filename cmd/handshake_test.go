@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/secrets"
 	peers "github.com/spyglass-mcp/spyglass/core/testpeers"
+	"github.com/spyglass-mcp/spyglass/internal/tracetest"
 	"github.com/spyglass-mcp/spyglass/ui"
 )
 
@@ -72,15 +72,7 @@ func TestCLIHandshakeFallback(t *testing.T) {
 			if code != exitOK {
 				t.Fatalf("exit %d: %s", code, errb.String())
 			}
-			f, err := os.Open(trace)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			_, evs, err := events.ReadTrace(f)
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, evs := tracetest.Read(t, trace)
 			var note string
 			for _, e := range evs {
 				if e.Kind == events.KindWarning && strings.HasPrefix(e.Text, "protocol ") {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/internal/tracetest"
 )
 
 // TestCLIMaxMessageSize: the catalog's maxMessageSize bounds one message
@@ -35,15 +36,7 @@ func TestCLIMaxMessageSize(t *testing.T) {
 	if code != exitTimeout {
 		t.Fatalf("over the limit: exit %d: %s", code, errs)
 	}
-	f, err := os.Open(trace)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	_, evs, err := events.ReadTrace(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, evs := tracetest.Read(t, trace)
 	found := false
 	for _, e := range evs {
 		if e.Kind == events.KindInvalid && strings.Contains(e.Text, "exceeds the 4096-byte limit (the server's maxMessageSize)") &&

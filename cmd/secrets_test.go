@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/redact"
 	peers "github.com/spyglass-mcp/spyglass/core/testpeers"
+	"github.com/spyglass-mcp/spyglass/internal/tracetest"
 )
 
 // secretShape is one row of core/redact/testdata/shapes.json, the one
@@ -168,9 +168,9 @@ func TestSecretShapesInTraces(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			meta, _, err := events.ReadTrace(bytes.NewReader(raw))
-			if err != nil || len(meta.Conns) != 1 {
-				t.Fatalf("trace: %v %+v", err, meta.Conns)
+			meta, _ := tracetest.Read(t, trace)
+			if len(meta.Conns) != 1 {
+				t.Fatalf("trace: %+v", meta.Conns)
 			}
 			s.check(t, "trace", string(raw), tc.visible...)
 			for _, r := range s.rows {

@@ -9,42 +9,14 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/spyglass-mcp/spyglass/core/demo"
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/session"
 	peers "github.com/spyglass-mcp/spyglass/core/testpeers"
 	"github.com/spyglass-mcp/spyglass/core/wire"
+	"github.com/spyglass-mcp/spyglass/internal/tracetest"
 )
-
-func traceSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(events.TraceSchema))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	c.AssertContent()
-	if err := c.AddResource("trace.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	s, err := c.Compile("trace.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
-func validate(t *testing.T, s *jsonschema.Schema, b []byte) error {
-	t.Helper()
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		t.Fatalf("the trace is not JSON: %v", err)
-	}
-	return s.Validate(inst)
-}
 
 // user answers sampling and elicitation so that the traces hold both
 // directions of requests.
@@ -102,7 +74,7 @@ func record(t *testing.T, conn string, dial func(log *events.Log) func(context.C
 // Every trace written from a real session validates against
 // trace.schema.json and reads back whole.
 func TestTraceSchemaRealSessions(t *testing.T) {
-	schema := traceSchema(t)
+	schema := tracetest.Schema(t)
 	node, everything := peers.Node(t), peers.File(t, peers.Everything)
 	stdio := func(log *events.Log) func(context.Context) (wire.Conn, error) {
 		return func(context.Context) (wire.Conn, error) {
@@ -136,7 +108,7 @@ func TestTraceSchemaRealSessions(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			b := record(t, tt.name, tt.dial, tt.calls)
-			if err := validate(t, schema, b); err != nil {
+			if err := tracetest.Validate(t, schema, b); err != nil {
 				t.Fatalf("the trace does not validate: %v", err)
 			}
 			tr, err := events.DecodeTrace(bytes.NewReader(b))
@@ -158,7 +130,7 @@ func TestTraceSchemaRealSessions(t *testing.T) {
 
 // The schema is not a rubber stamp: it refuses what a trace must not be.
 func TestTraceSchemaRejects(t *testing.T) {
-	schema := traceSchema(t)
+	schema := tracetest.Schema(t)
 	var buf bytes.Buffer
 	evs := []events.Event{{Seq: 1, Time: time.Unix(1, 0).UTC(), Kind: events.KindMessage, Dir: events.DirOut, Type: events.MsgRequest,
 		ID: "1", Method: "ping", Raw: json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)}}
@@ -166,7 +138,7 @@ func TestTraceSchemaRejects(t *testing.T) {
 		t.Fatal(err)
 	}
 	good := buf.String()
-	if err := validate(t, schema, []byte(good)); err != nil {
+	if err := tracetest.Validate(t, schema, []byte(good)); err != nil {
 		t.Fatalf("a good trace fails: %v", err)
 	}
 	for _, bad := range []struct{ from, to string }{
@@ -181,7 +153,7 @@ func TestTraceSchemaRejects(t *testing.T) {
 		if doc == good {
 			t.Fatalf("%q not in the trace", bad.from)
 		}
-		if validate(t, schema, []byte(doc)) == nil {
+		if tracetest.Validate(t, schema, []byte(doc)) == nil {
 			t.Errorf("the schema accepts %s → %s", bad.from, bad.to)
 		}
 	}
