@@ -36,6 +36,12 @@ type Editor struct {
 	// (scrolled to its end, or nothing to scroll): give it to the scroll
 	// the editor sits in, so the page scrolls on under the pointer.
 	PassWheel func(*fyne.ScrollEvent)
+
+	// MarkSyntax makes the editor mark where its text stops being JSON
+	// (Locate) by itself as it changes; leave it off to call SetProblem
+	// with the position of a message of your own.
+	MarkSyntax bool
+	checked    string // the text MarkSyntax last looked at
 }
 
 // Entry is the editor's input: a multi-line widget.Entry whose Tab and
@@ -236,9 +242,15 @@ func (e *Entry) indent() string {
 // also redraws the colour layer whenever the Entry redraws.
 func (e *Entry) CreateRenderer() fyne.WidgetRenderer {
 	return &hookRenderer{WidgetRenderer: e.Entry.CreateRenderer(), after: func() {
-		if e.ed != nil {
-			e.ed.layer.Refresh()
+		if e.ed == nil {
+			return
 		}
+		if e.ed.MarkSyntax && e.Text != e.ed.checked {
+			e.ed.checked = e.Text
+			line, col, _ := Locate(e.Text)
+			e.ed.probLine, e.ed.probCol = line, col
+		}
+		e.ed.layer.Refresh()
 	}}
 }
 

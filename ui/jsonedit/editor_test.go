@@ -274,3 +274,26 @@ func TestOverlaysTakeNoPointer(t *testing.T) {
 		}
 	}
 }
+
+func TestMarkSyntax(t *testing.T) {
+	test.NewTempApp(t)
+	ed := New()
+	ed.MarkSyntax = true
+	w := test.NewTempWindow(t, ed)
+	w.Resize(fyne.NewSize(300, 150))
+	for _, c := range []struct {
+		text      string
+		line, col int
+	}{
+		{"{\n  \"a\": 1,,\n}", 2, 10},
+		{`{"é": tru}`, 1, 10},
+		{`{"a": `, 1, 6},
+		{`{"a": 1}`, 0, 0},
+		{"", 0, 0},
+	} {
+		ed.SetText(c.text)
+		if l, col := ed.Problem(); l != c.line || col != c.col {
+			t.Errorf("%q: marked %d:%d, want %d:%d", c.text, l, col, c.line, c.col)
+		}
+	}
+}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/spyglass-mcp/spyglass/ui/esc"
 	"github.com/spyglass-mcp/spyglass/ui/fit"
+	"github.com/spyglass-mcp/spyglass/ui/jsonedit"
 )
 
 // stopReasons are offered in the Stop Reason dropdown.
@@ -78,9 +79,10 @@ type SamplingPanel struct {
 
 // toolCallRow is one tool call of a tool_use answer.
 type toolCallRow struct {
-	tool *widget.Select
-	args *widget.Entry
-	obj  fyne.CanvasObject
+	tool   *widget.Select
+	args   *jsonedit.Entry // the text of argsEd
+	argsEd *jsonedit.Editor
+	obj    fyne.CanvasObject
 }
 
 // NewSamplingPanel returns the panel of req.
@@ -319,9 +321,10 @@ func (p *SamplingPanel) addRow(name, args string) *toolCallRow {
 		names = append(names, t.Name)
 	}
 	r := &toolCallRow{}
-	r.args = widget.NewMultiLineEntry()
-	r.args.TextStyle = fyne.TextStyle{Monospace: true}
-	r.args.SetMinRowsVisible(2)
+	r.argsEd = jsonedit.New()
+	r.argsEd.MarkSyntax = true
+	r.argsEd.SetMinRowsVisible(2)
+	r.args = r.argsEd.Entry
 	r.tool = widget.NewSelect(names, func(n string) {
 		if strings.TrimSpace(r.args.Text) == "" || r.args.Text == "{}" {
 			r.args.SetText(p.skeleton(n))
@@ -341,7 +344,7 @@ func (p *SamplingPanel) addRow(name, args string) *toolCallRow {
 	})
 	rm.Importance = widget.LowImportance
 	num := widget.NewLabel("[" + strconv.Itoa(len(p.callRows)+1) + "]")
-	r.obj = container.NewBorder(nil, nil, container.NewVBox(container.NewHBox(num, r.tool)), container.NewVBox(rm), r.args)
+	r.obj = container.NewBorder(nil, nil, container.NewVBox(container.NewHBox(num, r.tool)), container.NewVBox(rm), r.argsEd)
 	p.callRows = append(p.callRows, r)
 	p.calls.Add(r.obj)
 	p.noCalls.Hide()

@@ -217,6 +217,9 @@ func TestSamplingToolUseNeedsValidCalls(t *testing.T) {
 	if len(*got) != 0 || !strings.Contains(p.errLbl.Text, "not a JSON object") {
 		t.Fatalf("answers = %+v, error %q", *got, p.errLbl.Text)
 	}
+	if l, c := p.callRows[0].argsEd.Problem(); l != 1 || c != 9 {
+		t.Errorf("the arguments editor marks %d:%d, want the end of the text (1:9)", l, c)
+	}
 }
 
 func TestSamplingToolCallerProfile(t *testing.T) {
