@@ -60,7 +60,7 @@ func parseTapArgs(args []string) (*tapFlags, error) {
 	fs.StringVar(&f.upstream, "upstream", "", "HTTP tap: the server's URL")
 	fs.StringVar(&f.name, "name", "", "name of the tapped server in the record")
 	if err := fs.Parse(args); err != nil {
-		return nil, fmt.Errorf("%v; write spyglass --tap [--trace FILE] [--fault SPEC] -- COMMAND ARGS..., or spyglass --tap --listen 127.0.0.1:PORT --upstream URL [--trace FILE]", err)
+		return nil, fmt.Errorf("%v; write spyglass --tap [--trace FILE] [--fault SPEC] -- COMMAND ARGS..., or spyglass --tap --listen 127.0.0.1:PORT --upstream URL [--trace FILE] [--fault SPEC]", err)
 	}
 	f.command = fs.Args()
 	if f.fault != "" {
@@ -78,8 +78,6 @@ func parseTapArgs(args []string) (*tapFlags, error) {
 		return nil, fmt.Errorf("the HTTP tap (--listen, --upstream) takes no server command (got %q); a stdio tap takes the command after -- and no --listen", strings.Join(f.command, " "))
 	case httpMode && (f.listen == "" || f.upstream == ""):
 		return nil, fmt.Errorf("the HTTP tap needs both --listen 127.0.0.1:PORT and --upstream URL")
-	case httpMode && f.fault != "":
-		return nil, fmt.Errorf("--fault works with the stdio tap only (spyglass --tap --fault SPEC -- COMMAND ARGS...)")
 	case !httpMode && len(f.command) == 0:
 		return nil, fmt.Errorf("--tap needs the server command after --, e.g. spyglass --tap --trace tap.json -- node build/index.js (or --listen and --upstream for an HTTP server)")
 	case !httpMode && f.listenAny:
@@ -273,7 +271,13 @@ func runHTTPTap(ctx context.Context, f *tapFlags, stderr io.Writer) int {
 	red := wire.NewRedactor()
 	rec := newTapRecord(f.trace, events.ConnInfo{Conn: name, Transport: "http", Target: red.URL(f.upstream)}, stderr)
 	rr := rec.redactor()
-	proxy := tap.NewProxy(tap.ProxyOptions{Upstream: up, Rec: rec.recorder(), Conn: name, Redactor: rr})
+	po := tap.ProxyOptions{Upstream: up, Rec: rec.recorder(), Conn: name, Redactor: rr}
+	if f.fault != "" {
+		spec, _ := fault.Parse(f.fault) // checked by parseTapArgs
+		po.Fault = &spec
+		fmt.Fprintf(stderr, "%sinjecting faults: %s\n", tapPrefix, spec)
+	}
+	proxy := tap.NewProxy(po)
 	local := url.URL{Scheme: "http", Host: ln.Addr().String(), Path: up.Path, RawQuery: up.RawQuery}
 	fmt.Fprintf(stderr, "%slistening on %s → %s\n", tapPrefix, local.String(), red.URL(f.upstream))
 	hs := &http.Server{Handler: proxy, ReadHeaderTimeout: 30 * time.Second}

@@ -39,7 +39,8 @@ func TestTapArgs(t *testing.T) {
 		{[]string{"--listen", "127.0.0.1:8931", "--upstream", "ftp://x"}, "not a valid URL"},
 		{[]string{"--listen", "8931", "--upstream", "http://127.0.0.1:3001/mcp"}, "not HOST:PORT"},
 		{[]string{"--listen", "127.0.0.1:1", "--upstream", "http://h/mcp", "--", "node"}, "takes no server command"},
-		{[]string{"--listen", "127.0.0.1:1", "--upstream", "http://h/mcp", "--fault", "cut=1"}, "stdio tap only"},
+		{[]string{"--listen", "127.0.0.1:1", "--upstream", "http://h/mcp", "--fault", "cut=1"}, ""},
+		{[]string{"--listen", "127.0.0.1:1", "--upstream", "http://h/mcp", "--fault", "nonsense"}, "--fault"},
 		{[]string{"--fault", "nonsense", "--", "node"}, "--fault"},
 		{[]string{"--listen-any", "--", "node"}, "goes with --listen"},
 	}

@@ -3,6 +3,7 @@ package tap
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"io"
 	"mime"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/wire"
+	"github.com/spyglass-mcp/spyglass/core/wire/fault"
 )
 
 // ProxyOptions configure NewProxy.
@@ -32,6 +34,10 @@ type ProxyOptions struct {
 	// MaxMessageSize bounds one recorded message (zero: the wire
 	// default); longer bodies and events still pass, unrecorded.
 	MaxMessageSize int
+	// Fault, when it has rules, is applied to the messages passing
+	// through (see faultTap); the record holds what the host sent and
+	// what it received, and each fault as a warning.
+	Fault *fault.Spec
 }
 
 // NewProxy returns the HTTP tap: a reverse proxy to o.Upstream for
@@ -46,9 +52,13 @@ func NewProxy(o ProxyOptions) http.Handler {
 	if base == nil {
 		base = http.DefaultTransport.(*http.Transport).Clone()
 	}
-	rt := base
+	inner := base
+	if o.Fault != nil && len(o.Fault.Rules) > 0 {
+		inner = newFaultTap(base, *o.Fault, o.Rec, o.Conn, o.MaxMessageSize)
+	}
+	rt := inner
 	if o.Rec != nil {
-		rt = &wire.Tap{Base: &bodyTap{base: base, o: &o}, Rec: o.Rec, Conn: o.Conn, Redactor: o.Redactor}
+		rt = &wire.Tap{Base: &bodyTap{base: inner, o: &o}, Rec: o.Rec, Conn: o.Conn, Redactor: o.Redactor}
 	}
 	up := o.Upstream
 	return &httputil.ReverseProxy{
@@ -65,7 +75,14 @@ func NewProxy(o ProxyOptions) http.Handler {
 		},
 		Transport:     rt,
 		FlushInterval: -1,
-		ErrorLog:      nil,
+		ErrorHandler: func(w http.ResponseWriter, r *http.Request, err error) {
+			if errors.Is(err, errCut) {
+				panic(http.ErrAbortHandler) // the host sees the connection go
+			}
+			if r.Context().Err() == nil {
+				w.WriteHeader(http.StatusBadGateway)
+			}
+		},
 	}
 }
 

@@ -455,23 +455,103 @@ func (c *Conn) Send(ctx context.Context, msg []byte, opts *wire.SendOptions) err
 	// match applies Error rules to requests only (a notification has no
 	// id to answer); the first matching rule gives the error.
 	if rs := c.match(p, Out, Error); len(rs) > 0 {
-		r := rs[0]
-		c.warn(r, Out, p, "JSON-RPC error instead of sending")
-		code, text := r.Code, r.Message
-		if code == 0 {
-			code = -32000
-		}
-		if text == "" {
-			text = "injected fault"
-		}
-		e, _ := json.Marshal(struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-		}{code, text})
-		c.deliverLater([]byte(`{"jsonrpc":"2.0","id":` + p.id + `,"error":` + string(e) + `}`))
+		c.warn(rs[0], Out, p, "JSON-RPC error instead of sending")
+		c.deliverLater(errorAnswer(rs[0], p))
 		return nil
 	}
-	return c.pass(ctx, Out, p, msg, func(b []byte) error { return c.inner.Send(ctx, b, opts) })
+	return c.pass(ctx, Out, p, msg, func(b []byte) error { return c.inner.Send(ctx, b, opts) }, nil)
+}
+
+// errorAnswer is the JSON-RPC error an Error rule answers request p with.
+func errorAnswer(r Rule, p peeked) []byte {
+	code, text := r.Code, r.Message
+	if code == 0 {
+		code = -32000
+	}
+	if text == "" {
+		text = "injected fault"
+	}
+	e, _ := json.Marshal(struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	}{code, text})
+	return []byte(`{"jsonrpc":"2.0","id":` + p.id + `,"error":` + string(e) + `}`)
+}
+
+// Verdict says what the faults did with a message given to Pass.
+type Verdict int
+
+// The verdicts.
+const (
+	// Forwarded: handed on (twice or more for dup, changed by corrupt or
+	// unknown-id, after the wait of delay or late).
+	Forwarded Verdict = iota
+	// Dropped: not handed on.
+	Dropped
+	// Held: held back by reorder; forward is called later, on another
+	// goroutine, once the next message in the same direction has passed
+	// (or after ReorderWait).
+	Held
+	// Answered: an outgoing request that an error rule answers instead
+	// of sending; Pass returns the answer.
+	Answered
+)
+
+// Pass applies the faults to one message travelling in dir (In or Out),
+// for a carrier that moves each message in an exchange of its own (the
+// HTTP tap, where a request body goes up in one POST and its answer comes
+// back in that POST's response) rather than through the inner conn: what
+// is left of msg is handed to forward, which may be called more than
+// once (dup) or later (reorder). Error rules answer outgoing requests
+// (the answer is returned with Answered); late waits before forwarding.
+// The faults are counted and recorded as on the Conn's own traffic, and
+// a cut closes the inner conn. On a closed Conn it returns Dropped and an
+// error matching wire.ErrClosed.
+func (c *Conn) Pass(ctx context.Context, dir Direction, msg []byte, forward func([]byte) error) (Verdict, []byte, error) {
+	c.mu.Lock()
+	closed, cutErr := c.closed, c.cutErr
+	c.mu.Unlock()
+	if closed {
+		if cutErr != nil {
+			return Dropped, nil, fmt.Errorf("%w: %w", wire.ErrClosed, cutErr)
+		}
+		return Dropped, nil, wire.ErrClosed
+	}
+	p := c.peek(msg, dir)
+	if dir == Out {
+		if rs := c.match(p, Out, Error); len(rs) > 0 {
+			c.warn(rs[0], Out, p, "JSON-RPC error instead of sending")
+			return Answered, errorAnswer(rs[0], p), nil
+		}
+	} else {
+		for _, r := range c.match(p, In, UnknownID) {
+			c.warn(r, In, p, "response id replaced by an unknown one")
+			msg = replaceID(msg, `"spyglass-fault-unknown-`+strconv.FormatInt(time.Now().UnixNano(), 36)+`"`)
+		}
+		for _, r := range c.match(p, In, Late) {
+			c.warn(r, In, p, "response held "+r.Delay.String())
+			if err := c.wait(ctx, r.Delay); err != nil {
+				return Dropped, nil, err
+			}
+		}
+	}
+	v := Forwarded
+	err := c.pass(ctx, dir, p, msg, forward, &v)
+	return v, nil, err
+}
+
+// wait waits d, or until ctx ends or the conn closes.
+func (c *Conn) wait(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.ctx.Done():
+		return wire.ErrClosed
+	}
 }
 
 // onIn handles a message from the inner conn.
@@ -495,14 +575,18 @@ func (c *Conn) onIn(msg []byte) {
 		}(msg, r.Delay)
 		return
 	}
-	_ = c.pass(c.ctx, In, p, msg, func(b []byte) error { c.deliver(b); return nil })
+	_ = c.pass(c.ctx, In, p, msg, func(b []byte) error { c.deliver(b); return nil }, nil)
 }
 
 // pass applies the per-message faults (drop, delay, corrupt, duplicate,
-// reorder) and the cut, then hands msg on with forward.
-func (c *Conn) pass(ctx context.Context, dir Direction, p peeked, msg []byte, forward func([]byte) error) error {
+// reorder) and the cut, then hands msg on with forward. v, when not nil,
+// is set to Dropped or Held when the message was.
+func (c *Conn) pass(ctx context.Context, dir Direction, p peeked, msg []byte, forward func([]byte) error, v *Verdict) error {
 	if rs := c.match(p, dir, Drop); len(rs) > 0 {
 		c.warn(rs[0], dir, p, "dropped")
+		if v != nil {
+			*v = Dropped
+		}
 		return c.count(dir)
 	}
 	for _, r := range c.match(p, dir, Delay) {
@@ -529,6 +613,9 @@ func (c *Conn) pass(ctx context.Context, dir Direction, p peeked, msg []byte, fo
 	}
 	if rs := c.match(p, dir, Reorder); len(rs) > 0 {
 		c.warn(rs[0], dir, p, "held back to swap with the next message")
+		if v != nil {
+			*v = Held
+		}
 		c.hold(dir, msg, forward)
 		return c.count(dir)
 	}
