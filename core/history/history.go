@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/adrg/xdg"
 
@@ -37,7 +38,45 @@ type Entry struct {
 	Code int `json:"code,omitempty"`
 	// Duration is the round trip, 0 when no answer came.
 	Duration time.Duration `json:"durationNs,omitempty"`
+	// Nested are the server's own requests during the call (sampling,
+	// elicitation, roots), in order, at most MaxNested (masked, their
+	// words bounded). Files written before they were kept have none.
+	Nested []Nested `json:"nested,omitempty"`
 }
+
+// Nested is one request the server sent while a call ran, as the
+// History's chain shows it: when, what, its outcome and the answer in
+// short.
+type Nested struct {
+	// After is the time from the call's request to this request.
+	After time.Duration `json:"afterNs"`
+	// Method is sampling/createMessage, elicitation/create or roots/list.
+	Method string `json:"method"`
+	// WithTools and Continuation describe a sampling request: it offered
+	// tools; its messages carry tool results.
+	WithTools    bool `json:"withTools,omitempty"`
+	Continuation bool `json:"continuation,omitempty"`
+	// Status is the request's outcome badge ("ok · 3ms", "waiting").
+	Status string `json:"status"`
+	// Summary is the answer in short ("toolUse – get_weather(Paris)",
+	// the quoted text, "accept", "2 root(s)"), "" when none came.
+	Summary string `json:"summary,omitempty"`
+	// ToolUses are the tool calls a sampling answer asked for
+	// ("get_weather(Paris)").
+	ToolUses []string `json:"toolUses,omitempty"`
+	// AnsweredAfter is the time from the call's request to the answer,
+	// 0 when none came.
+	AnsweredAfter time.Duration `json:"answeredAfterNs,omitempty"`
+}
+
+// Bounds of what one call keeps of its nested requests: a server that
+// sends hundreds of requests in one call, or a long sampling answer,
+// does not grow the file without end.
+const (
+	MaxNested   = 32  // nested requests per call (the first ones)
+	MaxToolUses = 16  // tool calls per sampling answer
+	MaxWords    = 200 // characters of a summary, a status or a tool call
+)
 
 // Options tune a Store; nil means defaults.
 type Options struct {
@@ -151,7 +190,89 @@ func (s *Store) mask(e Entry) Entry {
 	if s.opts.Mask != nil && len(e.Params) > 0 {
 		e.Params = s.opts.Mask(e.Params)
 	}
+	e.Nested = s.maskNested(e.Nested)
 	return e
+}
+
+// maskNested bounds the nested requests and masks their words: secret
+// URL parameters, and the known secret values of Options.Mask.
+func (s *Store) maskNested(ns []Nested) []Nested {
+	if len(ns) == 0 {
+		return nil
+	}
+	out := make([]Nested, 0, min(len(ns), MaxNested))
+	for _, n := range ns[:min(len(ns), MaxNested)] {
+		n.Method, n.Status, n.Summary = clip(n.Method), clip(n.Status), clip(n.Summary)
+		uses := make([]string, 0, min(len(n.ToolUses), MaxToolUses))
+		for _, u := range n.ToolUses[:min(len(n.ToolUses), MaxToolUses)] {
+			uses = append(uses, clip(u))
+		}
+		n.ToolUses = uses
+		if len(uses) == 0 {
+			n.ToolUses = nil
+		}
+		out = append(out, n)
+	}
+	raw, err := json.Marshal(out)
+	if err != nil {
+		return out
+	}
+	masked := maskStrings(raw)
+	if s.opts.Mask != nil {
+		masked = s.opts.Mask(masked)
+	}
+	var back []Nested
+	if json.Unmarshal(masked, &back) != nil {
+		return out
+	}
+	return back
+}
+
+// maskStrings masks the secret URL parameters in every string of raw
+// (MaskJSON does it for strings that are URLs; a summary holds one
+// among other words).
+func maskStrings(raw json.RawMessage) json.RawMessage {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return raw
+	}
+	var walk func(any) any
+	walk = func(v any) any {
+		switch x := v.(type) {
+		case map[string]any:
+			for k, sub := range x {
+				x[k] = walk(sub)
+			}
+		case []any:
+			for i, sub := range x {
+				x[i] = walk(sub)
+			}
+		case string:
+			if strings.Contains(x, "://") {
+				words := strings.Fields(x)
+				for i, w := range words {
+					if strings.Contains(w, "://") {
+						words[i] = redact.URL(w)
+					}
+				}
+				return strings.Join(words, " ")
+			}
+		}
+		return v
+	}
+	out, err := json.Marshal(walk(v))
+	if err != nil {
+		return raw
+	}
+	return out
+}
+
+// clip cuts s to MaxWords characters, marking the cut with "…".
+func clip(s string) string {
+	if utf8.RuneCountInString(s) <= MaxWords {
+		return s
+	}
+	return string([]rune(s)[:MaxWords-1]) + "…"
 }
 
 // MaskJSON masks the values of secret-named object members (core/redact's
