@@ -7,6 +7,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // TestToolFormWheelAndTop: the wheel over the tool form's entry scrolls
@@ -53,4 +55,45 @@ func TestToolFormWheelAndTop(t *testing.T) {
 			t.Errorf("task's form starts %v down, not at its top", form.Offset.Y)
 		}
 	})
+}
+
+// TestEscFromSettingsSelectAndCheck: Esc typed while a Select
+// of the server settings has the focus (a tap focuses them) closes the
+// dialog; Fyne gives the key to the focused widget, which kept it.
+func TestEscFromSettingsSelectAndCheck(t *testing.T) {
+	b := newFakeBackend("one")
+	w := newTestWindow(t, b, nil)
+	c := w.win.Canvas()
+	for _, kind := range []string{"select"} { // its checks are in folded sections; esc tests Check itself
+		Sync(func() {
+			showServerForm(w, "one", b.Servers()[0])
+			var f fyne.Focusable
+			walkVisible(c.Overlays().Top(), func(o fyne.CanvasObject) {
+				if f != nil {
+					return
+				}
+				switch x := o.(type) {
+				case *esc.Select:
+					if kind == "select" && !x.Disabled() && x.Visible() {
+						f = x
+					}
+				case *esc.Check:
+					if kind == "check" && !x.Disabled() && x.Visible() {
+						f = x
+					}
+				}
+			})
+			if f == nil {
+				t.Fatalf("no %s in the server form", kind)
+			}
+			c.Focus(f)
+			if c.Focused() != f {
+				t.Fatalf("the %s did not take the focus", kind)
+			}
+			pressEsc(c)
+			if c.Overlays().Top() != nil {
+				t.Errorf("Esc with a %s focused left the server form open", kind)
+			}
+		})
+	}
 }

@@ -199,7 +199,7 @@ type serverForm struct {
 	w       *Window
 	oldName string
 	name    *esc.Entry
-	trans   *widget.Select
+	trans   *esc.Select
 	command *esc.Entry
 	args    *esc.Entry
 	env     *esc.Entry
@@ -207,14 +207,14 @@ type serverForm struct {
 	url     *esc.Entry
 	headers *esc.Entry
 
-	protoVer  *widget.Select
-	protoEra  *widget.Select
-	logLevel  *widget.Select
+	protoVer  *esc.Select
+	protoEra  *esc.Select
+	logLevel  *esc.Select
 	connTO    *esc.Entry
 	reqTO     *esc.Entry
 	taskTTL   *esc.Entry
-	autoRef   *widget.Check
-	paginated *widget.Check
+	autoRef   *esc.Check
+	paginated *esc.Check
 	roots     *esc.Entry
 	metadata  *esc.Entry
 	exts      *esc.Entry
@@ -223,25 +223,25 @@ type serverForm struct {
 
 	clientID     *esc.Entry
 	clientSecret *esc.Entry
-	forgetSecret *widget.Check
+	forgetSecret *esc.Check
 	scopes       *esc.Entry
-	refreshTok   *widget.Check
-	revoke       *widget.Check
+	refreshTok   *esc.Check
+	revoke       *esc.Check
 	params       []*paramRow
 	paramBox     *fyne.Container
 	authURL      *esc.Entry
 	tokenURL     *esc.Entry
-	stepUp       *widget.Select
-	dpop         *widget.Select
+	stepUp       *esc.Select
+	dpop         *esc.Select
 	assertFile   *esc.Entry
 	assertEnv    *esc.Entry
-	ema          *widget.Check
+	ema          *esc.Check
 	emaBox       *fyne.Container
 	idpIssuer    *esc.Entry
 	idpTokenURL  *esc.Entry
 	idpClientID  *esc.Entry
 	idpSecret    *esc.Entry
-	forgetIdp    *widget.Check
+	forgetIdp    *esc.Check
 	idTokenFile  *esc.Entry
 	idTokenEnv   *esc.Entry
 	emaNotes     []*widget.Label // "does not apply under enterprise-managed authorization"
@@ -408,7 +408,7 @@ func (f *serverForm) buildUI(c ServerConfig) fyne.CanvasObject {
 			f.acc.Refresh()
 		}
 	}
-	f.trans = widget.NewSelect([]string{"stdio", "http", "sse"}, func(string) { f.rebuild() })
+	f.trans = esc.NewSelect([]string{"stdio", "http", "sse"}, func(string) { f.rebuild() })
 
 	protocol := f.protocolSection(c)
 	f.oauth = widget.NewAccordionItem("OAuth", f.oauthSection(c.Auth))
@@ -425,11 +425,11 @@ func (f *serverForm) buildUI(c ServerConfig) fyne.CanvasObject {
 }
 
 func (f *serverForm) protocolSection(c ServerConfig) fyne.CanvasObject {
-	f.protoVer = widget.NewSelect([]string{"(era default)", "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}, nil)
+	f.protoVer = esc.NewSelect([]string{"(era default)", "2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}, nil)
 	f.protoVer.SetSelected(firstNonEmpty(c.ProtocolVersion, "(era default)"))
-	f.protoEra = widget.NewSelect([]string{"legacy", "modern", "auto"}, nil)
+	f.protoEra = esc.NewSelect([]string{"legacy", "modern", "auto"}, nil)
 	f.protoEra.SetSelected(firstNonEmpty(c.ProtocolEra, "legacy"))
-	f.logLevel = widget.NewSelect(logChoices, nil)
+	f.logLevel = esc.NewSelect(logChoices, nil)
 	f.logLevel.SetSelected(logChoices[0])
 	for _, l := range logChoices[1:] {
 		if l == c.ModernLogLevel {
@@ -458,9 +458,9 @@ func (f *serverForm) protocolSection(c ServerConfig) fyne.CanvasObject {
 }
 
 func (f *serverForm) advancedSection(c ServerConfig) fyne.CanvasObject {
-	f.autoRef = widget.NewCheck("Refresh lists automatically on list_changed", nil)
+	f.autoRef = esc.NewCheck("Refresh lists automatically on list_changed", nil)
 	f.autoRef.SetChecked(c.AutoRefreshOnListChanged)
-	f.paginated = widget.NewCheck("Paginated lists (show \"Load next page\")", nil)
+	f.paginated = esc.NewCheck("Paginated lists (show \"Load next page\")", nil)
 	f.paginated.SetChecked(c.PaginatedLists)
 	f.exts = multiEntry("", `e.g. {"io.modelcontextprotocol/ui": {}} — overrides of capabilities.extensions`, 2)
 	if len(c.AdvertisedExtensions) > 0 {
@@ -488,11 +488,11 @@ func (f *serverForm) oauthSection(o OAuthConfig) fyne.CanvasObject {
 	f.clientID = entry(o.ClientID, "empty: registered automatically")
 	f.clientSecret = esc.NewPasswordEntry()
 	f.clientSecret.SetPlaceHolder("kept in the OS keyring; empty keeps the stored one")
-	f.forgetSecret = widget.NewCheck("Forget the stored client secret", nil)
+	f.forgetSecret = esc.NewCheck("Forget the stored client secret", nil)
 	f.scopes = entry(o.Scopes, "empty: what the server advertises")
-	f.refreshTok = widget.NewCheck("Request refresh token", nil)
+	f.refreshTok = esc.NewCheck("Request refresh token", nil)
 	f.refreshTok.SetChecked(!o.NoRefreshToken)
-	f.revoke = widget.NewCheck("Revoke tokens on clear", nil)
+	f.revoke = esc.NewCheck("Revoke tokens on clear", nil)
 	f.revoke.SetChecked(!o.NoRevokeOnClear)
 	f.paramBox = container.NewVBox()
 	for _, k := range sortedKeys(o.AuthorizationParams) {
@@ -504,12 +504,12 @@ func (f *serverForm) oauthSection(o OAuthConfig) fyne.CanvasObject {
 	f.tokenURL = entry(o.TokenURL, "empty: from the server's metadata")
 	f.liveURL(f.authURL, "oauth.authorizationUrl")
 	f.liveURL(f.tokenURL, "oauth.tokenUrl")
-	f.stepUp = widget.NewSelect(stepUpChoices, nil)
+	f.stepUp = esc.NewSelect(stepUpChoices, nil)
 	f.stepUp.SetSelectedIndex(0)
 	if o.OnInsufficientScope == "fail" {
 		f.stepUp.SetSelectedIndex(1)
 	}
-	f.dpop = widget.NewSelect(dpopChoices, nil)
+	f.dpop = esc.NewSelect(dpopChoices, nil)
 	f.dpop.SetSelectedIndex(0)
 	if o.DPoP == "off" {
 		f.dpop.SetSelectedIndex(1)
@@ -524,7 +524,7 @@ func (f *serverForm) oauthSection(o OAuthConfig) fyne.CanvasObject {
 	f.idpClientID = entry(o.IDPClientID, "Spyglass's client ID at the IdP")
 	f.idpSecret = esc.NewPasswordEntry()
 	f.idpSecret.SetPlaceHolder("kept in the OS keyring; empty keeps the stored one")
-	f.forgetIdp = widget.NewCheck("Forget the stored IdP client secret", nil)
+	f.forgetIdp = esc.NewCheck("Forget the stored IdP client secret", nil)
 	f.idTokenFile = entry(o.IDTokenFile, "empty: sign in at the IdP in the browser")
 	f.idTokenEnv = entry(o.IDTokenEnv, "e.g. IDP_ID_TOKEN")
 	f.emaBox = container.NewVBox(
@@ -550,7 +550,7 @@ func (f *serverForm) oauthSection(o OAuthConfig) fyne.CanvasObject {
 	refreshNote := emaNote("Declares the refresh_token grant when registering.")
 	paramsNote := emaNote("Added to the authorization request only.")
 	urlNote := emaNote("Replace what discovery found (same issuer).")
-	f.ema = widget.NewCheck("Enterprise-managed authorization", func(on bool) {
+	f.ema = esc.NewCheck("Enterprise-managed authorization", func(on bool) {
 		f.emaBox.Hidden = !on
 		f.emaBox.Refresh()
 		for i, l := range f.emaNotes {

@@ -321,7 +321,7 @@ func (f *Form) control(st *schemaform.State, item string) fyne.CanvasObject {
 		for _, o := range fld.Options {
 			titles = append(titles, o.Title)
 		}
-		s := widget.NewSelect(titles, nil)
+		s := esc.NewSelect(titles, nil)
 		s.PlaceHolder = "(choose)"
 		if st.Index >= 0 {
 			s.SetSelectedIndex(st.Index + offset)
@@ -331,14 +331,14 @@ func (f *Form) control(st *schemaform.State, item string) fyne.CanvasObject {
 	case schemaform.KindMultiSelect:
 		box := container.NewVBox()
 		for i, o := range fld.Options {
-			c := widget.NewCheck(o.Title, nil)
+			c := esc.NewCheck(o.Title, nil)
 			c.SetChecked(st.IsChecked(i))
 			c.OnChanged = func(on bool) { st.SetChecked(i, on); f.changed(st) }
 			box.Add(c)
 		}
 		return box
 	case schemaform.KindBoolean:
-		c := widget.NewCheck(label(st, item), nil)
+		c := esc.NewCheck(label(st, item), nil)
 		c.SetChecked(st.Bool)
 		c.OnChanged = func(on bool) { st.SetBool(on); f.changed(st) }
 		return c
@@ -364,7 +364,7 @@ func (f *Form) control(st *schemaform.State, item string) fyne.CanvasObject {
 		f.controls[st.Inner] = inner
 		nullLabel := widget.NewLabel("null")
 		nullLabel.Importance = widget.LowImportance
-		c := widget.NewCheck("null", nil)
+		c := esc.NewCheck("null", nil)
 		c.SetChecked(st.Null)
 		show := func() {
 			if st.Null {

@@ -14,6 +14,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/core/schemaform"
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 const everyKind = `{
@@ -119,18 +120,18 @@ func TestTypeIntoEveryControl(t *testing.T) {
 	bio := entry(t, ctl(t, f, "/bio"))
 	bio.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	test.Type(bio, "line \"two\"")
-	ctl(t, f, "/color").(*widget.Select).SetSelectedIndex(3) // after "(not set)"
-	ctl(t, f, "/size").(*widget.Select).SetSelectedIndex(1)  // "Small"
+	ctl(t, f, "/color").(*esc.Select).SetSelectedIndex(3) // after "(not set)"
+	ctl(t, f, "/size").(*esc.Select).SetSelectedIndex(1)  // "Small"
 	perms := ctl(t, f, "/perms").(*fyne.Container)
-	test.Tap(perms.Objects[1].(*widget.Check)) // Write
-	test.Tap(perms.Objects[0].(*widget.Check)) // Read
+	test.Tap(perms.Objects[1].(*esc.Check)) // Write
+	test.Tap(perms.Objects[0].(*esc.Check)) // Read
 	test.Type(entry(t, ctl(t, f, "/home")), "https://example.com/a%20b")
 	ratio := ctl(t, f, "/ratio").(*widget.Entry)
 	test.Type(ratio, "0.25")
 	count := ctl(t, f, "/count").(*widget.Entry)
 	test.Type(count, "15")
 	test.Type(ctl(t, f, "/big").(*widget.Entry), "123456789012345678901234567890")
-	test.Tap(ctl(t, f, "/force").(*widget.Check))
+	test.Tap(ctl(t, f, "/force").(*esc.Check))
 	add, ok := find[*widget.Button](ctl(t, f, "/tags"))
 	if !ok || add.Text != "Add item" {
 		t.Fatal("no add button")
@@ -140,7 +141,7 @@ func TestTypeIntoEveryControl(t *testing.T) {
 	test.Type(entry(t, ctl(t, f, "/server/host")), "localhost")
 	test.Type(ctl(t, f, "/server/port").(*widget.Entry), "5432")
 	limit := ctl(t, f, "/limit")
-	nullCheck, _ := find[*widget.Check](limit)
+	nullCheck, _ := find[*esc.Check](limit)
 	test.Tap(nullCheck)
 	test.Type(entry(t, ctl(t, f, "/extra")), `{"k": "\u00e9", "n": 1.50}`)
 
@@ -165,8 +166,8 @@ func TestTypeIntoEveryControl(t *testing.T) {
 	}
 
 	// Unchecking, clearing and un-nulling leave fields out again.
-	test.Tap(perms.Objects[0].(*widget.Check))
-	test.Tap(perms.Objects[1].(*widget.Check))
+	test.Tap(perms.Objects[0].(*esc.Check))
+	test.Tap(perms.Objects[1].(*esc.Check))
 	test.Tap(nullCheck)
 	entry(t, ctl(t, f, "/server/host")).SetText("")
 	ctl(t, f, "/server/port").(*widget.Entry).SetText("")
@@ -467,10 +468,10 @@ func TestRealElicitationForm(t *testing.T) {
 		t.Errorf("warning shown for a schema within the restriction: %s", f.notes.Text)
 	}
 	test.Type(entry(t, ctl(t, f, "/name")), "Ada Lovelace")
-	test.Tap(ctl(t, f, "/check").(*widget.Check))
-	ctl(t, f, "/titledSingleSelectEnum").(*widget.Select).SetSelectedIndex(3) // "(not set)", Superman, Green Lantern, Wonder Woman
+	test.Tap(ctl(t, f, "/check").(*esc.Check))
+	ctl(t, f, "/titledSingleSelectEnum").(*esc.Select).SetSelectedIndex(3) // "(not set)", Superman, Green Lantern, Wonder Woman
 	fish := ctl(t, f, "/titledMultipleSelectEnum").(*fyne.Container)
-	test.Tap(fish.Objects[2].(*widget.Check)) // Trout
+	test.Tap(fish.Objects[2].(*esc.Check)) // Trout
 	num := ctl(t, f, "/number").(*widget.Entry)
 	num.SetText("")
 	test.Type(num, "2.5e2")
@@ -531,7 +532,7 @@ func TestEnterSubmits(t *testing.T) {
 // does: the title is shown, the value is sent.
 func TestSelectByTapping(t *testing.T) {
 	f, w := newForm(t, `{"type":"object","properties":{"size":{"type":"string","oneOf":[{"const":"s","title":"Small"},{"const":"l","title":"Large"}]}},"required":["size"]}`, nil)
-	sel := ctl(t, f, "/size").(*widget.Select)
+	sel := ctl(t, f, "/size").(*esc.Select)
 	test.Tap(sel)
 	menu, ok := find[*widget.PopUpMenu](w.Canvas().Overlays().Top())
 	if !ok || len(menu.Items) != 2 {

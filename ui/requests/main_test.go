@@ -16,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/core/schemaform"
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 	"github.com/spyglass-mcp/spyglass/ui/form"
 )
 
@@ -163,6 +164,8 @@ func texts(o fyne.CanvasObject) string {
 		case *widget.RichText:
 			b.WriteString(v.String() + "\n")
 		case *widget.Check:
+			b.WriteString("[x] " + v.Text + "\n")
+		case *esc.Check: // the checks of ui/form
 			b.WriteString("[x] " + v.Text + "\n")
 		}
 	})
