@@ -6,8 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -84,28 +85,19 @@ func useCollectionServer(inv *Invocation, s *collection.Server) {
 	e := s.Entry
 	if e.Type.IsHTTP() {
 		inv.ServerURL, inv.Transport = e.URL, string(e.Type)
-		for _, k := range sortedKeys(e.Headers) {
+		for _, k := range slices.Sorted(maps.Keys(e.Headers)) {
 			inv.Headers = append(inv.Headers, KeyValue{k, e.Headers[k]})
 		}
 		return
 	}
 	inv.Target = append([]string{e.Command}, e.Args...)
 	inv.Cwd = e.Cwd
-	for _, k := range sortedKeys(e.Env) {
+	for _, k := range slices.Sorted(maps.Keys(e.Env)) {
 		inv.Env = append(inv.Env, KeyValue{k, e.Env[k]})
 	}
 	if inv.Transport == "" && e.Type == catalog.TypeStdio {
 		inv.Transport = "stdio"
 	}
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // writeRunText prints the run as a checklist.

@@ -5,16 +5,19 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
-	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"fyne.io/fyne/v2"
 )
 
 // infoScreen shows what the handshake negotiated.
@@ -119,13 +122,8 @@ func capabilityView(raw json.RawMessage) fyne.CanvasObject {
 	if json.Unmarshal(raw, &m) != nil || len(m) == 0 {
 		return emptyState("none")
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	badges := container.NewHBox()
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		level := "primary"
 		if k == "experimental" {
 			level = "warning"
@@ -337,7 +335,7 @@ func (l *logsScreen) onSetLevel(level string) {
 	run(l.ss, func(ctx context.Context, c Conn) (struct{}, error) { return struct{}{}, c.SetLogLevel(ctx, level) },
 		func(_ struct{}, err error) {
 			if err != nil {
-				l.ss.s.w.toast("error", "logging/setLevel failed: "+err.Error())
+				l.ss.s.w.toastErr("error", "logging/setLevel failed", err)
 				return
 			}
 			l.ss.s.w.toast("ok", "Server log level set to "+level)

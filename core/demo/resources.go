@@ -4,7 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -100,7 +101,7 @@ func (d *demo) addResources() {
 		id := strings.TrimPrefix(req.Params.URI, "demo://items/")
 		name, ok := items[id]
 		if !ok {
-			return nil, fmt.Errorf("no item %q (ids: %s)", id, strings.Join(sortedKeys(items), ", "))
+			return nil, fmt.Errorf("no item %q (ids: %s)", id, strings.Join(slices.Sorted(maps.Keys(items)), ", "))
 		}
 		return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/plain", Text: fmt.Sprintf("Item %s: %s", id, name)}}, nil
 	})
@@ -117,15 +118,6 @@ func (d *demo) addResources() {
 		}
 		return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/plain", Text: hello + ", " + name + "!"}}, nil
 	})
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // complete returns the candidates that start with prefix.
@@ -153,9 +145,9 @@ type resourceCompleter struct{}
 func (resourceCompleter) CompleteResourceArgument(_ context.Context, uri string, arg mcp.CompleteArgument, cc mcp.CompleteContext) (*mcp.Completion, error) {
 	switch {
 	case uri == ItemTemplate && arg.Name == "id":
-		return complete(arg.Value, sortedKeys(items)), nil
+		return complete(arg.Value, slices.Sorted(maps.Keys(items))), nil
 	case uri == GreetingTemplate && arg.Name == "lang":
-		return complete(arg.Value, sortedKeys(greetings)), nil
+		return complete(arg.Value, slices.Sorted(maps.Keys(greetings))), nil
 	case uri == GreetingTemplate && arg.Name == "name":
 		names := namesByLang[cc.Arguments["lang"]]
 		if names == nil {

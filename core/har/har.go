@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"mime"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -344,12 +346,7 @@ func proto(p string) string {
 // nvs lists a header's or a query's name/value pairs, names sorted.
 func nvs[M ~map[string][]string](h M) []harNV {
 	out := []harNV{}
-	keys := make([]string, 0, len(h))
-	for k := range h {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(h)) {
 		for _, v := range h[k] {
 			out = append(out, harNV{Name: k, Value: v})
 		}

@@ -1,9 +1,9 @@
 package oauth
 
 import (
+	"maps"
 	"net/url"
 	"slices"
-	"sort"
 )
 
 // ReservedParams are the authorization request parameters the flow sets
@@ -38,12 +38,7 @@ func (r AuthRequest) URL() (string, []string, error) {
 	}
 	q := u.Query()
 	var dropped []string
-	keys := make([]string, 0, len(r.Extra))
-	for k := range r.Extra {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
+	for _, k := range slices.Sorted(maps.Keys(r.Extra)) {
 		if slices.Contains(ReservedParams, k) {
 			dropped = append(dropped, k)
 			continue

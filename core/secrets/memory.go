@@ -3,7 +3,8 @@ package secrets
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"sync"
 )
 
@@ -57,10 +58,5 @@ func (m *Memory) Delete(ctx context.Context, key string) error {
 func (m *Memory) Keys() []string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	keys := make([]string, 0, len(m.m))
-	for k := range m.m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
+	return slices.Sorted(maps.Keys(m.m))
 }
