@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -152,45 +151,13 @@ func Normalize(raw json.RawMessage) []byte {
 	if err := dec.Decode(&v); err != nil || dec.More() {
 		return t
 	}
-	var buf bytes.Buffer
-	encodeSorted(&buf, v)
-	return buf.Bytes()
-}
-
-func encodeSorted(buf *bytes.Buffer, v any) {
-	switch x := v.(type) {
-	case map[string]any:
-		keys := make([]string, 0, len(x))
-		for k := range x {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		buf.WriteByte('{')
-		for i, k := range keys {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			b, _ := json.Marshal(k)
-			buf.Write(b)
-			buf.WriteByte(':')
-			encodeSorted(buf, x[k])
-		}
-		buf.WriteByte('}')
-	case []any:
-		buf.WriteByte('[')
-		for i, e := range x {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			encodeSorted(buf, e)
-		}
-		buf.WriteByte(']')
-	case json.Number:
-		buf.WriteString(x.String())
-	default:
-		b, _ := json.Marshal(x)
-		buf.Write(b)
+	// encoding/json writes object keys sorted, json.Numbers as their text
+	// and no white space.
+	b, err := json.Marshal(v)
+	if err != nil {
+		return t
 	}
+	return b
 }
 
 // OutcomeUnknown reports whether a failed attempt may have done its work:

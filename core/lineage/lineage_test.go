@@ -220,3 +220,18 @@ func TestTrackerLongLineage(t *testing.T) {
 		t.Errorf("the long-running first attempt was forgotten: %+v %v", a, ok)
 	}
 }
+
+// TestNormalize: keys sorted at every depth, white space gone, numbers
+// keep their text; what is not one JSON value comes back as it was.
+func TestNormalize(t *testing.T) {
+	for in, want := range map[string]string{
+		` { "b": 1.0, "a": [1e2, {"z": null, "y": "<x>"}] } `: `{"a":[1e2,{"y":"\u003cx\u003e","z":null}],"b":1.0}`,
+		`[1, 2] [3]`: `[1, 2] [3]`,
+		`{"a":`:      `{"a":`,
+		`  `:         ``,
+	} {
+		if got := string(Normalize(json.RawMessage(in))); got != want {
+			t.Errorf("Normalize(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
