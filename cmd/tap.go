@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -364,6 +366,10 @@ type tapPlan struct {
 	Diff  string
 	Apply func() error
 	Done  string
+	// Run is, for an HTTP server, the command that must be running for
+	// the client to reach the server through the tap (a client cannot
+	// start an HTTP tap itself); empty for a stdio server.
+	Run string
 }
 
 // planTap prepares --tap-install (or, with undo, --tap-uninstall) of
@@ -376,6 +382,9 @@ func planTap(path, server, trace string, undo bool) (*tapPlan, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("could not read %s: %v", path, err)
+	}
+	if e, _, err := tap.FindEntry(data, server); err == nil && e.Command == "" && e.URL != "" {
+		return planHTTPTap(path, data, server, trace, undo, e)
 	}
 	var out []byte
 	if !undo {
@@ -396,15 +405,7 @@ func planTap(path, server, trace string, undo bool) (*tapPlan, error) {
 	} else if out, err = tap.Uninstall(data, server); err != nil {
 		return nil, errors.New(installProblem(err, path, server))
 	}
-	to := path + " (through the tap)"
-	if undo {
-		to = path + " (without the tap)"
-	}
-	diff, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
-		A: difflib.SplitLines(string(data)), B: difflib.SplitLines(string(out)),
-		FromFile: path, ToFile: to, Context: 2,
-	})
-	p := &tapPlan{Diff: diff}
+	p := &tapPlan{Diff: unifiedDiff(path, data, out, undo)}
 	if undo {
 		p.Done = fmt.Sprintf("%s launches %s directly again. Restart the client to pick up the change.", path, server)
 	} else {
@@ -430,13 +431,145 @@ func planTap(path, server, trace string, undo bool) (*tapPlan, error) {
 	return p, nil
 }
 
+// unifiedDiff is the change of the file at path from a to b.
+func unifiedDiff(path string, a, b []byte, undo bool) string {
+	to := path + " (through the tap)"
+	if undo {
+		to = path + " (without the tap)"
+	}
+	diff, _ := difflib.GetUnifiedDiffString(difflib.UnifiedDiff{
+		A: difflib.SplitLines(string(a)), B: difflib.SplitLines(string(b)),
+		FromFile: path, ToFile: to, Context: 2,
+	})
+	return diff
+}
+
+// httpTapRecord is what --tap-install keeps of an HTTP server it pointed
+// at a tap, in $XDG_DATA_HOME/spyglass/taps/NAME-HASH.http-tap.json
+// (HASH of the config file's path): the url as it was written, to give
+// it back byte for byte, and the tap that serves it.
+type httpTapRecord struct {
+	Config     string `json:"config"`
+	Server     string `json:"server"`
+	URLLiteral string `json:"urlLiteral"`
+	Upstream   string `json:"upstream"`
+	TapURL     string `json:"tapURL"`
+	Listen     string `json:"listen"`
+	Trace      string `json:"trace"`
+}
+
+// httpTapRecordPath is where the record of server's tap in the config
+// file at path is kept.
+func httpTapRecordPath(path, server string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		abs = path
+	}
+	sum := sha256.Sum256([]byte(abs))
+	return filepath.Join(xdg.DataHome, "spyglass", "taps", fmt.Sprintf("%s-%x.http-tap.json", safeFileName(server), sum[:4]))
+}
+
+// planHTTPTap prepares --tap-install (or --tap-uninstall) of an HTTP or
+// SSE server: its url is pointed at an HTTP tap on a free loopback port
+// (the same path and query), and the command that runs that tap is
+// given back for the user to keep running.
+func planHTTPTap(path string, data []byte, server, trace string, undo bool, e tap.Entry) (*tapPlan, error) {
+	recPath := httpTapRecordPath(path, server)
+	var rec httpTapRecord
+	b, rerr := os.ReadFile(recPath)
+	if rerr == nil {
+		rerr = json.Unmarshal(b, &rec)
+	}
+	tapped := rerr == nil && rec.TapURL == e.URL
+	if undo {
+		if !tapped {
+			return nil, errors.New(installProblem(tap.ErrNotTapped, path, server))
+		}
+		out, err := tap.UninstallURL(data, server, rec.URLLiteral)
+		if err != nil {
+			return nil, errors.New(installProblem(err, path, server))
+		}
+		return &tapPlan{
+			Diff: unifiedDiff(path, data, out, true),
+			Apply: func() error {
+				if err := catalog.WriteAtomic(path, out, nil); err != nil {
+					return fmt.Errorf("could not write %s: %v", path, err)
+				}
+				os.Remove(recPath)
+				return nil
+			},
+			Done: fmt.Sprintf("%s reaches %s directly again (%s); the tap on %s is no longer needed. Restart the client to pick up the change.", path, server, e.URL, rec.Listen),
+		}, nil
+	}
+	if tapped {
+		return nil, errors.New(installProblem(tap.ErrTapped, path, server))
+	}
+	up, err := url.Parse(e.URL)
+	if err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
+		return nil, fmt.Errorf("%q in %s has the url %q, which is not an http(s) URL, so it cannot go through the tap", server, path, e.URL)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, fmt.Errorf("could not find a free port on 127.0.0.1 for the tap: %v", err)
+	}
+	listen := ln.Addr().String()
+	ln.Close()
+	local := url.URL{Scheme: "http", Host: listen, Path: up.Path, RawPath: up.RawPath, RawQuery: up.RawQuery}
+	if trace == "" {
+		trace = filepath.Join(xdg.DataHome, "spyglass", "taps", safeFileName(server)+".trace.json")
+	}
+	if abs, err := filepath.Abs(trace); err == nil {
+		trace = abs
+	}
+	out, err := tap.InstallURL(data, server, local.String())
+	if err != nil {
+		return nil, errors.New(installProblem(err, path, server))
+	}
+	self, err := os.Executable()
+	if err != nil {
+		self = "spyglass"
+	}
+	run := strings.Join([]string{shellQuote(self), "--tap", "--listen", listen, "--upstream", shellQuote(e.URL),
+		"--name", shellQuote(server), "--trace", shellQuote(trace)}, " ")
+	rec = httpTapRecord{Config: path, Server: server, URLLiteral: e.URLLiteral, Upstream: e.URL,
+		TapURL: local.String(), Listen: listen, Trace: trace}
+	if abs, err := filepath.Abs(path); err == nil {
+		rec.Config = abs
+	}
+	recData, _ := json.MarshalIndent(rec, "", "  ")
+	return &tapPlan{
+		Diff: unifiedDiff(path, data, out, false),
+		Run:  run,
+		Apply: func() error {
+			if _, err := os.Stat(path + backupSuffix); errors.Is(err, os.ErrNotExist) {
+				if err := catalog.WriteAtomic(path+backupSuffix, data, nil); err != nil {
+					return fmt.Errorf("could not keep a backup of %s, so nothing was changed: %v", path, err)
+				}
+			}
+			if err := os.MkdirAll(filepath.Dir(recPath), 0o700); err != nil {
+				return fmt.Errorf("could not create the folder %s: %v", filepath.Dir(recPath), err)
+			}
+			if err := catalog.WriteAtomic(recPath, append(recData, '\n'), nil); err != nil {
+				return fmt.Errorf("could not keep the tap's record %s, so nothing was changed: %v", recPath, err)
+			}
+			if err := catalog.WriteAtomic(path, out, nil); err != nil {
+				os.Remove(recPath)
+				return fmt.Errorf("could not write %s: %v", path, err)
+			}
+			return nil
+		},
+		Done: fmt.Sprintf("%s now reaches %s through the tap at %s. A client cannot start an HTTP tap itself: until this runs, the client cannot reach %s, so keep it running while you use the client:\n\n    %s\n\nEach session's record goes to %s (the original file is kept as %s; undo with spyglass --tap-uninstall %s --server %s). Restart the client to pick up the change.",
+			path, server, local.String(), server, run, trace, path+backupSuffix, path, server),
+	}, nil
+}
+
 // installProblem words a tap.Install or tap.Uninstall error, cause first.
 func installProblem(err error, path, server string) string {
 	switch {
 	case errors.Is(err, tap.ErrNoServer):
 		return fmt.Sprintf("%s has no server named %q (under \"mcpServers\" or \"servers\")", path, server)
 	case errors.Is(err, tap.ErrNotStdio):
-		return fmt.Sprintf("%q in %s is not a command (an HTTP or SSE server): run spyglass --tap --listen 127.0.0.1:PORT --upstream ITS_URL and point the client at the tap's address instead", server, path)
+		return fmt.Sprintf("%q in %s has neither a command nor a url, so there is nothing to put through the tap", server, path)
 	case errors.Is(err, tap.ErrTapped):
 		return fmt.Sprintf("%q in %s already goes through the tap; nothing to do", server, path)
 	case errors.Is(err, tap.ErrNotTapped):

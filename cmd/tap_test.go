@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/adrg/xdg"
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/tap"
 	peers "github.com/spyglass-mcp/spyglass/core/testpeers"
@@ -352,6 +353,124 @@ func TestHTTPTapCommand(t *testing.T) {
 	}
 	if httpN == 0 || calls != 2 {
 		t.Errorf("trace: %d exchanges, %d paired tools/call messages", httpN, calls)
+	}
+}
+
+// TestTapInstallHTTP: --tap-install on an HTTP entry (VS Code's shape,
+// with comments) points its url at a tap on a free loopback port and
+// prints the command that serves it; that command, run as printed, puts
+// the official inspector's CLI through the tap to server-everything over
+// Streamable HTTP with the same output as without it and records the
+// session; --tap-uninstall gives the file back byte for byte.
+func TestTapInstallHTTP(t *testing.T) {
+	node := peers.Node(t)
+	inspector := peers.File(t, "@modelcontextprotocol/inspector/clients/launcher/build/index.js")
+	base := peers.EverythingHTTP(t, "streamableHttp")
+	dir := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
+	xdg.Reload() // the tap's record and trace go under the test's data folder
+	t.Cleanup(xdg.Reload)
+	cfg := filepath.Join(dir, "mcp.json")
+	orig := `{
+	// the workspace's servers
+	"servers": {
+		"everything": {"type": "http", "url": "` + base + `/mcp"}, // over HTTP
+	},
+}
+`
+	if err := os.WriteFile(cfg, []byte(orig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"--tap-install", cfg, "--server", "everything", "--yes"}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("--tap-install: exit %d: %s%s", code, out.String(), errb.String())
+	}
+	if !strings.Contains(out.String(), `-		"everything": {"type": "http", "url": "`+base+`/mcp"}, // over HTTP`) ||
+		!strings.Contains(out.String(), "A client cannot start an HTTP tap itself") {
+		t.Errorf("no diff or no word about running the tap:\n%s", out.String())
+	}
+	var command string
+	for _, line := range strings.Split(out.String(), "\n") {
+		if rest, ok := strings.CutPrefix(line, "    "); ok && strings.Contains(rest, "--tap --listen") {
+			command = rest
+		}
+	}
+	if command == "" {
+		t.Fatalf("no command to run printed:\n%s", out.String())
+	}
+	data, _ := os.ReadFile(cfg)
+	e, _, err := tap.FindEntry(data, "everything")
+	if err != nil || !strings.HasPrefix(e.URL, "http://127.0.0.1:") || !strings.HasSuffix(e.URL, "/mcp") {
+		t.Fatalf("installed entry %+v (%v):\n%s", e, err, data)
+	}
+	if b, _ := os.ReadFile(cfg + backupSuffix); string(b) != orig {
+		t.Errorf("backup %q", b)
+	}
+
+	tapCmd := exec.Command("sh", "-c", "exec "+command)
+	stderr, _ := tapCmd.StderrPipe()
+	if err := tapCmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer tapCmd.Process.Kill()
+	br := bufio.NewReader(stderr)
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("the tap said nothing about listening: %v", err)
+		}
+		if strings.Contains(line, "listening on "+e.URL) {
+			break
+		}
+	}
+	go io.Copy(io.Discard, br)
+	inspect := func(u string) []byte {
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		c := exec.CommandContext(ctx, node, inspector, "--cli", u, "--transport", "http",
+			"--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=installed http tap")
+		c.Env = append(os.Environ(), "HOME="+dir)
+		b, err := c.Output()
+		if err != nil {
+			t.Fatalf("inspector %s: %v %s", u, err, b)
+		}
+		return b
+	}
+	if direct, tapped := inspect(base+"/mcp"), inspect(e.URL); !bytes.Equal(direct, tapped) {
+		t.Errorf("output differs through the installed HTTP tap:\n%s\n%s", direct, tapped)
+	}
+	tapCmd.Process.Signal(syscall.SIGTERM)
+	if err := tapCmd.Wait(); err != nil {
+		t.Fatalf("tap: %v", err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "data", "spyglass", "taps", "everything.trace.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, evs, err := events.ReadTrace(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	for _, ev := range evs {
+		if ev.Kind == events.KindMessage && ev.Method == "tools/call" && ev.Pair != 0 {
+			calls++
+		}
+	}
+	if calls != 2 || len(meta.Conns) != 1 || meta.Conns[0].Conn != "everything" {
+		t.Errorf("trace: %d paired tools/call messages, conns %+v", calls, meta.Conns)
+	}
+
+	out.Reset()
+	if code := run([]string{"--tap-uninstall", cfg, "--server", "everything", "--yes"}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("--tap-uninstall: exit %d: %s", code, errb.String())
+	}
+	if b, _ := os.ReadFile(cfg); string(b) != orig {
+		t.Errorf("after --tap-uninstall:\n%s\nwant the original\n%s", b, orig)
+	}
+	errb.Reset()
+	if code := run([]string{"--tap-uninstall", cfg, "--server", "everything", "--yes"}, strings.NewReader(""), &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "nothing to undo") {
+		t.Errorf("second uninstall: exit %d, %q", code, errb.String())
 	}
 }
 

@@ -1,6 +1,7 @@
 package tap
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,20 +16,28 @@ var (
 	// ErrNoServer: the file has no entry of that name under mcpServers
 	// (Claude Desktop, Cursor, Claude Code) or servers (VS Code).
 	ErrNoServer = errors.New("tap: no such server in the file")
-	// ErrNotStdio: the entry has no command (an HTTP or SSE server).
+	// ErrNotStdio: the entry has no command (an HTTP or SSE server, for
+	// Install; InstallURL takes those).
 	ErrNotStdio = errors.New("tap: not a stdio server")
+	// ErrNoURL: the entry has no url (InstallURL, UninstallURL).
+	ErrNoURL = errors.New("tap: not an HTTP server")
 	// ErrTapped: Install found the entry already launched through a tap.
 	ErrTapped = errors.New("tap: already tapped")
 	// ErrNotTapped: Uninstall found the entry not launched through a tap.
 	ErrNotTapped = errors.New("tap: not tapped")
 )
 
-// Entry is the launch of a stdio server in a client's config file.
+// Entry is a server in a client's config file: the launch of a stdio
+// server (Command, Args) or the address of an HTTP or SSE one (URL).
 type Entry struct {
 	// Pointer is the entry's JSON pointer ("/mcpServers/NAME").
 	Pointer string
 	Command string
 	Args    []string
+	// URL is the server's url; URLLiteral is its JSON text as written in
+	// the file (escapes kept), for putting it back byte for byte.
+	URL        string
+	URLLiteral string
 }
 
 // Tapped reports whether the entry launches its server through a tap
@@ -64,14 +73,21 @@ func FindEntry(data []byte, name string) (Entry, hujson.Value, error) {
 		var m struct {
 			Command string   `json:"command"`
 			Args    []string `json:"args"`
+			URL     string   `json:"url"`
 		}
 		if err := json.Unmarshal(std.Pack(), &m); err != nil {
 			return Entry{}, v, fmt.Errorf("tap: server %q: %w", name, err)
 		}
-		if m.Command == "" {
+		e := Entry{Pointer: ptr, Command: m.Command, Args: m.Args, URL: m.URL}
+		if m.Command == "" && m.URL != "" {
+			if lit, ok := v.Find(ptr + "/url").Value.(hujson.Literal); ok {
+				e.URLLiteral = string(lit)
+			}
+		}
+		if m.Command == "" && m.URL == "" {
 			return Entry{}, v, fmt.Errorf("tap: server %q: %w", name, ErrNotStdio)
 		}
-		return Entry{Pointer: ptr, Command: m.Command, Args: m.Args}, v, nil
+		return e, v, nil
 	}
 	return Entry{}, v, fmt.Errorf("tap: server %q: %w", name, ErrNoServer)
 }
@@ -85,6 +101,9 @@ func Install(data []byte, name, tapCommand string, tapArgs []string) ([]byte, er
 	e, v, err := FindEntry(data, name)
 	if err != nil {
 		return nil, err
+	}
+	if e.Command == "" {
+		return nil, fmt.Errorf("tap: server %q: %w", name, ErrNotStdio)
 	}
 	if _, _, ok := e.Tapped(); ok {
 		return nil, fmt.Errorf("tap: server %q: %w", name, ErrTapped)
@@ -120,6 +139,42 @@ func Uninstall(data []byte, name string) ([]byte, error) {
 	return patch(v, ops)
 }
 
+// InstallURL returns the config file data with server name's url set to
+// tapURL (the HTTP tap's address), everything else kept byte for byte.
+// The caller keeps the entry's URLLiteral (FindEntry) to give it back
+// with UninstallURL, and runs the tap: a client cannot start an HTTP
+// tap itself.
+func InstallURL(data []byte, name, tapURL string) ([]byte, error) {
+	e, v, err := FindEntry(data, name)
+	if err != nil {
+		return nil, err
+	}
+	if e.URL == "" {
+		return nil, fmt.Errorf("tap: server %q: %w", name, ErrNoURL)
+	}
+	if e.URL == tapURL {
+		return nil, fmt.Errorf("tap: server %q: %w", name, ErrTapped)
+	}
+	return patch(v, []patchOp{{"replace", e.Pointer + "/url", tapURL}})
+}
+
+// UninstallURL undoes InstallURL: the entry's url is literal again (the
+// JSON text InstallURL's caller kept, a quoted string).
+func UninstallURL(data []byte, name, literal string) ([]byte, error) {
+	e, v, err := FindEntry(data, name)
+	if err != nil {
+		return nil, err
+	}
+	if e.URL == "" {
+		return nil, fmt.Errorf("tap: server %q: %w", name, ErrNoURL)
+	}
+	var u string
+	if err := json.Unmarshal([]byte(literal), &u); err != nil {
+		return nil, fmt.Errorf("tap: server %q: the original url %s: %w", name, literal, err)
+	}
+	return patch(v, []patchOp{{"replace", e.Pointer + "/url", json.RawMessage(literal)}})
+}
+
 // patchOp is one RFC 6902 JSON Patch operation.
 type patchOp struct {
 	Op    string `json:"op"`
@@ -128,11 +183,13 @@ type patchOp struct {
 }
 
 func patch(v hujson.Value, ops []patchOp) ([]byte, error) {
-	p, err := json.Marshal(ops)
-	if err != nil {
+	var p bytes.Buffer
+	enc := json.NewEncoder(&p)
+	enc.SetEscapeHTML(false) // a url's & stays &, not \u0026
+	if err := enc.Encode(ops); err != nil {
 		return nil, err
 	}
-	if err := v.Patch(p); err != nil {
+	if err := v.Patch(p.Bytes()); err != nil {
 		return nil, fmt.Errorf("tap: edit the entry: %w", err)
 	}
 	return v.Pack(), nil

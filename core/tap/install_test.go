@@ -80,3 +80,48 @@ func TestInstallRoundTrip(t *testing.T) {
 		t.Errorf("missing entry: %v", err)
 	}
 }
+
+// TestInstallURLRoundTrip: an HTTP entry's url is pointed at the tap and
+// given back exactly as it was written (its escapes, an & in the query,
+// the comments around it), and an entry without a url is refused.
+func TestInstallURLRoundTrip(t *testing.T) {
+	orig := `{
+	"servers": {
+		// the team's server
+		"web": {"type": "http", "url": /* where */ "https://mcp.example.com/mcp?a=1&b=\u00e9", "headers": {"Authorization": "Bearer ${input:token}"}},
+		"local": {"command": "node"},
+	},
+}
+`
+	e, _, err := FindEntry([]byte(orig), "web")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e.URL != "https://mcp.example.com/mcp?a=1&b=é" || e.URLLiteral != `"https://mcp.example.com/mcp?a=1&b=\u00e9"` {
+		t.Errorf("entry %+v", e)
+	}
+	got, err := InstallURL([]byte(orig), "web", "http://127.0.0.1:8931/mcp?a=1&b=é")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Replace(orig, `"https://mcp.example.com/mcp?a=1&b=\u00e9"`, `"http://127.0.0.1:8931/mcp?a=1&b=é"`, 1)
+	if string(got) != want {
+		t.Errorf("installed:\n%s\nwant\n%s", got, want)
+	}
+	if _, err := InstallURL(got, "web", "http://127.0.0.1:8931/mcp?a=1&b=é"); !errors.Is(err, ErrTapped) {
+		t.Errorf("second install: %v", err)
+	}
+	back, err := UninstallURL(got, "web", e.URLLiteral)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(back) != orig {
+		t.Errorf("uninstall did not restore the file:\n%s\nwant\n%s", back, orig)
+	}
+	if _, err := InstallURL([]byte(orig), "local", "http://127.0.0.1:1/"); !errors.Is(err, ErrNoURL) {
+		t.Errorf("stdio entry: %v", err)
+	}
+	if _, err := Install([]byte(orig), "web", "spyglass", nil); !errors.Is(err, ErrNotStdio) {
+		t.Errorf("Install of an http entry: %v", err)
+	}
+}
