@@ -55,7 +55,7 @@ func (s *State) Check() []Issue {
 		out = append(out, Issue{Code: c, Message: fmt.Sprintf(format, a...)})
 	}
 	f := s.Field
-	if s.Raw {
+	if s.Raw || f.Kind == KindJSON {
 		if strings.TrimSpace(s.Text) == "" {
 			if f.Required {
 				add(CodeRequired, "required")
@@ -117,16 +117,6 @@ func (s *State) Check() []Issue {
 	case KindNullable:
 		if f.Required && !s.Null && s.Inner.value(false) == nil {
 			add(CodeRequired, "required")
-		}
-	case KindJSON:
-		if strings.TrimSpace(s.Text) == "" {
-			if f.Required {
-				add(CodeRequired, "required")
-			}
-			return out
-		}
-		if _, err := parse(s.Text); err != nil {
-			add(CodeJSON, "invalid JSON: %v", err)
 		}
 	}
 	return out

@@ -135,20 +135,7 @@ func (s *State) reset() bool {
 		if d != nil && len(d.Members) > 0 {
 			// As set does with Defaults(f): the members of the default
 			// first, ...
-			set = make([]bool, len(s.Props))
-			next := 0
-			for _, m := range d.Members {
-				i := s.nextProp(next, m.Key)
-				if i >= 0 {
-					next = i + 1
-				}
-				if i < 0 || set[i] {
-					s.Extra = append(s.Extra, m)
-				} else {
-					set[i] = true
-					s.Props[i].set(m.Value, false)
-				}
-			}
+			set = s.place(d.Members, false)
 		}
 		// ... then the defaults of the other properties (their names
 		// are distinct, so each lands on its own property).
@@ -277,28 +264,12 @@ func (s *State) set(v *Value, keepOrder bool) {
 		for _, p := range s.Props {
 			p.set(nil, false)
 		}
-		set := make([]bool, len(s.Props))
-		var order []string
+		s.place(v.Members, keepOrder)
 		if keepOrder {
-			order = make([]string, 0, len(v.Members))
-		}
-		next := 0 // members usually come in property order
-		for _, m := range v.Members {
-			i := s.nextProp(next, m.Key)
-			if i >= 0 {
-				next = i + 1
-			}
-			if i < 0 || set[i] {
-				s.Extra = append(s.Extra, m)
-			} else {
-				set[i] = true
-				s.Props[i].set(m.Value, keepOrder)
-			}
-			if keepOrder {
+			order := make([]string, 0, len(v.Members))
+			for _, m := range v.Members {
 				order = append(order, m.Key)
 			}
-		}
-		if keepOrder {
 			s.order = &order
 		}
 		s.keep = len(v.Members) == 0
@@ -312,6 +283,28 @@ func (s *State) set(v *Value, keepOrder bool) {
 	default: // KindJSON
 		s.Text = string(v.Indent())
 	}
+}
+
+// place sets each member on the property of its name (looked for first
+// just after the property of the member before: members usually come in
+// property order); a member of no property, or of one set already, goes
+// to Extra. It returns which properties it set.
+func (s *State) place(members []Member, keepOrder bool) []bool {
+	set := make([]bool, len(s.Props))
+	next := 0
+	for _, m := range members {
+		i := s.nextProp(next, m.Key)
+		if i >= 0 {
+			next = i + 1
+		}
+		if i < 0 || set[i] {
+			s.Extra = append(s.Extra, m)
+		} else {
+			set[i] = true
+			s.Props[i].set(m.Value, keepOrder)
+		}
+	}
+	return set
 }
 
 func (s *State) propIndex(name string) int { return s.Field.propIndex(name) }
