@@ -78,11 +78,11 @@ func (c *echoClient) call(b *testing.B, methodAndParams string) {
 
 // BenchmarkTapEcho: b.N tools/call echo round trips to server-everything
 // over stdio, directly and through the tap (recording into a trace), in
-// interleaved rounds (which goes first alternates) so both see the same
-// machine load. Each round gives a wall ratio (tapped/direct time) and a
+// interleaved rounds so both see the same machine load. Each round gives a wall ratio (tapped/direct time) and a
 // CPU ratio (the tap and its server against the server alone, read from
 // /proc around the round); the figures are their min, median and max
-// over the rounds (the goal: wall ratio ≤ 1.05). Run with
+// over the rounds (the goal: wall ratio ≤ 1.05). Within a round the two
+// take turns call by call. Run with
 // -benchtime 10000x.
 func BenchmarkTapEcho(b *testing.B) {
 	node := peers.Node(b)
@@ -111,23 +111,26 @@ func BenchmarkTapEcho(b *testing.B) {
 	b.ResetTimer()
 	for i := range rounds {
 		n := b.N/rounds + boolInt(i < b.N%rounds)
-		run := func(c *echoClient, pids []int) (time.Duration, float64) {
-			c0 := cpuTicks(b, pids)
-			start := time.Now()
-			for range n {
-				c.call(b, echo)
-			}
-			return time.Since(start), cpuTicks(b, pids) - c0
-		}
+		// Call by call, direct and tapped take turns (which goes first
+		// alternates too), so that both meet the same machine load.
+		cd0, ct0 := cpuTicks(b, directPIDs), cpuTicks(b, tappedPIDs)
 		var wd, wt time.Duration
-		var cd, ct float64
-		if i%2 == 0 {
-			wd, cd = run(direct, directPIDs)
-			wt, ct = run(tapped, tappedPIDs)
-		} else {
-			wt, ct = run(tapped, tappedPIDs)
-			wd, cd = run(direct, directPIDs)
+		for j := range n {
+			order := []*echoClient{direct, tapped}
+			if (i+j)%2 == 1 {
+				order[0], order[1] = tapped, direct
+			}
+			for _, c := range order {
+				start := time.Now()
+				c.call(b, echo)
+				if c == direct {
+					wd += time.Since(start)
+				} else {
+					wt += time.Since(start)
+				}
+			}
 		}
+		cd, ct := cpuTicks(b, directPIDs)-cd0, cpuTicks(b, tappedPIDs)-ct0
 		tDirect += wd
 		tTapped += wt
 		walls = append(walls, float64(wt)/float64(wd))
