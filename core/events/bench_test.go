@@ -2,7 +2,7 @@ package events
 
 import (
 	"bytes"
-	"errors"
+	"context"
 	"os"
 	"runtime"
 	"strconv"
@@ -53,7 +53,7 @@ func BenchmarkAppendBigResult(b *testing.B) {
 func BenchmarkAfter(b *testing.B) {
 	reqs, resps := benchMessages(4096)
 	l := New(nil)
-	for i := 0; i < DefaultCapacity; i += 2 {
+	for i := 0; i < 100_000; i += 2 {
 		l.Append(Event{Conn: "srv", Kind: KindMessage, Dir: DirOut, Raw: reqs[i&4095]})
 		l.Append(Event{Conn: "srv", Kind: KindMessage, Dir: DirIn, Raw: resps[i&4095]})
 	}
@@ -154,9 +154,11 @@ func heapInUse() uint64 {
 
 // BenchmarkRetentionMillion appends 1,000,000 events of a recorded real
 // session (payload sizes as recorded) to a Log with the default options
-// and reports the time per event, the heap the log holds afterwards and how
-// many of the million it keeps. Issue #17's goal: all 1,000,000 kept and
-// searchable within 256 MB. Run with -benchtime 1x.
+// (256 MB bound; the spill folder a temporary one) and reports the time
+// per event, the heap the log holds afterwards, what it counts against
+// its bound, and how many of the million it keeps and spilled. Issue
+// #17's goal: all 1,000,000 kept and searchable within 256 MB. Run with
+// -benchtime 1x.
 func BenchmarkRetentionMillion(b *testing.B) {
 	const n = 1_000_000
 	mix := sessionMix(b)
@@ -169,54 +171,63 @@ func BenchmarkRetentionMillion(b *testing.B) {
 		before := heapInUse()
 		b.StartTimer()
 		start := time.Now()
-		l := New(nil)
+		l := New(&Options{SpillDir: b.TempDir()})
 		fillMillion(l, mix, n)
 		elapsed := time.Since(start)
 		b.StopTimer()
 		after := heapInUse()
+		r := l.Retention()
 		b.ReportMetric(float64(elapsed.Nanoseconds())/n, "ns/event")
 		b.ReportMetric(float64(after-before)/(1<<20), "heap-MB")
+		b.ReportMetric(float64(r.Memory)/(1<<20), "bound-MB")
 		b.ReportMetric(float64(l.Len()), "kept-events")
+		b.ReportMetric(float64(r.Spilled), "spilled-events")
 		b.ReportMetric(float64(l.Stats().Dropped), "dropped-events")
 		b.ReportMetric(float64(payload)/float64(len(mix)), "payload-B/event")
 		runtime.KeepAlive(l)
+		l.Close()
 		b.StartTimer()
 	}
 }
 
-// BenchmarkSearchMillion runs the inspector's search (Match, which
-// ui/inspector.go calls for every event it holds) over every event the
-// default Log keeps after a million appends of the recorded session, and
-// a plain bytes.Contains scan over the same events' payloads (Raw and
-// Text), for a query found nowhere (every byte is looked at). It reports
-// both per search and their ratio; issue #17's goal: ratio <= 3.
+// BenchmarkSearchMillion runs the inspector's search (Log.Search, as
+// ui/inspector.go's search box calls it) over the 1,000,000 events the
+// default Log keeps of the recorded session — titles and payloads,
+// sealed and compressed or spilled as the log holds them — and a plain
+// bytes.Contains scan over the same events' payloads (Raw and Text) held
+// in memory, for a query found nowhere (every byte is looked at). It
+// reports both per search and their ratio; issue #17's goal: ratio <= 3.
 func BenchmarkSearchMillion(b *testing.B) {
+	const n = 1_000_000
 	mix := sessionMix(b)
-	l := New(nil)
-	fillMillion(l, mix, 1_000_000)
-	evs, err := l.After(0, l.Len())
-	if err != nil && !errors.Is(err, ErrDropped) {
-		b.Fatal(err)
+	l := New(&Options{SpillDir: b.TempDir()})
+	defer l.Close()
+	fillMillion(l, mix, n)
+	if l.Len() != n {
+		b.Fatalf("the log keeps %d of %d events", l.Len(), n)
+	}
+	// The same payloads, each in a buffer of its own, in memory.
+	raws := make([][]byte, n)
+	texts := make([]string, n)
+	var payload int64
+	for i := range raws {
+		e := &mix[i%len(mix)]
+		raws[i], texts[i] = bytes.Clone(e.Raw), strings.Clone(e.Text)
+		payload += int64(len(e.Raw) + len(e.Text))
 	}
 	const query = "no such text zq"
 	q := []byte(query)
-	var inspector, plain time.Duration
-	var payload int64
-	for _, e := range evs {
-		payload += int64(len(e.Raw) + len(e.Text))
-	}
+	var search, plain time.Duration
 	for b.Loop() {
 		start := time.Now()
 		hits := 0
-		for i := range evs {
-			if Match(evs[i], query) {
-				hits++
-			}
+		if _, err := l.Search(context.Background(), Query{Text: query}, func(s []uint64) { hits += len(s) }); err != nil {
+			b.Fatal(err)
 		}
-		inspector += time.Since(start)
+		search += time.Since(start)
 		start = time.Now()
-		for i := range evs {
-			if bytes.Contains(evs[i].Raw, q) || bytes.Contains([]byte(evs[i].Text), q) {
+		for i := range raws {
+			if bytes.Contains(raws[i], q) || strings.Contains(texts[i], query) {
 				hits++
 			}
 		}
@@ -225,9 +236,9 @@ func BenchmarkSearchMillion(b *testing.B) {
 			b.Fatalf("%d hits for a query found nowhere", hits)
 		}
 	}
-	b.ReportMetric(float64(inspector.Milliseconds())/float64(b.N), "match-ms/search")
-	b.ReportMetric(float64(plain.Microseconds())/1000/float64(b.N), "contains-ms/search")
-	b.ReportMetric(float64(inspector)/float64(plain), "ratio")
-	b.ReportMetric(float64(len(evs)), "events")
+	b.ReportMetric(float64(search.Milliseconds())/float64(b.N), "search-ms")
+	b.ReportMetric(float64(plain.Microseconds())/1000/float64(b.N), "contains-ms")
+	b.ReportMetric(float64(search)/float64(plain), "ratio")
+	b.ReportMetric(float64(l.Len()), "events")
 	b.ReportMetric(float64(payload)/(1<<20), "payload-MB")
 }

@@ -2,8 +2,10 @@ package events
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"runtime"
 	"testing"
 )
@@ -17,40 +19,48 @@ func bigNote(size int) []byte {
 	return append(b, `"}}`...)
 }
 
+// noise returns n bytes of hex that do not compress.
+func noise(r *rand.Rand, n int) string {
+	b := make([]byte, n/2)
+	for i := range b {
+		b[i] = byte(r.IntN(256))
+	}
+	return hex.EncodeToString(b)
+}
+
+// TestByteBudgetDropsOldest: without spilling, the oldest events beyond
+// the memory bound are dropped and counted, waiting requests stay
+// pairable, and an event larger than the bound is kept alone.
 func TestByteBudgetDropsOldest(t *testing.T) {
-	l, _ := newTestLog(&Options{MaxBytes: 10_000})
+	const bound = 100_000
+	l, _ := newTestLog(&Options{MaxBytes: bound, NoSpill: true})
+	r := rand.New(rand.NewPCG(1, 2))
 	req := l.Append(request("a", DirOut, "1", "tools/call")) // waiting: stays pairable
-	for i := 0; i < 20; i++ {
-		l.Append(Event{Conn: "a", Kind: KindMessage, Dir: DirIn, Raw: bigNote(1_000)})
+	for i := 0; i < 200; i++ {
+		l.Append(Event{Conn: "a", Kind: KindStderr, Text: noise(r, 1_000)})
 	}
-	held := 0
-	for _, e := range l.Events() {
-		held += len(e.Raw) + len(e.Text)
-	}
-	if held > 10_000 || l.Len() != 10 {
-		t.Fatalf("%d events of %d bytes held, want 10 within the 10000-byte budget", l.Len(), held)
-	}
-	if s := l.Stats(); s.Dropped != 11 || s.Events != 21 {
-		t.Errorf("stats %+v, want 11 dropped of 21", s)
+	st := l.Stats()
+	if m := l.Retention().Memory; m > bound || st.Dropped == 0 || uint64(l.Len())+st.Dropped != 201 || st.Events != 201 {
+		t.Fatalf("%d events held in %d bytes, stats %+v; want some of 201 dropped within %d bytes", l.Len(), m, st, bound)
 	}
 	_, err := l.After(0, 0)
 	var de *DroppedError
-	if !errors.As(err, &de) || de.From != 1 || de.To != 11 || de.Count != 11 {
-		t.Errorf("After(0): %v, want seq 1–11 dropped", err)
+	if !errors.As(err, &de) || de.From != 1 || de.Count != st.Dropped {
+		t.Errorf("After(0): %v, want seq 1–%d dropped", err, st.Dropped)
 	}
 	// The answer to the evicted request still pairs and finds its method.
 	e := mustGet(t, l, l.Append(result("a", DirIn, "1")))
 	if e.Pair != req || e.Title() != "result #1 · tools/call" {
 		t.Errorf("answer to an evicted request: pair %d, %q", e.Pair, e.Title())
 	}
-	// An event larger than the whole budget is kept alone.
-	big := l.Append(Event{Conn: "a", Kind: KindStderr, Text: string(bytes.Repeat([]byte("y"), 50_000))})
+	// An event larger than the whole bound is kept alone.
+	big := l.Append(Event{Conn: "a", Kind: KindStderr, Text: noise(r, 500_000)})
 	if l.Len() != 1 || mustGet(t, l, big).Text == "" {
 		t.Errorf("after an oversize event %d events are held, want it alone", l.Len())
 	}
 	l.Clear()
 	for i := 0; i < 9; i++ {
-		l.Append(Event{Conn: "a", Kind: KindMessage, Dir: DirIn, Raw: bigNote(1_000)})
+		l.Append(Event{Conn: "a", Kind: KindStderr, Text: noise(r, 1_000)})
 	}
 	if l.Len() != 9 {
 		t.Errorf("after Clear the budget starts afresh: %d events held, want 9", l.Len())
@@ -67,10 +77,12 @@ func heap() (inUse, total uint64) {
 }
 
 // TestByteBudgetBoundsMemory: 100 notifications of 1 MB with a 10 MB
-// budget leave about 10 MB in the heap, not 100 MB.
+// budget leave about 10 MB in the heap, not 100 MB, and all are kept
+// (sealed, compressed, spilled when needed).
 func TestByteBudgetBoundsMemory(t *testing.T) {
 	const mb = 1 << 20
-	l := New(&Options{MaxBytes: 10 * mb})
+	l := New(&Options{MaxBytes: 10 * mb, SpillDir: t.TempDir()})
+	defer l.Close()
 	before, _ := heap()
 	for i := 0; i < 100; i++ {
 		l.Append(Event{Conn: "a", Kind: KindMessage, Dir: DirIn, Type: MsgNotification, Method: "notifications/message", Raw: bigNote(mb)})
@@ -79,8 +91,11 @@ func TestByteBudgetBoundsMemory(t *testing.T) {
 	if grown := int64(after) - int64(before); grown > 15*mb {
 		t.Errorf("the log holds %d MB after 100 × 1 MB with a 10 MB budget", grown/mb)
 	}
-	if l.Len() > 10 || l.Stats().Dropped < 90 {
-		t.Errorf("%d events held, %d dropped", l.Len(), l.Stats().Dropped)
+	if r := l.Retention(); l.Len() != 100 || r.Memory > 10*mb {
+		t.Errorf("%d events held, retention %+v", l.Len(), r)
+	}
+	if e, ok := l.Get(1); !ok || !bytes.Equal(e.Raw, bigNote(mb)) {
+		t.Errorf("the first notification reads back as %v, %d bytes", ok, len(e.Raw))
 	}
 	runtime.KeepAlive(l)
 }

@@ -3,6 +3,7 @@ package events
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -10,7 +11,7 @@ import (
 
 // Defaults for Options.
 const (
-	DefaultCapacity      = 100000
+	DefaultCapacity      = 5_000_000
 	DefaultMaxBytes      = 256 << 20
 	DefaultBatchInterval = 50 * time.Millisecond
 	// MaxBatch is the most events one Batch carries; a listener that is
@@ -40,14 +41,30 @@ func (e *DroppedError) Unwrap() error { return ErrDropped }
 
 // Options configures a Log. The zero value (or nil) gives the defaults.
 type Options struct {
-	// Capacity is how many events the ring holds; beyond it the oldest
-	// are dropped and counted. Default DefaultCapacity.
+	// Capacity is how many events the log keeps in all, in memory and
+	// spilled to disk; beyond it the oldest are dropped and counted (a
+	// sealed chunk of up to 1024 events at a time once there are more
+	// than 4096). Default DefaultCapacity.
 	Capacity int
-	// MaxBytes bounds the payload bytes the ring holds (each event's Raw
-	// and Text): beyond it the oldest events are dropped and counted, as
-	// for Capacity. The newest event is always kept, even when it alone
-	// is larger. Default DefaultMaxBytes.
+	// MaxBytes bounds the memory the log holds: the newest events as
+	// they are (their Raw and Text and about 320 bytes each), older ones
+	// sealed and compressed, and an index of 5 bytes per event. Beyond it
+	// the oldest sealed events are spilled to a file in SpillDir and read
+	// back when asked for; when that is not possible (NoSpill, or the
+	// folder cannot be written) the oldest events are dropped and
+	// counted instead, with one KindWarning event saying why. The newest
+	// event is always kept, even when it alone is larger. Default
+	// DefaultMaxBytes.
 	MaxBytes int64
+	// SpillDir is where events beyond MaxBytes are written; default
+	// $XDG_CACHE_HOME/spyglass/spill. The file (0600, in a 0700 folder)
+	// is removed from the folder as soon as it is open on Unix, and by
+	// Close elsewhere; files of processes that are gone are removed when
+	// the next one opens its own.
+	SpillDir string
+	// NoSpill drops the oldest events beyond MaxBytes instead of
+	// spilling them.
+	NoSpill bool
 	// Redact, if set, is applied to every event on Append before it is
 	// stored (before Seq is assigned): mask secrets here, so that no
 	// reader or trace ever sees them. It must not keep the pointer. Type,
@@ -74,6 +91,21 @@ type Stats struct {
 	Errors uint64
 	// Dropped is how many events were evicted from the ring.
 	Dropped uint64
+}
+
+// Retention says how the log holds its events now.
+type Retention struct {
+	// Events is how many events the log holds (Len).
+	Events int
+	// Memory is what the log counts against Options.MaxBytes.
+	Memory int64
+	// Sealed is how many of the events are sealed (compressed), Spilled
+	// how many of those are in the spill file, SpillBytes its size.
+	Sealed, Spilled int
+	SpillBytes      int64
+	// SpillErr is why events could not be spilled (then the oldest are
+	// dropped), nil when they could or never had to be.
+	SpillErr error
 }
 
 // Batch is what a listener receives.
@@ -113,25 +145,45 @@ var waitingOutcome = &Outcome{State: Waiting}
 
 var eventPool = sync.Pool{New: func() any { return new(Event) }}
 
-// cost is what an event counts against Options.MaxBytes.
-func cost(e *Event) int64 { return int64(len(e.Raw) + len(e.Text)) }
+// cost is what an unsealed event counts against Options.MaxBytes.
+func cost(e *Event) int64 { return int64(eventOverhead + len(e.Raw) + len(e.Text)) }
 
-// Log is the append-only, bounded record of events: a ring with sequence
-// numbers that pairs requests with responses and hands listeners batches.
-// It is safe for concurrent use. Create it with New.
+// patch is a change to a sealed request: its pair and outcome.
+type patch struct {
+	pair    uint64
+	outcome *Outcome
+}
+
+// Log is the append-only, bounded record of events with sequence numbers
+// that pairs requests with responses and hands listeners batches. The
+// newest events are held as they are; older ones are sealed into
+// compressed chunks and, beyond Options.MaxBytes, spilled to a file (see
+// store.go). It is safe for concurrent use. Create it with New.
 type Log struct {
 	capacity uint64
 	maxBytes int64
+	noSpill  bool
 	redact   func(*Event)
 	interval time.Duration
 	now      func() time.Time
+	sp       *spill
+	cache    chunkCache
 
 	mu       sync.Mutex
-	buf      []Event
-	base     uint64 // seq stored at buf[0] before wrapping: index = (seq-base) % capacity
+	hot      []Event // the newest events; hot[0] has Seq hotFirst
+	hotFirst uint64
+	hotBytes int64
+	chunks   []*chunk // sealed, in order, before hotFirst
+	spilled  int      // chunks[:spilled] are in the spill file
+	chunkMem int64    // Σ chunk.cost()
+	patches  map[uint64]patch
+	connIdx  map[string]uint32
+	connName []string
+	warned   bool   // the spill failure was reported
+	warn     string // a warning to append once the lock is released
+	warnConn string
 	first    uint64 // oldest retained seq; first == last+1 when empty
 	last     uint64 // last assigned seq
-	held     int64  // cost of the events retained
 	cleared  uint64 // highest seq removed by Clear
 	clearGen uint64
 	pending  map[pairKey]pendingReq
@@ -162,19 +214,37 @@ func New(opts *Options) *Log {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.SpillDir == "" {
+		o.SpillDir = spillDir()
+	}
 	return &Log{
 		capacity: uint64(o.Capacity),
 		maxBytes: o.MaxBytes,
+		noSpill:  o.NoSpill,
 		redact:   o.Redact,
 		interval: o.BatchInterval,
 		now:      o.Now,
-		base:     1,
+		sp:       &spill{dir: o.SpillDir},
+		hotFirst: 1,
 		first:    1,
 		pending:  map[pairKey]pendingReq{},
+		patches:  map[uint64]patch{},
+		connIdx:  map[string]uint32{},
 	}
 }
 
-// Capacity returns how many events the ring holds.
+// Close removes the spill file. The log stays usable, but events spilled
+// before are gone (Get reports them missing) and no more are spilled.
+func (l *Log) Close() error {
+	l.cache.reset()
+	if err := l.sp.reset(true); err != nil {
+		return fmt.Errorf("events: close: %w", err)
+	}
+	return nil
+}
+
+// Capacity returns how many events the log keeps at most (in memory and
+// spilled).
 func (l *Log) Capacity() int { return int(l.capacity) }
 
 func opposite(d Direction) Direction {
@@ -255,7 +325,12 @@ func (l *Log) Append(e Event) uint64 {
 	if updated && journal {
 		l.trimJournalLocked()
 	}
+	warn, warnConn := l.warn, l.warnConn
+	l.warn = ""
 	l.mu.Unlock()
+	if warn != "" {
+		defer l.Append(Event{Conn: warnConn, Kind: KindWarning, Text: warn})
+	}
 
 	var d Stats
 	d.Add(&e)
@@ -291,45 +366,251 @@ func (s *Stats) Add(e *Event) {
 	}
 }
 
-// storeLocked puts e into the ring, evicting the oldest events when it
-// is full or holds more than maxBytes.
+// storeLocked appends e, evicting the oldest events beyond Capacity,
+// sealing older events into chunks, and spilling or dropping the oldest
+// beyond MaxBytes.
 func (l *Log) storeLocked(e Event) {
 	if e.Seq-l.first >= l.capacity {
-		l.evictLocked()
+		l.dropOldestLocked()
 	}
-	if idx := (e.Seq - l.base) % l.capacity; idx < uint64(len(l.buf)) {
-		l.buf[idx] = e
-	} else {
-		l.buf = append(l.buf, e)
+	if len(l.hot) == 0 {
+		l.hotFirst = e.Seq
 	}
-	l.held += cost(&e)
-	for l.held > l.maxBytes && l.first < e.Seq {
-		l.evictLocked()
+	l.hot = append(l.hot, e)
+	l.hotBytes += cost(&e)
+	if len(l.hot) >= hotEvents+chunkEvents {
+		l.sealLocked(chunkEvents)
+	}
+	for l.hotBytes+l.chunkMem > l.maxBytes {
+		switch {
+		case len(l.hot) > 1 && l.hotBytes > l.maxBytes/4:
+			l.sealLocked(min(chunkEvents, len(l.hot)-1))
+		case l.spilled < len(l.chunks) && l.spillLocked(e.Conn):
+		case len(l.chunks) > 0 || len(l.hot) > 1:
+			l.dropOldestLocked()
+		default:
+			return
+		}
 	}
 }
 
-// evictLocked drops the oldest retained event and counts it.
-func (l *Log) evictLocked() {
-	old := l.at(l.first)
-	if old.Type == MsgRequest && old.Outcome != nil &&
-		(old.Outcome.State != Waiting || len(l.pending) > int(l.capacity)) {
-		// Keep waiting requests pairable (unless there are more of them
-		// than the ring holds); forget finished ones.
-		k := pairKey{old.Conn, old.Dir, old.ID}
-		if p, ok := l.pending[k]; ok && p.seq == old.Seq {
+// sealLocked seals the oldest k unsealed events into a chunk.
+func (l *Log) sealLocked(k int) {
+	c, err := seal(l.hot[:k], l.connLocked)
+	var b int64
+	for i := range l.hot[:k] {
+		b += cost(&l.hot[i])
+	}
+	if err != nil { // cannot happen with events from Append; keep them
+		return
+	}
+	l.chunks = append(l.chunks, c)
+	l.chunkMem += c.cost()
+	n := copy(l.hot, l.hot[k:])
+	clear(l.hot[n:])
+	l.hot = l.hot[:n]
+	l.hotFirst += uint64(k)
+	l.hotBytes -= b
+}
+
+// connLocked returns the index of a connection name.
+func (l *Log) connLocked(conn string) uint32 {
+	i, ok := l.connIdx[conn]
+	if !ok {
+		i = uint32(len(l.connName))
+		l.connIdx[conn] = i
+		l.connName = append(l.connName, conn)
+	}
+	return i
+}
+
+// spillLocked writes the oldest chunk still in memory to the spill file.
+// When it cannot, it arranges one warning (on conn) and reports false.
+func (l *Log) spillLocked(conn string) bool {
+	if l.noSpill {
+		return false
+	}
+	c := l.chunks[l.spilled]
+	b := c.mem.Load()
+	off, err := l.sp.write(b.body, b.meta)
+	if err != nil {
+		if !l.warned && !errors.Is(err, errGone) {
+			l.warned = true
+			l.warn = fmt.Sprintf("Old events cannot be written to %s (%v): the oldest events are dropped to stay within the event log's memory bound.", l.sp.dir, err)
+			l.warnConn = conn
+		}
+		return false
+	}
+	before := c.cost()
+	c.off = off
+	c.mem.Store(nil)
+	l.chunkMem += c.cost() - before
+	l.spilled++
+	return true
+}
+
+// dropOldestLocked drops the oldest sealed chunk, or the oldest event
+// when nothing is sealed, and counts what it dropped.
+func (l *Log) dropOldestLocked() {
+	if len(l.chunks) == 0 {
+		old := &l.hot[0]
+		l.forgetLocked(old.Seq, old.Seq)
+		l.hotBytes -= cost(old)
+		*old = Event{}
+		l.hot = l.hot[1:]
+		l.hotFirst++
+		l.first++
+		l.nDropped.Add(1)
+		return
+	}
+	c := l.chunks[0]
+	l.chunks[0] = nil
+	l.chunks = l.chunks[1:]
+	if l.spilled > 0 {
+		l.spilled--
+	}
+	l.chunkMem -= c.cost()
+	l.forgetLocked(c.first, c.last())
+	l.first = c.last() + 1
+	l.nDropped.Add(uint64(c.n))
+}
+
+// forgetLocked forgets what the log knows of the dropped events from–to:
+// finished requests stop being pairable (waiting ones stay, unless there
+// are more of them than the log holds), and their patches go.
+func (l *Log) forgetLocked(from, to uint64) {
+	for k, p := range l.pending {
+		if p.seq >= from && p.seq <= to && (p.state != Waiting || len(l.pending) > int(l.capacity)) {
 			delete(l.pending, k)
 		}
 	}
-	l.held -= cost(old)
-	*old = Event{}
-	l.first++
-	l.nDropped.Add(1)
+	if len(l.patches) > 0 {
+		for s := range l.patches {
+			if s >= from && s <= to {
+				delete(l.patches, s)
+			}
+		}
+	}
 }
 
-// at returns the stored event with sequence seq, which must be retained.
-func (l *Log) at(seq uint64) *Event { return &l.buf[(seq-l.base)%l.capacity] }
-
 func (l *Log) retained(seq uint64) bool { return seq >= l.first && seq <= l.last && seq != 0 }
+
+// setLocked changes the pair and outcome of the retained request seq
+// (pair 0 and out nil leave them).
+func (l *Log) setLocked(seq, pair uint64, out *Outcome) {
+	if seq >= l.hotFirst {
+		e := &l.hot[seq-l.hotFirst]
+		if pair != 0 {
+			e.Pair = pair
+		}
+		if out != nil {
+			e.Outcome = out
+		}
+		return
+	}
+	p, ok := l.patches[seq]
+	if !ok {
+		if e, ok := l.getLocked(seq); ok {
+			p = patch{pair: e.Pair, outcome: e.Outcome}
+		}
+	}
+	if pair != 0 {
+		p.pair = pair
+	}
+	if out != nil {
+		p.outcome = out
+	}
+	l.patches[seq] = p
+}
+
+// chunkLocked returns the sealed chunk holding seq.
+func (l *Log) chunkLocked(seq uint64) *chunk {
+	i := sort.Search(len(l.chunks), func(i int) bool { return l.chunks[i].last() >= seq })
+	if i == len(l.chunks) || l.chunks[i].first > seq {
+		return nil
+	}
+	return l.chunks[i]
+}
+
+// getLocked returns the retained event seq, decoding its chunk (a rare
+// path: readers use read, which decodes without the lock).
+func (l *Log) getLocked(seq uint64) (Event, bool) {
+	if !l.retained(seq) {
+		return Event{}, false
+	}
+	if seq >= l.hotFirst {
+		return l.hot[seq-l.hotFirst], true
+	}
+	c := l.chunkLocked(seq)
+	if c == nil {
+		return Event{}, false
+	}
+	evs, err := l.cache.get(c, l.sp)
+	if err != nil {
+		return Event{}, false
+	}
+	e := evs[seq-c.first]
+	l.patchLocked(&e)
+	return e, true
+}
+
+func (l *Log) patchLocked(e *Event) {
+	if p, ok := l.patches[e.Seq]; ok {
+		e.Pair, e.Outcome = p.pair, p.outcome
+	}
+}
+
+// read returns the retained events from–to in order, decoding sealed
+// chunks without holding the lock. Events that cannot be read back (the
+// spill file was closed) are left out.
+func (l *Log) read(from, to uint64) []Event {
+	type part struct {
+		c      *chunk
+		lo, hi uint64
+	}
+	l.mu.Lock()
+	from = max(from, l.first)
+	to = min(to, l.last)
+	if from > to || from == 0 {
+		l.mu.Unlock()
+		return nil
+	}
+	var parts []part
+	if from < l.hotFirst {
+		i := sort.Search(len(l.chunks), func(i int) bool { return l.chunks[i].last() >= from })
+		for ; i < len(l.chunks) && l.chunks[i].first <= to; i++ {
+			c := l.chunks[i]
+			parts = append(parts, part{c, max(from, c.first), min(to, c.last())})
+		}
+	}
+	out := make([]Event, 0, to-from+1)
+	var hot []Event
+	if to >= l.hotFirst {
+		hot = l.hot[max(from, l.hotFirst)-l.hotFirst : to-l.hotFirst+1]
+	}
+	if len(parts) == 0 {
+		out = append(out, hot...)
+		l.mu.Unlock()
+		return out
+	}
+	hot = append([]Event(nil), hot...)
+	l.mu.Unlock()
+	for _, p := range parts {
+		evs, err := l.cache.get(p.c, l.sp)
+		if err != nil {
+			continue
+		}
+		out = append(out, evs[p.lo-p.c.first:p.hi-p.c.first+1]...)
+	}
+	l.mu.Lock()
+	if len(l.patches) > 0 {
+		for i := range out {
+			l.patchLocked(&out[i])
+		}
+	}
+	l.mu.Unlock()
+	return append(out, hot...)
+}
 
 // pairLocked pairs the response e with its request. It reports whether
 // the stored request changed.
@@ -363,11 +644,7 @@ func (l *Log) pairLocked(e *Event, journal bool) bool {
 	if !l.retained(p.seq) {
 		return false
 	}
-	req := l.at(p.seq)
-	req.Pair = e.Seq
-	if out != nil {
-		req.Outcome = out
-	}
+	l.setLocked(p.seq, e.Seq, out)
 	if journal {
 		l.upd = append(l.upd, p.seq)
 	}
@@ -385,7 +662,7 @@ func (l *Log) markLocked(k pairKey, st OutcomeState, at time.Time, journal bool)
 	if !l.retained(p.seq) {
 		return false
 	}
-	l.at(p.seq).Outcome = &Outcome{State: st, Latency: at.Sub(p.time)}
+	l.setLocked(p.seq, 0, &Outcome{State: st, Latency: at.Sub(p.time)})
 	if journal {
 		l.upd = append(l.upd, p.seq)
 	}
@@ -443,7 +720,7 @@ func (l *Log) CloseConn(conn string) {
 		if p.state != Waiting || !l.retained(p.seq) {
 			continue
 		}
-		l.at(p.seq).Outcome = &Outcome{State: NoResponse, Latency: at.Sub(p.time)}
+		l.setLocked(p.seq, 0, &Outcome{State: NoResponse, Latency: at.Sub(p.time)})
 		if journal {
 			l.upd = append(l.upd, p.seq)
 		}
@@ -461,11 +738,21 @@ func (l *Log) CloseConn(conn string) {
 // Get returns the event with sequence number seq, if it is still held.
 func (l *Log) Get(seq uint64) (Event, bool) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	if !l.retained(seq) {
+		l.mu.Unlock()
 		return Event{}, false
 	}
-	return *l.at(seq), true
+	if seq >= l.hotFirst {
+		e := l.hot[seq-l.hotFirst]
+		l.mu.Unlock()
+		return e, true
+	}
+	l.mu.Unlock()
+	evs := l.read(seq, seq)
+	if len(evs) != 1 || evs[0].Seq != seq {
+		return Event{}, false
+	}
+	return evs[0], true
 }
 
 // LastSeq returns the sequence number of the last event appended (0 if none).
@@ -501,7 +788,6 @@ func (l *Log) missingLocked(seq uint64) (from, count uint64) {
 // how many were lost. Events removed by Clear are not reported as dropped.
 func (l *Log) After(seq uint64, max int) ([]Event, error) {
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	var err error
 	from, n := l.missingLocked(seq)
 	if n > 0 {
@@ -511,29 +797,15 @@ func (l *Log) After(seq uint64, max int) ([]Event, error) {
 		from = l.first
 	}
 	if from > l.last {
+		l.mu.Unlock()
 		return nil, err
 	}
 	to := l.last
 	if max > 0 && to-from+1 > uint64(max) {
 		to = from + uint64(max) - 1
 	}
-	return l.copyLocked(from, to, nil), err
-}
-
-func (l *Log) copyLocked(from, to uint64, dst []Event) []Event {
-	if dst == nil {
-		dst = make([]Event, 0, to-from+1)
-	}
-	for s := from; s <= to; {
-		i := (s - l.base) % l.capacity
-		n := to - s + 1
-		if rest := l.capacity - i; n > rest {
-			n = rest
-		}
-		dst = append(dst, l.buf[i:i+n]...)
-		s += n
-	}
-	return dst
+	l.mu.Unlock()
+	return l.read(from, to), err
 }
 
 // Events returns a copy of every event the log holds, in order.
@@ -549,9 +821,12 @@ func (l *Log) Clear() {
 	l.mu.Lock()
 	l.cleared = l.last
 	l.first = l.last + 1
-	l.base = l.first
-	l.buf = nil
-	l.held = 0
+	l.hotFirst = l.first
+	l.hot, l.hotBytes = nil, 0
+	l.chunks, l.spilled, l.chunkMem = nil, 0, 0
+	clear(l.patches)
+	l.cache.reset()
+	l.sp.reset(false)
 	l.clearGen++
 	for k, p := range l.pending {
 		if p.state != Waiting {
@@ -602,6 +877,24 @@ func (l *Log) AttemptsOf(callID string) []Event {
 		}
 	}
 	return nil
+}
+
+// Retention says how the log holds its events now.
+func (l *Log) Retention() Retention {
+	l.mu.Lock()
+	r := Retention{Events: int(l.last + 1 - l.first), Memory: l.hotBytes + l.chunkMem}
+	for i, c := range l.chunks {
+		r.Sealed += c.n
+		if i < l.spilled {
+			r.Spilled += c.n
+		}
+	}
+	l.mu.Unlock()
+	r.SpillBytes = l.sp.bytes()
+	l.sp.mu.Lock()
+	r.SpillErr = l.sp.err
+	l.sp.mu.Unlock()
+	return r
 }
 
 // Stats returns the counters since the log was created or last cleared.

@@ -267,13 +267,7 @@ func Match(e Event, query string) bool {
 	if query == "" {
 		return true
 	}
-	if containsFold([]byte(e.Title()), query) || containsFold([]byte(e.Text), query) || containsFold(e.Raw, query) {
-		return true
-	}
-	if e.HTTP != nil && (containsFold([]byte(e.HTTP.URL), query) || containsFold([]byte(e.HTTP.Err), query)) {
-		return true
-	}
-	return e.Run != "" && containsFold([]byte(e.Run), query)
+	return newMatcher(query).event(&e)
 }
 
 // containsFold is a case-insensitive bytes.Contains that allocates

@@ -55,12 +55,10 @@ func (l *Log) Run(run string) []Step {
 		return nil
 	}
 	var evs []Event
-	l.mu.Lock()
-	for s := l.first; s <= l.last && s != 0; s++ {
-		if e := l.at(s); e.Run == run {
-			evs = append(evs, *e)
+	for _, e := range l.Events() {
+		if e.Run == run {
+			evs = append(evs, e)
 		}
 	}
-	l.mu.Unlock()
 	return Waterfall(evs, run)
 }

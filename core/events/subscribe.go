@@ -89,7 +89,7 @@ func (l *Log) wake() {
 // trimJournalLocked bounds the update journal; a listener further behind
 // than that has lost those events to eviction anyway.
 func (l *Log) trimJournalLocked() {
-	limit := int(l.capacity)
+	limit := min(int(l.capacity), hotEvents+chunkEvents)
 	if limit < 1024 {
 		limit = 1024
 	}
@@ -143,7 +143,6 @@ func (l *Log) deliver(s *subscriber) {
 func (l *Log) collect(s *subscriber) (Batch, bool) {
 	var b Batch
 	l.mu.Lock()
-	defer l.mu.Unlock()
 	if s.clearGen != l.clearGen {
 		b.Cleared = true
 		s.clearGen = l.clearGen
@@ -155,11 +154,16 @@ func (l *Log) collect(s *subscriber) (Batch, bool) {
 	}
 	prev := s.cursor
 	to := l.last
+	read := false
 	if from <= to {
 		if to-from+1 > MaxBatch {
 			to = from + MaxBatch - 1
 		}
-		b.Events = l.copyLocked(from, to, nil)
+		if from >= l.hotFirst {
+			b.Events = append([]Event(nil), l.hot[from-l.hotFirst:to-l.hotFirst+1]...)
+		} else {
+			read = true // sealed events: decoded without the lock
+		}
 	}
 	if to > s.cursor {
 		s.cursor = to
@@ -177,9 +181,16 @@ func (l *Log) collect(s *subscriber) (Batch, bool) {
 				seen = map[uint64]bool{}
 			}
 			seen[rs] = true
-			b.Updated = append(b.Updated, *l.at(rs))
+			if e, ok := l.getLocked(rs); ok {
+				b.Updated = append(b.Updated, e)
+			}
 		}
 	}
 	s.updPos = l.updBase + uint64(len(l.upd))
-	return b, to < l.last
+	more := to < l.last
+	l.mu.Unlock()
+	if read {
+		b.Events = l.read(from, to)
+	}
+	return b, more
 }
