@@ -296,6 +296,78 @@ func TestGUIHistoryChain(t *testing.T) {
 	})
 }
 
+// TestGUIHistoryChainRestart: the chain of a sampling-with-tools loop
+// (the demo server's sample_with_tools, answered by the Quick Mock
+// profile) is kept with the call, and after a restart (a new backend and
+// window on the same data folder) the History shows it as it was, marked
+// as from an earlier session.
+func TestGUIHistoryChainRestart(t *testing.T) {
+	data := useDataHome(t)
+	h := newGUIHarness(t)
+	profiles := filepath.Join(h.dir, "profiles.json")
+	ps := sampling.DefaultProfiles()
+	ps.Active = "Quick Mock"
+	if err := sampling.Save(profiles, ps); err != nil {
+		t.Fatal(err)
+	}
+	ui.Sync(func() { h.be.useQueue(h.w, profiles) })
+	h.tap("Connect")
+	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
+	h.runTool("sample_with_tools", "")
+	h.waitFor("the loop's result", func() bool { return h.hasText("finished after") })
+	h.openTab("History")
+	chain := []string{"sampling/createMessage (with tools)", "Response: toolUse – ", "tool execution: ", "sampling/createMessage (continuation)"}
+	h.waitFor("the chain", func() bool {
+		for _, s := range chain {
+			if !h.hasText(s) {
+				return false
+			}
+		}
+		return true
+	})
+	var lines []string
+	h.waitFor("the call stored with its chain", func() bool {
+		b, _ := os.ReadFile(filepath.Join(data, "spyglass", "calls", "demo.json"))
+		return strings.Contains(string(b), `"nested"`) && strings.Contains(string(b), "continuation")
+	})
+	ui.Sync(func() { lines = h.chainLines() })
+	ui.Sync(h.w.Close)
+
+	h2 := &guiHarness{t: t, dir: h.dir, be: newGUIBackend(h.be.cat, "", nil)}
+	h2.open(test.NewTempApp(t), &ui.Options{ConnectAttempts: 1})
+	t.Cleanup(func() { ui.Sync(h2.w.Close) })
+	h2.tap("Connect")
+	h2.waitFor("connected", func() bool { return h2.hasText("echo · Echoes the message back.") })
+	h2.openTab("History")
+	h2.waitFor("the earlier call with its chain", func() bool {
+		return h2.hasBadge("earlier session") && h2.hasText("tools/call sample_with_tools")
+	})
+	var again []string
+	ui.Sync(func() { again = h2.chainLines() })
+	if strings.Join(again, "\n") != strings.Join(lines, "\n") {
+		t.Fatalf("after the restart the chain reads\n%s\nwhere it read\n%s", strings.Join(again, "\n"), strings.Join(lines, "\n"))
+	}
+	for _, s := range chain {
+		if !strings.Contains(strings.Join(again, "\n"), s) {
+			t.Errorf("the chain after the restart has no %q", s)
+		}
+	}
+}
+
+// chainLines are the History's nested lines (↳ and Response:), top down.
+func (h *guiHarness) chainLines() []string {
+	var out []string
+	h.find(func(o fyne.CanvasObject) bool {
+		if l, ok := o.(*widget.Label); ok {
+			if t := strings.TrimSpace(l.Text); strings.HasPrefix(t, "↳ +") || strings.HasPrefix(t, "Response: ") {
+				out = append(out, t)
+			}
+		}
+		return false
+	})
+	return out
+}
+
 // TestGUIHistoryRestart: the calls made are kept per server under the XDG
 // data folder (secrets masked) and shown after a restart, marked as from
 // an earlier session, with Replay.

@@ -6,6 +6,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
 	"os"
@@ -68,6 +69,10 @@ func humanize(err error) error {
 	}
 	return worded(err, guiHeadline(err))
 }
+
+// Humanize implements ui.Humanizer: the window's own operations (a
+// catalog save, a trace file, the keyring) are worded as the engine's.
+func (b *guiBackend) Humanize(err error) error { return humanize(err) }
 
 // troubleshootingKinds are the anchors errorKind returns: each is a
 // heading of docs/TROUBLESHOOTING.md (a test reads the file).
@@ -175,6 +180,7 @@ func guiHeadline(err error) string {
 		timeout *session.TimeoutError
 		legacy  *session.LegacyServerError
 		dns     *net.DNSError
+		path    *fs.PathError
 	)
 	switch {
 	case errors.As(err, &legacy), errors.Is(err, wire.ErrCommandNotFound):
@@ -207,6 +213,9 @@ func guiHeadline(err error) string {
 		return "Could not reach the server: is it running, and is the URL right?"
 	case errors.As(err, &timeout):
 		return fmt.Sprintf("No answer after %s: the request timed out (Spyglass sent notifications/cancelled).", timeout.After.Round(1e6))
+	case errors.As(err, &path):
+		// a file of the window's own: the cause, then which file
+		return fmt.Sprintf("%s (%s)", sentence(path.Err.Error()), path.Path)
 	}
 	msg := describeError(err)
 	if msg == err.Error() { // no words for it: at least drop the chain's prefixes

@@ -3,7 +3,9 @@ package cmd
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/spyglass-mcp/spyglass/core/session"
@@ -33,6 +35,7 @@ func TestHumanize(t *testing.T) {
 		{"JSON-RPC error", rpc, []string{"The server reported an error: database is locked", "-32603"}, "session:"},
 		{"crash", fmt.Errorf("session: tools/call: %w", crash), []string{"The server process exited with status 1", "ECONNREFUSED 127.0.0.1:5432"}, "wire:"},
 		{"command not found", fmt.Errorf("session: connect: %w", notFound), []string{"Command not found: spyglass-no-such-command-xyz", "full path"}, "wire:"},
+		{"a file of the window's", fmt.Errorf("trace: %w", &fs.PathError{Op: "open", Path: "/tmp/gone.json", Err: syscall.ENOENT}), []string{"No such file or directory (/tmp/gone.json)"}, "open /tmp"},
 		{"no words", fmt.Errorf("session: tools/call: %w", fmt.Errorf("wire: write: broken pipe")), []string{"Broken pipe"}, "session:"},
 	} {
 		pe, ok := humanize(c.err).(ui.PlainError)

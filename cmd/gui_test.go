@@ -27,6 +27,7 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/testpeers"
 	"github.com/spyglass-mcp/spyglass/ui"
 	"github.com/spyglass-mcp/spyglass/ui/esc"
+	"github.com/spyglass-mcp/spyglass/ui/jsonedit"
 	"github.com/spyglass-mcp/spyglass/ui/form"
 )
 
@@ -146,6 +147,8 @@ func asEntry(o fyne.CanvasObject) *widget.Entry {
 	case *widget.Entry:
 		return e
 	case *esc.Entry:
+		return &e.Entry
+	case *jsonedit.Entry: // the JSON editors (tester, a form's JSON mode)
 		return &e.Entry
 	}
 	return nil
@@ -276,10 +279,10 @@ func TestGUIDemoServer(t *testing.T) {
 		r.SetSelected("JSON")
 	})
 	ui.Sync(func() {
-		e := h.find(func(o fyne.CanvasObject) bool {
-			e, ok := o.(*widget.Entry)
-			return ok && e.MultiLine
-		}).(*widget.Entry)
+		e := asEntry(h.find(func(o fyne.CanvasObject) bool {
+			e := asEntry(o)
+			return e != nil && e.MultiLine
+		}))
 		e.SetText(`{"message": "hello from the test"}`)
 	})
 	h.tap("Run")
@@ -570,10 +573,10 @@ func TestGUIServerEverything(t *testing.T) {
 		r.SetSelected("JSON")
 	})
 	ui.Sync(func() {
-		h.find(func(o fyne.CanvasObject) bool {
-			e, ok := o.(*widget.Entry)
-			return ok && e.MultiLine
-		}).(*widget.Entry).SetText(`{"a": 19, "b": 23}`)
+		asEntry(h.find(func(o fyne.CanvasObject) bool {
+			e := asEntry(o)
+			return e != nil && e.MultiLine
+		})).SetText(`{"a": 19, "b": 23}`)
 	})
 	h.tap("Run")
 	h.waitFor("the sum", func() bool { return h.hasText("42") && h.hasText("Result") })
@@ -716,10 +719,10 @@ func TestGUIProgressAndCancel(t *testing.T) {
 		}).(*widget.RadioGroup).SetSelected("JSON")
 	})
 	ui.Sync(func() {
-		h.find(func(o fyne.CanvasObject) bool {
-			e, ok := o.(*widget.Entry)
-			return ok && e.MultiLine
-		}).(*widget.Entry).SetText(`{"steps": 200, "step_ms": 100}`)
+		asEntry(h.find(func(o fyne.CanvasObject) bool {
+			e := asEntry(o)
+			return e != nil && e.MultiLine
+		})).SetText(`{"steps": 200, "step_ms": 100}`)
 	})
 	h.tap("Run")
 	h.waitFor("progress", func() bool {
@@ -814,10 +817,10 @@ func (h *guiHarness) setArgs(args string) {
 		}).(*widget.RadioGroup).SetSelected("JSON")
 	})
 	ui.Sync(func() {
-		h.find(func(o fyne.CanvasObject) bool {
-			e, ok := o.(*widget.Entry)
-			return ok && e.MultiLine
-		}).(*widget.Entry).SetText(args)
+		asEntry(h.find(func(o fyne.CanvasObject) bool {
+			e := asEntry(o)
+			return e != nil && e.MultiLine
+		})).SetText(args)
 	})
 }
 

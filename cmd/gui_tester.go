@@ -141,12 +141,21 @@ func (b *guiBackend) Calls(server string) ([]ui.HistoryEntry, error) {
 	out := make([]ui.HistoryEntry, len(hs))
 	for i, h := range hs {
 		out[i] = ui.HistoryEntry{Time: h.Time, Method: h.Method, Params: h.Params, Status: h.Status, Code: h.Code, Duration: h.Duration}
+		for _, n := range h.Nested {
+			out[i].Nested = append(out[i].Nested, ui.NestedRequest{After: n.After, Method: n.Method, WithTools: n.WithTools,
+				Continuation: n.Continuation, Status: n.Status, Summary: n.Summary, ToolUses: n.ToolUses, AnsweredAfter: n.AnsweredAfter})
+		}
 	}
 	return out, err
 }
 
-// AddCall implements ui.CallStore.
+// AddCall implements ui.CallStore: the call with the server's own
+// requests it triggered (core/history bounds and masks them).
 func (b *guiBackend) AddCall(server string, e ui.HistoryEntry) error {
-	return b.callHistory().Add(server, history.Entry{Time: e.Time, Method: e.Method, Params: e.Params,
-		Status: e.Status, Code: e.Code, Duration: e.Duration})
+	he := history.Entry{Time: e.Time, Method: e.Method, Params: e.Params, Status: e.Status, Code: e.Code, Duration: e.Duration}
+	for _, n := range e.Nested {
+		he.Nested = append(he.Nested, history.Nested{After: n.After, Method: n.Method, WithTools: n.WithTools,
+			Continuation: n.Continuation, Status: n.Status, Summary: n.Summary, ToolUses: n.ToolUses, AnsweredAfter: n.AnsweredAfter})
+	}
+	return b.callHistory().Add(server, he)
 }

@@ -83,7 +83,7 @@ func (w *Window) SaveToCollection(server string, seq uint64) {
 		p := strings.TrimSpace(path.Text)
 		label, err := st.SaveCall(server, seq, p)
 		if err != nil {
-			w.toast("error", "Could not save the call: "+err.Error())
+			w.toastErr("error", "Could not save the call", err)
 			return
 		}
 		w.toast("ok", "Saved "+label+" to "+p)
@@ -97,7 +97,7 @@ func (w *Window) SaveToCollection(server string, seq uint64) {
 func (w *Window) onRunCollectionDialog() {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
-			w.toast("error", "Could not open the file: "+err.Error())
+			w.toastErr("error", "Could not open the file", err)
 			return
 		}
 		if r == nil {

@@ -134,3 +134,23 @@ func errorView(err error, title string, win fyne.Window) fyne.CanvasObject {
 	eb.SetErr(err, title, win)
 	return container.NewVBox(eb.box)
 }
+
+// Humanizer is an optional Backend interface: it words an error of the
+// window's own operations (a catalog save, a trace file, a keyring call)
+// for a person, cause first, as it words the engine's (cmd's humanizer).
+type Humanizer interface {
+	Humanize(err error) error
+}
+
+// toastErr toasts a failure: what did not happen ("Could not remove
+// one"), then the cause in plain words; the whole chain is behind Show
+// full error. level is "error" or "warning".
+func (w *Window) toastErr(level, what string, err error) {
+	if h, ok := w.be.(Humanizer); ok {
+		err = h.Humanize(err)
+	}
+	head, full := plainError(err)
+	w.toasts.showAction(level, what+": "+head, "Show full error", toastLife, func() {
+		showTextDialog(what, full, w.win)
+	})
+}

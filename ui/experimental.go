@@ -218,7 +218,7 @@ func (e *experimentalScreen) save() {
 	name, w := e.ss.s.cfg.Name, e.ss.s.w
 	go func() {
 		if err := st.SetClientExperimental(name, raw); err != nil {
-			do(func() { w.toast("error", "Could not save the client capabilities: "+err.Error()) })
+			do(func() { w.toastErr("error", "Could not save the client capabilities", err) })
 			return
 		}
 		do(func() { w.toast("ok", "Saved: sent on the next connect to "+name) })

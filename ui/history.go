@@ -15,6 +15,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/redact"
 )
 
 // historyScreen is the History of one server: every call a person made,
@@ -140,7 +141,7 @@ func (h *historyScreen) loadPast() {
 	}
 	entries, err := cs.Calls(h.ss.s.cfg.Name)
 	if err != nil {
-		h.ss.s.w.toast("error", "The History of earlier sessions could not be read: "+err.Error())
+		h.ss.s.w.toastErr("error", "The History of earlier sessions could not be read", err)
 	}
 	if len(entries) > 0 {
 		h.pastNewest = entries[0].Time
@@ -177,11 +178,12 @@ func (h *historyScreen) storeSettled() {
 		}
 		h.stored[c.req.Seq] = true
 		method, params := historyRequest(c.req)
-		e := HistoryEntry{Time: c.req.Time, Method: method, Params: params, Status: strings.ReplaceAll(string(o.State), "_", " "), Duration: o.Latency}
+		e := HistoryEntry{Time: c.req.Time, Method: method, Params: params, Status: strings.ReplaceAll(string(o.State), "_", " "), Duration: o.Latency,
+			Nested: h.nestedOf(c)}
 		server, w := h.ss.s.cfg.Name, h.ss.s.w
 		w.saveInBackground(func() {
 			if err := cs.AddCall(server, e); err != nil {
-				do(func() { w.toast("warning", "Could not save the History: "+err.Error()) })
+				do(func() { w.toastErr("warning", "Could not save the History", err) })
 			}
 		})
 	}
@@ -284,40 +286,71 @@ func (h *historyScreen) row(c *historyCall) fyne.CanvasObject {
 // History drawing shows them: each with its time relative to the call,
 // a sampling request marked "with tools" or "continuation", its answer
 // summarised ("toolUse – get_weather(Paris), get_weather(London)", or the
-// text), and the server's tool execution between two sampling rounds.
+// text), and the server's tool execution between two sampling rounds. A
+// call of an earlier session shows the chain it kept.
 func (h *historyScreen) chain(c *historyCall) []string {
-	var out []string
+	if c.past != nil {
+		return chainLines(c.past.Nested)
+	}
+	return chainLines(h.nestedOf(c))
+}
+
+// NestedRequest is one of the server's own requests during a call
+// (sampling, elicitation, roots) as the History's chain shows it; a
+// CallStore keeps them with the call, so the chain of an earlier session
+// looks as it did.
+type NestedRequest struct {
+	After         time.Duration // from the call's request to this one
+	Method        string
+	WithTools     bool // a sampling request that offers tools
+	Continuation  bool // a sampling request whose messages carry tool results
+	Status        string
+	Summary       string   // the answer in short, "" when none came
+	ToolUses      []string // the tool calls a sampling answer asked for
+	AnsweredAfter time.Duration
+}
+
+// nestedOf reads the chain of a call of this session from the log.
+func (h *historyScreen) nestedOf(c *historyCall) []NestedRequest {
 	src := h.ss.s.w.be.Events()
-	var lastUse []string // the tool calls of the previous sampling answer
-	var lastAnswer time.Time
+	out := make([]NestedRequest, 0, len(c.nested))
 	for _, n := range c.nested {
-		if n.Method == "sampling/createMessage" && len(lastUse) > 0 && !lastAnswer.IsZero() {
-			out = append(out, fmt.Sprintf("    ↳ +%s  tool execution: %s", latency(lastAnswer.Sub(c.req.Time)), toolsRun(lastUse)))
-		}
-		label := n.Method
+		r := NestedRequest{After: n.Time.Sub(c.req.Time), Method: n.Method, Status: historyStatus(n)}
 		if n.Method == "sampling/createMessage" {
-			withTools, cont := samplingKind(n.Raw)
-			switch {
-			case cont:
-				label += " (continuation)"
-			case withTools:
-				label += " (with tools)"
+			r.WithTools, r.Continuation = samplingKind(n.Raw)
+		}
+		if src != nil && n.Pair != 0 {
+			if resp, ok := src.Get(n.Pair); ok {
+				r.Summary, r.ToolUses = answerSummary(n.Method, resp.Raw)
+				r.AnsweredAfter = resp.Time.Sub(c.req.Time)
 			}
 		}
-		out = append(out, fmt.Sprintf("    ↳ +%s  %s  · %s", latency(n.Time.Sub(c.req.Time)), label, historyStatus(n)))
-		lastUse = nil
-		if src == nil || n.Pair == 0 {
-			continue
+		out = append(out, r)
+	}
+	return out
+}
+
+// chainLines words a chain, one line each.
+func chainLines(ns []NestedRequest) []string {
+	var out []string
+	var lastUse []string // the tool calls of the previous sampling answer
+	var lastAnswer time.Duration
+	for _, n := range ns {
+		if n.Method == "sampling/createMessage" && len(lastUse) > 0 && lastAnswer > 0 {
+			out = append(out, fmt.Sprintf("    ↳ +%s  tool execution: %s", latency(lastAnswer), toolsRun(lastUse)))
 		}
-		resp, ok := src.Get(n.Pair)
-		if !ok {
-			continue
+		label := n.Method
+		switch {
+		case n.Continuation:
+			label += " (continuation)"
+		case n.WithTools:
+			label += " (with tools)"
 		}
-		summary, uses := answerSummary(n.Method, resp.Raw)
-		if summary != "" {
-			out = append(out, "        Response: "+summary)
+		out = append(out, fmt.Sprintf("    ↳ +%s  %s  · %s", latency(n.After), label, n.Status))
+		if n.Summary != "" {
+			out = append(out, "        Response: "+n.Summary)
 		}
-		lastUse, lastAnswer = uses, resp.Time
+		lastUse, lastAnswer = n.ToolUses, n.AnsweredAfter
 	}
 	return out
 }
@@ -460,7 +493,10 @@ func firstArg(input json.RawMessage) string {
 		return ""
 	}
 	if json.Unmarshal(input, &obj) == nil && len(obj) == 1 {
-		for _, v := range obj {
+		for k, v := range obj {
+			if redact.Name(k) {
+				return redact.Mask // kept across restarts: never a secret
+			}
 			if s, ok := v.(string); ok {
 				return s
 			}

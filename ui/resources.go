@@ -360,7 +360,7 @@ func (r *resourcesScreen) onSubscribe() {
 		return struct{}{}, c.Unsubscribe(ctx, uri)
 	}, func(_ struct{}, err error) {
 		if err != nil {
-			r.ss.s.w.toast("error", "Could not change the subscription: "+err.Error())
+			r.ss.s.w.toastErr("error", "Could not change the subscription", err)
 			return
 		}
 		r.subs[uri] = sub

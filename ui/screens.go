@@ -139,7 +139,7 @@ func (ss *serverScreens) buildRoots() fyne.CanvasObject {
 		}
 		go func() {
 			if err := be.SetRoots(name, roots); err != nil {
-				do(func() { w.toast("error", "Could not change the roots: "+err.Error()) })
+				do(func() { w.toastErr("error", "Could not change the roots", err) })
 			}
 		}()
 	}
@@ -271,7 +271,7 @@ func (ss *serverScreens) openResource(uri string) {
 	run(ss, func(ctx context.Context, c Conn) (ReadResult, error) { return c.ReadResource(ctx, uri) },
 		func(r ReadResult, err error) {
 			if err != nil {
-				ss.s.w.toast("error", "Could not read "+uri+": "+err.Error())
+				ss.s.w.toastErr("error", "Could not read "+uri+"", err)
 				return
 			}
 			box := container.NewVBox()
@@ -380,7 +380,7 @@ func (w *Window) Save(name string, data []byte) {
 func (w *Window) saveFile(name string, write func(io.Writer) error) {
 	done := func(wr fyne.URIWriteCloser, err error) {
 		if err != nil {
-			w.toast("error", "Could not open the file to save: "+err.Error())
+			w.toastErr("error", "Could not open the file to save", err)
 			return
 		}
 		if wr == nil {
@@ -388,7 +388,7 @@ func (w *Window) saveFile(name string, write func(io.Writer) error) {
 		}
 		path := wr.URI().Path()
 		if err = w.writeChosen(path, wr, write); err != nil {
-			w.toast("error", "Could not save "+path+": "+err.Error())
+			w.toastErr("error", "Could not save "+path+"", err)
 			return
 		}
 		w.toast("ok", "Saved "+path)

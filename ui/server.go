@@ -176,7 +176,7 @@ func (w *Window) openURL(u string) {
 		}
 	}
 	if err := open(u); err != nil {
-		w.toast("error", "Could not open the browser ("+err.Error()+"): copy the address into one instead")
+		w.toastErr("error", "Could not open the browser (copy the address into one instead)", err)
 	}
 }
 
@@ -331,7 +331,7 @@ func (s *server) onEngineState(gen int, st StateView) {
 		s.dropped = true
 		s.attempt = s.w.opts.ConnectAttempts // no automatic retry of a drop
 		s.refreshUI()
-		s.w.toast("error", s.cfg.Name+" disconnected: "+s.state.Err.Error())
+		s.w.toastErr("error", s.cfg.Name+" disconnected", s.state.Err)
 	case s.dropped && st.State == StateConnecting:
 		s.setState(st)
 	case s.dropped && st.State == StateConnected:

@@ -306,7 +306,7 @@ func (c *serverCard) onDuplicate() {
 	}
 	cfg.Name = name
 	if err := w.be.SaveServer("", cfg); err != nil {
-		w.toast("error", "Could not duplicate "+c.s.cfg.Name+": "+err.Error())
+		w.toastErr("error", "Could not duplicate "+c.s.cfg.Name+"", err)
 		return
 	}
 	w.reloadServers()
@@ -341,7 +341,7 @@ func (w *Window) removeServer(name string) {
 		s.disconnect()
 	}
 	if err := w.be.RemoveServer(name); err != nil {
-		w.toast("error", "Could not remove "+name+": "+err.Error())
+		w.toastErr("error", "Could not remove "+name+"", err)
 		return
 	}
 	if w.selected != nil && w.selected.cfg.Name == name {
@@ -355,7 +355,7 @@ func (w *Window) removeServer(name string) {
 	}
 	w.toasts.showAction("ok", "Removed "+name, "Undo", undoLife, func() {
 		if err := r.RestoreServer(name); err != nil {
-			w.toast("error", "Could not put "+name+" back: "+err.Error())
+			w.toastErr("error", "Could not put "+name+" back", err)
 			return
 		}
 		w.reloadServers()
@@ -381,7 +381,7 @@ func (w *Window) onDropped(_ fyne.Position, uris []fyne.URI) {
 	for _, u := range files {
 		r, err := storageReader(u)
 		if err != nil {
-			w.toast("error", "Could not read "+u.Name()+": "+err.Error())
+			w.toastErr("error", "Could not read "+u.Name()+"", err)
 			continue
 		}
 		if IsTrace(u.Name(), r) {
@@ -400,7 +400,7 @@ func (w *Window) importConfig(data []byte, source string) {
 	}
 	added, skipped, err := w.be.Import(data, source)
 	if err != nil {
-		w.toast("error", "Could not import "+source+": "+err.Error())
+		w.toastErr("error", "Could not import "+source+"", err)
 		return
 	}
 	w.reloadServers()

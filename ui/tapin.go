@@ -96,7 +96,7 @@ func (w *Window) showTapIn(name string) {
 				err = undo()
 			}
 			if err != nil {
-				w.toast("error", "Could not undo: "+err.Error())
+				w.toastErr("error", "Could not undo", err)
 				return
 			}
 			w.toast("ok", name+" no longer goes through the tap in "+filepath.Base(file)+"; restart the client")

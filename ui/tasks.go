@@ -123,7 +123,7 @@ func (t *tasksScreen) onPoll(id string) {
 	run(t.ss, func(ctx context.Context, c Conn) (Task, error) { return c.GetTask(ctx, id) },
 		func(task Task, err error) {
 			if err != nil {
-				t.ss.s.w.toast("error", "tasks/get failed: "+err.Error())
+				t.ss.s.w.toastErr("error", "tasks/get failed", err)
 				return
 			}
 			for i := range t.tasks {
@@ -154,7 +154,7 @@ func (t *tasksScreen) onCancel(id string) {
 	run(t.ss, func(ctx context.Context, c Conn) (struct{}, error) { return struct{}{}, c.CancelTask(ctx, id) },
 		func(_ struct{}, err error) {
 			if err != nil {
-				t.ss.s.w.toast("error", "tasks/cancel failed: "+err.Error())
+				t.ss.s.w.toastErr("error", "tasks/cancel failed", err)
 				return
 			}
 			t.ss.s.w.toast("ok", "Cancelled task "+id)

@@ -84,6 +84,9 @@ type HistoryEntry struct {
 	Status   string // ok, error, timed out, cancelled, no response
 	Code     int    // the JSON-RPC error code of an error answer
 	Duration time.Duration
+	// Nested are the server's own requests during a call of the History
+	// (none for the tester's requests).
+	Nested []NestedRequest
 }
 
 // Label is the history row: time, method, status and duration.
@@ -575,7 +578,7 @@ func (t *testerScreen) loadStoredHistory() {
 		hs, err := st.History(name)
 		do(func() {
 			if err != nil {
-				t.ss.s.w.toast("warning", "Could not read the tester's history: "+err.Error())
+				t.ss.s.w.toastErr("warning", "Could not read the tester's history", err)
 			}
 			t.history = append(t.history, hs...)
 			t.showHistory()
@@ -590,7 +593,7 @@ func (t *testerScreen) addHistory(e HistoryEntry) {
 		name, w := t.ss.s.cfg.Name, t.ss.s.w
 		w.saveInBackground(func() {
 			if err := st.AddHistory(name, e); err != nil {
-				do(func() { w.toast("warning", "Could not save the tester's history: "+err.Error()) })
+				do(func() { w.toastErr("warning", "Could not save the tester's history", err) })
 			}
 		})
 	}

@@ -105,7 +105,7 @@ func (t *toaster) showAction(level, msg, actLabel string, life time.Duration, ac
 			}
 		})
 		more.Importance = widget.LowImportance
-		right = container.NewHBox(more, closeBtn)
+		right.Objects = append([]fyne.CanvasObject{more}, right.Objects...)
 	}
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground))
 	bg.CornerRadius = 6
