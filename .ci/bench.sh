@@ -46,7 +46,9 @@ go test -run '^$' -bench 'RecordingOverhead' -benchtime 10000x ./core/internal/b
 go test -run '^$' -bench 'BenchmarkCallTool' -benchtime 10000x ./core/session | grep -E '^Benchmark'
 
 echo
-echo "== Tap: 10,000 tools/call echo round trips to server-everything over stdio, direct vs through spyglass --tap recording a trace (goal: ratio <= 1.05; cpu-ratio is the server and the tap against the server alone)"
+echo "== Tap: 10,000 tools/call echo round trips to server-everything over stdio, direct vs through spyglass --tap recording a trace, in 10 interleaved rounds;"
+echo "   min – median – max over the rounds of the wall ratio (goal: median <= 1.05) and the CPU ratio (the server and the tap against the server alone);"
+echo "   tap-cpu-µs/call is the tap's own CPU per call, what copying and recording cost"
 go test -run '^$' -bench 'BenchmarkTapEcho' -benchtime 10000x ./core/tap | grep -E '^Benchmark'
 
 echo
