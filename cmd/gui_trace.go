@@ -1,14 +1,21 @@
 package cmd
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/mcpresult"
+	"github.com/spyglass-mcp/spyglass/core/session"
+	"github.com/spyglass-mcp/spyglass/core/sessiondiff"
 	"github.com/spyglass-mcp/spyglass/ui"
 )
 
@@ -113,3 +120,286 @@ func traceArgs(dir string, target []string) []string {
 	}
 	return out
 }
+
+// OpenRecorded implements ui.RecordedOpener: what the recorded session of
+// the entry name offered, read from its events in the log (the trace's
+// tools/list, resources/list, prompts/list answers and the recorded
+// calls), for its screens; it sends nothing anywhere.
+func (b *guiBackend) OpenRecorded(name string) (ui.RecordedConn, error) {
+	b.mu.Lock()
+	from := b.recorded[name]
+	b.mu.Unlock()
+	if from == "" {
+		return nil, fmt.Errorf("%s is not a recorded session", name)
+	}
+	var evs []events.Event
+	for _, e := range b.log.Events() {
+		if e.Conn == name {
+			evs = append(evs, e)
+		}
+	}
+	if len(evs) == 0 {
+		return nil, fmt.Errorf("the log holds no events of %s", name)
+	}
+	return newRecordedConn(evs), nil
+}
+
+// errRecorded is what a recorded session's screens get for anything they
+// would send.
+var errRecorded = errors.New("a recorded session is read-only: it sends nothing (Replay against… sends its requests to a live server)")
+
+// recordedConn is a recorded session's ui.Conn: its lists and results are
+// the recorded answers, and it never connects.
+type recordedConn struct {
+	at    time.Time
+	info  ui.ServerInfo
+	xs    []sessiondiff.Exchange // client→server requests with their answers
+	tools []ui.Tool
+	res   []ui.Resource
+	tmpl  []ui.ResourceTemplate
+	proms []ui.Prompt
+}
+
+// recordedResult is the result of a recorded answer, or its error.
+func recordedResult(resp json.RawMessage) (json.RawMessage, *session.RPCError) {
+	var m struct {
+		Result json.RawMessage   `json:"result"`
+		Error  *session.RPCError `json:"error"`
+	}
+	if json.Unmarshal(resp, &m) != nil {
+		return nil, &session.RPCError{Code: session.CodeInternalError, Message: "the recorded answer is not JSON-RPC"}
+	}
+	if m.Error != nil {
+		return nil, m.Error
+	}
+	return m.Result, nil
+}
+
+// recordedParams are a recorded request's params.
+func recordedParams(req json.RawMessage) json.RawMessage {
+	var m struct {
+		Params json.RawMessage `json:"params"`
+	}
+	_ = json.Unmarshal(req, &m)
+	return m.Params
+}
+
+func newRecordedConn(evs []events.Event) *recordedConn {
+	c := &recordedConn{at: evs[0].Time}
+	lists := map[string]map[string]bool{} // method → names seen, so a refresh does not list twice
+	items := func(method, field string, result json.RawMessage, key func(json.RawMessage) string) []json.RawMessage {
+		var m map[string]json.RawMessage
+		var raws []json.RawMessage
+		if json.Unmarshal(result, &m) != nil || json.Unmarshal(m[field], &raws) != nil {
+			return nil
+		}
+		if lists[method] == nil {
+			lists[method] = map[string]bool{}
+		}
+		var out []json.RawMessage
+		for _, r := range raws {
+			if k := key(r); !lists[method][k] {
+				lists[method][k] = true
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	field := func(name string) func(json.RawMessage) string {
+		return func(r json.RawMessage) string {
+			var m map[string]json.RawMessage
+			_ = json.Unmarshal(r, &m)
+			return string(m[name])
+		}
+	}
+	for _, x := range sessiondiff.Exchanges(evs) {
+		if x.Dir != events.DirOut || x.Response == nil {
+			continue
+		}
+		c.xs = append(c.xs, x)
+		result, rerr := recordedResult(x.Response)
+		if rerr != nil {
+			continue
+		}
+		switch x.Method {
+		case "initialize", "server/discover":
+			c.info = recordedInfo(x, result)
+		case "tools/list":
+			ts, _ := mcpresult.DecodeTools(items(x.Method, "tools", result, field("name")))
+			c.tools = append(c.tools, ts...)
+		case "resources/list":
+			rs, _ := mcpresult.DecodeResources(items(x.Method, "resources", result, field("uri")))
+			c.res = append(c.res, rs...)
+		case "resources/templates/list":
+			ts, _ := mcpresult.DecodeResourceTemplates(items(x.Method, "resourceTemplates", result, field("uriTemplate")))
+			c.tmpl = append(c.tmpl, ts...)
+		case "prompts/list":
+			ps, _ := mcpresult.DecodePrompts(items(x.Method, "prompts", result, field("name")))
+			c.proms = append(c.proms, ps...)
+		}
+	}
+	return c
+}
+
+// recordedInfo is what the recorded handshake negotiated.
+func recordedInfo(x sessiondiff.Exchange, result json.RawMessage) ui.ServerInfo {
+	var r struct {
+		ProtocolVersion string `json:"protocolVersion"`
+		ServerInfo      struct {
+			Name, Title, Version string
+		} `json:"serverInfo"`
+		Capabilities json.RawMessage `json:"capabilities"`
+		Instructions string          `json:"instructions"`
+	}
+	_ = json.Unmarshal(result, &r)
+	var p struct {
+		ProtocolVersion string          `json:"protocolVersion"`
+		Capabilities    json.RawMessage `json:"capabilities"`
+	}
+	_ = json.Unmarshal(recordedParams(x.Request), &p)
+	return ui.ServerInfo{ProtocolVersion: r.ProtocolVersion, RequestedVersion: p.ProtocolVersion, Modern: x.Method == "server/discover",
+		Name: r.ServerInfo.Name, Title: r.ServerInfo.Title, Version: r.ServerInfo.Version,
+		Instructions: r.Instructions, ServerCapabilities: r.Capabilities, ClientCapabilities: p.Capabilities}
+}
+
+// RecordedAt implements ui.RecordedConn.
+func (c *recordedConn) RecordedAt() time.Time { return c.at }
+
+// ToolCalls implements ui.RecordedConn.
+func (c *recordedConn) ToolCalls(name string) []ui.RecordedCall {
+	var out []ui.RecordedCall
+	for _, x := range c.xs {
+		if x.Method != "tools/call" || x.Name != name {
+			continue
+		}
+		var p struct {
+			Arguments json.RawMessage `json:"arguments"`
+		}
+		_ = json.Unmarshal(recordedParams(x.Request), &p)
+		rc := ui.RecordedCall{Seq: x.Seq, Arguments: p.Arguments}
+		result, rerr := recordedResult(x.Response)
+		if rerr != nil {
+			rc.Err = fmt.Sprintf("the server answered with error %d: %s", rerr.Code, rerr.Message)
+		} else {
+			r := mcpresult.DecodeToolResult(result)
+			rc.Result = ui.ToolResult{Content: r.Content, StructuredContent: r.StructuredContent, IsError: r.IsError, TaskID: r.TaskID,
+				Problems: r.Problems, Raw: result, Duration: x.Latency, Seq: x.Seq}
+		}
+		out = append(out, rc)
+	}
+	return out
+}
+
+// Connect implements ui.Conn: there is nothing to connect to.
+func (c *recordedConn) Connect(context.Context) error { return nil }
+
+// Close implements ui.Conn.
+func (c *recordedConn) Close() error { return nil }
+
+// Info implements ui.Conn.
+func (c *recordedConn) Info() ui.ServerInfo { return c.info }
+
+// ListTools implements ui.Conn: the tools the recorded session listed.
+func (c *recordedConn) ListTools(context.Context, string) ([]ui.Tool, string, error) {
+	return c.tools, "", nil
+}
+
+// CallTool implements ui.Conn: a recorded session calls nothing.
+func (c *recordedConn) CallTool(context.Context, ui.ToolCall, func(ui.Progress)) (ui.ToolResult, error) {
+	return ui.ToolResult{}, errRecorded
+}
+
+// ListResources implements ui.Conn.
+func (c *recordedConn) ListResources(context.Context, string) ([]ui.Resource, string, error) {
+	return c.res, "", nil
+}
+
+// ListResourceTemplates implements ui.Conn.
+func (c *recordedConn) ListResourceTemplates(context.Context) ([]ui.ResourceTemplate, error) {
+	return c.tmpl, nil
+}
+
+// recorded finds the latest recorded answer to method whose params
+// match: the result, or why there is none.
+func (c *recordedConn) recorded(method, what string, match func(params json.RawMessage) bool) (json.RawMessage, error) {
+	for i := len(c.xs) - 1; i >= 0; i-- {
+		x := c.xs[i]
+		if x.Method != method || !match(recordedParams(x.Request)) {
+			continue
+		}
+		result, rerr := recordedResult(x.Response)
+		if rerr != nil {
+			return nil, fmt.Errorf("the server answered the recorded %s with error %d: %s", method, rerr.Code, rerr.Message)
+		}
+		return result, nil
+	}
+	return nil, fmt.Errorf("the recording holds no %s of %s: a recorded session is read-only and shows only the answers it holds", method, what)
+}
+
+// ReadResource implements ui.Conn: the recorded answer to reading uri.
+func (c *recordedConn) ReadResource(_ context.Context, uri string) (ui.ReadResult, error) {
+	result, err := c.recorded("resources/read", uri, func(p json.RawMessage) bool {
+		var m struct {
+			URI string `json:"uri"`
+		}
+		return json.Unmarshal(p, &m) == nil && m.URI == uri
+	})
+	if err != nil {
+		return ui.ReadResult{}, err
+	}
+	return mcpresult.DecodeReadResult(result), nil
+}
+
+// Subscribe implements ui.Conn.
+func (c *recordedConn) Subscribe(context.Context, string) error { return errRecorded }
+
+// Unsubscribe implements ui.Conn.
+func (c *recordedConn) Unsubscribe(context.Context, string) error { return errRecorded }
+
+// Complete implements ui.Conn: no suggestions.
+func (c *recordedConn) Complete(context.Context, string, string, string, string) ([]string, error) {
+	return nil, nil
+}
+
+// ListPrompts implements ui.Conn.
+func (c *recordedConn) ListPrompts(context.Context, string) ([]ui.Prompt, string, error) {
+	return c.proms, "", nil
+}
+
+// GetPrompt implements ui.Conn: the recorded answer to getting the prompt
+// with these arguments.
+func (c *recordedConn) GetPrompt(_ context.Context, name string, args map[string]string) (ui.PromptResult, error) {
+	result, err := c.recorded("prompts/get", name+" with these arguments", func(p json.RawMessage) bool {
+		var m struct {
+			Name      string            `json:"name"`
+			Arguments map[string]string `json:"arguments"`
+		}
+		return json.Unmarshal(p, &m) == nil && m.Name == name && maps.Equal(m.Arguments, args)
+	})
+	if err != nil {
+		return ui.PromptResult{}, err
+	}
+	return mcpresult.DecodePromptResult(result), nil
+}
+
+// SetLogLevel implements ui.Conn.
+func (c *recordedConn) SetLogLevel(context.Context, string) error { return errRecorded }
+
+// ListTasks implements ui.Conn: a recorded session has no tasks to follow.
+func (c *recordedConn) ListTasks(context.Context) ([]ui.Task, error) { return nil, nil }
+
+// GetTask implements ui.Conn.
+func (c *recordedConn) GetTask(context.Context, string) (ui.Task, error) {
+	return ui.Task{}, errRecorded
+}
+
+// TaskResult implements ui.Conn.
+func (c *recordedConn) TaskResult(context.Context, string) (json.RawMessage, error) {
+	return nil, errRecorded
+}
+
+// CancelTask implements ui.Conn.
+func (c *recordedConn) CancelTask(context.Context, string) error { return errRecorded }
+
+// OnNotification implements ui.Conn: a recording sends none.
+func (c *recordedConn) OnNotification(func(ui.Notification)) {}

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
+
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/ui"
 )
@@ -37,9 +40,8 @@ func TestGUIOpenTrace(t *testing.T) {
 
 	var names []string
 	ui.Sync(func() { h.w.OpenTrace(path) })
-	h.waitFor("the recorded entry", func() bool {
-		return h.hasText("A recorded session, read-only, from "+path+".\nIts messages are in the inspector; it does not connect.") &&
-			h.hasText("Recorded")
+	h.waitFor("the recorded entry's screens", func() bool {
+		return h.hasText("— read-only") && h.hasText("Recorded") && h.hasText("echo · Echoes the message back.")
 	})
 	h.be.mu.Lock()
 	names = append(names, h.be.session...)
@@ -73,4 +75,71 @@ func TestGUIOpenTrace(t *testing.T) {
 	os.WriteFile(other, []byte(`{"mcpServers":{}}`), 0o600)
 	ui.Sync(func() { h.w.OpenTrace(other) })
 	h.waitFor("not a trace", func() bool { return h.hasText("it is not a Spyglass trace") })
+}
+
+// TestGUIRecordedScreens opens a recorded demo session: its Tools screen
+// lists the demo's tools as the server offered them, marked recorded and
+// read-only; selecting echo shows its schema as the form does, filled with
+// the recorded call's arguments, Run off with the reason, and the recorded
+// result; the Prompts and Resources screens list what was offered, and a
+// prompt fetched in the recording answers as recorded.
+func TestGUIRecordedScreens(t *testing.T) {
+	h := newGUIHarness(t)
+	h.tap("Connect")
+	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
+	var live string
+	ui.Sync(func() {
+		live = h.find(func(o fyne.CanvasObject) bool {
+			l, ok := o.(*widget.Label)
+			return ok && strings.HasSuffix(l.Text, " tools")
+		}).(*widget.Label).Text
+	})
+	runToolForm(h, "echo", "kept in the trace")
+	h.waitFor("the echo result", func() bool { return h.hasText("Echo: kept in the trace") })
+	h.openTab("Prompts")
+	h.waitFor("the greet prompt", func() bool { return h.hasText("Greet someone") })
+
+	path := filepath.Join(h.dir, "run"+ui.TraceExt)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.be.Events().WriteTrace(f, "demo"); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	ui.Sync(func() { h.w.OpenTrace(path) })
+	h.waitFor("the recorded tools", func() bool {
+		return h.hasText("— read-only") && h.hasText(live) && h.hasText("echo · Echoes the message back.")
+	})
+	h.openTab("Tools")
+	ui.Sync(func() { h.entry("Search tools").SetText("echo") })
+	h.waitFor("echo", func() bool { return h.hasText("echo · ") })
+	ui.Sync(func() {
+		if !h.selectRow("echo") {
+			t.Fatal("could not select echo")
+		}
+	})
+	h.waitFor("the recorded call and its result", func() bool {
+		return h.hasText("Recorded session, read-only: Run is off") && h.hasText("Recorded calls") && h.hasText("Echo: kept in the trace")
+	})
+	ui.Sync(func() {
+		if b := h.button("Run"); b == nil || !b.Disabled() {
+			t.Errorf("Run of a recorded session: %v, want disabled", b)
+		}
+		var filled bool
+		for _, e := range h.formEntries() {
+			filled = filled || e.Text == "kept in the trace"
+		}
+		if !filled {
+			t.Error("the form does not hold the recorded call's message")
+		}
+	})
+	h.openTab("Prompts")
+	h.waitFor("the recorded prompts", func() bool { return h.hasText("Greet someone") })
+	h.openTab("Resources")
+	h.waitFor("the recorded resources", func() bool { return h.hasText("readme") })
+	if n := len(h.be.live); n != 1 {
+		t.Errorf("%d live sessions, want only the demo's: the recorded one must not connect", n)
+	}
 }

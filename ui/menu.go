@@ -60,6 +60,7 @@ func (w *Window) addShortcuts() {
 	w.win.SetMainMenu(fyne.NewMainMenu(
 		fyne.NewMenu("File", key(fyne.NewMenuItem("Open trace…", w.onOpenTraceDialog), fyne.KeyO),
 			fyne.NewMenuItem("Compare sessions…", w.onCompareSessions),
+			fyne.NewMenuItem("Replay against…", w.onReplayAgainst),
 			w.harItem,
 			fyne.NewMenuItem("Run collection…", w.onRunCollectionDialog)),
 		fyne.NewMenu("Servers", add, paste, fyne.NewMenuItemSeparator(),

@@ -85,7 +85,11 @@ func newServerScreens(s *server) *serverScreens {
 	title.SizeName = theme.SizeNameSubHeadingText
 	disc := widget.NewButtonWithIcon("Disconnect", theme.MediaStopIcon(), s.disconnect)
 	disc.Importance = widget.LowImportance
-	ss.obj = container.NewBorder(container.NewBorder(nil, nil, nil, disc, title), nil, nil, nil, ss.tabs)
+	var right fyne.CanvasObject = disc
+	if rc := ss.recordedConn(); rc != nil {
+		right = ss.recordedMark(rc) // nothing to disconnect
+	}
+	ss.obj = container.NewBorder(container.NewBorder(nil, nil, nil, right, title), nil, nil, nil, ss.tabs)
 	conn := s.conn
 	conn.OnNotification(func(n Notification) {
 		ss.queue(n)

@@ -418,6 +418,7 @@ func (t *toolsScreen) onSelect(tool Tool) {
 	}
 	t.result.Objects = nil
 	t.result.Refresh()
+	t.showRecordedCalls(tool)
 	t.detail.Objects = []fyne.CanvasObject{t.formObj}
 	t.detail.Refresh()
 	t.formObj.(*container.Scroll).ScrollToTop() // a new tool's form starts at its top
