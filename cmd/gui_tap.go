@@ -7,10 +7,10 @@ var _ ui.Tapper = (*guiBackend)(nil)
 // PlanTap implements ui.Tapper with --tap-install's own plan (planTap):
 // the window's "Tap this server in…" and the command line make the same
 // change.
-func (b *guiBackend) PlanTap(path, server string, undo bool) (string, func() error, string, error) {
+func (b *guiBackend) PlanTap(path, server string, undo bool) (ui.TapPlan, error) {
 	p, err := planTap(path, server, "", undo)
 	if err != nil {
-		return "", nil, "", err
+		return ui.TapPlan{}, err
 	}
-	return p.Diff, p.Apply, p.Done, nil
+	return ui.TapPlan{Diff: p.Diff, Apply: p.Apply, Done: p.Done, Run: p.Run}, nil
 }

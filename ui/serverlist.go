@@ -289,7 +289,7 @@ func (c *serverCard) onMenu() {
 	if _, ok := w.be.(OAuthClearer); ok && c.s.cfg.Transport != "stdio" {
 		items = append(items, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Clear OAuth state", c.onClearOAuth))
 	}
-	if _, ok := w.be.(Tapper); ok && c.s.cfg.Transport == "stdio" {
+	if _, ok := w.be.(Tapper); ok {
 		items = append(items, fyne.NewMenuItemSeparator(), fyne.NewMenuItem("Tap this server in…", c.onTapIn))
 	}
 	pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(c.menu)

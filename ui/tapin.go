@@ -14,15 +14,26 @@ import (
 )
 
 // Tapper is implemented by a Backend that can have an MCP client (Claude
-// Desktop, Cursor, Claude Code, VS Code) launch one of its servers through
+// Desktop, Cursor, Claude Code, VS Code) reach one of its servers through
 // Spyglass's tap.
 type Tapper interface {
 	// PlanTap prepares the change of the client config file at path that
-	// has the client launch server through the tap (with undo: directly
-	// again). It returns the change as a unified diff, the function that
-	// writes it, and a sentence for the user once it is written. Its
-	// errors are words for people.
-	PlanTap(path, server string, undo bool) (diff string, apply func() error, done string, err error)
+	// has the client launch (stdio) or reach (HTTP) server through the
+	// tap (with undo: directly again). Its errors are words for people.
+	PlanTap(path, server string, undo bool) (TapPlan, error)
+}
+
+// TapPlan is a prepared change of a client's config file.
+type TapPlan struct {
+	// Diff is the change as a unified diff; Apply writes it; Done is a
+	// sentence for the user once it is written.
+	Diff  string
+	Apply func() error
+	Done  string
+	// Run, when set, is the command that must be running for the client
+	// to reach the server: an HTTP server's tap, which a client cannot
+	// start itself.
+	Run string
 }
 
 // onTapIn is the card menu's "Tap this server in…".
@@ -36,7 +47,7 @@ func (w *Window) showTapIn(name string) {
 	if !ok {
 		return
 	}
-	intro := widget.NewLabel("The client will launch " + name + " through Spyglass's tap: every byte passes\n" +
+	intro := widget.NewLabel("The client will reach " + name + " through Spyglass's tap: every byte passes\n" +
 		"through unchanged, and each session is recorded. The file's original is kept beside it.")
 	path := widget.NewEntry()
 	path.SetPlaceHolder("The client's config file, e.g. ~/.config/Claude/claude_desktop_config.json")
@@ -51,19 +62,19 @@ func (w *Window) showTapIn(name string) {
 	write.Importance = widget.HighImportance
 	write.Disable()
 
-	var apply func() error
+	var plan TapPlan
 	show := widget.NewButton("Show the change", func() {
-		d, a, _, err := t.PlanTap(expandHome(path.Text), name, false)
+		p, err := t.PlanTap(expandHome(path.Text), name, false)
 		if err != nil {
 			status.SetText(sentence(err.Error()))
 			scroll.Hide()
 			write.Disable()
 			return
 		}
-		diff.SetText(strings.TrimRight(d, "\n"))
+		diff.SetText(strings.TrimRight(p.Diff, "\n"))
 		scroll.Show()
 		status.SetText("Nothing is written until you choose Write the change.")
-		apply = a
+		plan = p
 		write.Enable()
 	})
 	path.OnChanged = func(string) { write.Disable() } // a new file needs a new look
@@ -85,15 +96,18 @@ func (w *Window) showTapIn(name string) {
 	var dlg *dialog.CustomDialog
 	write.OnTapped = func() {
 		file := expandHome(path.Text)
-		if err := apply(); err != nil {
+		if err := plan.Apply(); err != nil {
 			status.SetText(sentence(err.Error()))
 			return
 		}
 		dlg.Hide()
+		if plan.Run != "" {
+			w.showTapRun(name, plan.Run)
+		}
 		w.toasts.showAction("ok", name+" now goes through the tap in "+filepath.Base(file)+"; restart the client", "Undo", undoLife, func() {
-			_, undo, _, err := t.PlanTap(file, name, true)
+			p, err := t.PlanTap(file, name, true)
 			if err == nil {
-				err = undo()
+				err = p.Apply()
 			}
 			if err != nil {
 				w.toastErr("error", "Could not undo", err)
@@ -106,6 +120,23 @@ func (w *Window) showTapIn(name string) {
 		container.NewHBox(show), scroll, status, container.NewHBox(write))
 	dlg = dialog.NewCustom("Tap "+name+" in a client", "Cancel", body, w.win)
 	esc.Show(dlg, w.win)
+}
+
+// showTapRun says what must run for the client to reach an HTTP server
+// through the tap, with the command to copy.
+func (w *Window) showTapRun(name, run string) {
+	intro := widget.NewLabel("A client cannot start an HTTP tap itself: until this command runs, the client " +
+		"cannot reach " + name + ". Run it in a terminal and keep it running while you use the client; " +
+		"it records each session.")
+	intro.Wrapping = fyne.TextWrapWord
+	cmd := widget.NewLabel(run)
+	cmd.TextStyle.Monospace = true
+	cmd.Wrapping = fyne.TextWrapBreak
+	cmd.Selectable = true
+	body := container.NewVBox(intro, cmd, container.NewHBox(copyButton("Copy the command", func() string { return run })))
+	d := dialog.NewCustom("Keep the tap for "+name+" running", "Close", body, w.win)
+	d.Resize(fyne.NewSize(min(720, w.win.Canvas().Size().Width-40), 0))
+	esc.Show(d, w.win)
 }
 
 // expandHome turns a leading ~/ into the home folder.

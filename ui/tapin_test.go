@@ -16,23 +16,31 @@ type tapBackend struct {
 	*fakeBackend
 	mu      sync.Mutex
 	written []string // "tap FILE" / "untap FILE", in order
+	http    bool     // the server is an HTTP one: its plan says what must run
 }
 
-func (b *tapBackend) PlanTap(path, server string, undo bool) (string, func() error, string, error) {
+func (b *tapBackend) PlanTap(path, server string, undo bool) (TapPlan, error) {
 	if strings.HasSuffix(path, "other.json") {
-		return "", nil, "", errors.New(path + ` has no server named "` + server + `"`)
+		return TapPlan{}, errors.New(path + ` has no server named "` + server + `"`)
 	}
 	op := "tap "
 	if undo {
 		op = "untap "
 	}
-	return "--- " + path + "\n+++ " + path + " (through the tap)\n-      \"command\": \"server-a\",\n+      \"command\": \"/usr/bin/spyglass\",\n",
-		func() error {
+	p := TapPlan{
+		Diff: "--- " + path + "\n+++ " + path + " (through the tap)\n-      \"command\": \"server-a\",\n+      \"command\": \"/usr/bin/spyglass\",\n",
+		Apply: func() error {
 			b.mu.Lock()
 			defer b.mu.Unlock()
 			b.written = append(b.written, op+path)
 			return nil
-		}, server + " launches directly again", nil
+		},
+		Done: server + " launches directly again",
+	}
+	if b.http && !undo {
+		p.Run = "/usr/bin/spyglass --tap --listen 127.0.0.1:8931 --upstream https://mcp.example.com/mcp --name " + server
+	}
+	return p, nil
 }
 
 // TestTapIn: the dialog shows the backend's diff for the file given,
@@ -98,4 +106,35 @@ func TestTapIn(t *testing.T) {
 	if strings.Join(b.written, ", ") != "tap /home/u/claude.json, untap /home/u/claude.json" {
 		t.Errorf("writes %v", b.written)
 	}
+}
+
+// TestTapInHTTP: for an HTTP server the window says, once the change is
+// written, what must run for the client to reach it (a client cannot
+// start an HTTP tap), with the command to copy.
+func TestTapInHTTP(t *testing.T) {
+	b := &tapBackend{fakeBackend: newFakeBackend("a"), http: true}
+	w := newTestWindowBackend(t, b)
+	var top fyne.CanvasObject
+	Sync(func() {
+		w.showTapIn("a")
+		top = w.win.Canvas().Overlays().Top()
+		walkVisible(top, func(o fyne.CanvasObject) {
+			if e, ok := o.(*widget.Entry); ok && e.Text == "" {
+				e.SetText("/home/u/mcp.json")
+			}
+		})
+		tapButton(t, top, "Show the change")
+	})
+	Sync(func() { tapButton(t, top, "Write the change") })
+	const run = "/usr/bin/spyglass --tap --listen 127.0.0.1:8931 --upstream https://mcp.example.com/mcp --name a"
+	Sync(func() {
+		top = w.win.Canvas().Overlays().Top()
+		if got := texts(top); !strings.Contains(got, run) || !strings.Contains(got, "A client cannot start an HTTP tap itself") {
+			t.Errorf("no word about what must run:\n%s", got)
+		}
+		tapButton(t, top, "Copy the command")
+		if got := fyne.CurrentApp().Clipboard().Content(); got != run {
+			t.Errorf("clipboard %q", got)
+		}
+	})
 }
