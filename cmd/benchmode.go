@@ -13,6 +13,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,6 +49,7 @@ import (
 //     flood's notifications the log recorded against those the server
 //     sent, and the process's memory before the flood, at its peak, and
 //     after the inspector's Clear. Then the window quits.
+//     SPYGLASS_BENCH_CPUPROFILE=FILE writes a CPU profile of the flood.
 //
 // When the report is written, one line "SPYGLASS_BENCH done" goes to stdout.
 const (
@@ -111,6 +113,14 @@ type floodStats struct {
 	HeapPeakMB   float64 `json:"heap_peak_mb"`
 	HeapClearMB  float64 `json:"heap_cleared_mb"`
 	ClearButtons int     `json:"clear_buttons"`
+	// CPUSeconds is the CPU time the whole process used from the first
+	// flood call until the UI thread had caught up (user + system), and
+	// Load1 the machine's one-minute load average at the start: on a
+	// shared machine a window that gets a fraction of a core falls behind.
+	// CaughtUpSeconds is the wall time of that span.
+	CPUSeconds      float64 `json:"cpu_s"`
+	CaughtUpSeconds float64 `json:"caught_up_s"`
+	Load1           float64 `json:"load1"`
 }
 
 // startBench installs the benchmark mode when SPYGLASS_BENCH is set. It
@@ -231,6 +241,18 @@ func benchFlood(be *guiBackend, w *ui.Window, server string, rep *benchReport) e
 
 	fs.RSSBeforeMB, fs.HeapBeforeMB = settledMemory()
 	resetPeakRSS()
+	if path := os.Getenv("SPYGLASS_BENCH_CPUPROFILE"); path != "" {
+		// where the UI thread's time goes during the flood (go tool pprof)
+		f, err := os.Create(path)
+		if err != nil {
+			return fmt.Errorf("cpu profile: %w", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("cpu profile: %w", err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	ctx, stop := context.WithCancel(context.Background())
 	sampler := &delaySampler{do: fyne.Do}
 	go sampler.run(ctx, tick)
@@ -252,6 +274,8 @@ func benchFlood(be *guiBackend, w *ui.Window, server string, rep *benchReport) e
 		}
 	}()
 
+	fs.Load1 = loadAverage()
+	cpu0 := processCPU()
 	chunk := max(rate/10, 1)
 	calls := seconds * 10
 	start := time.Now()
@@ -294,6 +318,8 @@ func benchFlood(be *guiBackend, w *ui.Window, server string, rep *benchReport) e
 	}
 	ui.Sync(func() {}) // the UI thread has run everything posted so far
 	stop()
+	fs.CPUSeconds = (processCPU() - cpu0).Seconds()
+	fs.CaughtUpSeconds = time.Since(start).Seconds()
 	mu.Lock()
 	fs.Recorded, fs.ListenerDropped = recorded, dropped
 	fs.HeapPeakMB = float64(heapPeak) / (1 << 20)
@@ -462,6 +488,29 @@ func processStart() time.Time {
 	const userHZ = 100
 	age := time.Duration(boot.Nano()) - time.Duration(ticks)*time.Second/userHZ
 	return now.Add(-age)
+}
+
+// processCPU is the user and system CPU time this process has used.
+func processCPU() time.Duration {
+	var ru unix.Rusage
+	if err := unix.Getrusage(unix.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// loadAverage is the machine's one-minute load average (0 when unknown).
+func loadAverage() float64 {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(data))
+	if len(f) == 0 {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(f[0], 64)
+	return v
 }
 
 // envInt is the positive integer in the environment variable name, or def.

@@ -53,6 +53,9 @@ type windowReport struct {
 		HeapBefore   float64 `json:"heap_before_mb"`
 		HeapCleared  float64 `json:"heap_cleared_mb"`
 		ClearButtons int     `json:"clear_buttons"`
+		CPU          float64 `json:"cpu_s"`
+		CaughtUp     float64 `json:"caught_up_s"`
+		Load1        float64 `json:"load1"`
 	} `json:"flood"`
 	Error string `json:"error"`
 }
@@ -217,6 +220,12 @@ func BenchmarkUIFlood(b *testing.B) {
 			b.ReportMetric(f.RSSPeak, "rss-peak-MB")
 			b.ReportMetric(f.RSSCleared, "rss-cleared-MB")
 			b.ReportMetric(f.RSSCleared/f.RSSBefore, "cleared/before")
+			// the CPU the window got while it took the flood and caught
+			// up, in cores; with the machine's load, this says how much of
+			// the delay is a shared machine's
+			b.ReportMetric(f.CPU/f.CaughtUp, "cores-used")
+			b.ReportMetric(f.CaughtUp, "caught-up-s")
+			b.ReportMetric(f.Load1, "load1")
 		})
 	}
 }
