@@ -75,6 +75,12 @@ echo "== Thousand tools: tools/list of 10,000 tools from a TypeScript SDK v2 ser
 go test -run '^$' -bench 'BenchmarkFlood|BenchmarkHugeToolResult|BenchmarkSoak|BenchmarkListManyTools' -benchtime 1x -count "$runs" ./core/session | minmedmax
 
 echo
+echo "== Huge payloads and thousand tools in the window (Fyne's test driver over the real screens; -ms wall, -cpu-ms the CPU the process spent):"
+echo "   a 50 MB result's card (its preview) and its inspector pane (the lazy tree): time and bytes allocated per payload byte (alloc-x, on top of core's peak-rss-x above)"
+echo "   10,000 tools: list (grouped, filtered, laid out; core's tools/list is list-ms above), search (one query; keystroke-max-ms typing it), open form. goal: each <= 100 ms"
+go test -run '^$' -bench 'BenchmarkHugeResultWindow|BenchmarkThousandTools' -benchtime 1x -count "$runs" ./ui | minmedmax
+
+echo
 echo "== Ingest into the window (issue #17): the demo server's flood, 10,000 notifications/s for ${BENCH_FLOOD_SECONDS:-10} s (BENCH_FLOOD_SECONDS=60: the issue's full run),"
 echo "   into a window under Xvfb connected over stdio and over Streamable HTTP, measured by the window's own benchmark mode (SPYGLASS_BENCH=ui-latency)."
 echo "   goals: p99-ms <= 50 (the UI thread's scheduling delay: how late a callback posted with fyne.Do every 10 ms runs); recorded == sent;"
