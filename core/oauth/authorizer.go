@@ -3,7 +3,6 @@ package oauth
 import (
 	"context"
 	"crypto/rand"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -465,7 +463,7 @@ func (a *Authorizer) AuthorizeSince(ctx context.Context, ch Challenge, gen uint6
 			// Authorizing again for what we hold cannot help.
 			return fmt.Errorf("oauth: step-up for %q: %w", ch.Scope, ErrInsufficientScope)
 		}
-		key := scopeKey(want)
+		key := strings.Join(slices.Sorted(slices.Values(want)), " ")
 		a.mu.Lock()
 		n := a.stepUps[key]
 		if n < MaxStepUps {
@@ -738,7 +736,7 @@ func (a *Authorizer) browserLeg(ctx context.Context, l leg) (*Token, *Client, er
 		return nil, nil, err
 	}
 	verifier := oauth2.GenerateVerifier()
-	state := randomString()
+	state := rand.Text()
 	rcv.expect(state)
 	authURL, dropped, err := AuthRequest{
 		Endpoint:      l.meta.AuthorizationEndpoint,
@@ -994,16 +992,4 @@ func subset(want, have []string) bool {
 		}
 	}
 	return true
-}
-
-func scopeKey(s []string) string {
-	c := append([]string(nil), s...)
-	sort.Strings(c)
-	return strings.Join(c, " ")
-}
-
-func randomString() string {
-	b := make([]byte, 24)
-	_, _ = rand.Read(b)
-	return base64.RawURLEncoding.EncodeToString(b)
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"strings"
@@ -172,9 +173,7 @@ func tokenRequest(ctx context.Context, hc *http.Client, endpoint string, cl *Cli
 	if err != nil {
 		return nil, err
 	}
-	for k, v := range extra {
-		params[k] = v
-	}
+	maps.Copy(params, extra)
 	cfg := clientcredentials.Config{
 		ClientID: cl.ClientID, ClientSecret: cl.secret(), TokenURL: endpoint,
 		AuthStyle: cl.authStyle(), EndpointParams: params,
@@ -295,9 +294,7 @@ func revokeToken(ctx context.Context, hc *http.Client, endpoint string, form url
 	if err != nil {
 		return err
 	}
-	for k, v := range extra {
-		form[k] = v
-	}
+	maps.Copy(form, extra)
 	if cl.authStyle() == oauth2.AuthStyleInParams {
 		form.Set("client_id", cl.ClientID)
 		if s := cl.secret(); s != "" {
