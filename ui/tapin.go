@@ -101,20 +101,24 @@ func (w *Window) showTapIn(name string) {
 			return
 		}
 		dlg.Hide()
-		if plan.Run != "" {
-			w.showTapRun(name, plan.Run)
+		confirm := func() {
+			w.toasts.showAction("ok", name+" now goes through the tap in "+filepath.Base(file)+"; restart the client", "Undo", undoLife, func() {
+				p, err := t.PlanTap(file, name, true)
+				if err == nil {
+					err = p.Apply()
+				}
+				if err != nil {
+					w.toastErr("error", "Could not undo", err)
+					return
+				}
+				w.toast("ok", name+" no longer goes through the tap in "+filepath.Base(file)+"; restart the client")
+			})
 		}
-		w.toasts.showAction("ok", name+" now goes through the tap in "+filepath.Base(file)+"; restart the client", "Undo", undoLife, func() {
-			p, err := t.PlanTap(file, name, true)
-			if err == nil {
-				err = p.Apply()
-			}
-			if err != nil {
-				w.toastErr("error", "Could not undo", err)
-				return
-			}
-			w.toast("ok", name+" no longer goes through the tap in "+filepath.Base(file)+"; restart the client")
-		})
+		if plan.Run != "" {
+			w.showTapRun(name, plan.Run, confirm) // the Undo toast once it is read, not behind it
+			return
+		}
+		confirm()
 	}
 	body := container.NewVBox(intro, container.NewBorder(nil, nil, nil, browse, path),
 		container.NewHBox(show), scroll, status, container.NewHBox(write))
@@ -123,8 +127,9 @@ func (w *Window) showTapIn(name string) {
 }
 
 // showTapRun says what must run for the client to reach an HTTP server
-// through the tap, with the command to copy.
-func (w *Window) showTapRun(name, run string) {
+// through the tap, with the command to copy; closed is called when the
+// dialog closes.
+func (w *Window) showTapRun(name, run string, closed func()) {
 	intro := widget.NewLabel("A client cannot start an HTTP tap itself: until this command runs, the client " +
 		"cannot reach " + name + ". Run it in a terminal and keep it running while you use the client; " +
 		"it records each session.")
@@ -135,6 +140,7 @@ func (w *Window) showTapRun(name, run string) {
 	cmd.Selectable = true
 	body := container.NewVBox(intro, cmd, container.NewHBox(copyButton("Copy the command", func() string { return run })))
 	d := dialog.NewCustom("Keep the tap for "+name+" running", "Close", body, w.win)
+	d.SetOnClosed(closed)
 	d.Resize(fyne.NewSize(min(720, w.win.Canvas().Size().Width-40), 0))
 	esc.Show(d, w.win)
 }

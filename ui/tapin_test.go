@@ -110,7 +110,8 @@ func TestTapIn(t *testing.T) {
 
 // TestTapInHTTP: for an HTTP server the window says, once the change is
 // written, what must run for the client to reach it (a client cannot
-// start an HTTP tap), with the command to copy.
+// start an HTTP tap), with the command to copy; the Undo toast comes
+// when that is closed, not behind it.
 func TestTapInHTTP(t *testing.T) {
 	b := &tapBackend{fakeBackend: newFakeBackend("a"), http: true}
 	w := newTestWindowBackend(t, b)
@@ -135,6 +136,15 @@ func TestTapInHTTP(t *testing.T) {
 		tapButton(t, top, "Copy the command")
 		if got := fyne.CurrentApp().Clipboard().Content(); got != run {
 			t.Errorf("clipboard %q", got)
+		}
+		if got := strings.Join(w.toasts.texts(), " "); strings.Contains(got, "now goes through the tap") {
+			t.Errorf("the Undo toast came while the command is shown: %q", got)
+		}
+		tapButton(t, top, "Close")
+	})
+	Sync(func() {
+		if got := strings.Join(w.toasts.texts(), " "); !strings.Contains(got, "a now goes through the tap in mcp.json") {
+			t.Errorf("no toast with Undo once the command was read: %q", got)
 		}
 	})
 }
