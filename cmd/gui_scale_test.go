@@ -98,7 +98,7 @@ func TestGUIThousandTools(t *testing.T) {
 	}})
 	h := newCatalogHarness(t, doc)
 	h.connectWithTools()
-	h.waitFor("10,000 tools in groups", func() bool { return h.hasText("10000 tools") && h.hasText("▾ group00_…  (100 tools)") })
+	h.waitFor("10,000 tools in groups", func() bool { return h.hasText("10000 tools") && h.hasText("▾ group00_…") && h.hasText("100 tools · tap to collapse") })
 	ui.Sync(func() { h.entry("Search tools").SetText("group99_tool9999") })
 	h.waitFor("the last tool", func() bool { return h.hasText("group99_tool9999 · Looks up record 9999") })
 	ui.Sync(func() {

@@ -119,21 +119,29 @@ func (t *toolsScreen) filterRows(q string) {
 	}
 }
 
-// headerText is a group header's line.
-func (r toolRow) headerText(collapsed bool) string {
-	arrow := "▾ "
-	if collapsed {
-		arrow = "▸ "
-	}
+// headerText is a group header's two lines: its name, and how many
+// tools it holds and what a tap does. (A header is as tall as a tool's
+// row: List.SetItemHeight refreshes the whole list on every call, and
+// giving 100 headers their own height made each keystroke of a search
+// take seconds in the real window.)
+func (r toolRow) headerText(collapsed bool) (head, sub string) {
 	name := r.group + "…"
 	if r.group == "" {
 		name = "Other"
+	}
+	head = "▾ " + name
+	if collapsed {
+		head = "▸ " + name
 	}
 	noun := "tools"
 	if r.count == 1 {
 		noun = "tool"
 	}
-	return fmt.Sprintf("%s%s  (%d %s)", arrow, name, r.count, noun)
+	sub = fmt.Sprintf("%d %s · tap to collapse", r.count, noun)
+	if collapsed {
+		sub = fmt.Sprintf("%d %s · collapsed, tap to open", r.count, noun)
+	}
+	return head, sub
 }
 
 // onToggleGroup collapses or opens a group.

@@ -45,8 +45,8 @@ func TestToolListThousandsGrouped(t *testing.T) {
 		if got := tl.list.Length(); got != 10000+100 {
 			t.Fatalf("the list has %d rows, want 10,000 tools and 100 headers", got)
 		}
-		if r := tl.rows[0]; r.tool != nil || r.headerText(false) != "▾ group00_…  (100 tools)" {
-			t.Fatalf("the first row is %+v, want group00_'s header", r)
+		if head, sub := tl.rows[0].headerText(false); tl.rows[0].tool != nil || head != "▾ group00_…" || sub != "100 tools · tap to collapse" {
+			t.Fatalf("the first row is %+v (%q, %q), want group00_'s header", tl.rows[0], head, sub)
 		}
 		if r := tl.rows[1]; r.tool == nil || r.tool.Name != "group00_tool0000" {
 			t.Fatalf("the second row is %+v, want the first tool", r)

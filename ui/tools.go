@@ -184,11 +184,12 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 			caption := box.Objects[1].(*fyne.Container)
 			icons := caption.Objects[1].(*fyne.Container)
 			if r := t.rows[i]; r.tool == nil { // a group's header
-				row.Objects[0].(*widget.Label).SetText(r.headerText(t.collapsed[r.group]))
+				head, sub := r.headerText(t.collapsed[r.group])
+				row.Objects[0].(*widget.Label).SetText(head)
 				left.Refresh()
 				icons.Objects = nil
 				icons.Refresh()
-				caption.Objects[0].(*widget.Label).SetText("")
+				caption.Objects[0].(*widget.Label).SetText(sub)
 				return
 			}
 			tool := *t.rows[i].tool
