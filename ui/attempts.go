@@ -14,6 +14,7 @@ import (
 	"github.com/wI2L/jsondiff"
 
 	"github.com/spyglass-mcp/spyglass/core/schemaform"
+	"github.com/spyglass-mcp/spyglass/core/sessiondiff"
 )
 
 // This file is seed 001's "Attempts" and "Arguments at each hop": for a
@@ -409,15 +410,13 @@ func enteredDiffs(ent *enteredArgs) []string {
 		}
 		return jsonDiffs(json.RawMessage(text), ent.Parsed)
 	}
-	var parsed any
-	d := json.NewDecoder(bytes.NewReader(ent.Parsed))
-	d.UseNumber()
-	if d.Decode(&parsed) != nil {
+	parsed, err := sessiondiff.Decode(ent.Parsed)
+	if err != nil {
 		return nil
 	}
 	var out []string
 	for _, f := range ent.Fields {
-		v, ok := pointerValue(parsed, f.Path)
+		v, ok := sessiondiff.Lookup(parsed, f.Path)
 		if !ok {
 			out = append(out, fmt.Sprintf("%s: entered %q, not sent", pathOrRoot(f.Path), f.Text))
 			continue
@@ -443,36 +442,9 @@ func enteredDiffs(ent *enteredArgs) []string {
 	return out
 }
 
-// pointerValue follows a JSON pointer into a decoded value.
-func pointerValue(v any, ptr string) (any, bool) {
-	if ptr == "" {
-		return v, true
-	}
-	for _, tok := range strings.Split(strings.TrimPrefix(ptr, "/"), "/") {
-		tok = strings.NewReplacer("~1", "/", "~0", "~").Replace(tok)
-		switch x := v.(type) {
-		case map[string]any:
-			n, ok := x[tok]
-			if !ok {
-				return nil, false
-			}
-			v = n
-		case []any:
-			var i int
-			if _, err := fmt.Sscan(tok, &i); err != nil || i < 0 || i >= len(x) {
-				return nil, false
-			}
-			v = x[i]
-		default:
-			return nil, false
-		}
-	}
-	return v, true
-}
-
-// jsonDiffs lists where b differs from a, by JSON path (github.com/wI2L/
-// jsondiff), one line each: "replace /message: "a" → "b"". Text that is
-// not JSON on either side is one difference.
+// jsonDiffs lists where b differs from a, by JSON path, one line each
+// as core/sessiondiff describes a change: "changed /message: "a" → "b"".
+// Text that is not JSON on either side is one difference.
 func jsonDiffs(a, b json.RawMessage) []string {
 	if len(bytes.TrimSpace(a)) == 0 {
 		a = json.RawMessage("null")
@@ -480,31 +452,13 @@ func jsonDiffs(a, b json.RawMessage) []string {
 	if len(bytes.TrimSpace(b)) == 0 {
 		b = json.RawMessage("null")
 	}
-	patch, err := jsondiff.CompareJSON(a, b, jsondiff.Invertible())
+	changes, err := sessiondiff.Messages(a, b, nil)
 	if err != nil {
 		return []string{"/: not comparable as JSON (" + err.Error() + ")"}
 	}
-	var out []string
-	var old = map[string]any{}
-	for _, op := range patch {
-		if op.Type == jsondiff.OperationTest {
-			old[op.Path] = op.Value
-		}
-	}
-	for _, op := range patch {
-		p := pathOrRoot(op.Path)
-		switch op.Type {
-		case jsondiff.OperationTest:
-			continue
-		case jsondiff.OperationAdd:
-			out = append(out, fmt.Sprintf("added %s: %s", p, compactValue(op.Value)))
-		case jsondiff.OperationRemove:
-			out = append(out, fmt.Sprintf("removed %s (was %s)", p, compactValue(old[op.Path])))
-		case jsondiff.OperationReplace:
-			out = append(out, fmt.Sprintf("changed %s: %s → %s", p, compactValue(old[op.Path]), compactValue(op.Value)))
-		default:
-			out = append(out, fmt.Sprintf("%s %s", op.Type, p))
-		}
+	out := make([]string, len(changes))
+	for i, c := range changes {
+		out[i] = c.Describe(120)
 	}
 	sort.Strings(out)
 	return out
@@ -521,19 +475,6 @@ func diffPaths(a, b json.RawMessage) []string {
 		out = append(out, pathOrRoot(op.Path))
 	}
 	return out
-}
-
-// compactValue is a diff value as short JSON.
-func compactValue(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	s := string(b)
-	if len(s) > 120 {
-		s = s[:117] + "…"
-	}
-	return s
 }
 
 // inspectAttempts opens the inspector on event seq with its Attempts tab.

@@ -1,10 +1,8 @@
 package collection
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -101,18 +99,18 @@ func Check(call *Call, out Outcome, opts *CheckOptions) []Failure {
 			fs = append(fs, Failure{Expectation: "result", Changes: ch, Message: msg})
 		}
 	}
-	doc, err := decode(out.Result)
+	doc, err := sessiondiff.Decode(out.Result)
 	if err != nil {
 		fail("answer", "the result is not JSON: %v", err)
 		return fs
 	}
 	for _, p := range e.Pointers {
-		got, ok := lookup(doc, p.Pointer)
+		got, ok := sessiondiff.Lookup(doc, p.Pointer)
 		if !ok {
 			fail("pointer "+p.Pointer, "the result has nothing at %s (expected %s)", p.Pointer, p.Equals)
 			continue
 		}
-		want, err := decode(p.Equals)
+		want, err := sessiondiff.Decode(p.Equals)
 		if err != nil {
 			fail("pointer "+p.Pointer, "the expected value is not JSON: %v", err)
 			continue
@@ -122,7 +120,7 @@ func Check(call *Call, out Outcome, opts *CheckOptions) []Failure {
 		}
 	}
 	if e.IsError != nil {
-		isErr, _ := lookup(doc, "/isError")
+		isErr, _ := sessiondiff.Lookup(doc, "/isError")
 		if b, _ := isErr.(bool); b != *e.IsError {
 			fail("isError", "isError is %v, expected %v", b, *e.IsError)
 		}
@@ -144,7 +142,7 @@ func checkSchema(call *Call, e *Expect, doc any, opts *CheckOptions) []Failure {
 	target := doc
 	what := "the result"
 	if call.Method == "tools/call" {
-		sc, ok := lookup(doc, "/structuredContent")
+		sc, ok := sessiondiff.Lookup(doc, "/structuredContent")
 		if !ok {
 			return []Failure{{Expectation: "schema", Message: "the result has no structuredContent to check"}}
 		}
@@ -181,17 +179,6 @@ func wrapResult(r json.RawMessage) json.RawMessage {
 	return append(append([]byte(`{"result":`), r...), '}')
 }
 
-func decode(raw json.RawMessage) (any, error) {
-	if len(raw) == 0 {
-		return nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	err := dec.Decode(&v)
-	return v, err
-}
-
 func marshal(v any) json.RawMessage {
 	b, _ := json.Marshal(v)
 	return b
@@ -202,34 +189,4 @@ func short(b json.RawMessage) string {
 		return strings.ToValidUTF8(string(b[:80]), "") + "…"
 	}
 	return string(b)
-}
-
-// lookup resolves a JSON pointer (RFC 6901) in a decoded value.
-func lookup(v any, ptr string) (any, bool) {
-	if ptr == "" {
-		return v, true
-	}
-	if !strings.HasPrefix(ptr, "/") {
-		return nil, false
-	}
-	for _, seg := range strings.Split(ptr[1:], "/") {
-		seg = strings.NewReplacer("~1", "/", "~0", "~").Replace(seg)
-		switch t := v.(type) {
-		case map[string]any:
-			c, ok := t[seg]
-			if !ok {
-				return nil, false
-			}
-			v = c
-		case []any:
-			i, err := strconv.Atoi(seg)
-			if err != nil || i < 0 || i >= len(t) || (len(seg) > 1 && seg[0] == '0') {
-				return nil, false
-			}
-			v = t[i]
-		default:
-			return nil, false
-		}
-	}
-	return v, true
 }

@@ -126,21 +126,6 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-func TestLookup(t *testing.T) {
-	v, _ := decode(json.RawMessage(`{"a":[{"b/c":1,"~":2}],"":3}`))
-	for ptr, want := range map[string]string{"/a/0/b~1c": "1", "/a/0/~0": "2", "/": "3", "": `{"":3,"a":[{"b/c":1,"~":2}]}`} {
-		got, ok := lookup(v, ptr)
-		if !ok || string(marshal(got)) != want {
-			t.Errorf("%q: %s %v", ptr, marshal(got), ok)
-		}
-	}
-	for _, ptr := range []string{"/a/1", "/a/01", "/x", "a", "/a/0/b~1c/d"} {
-		if _, ok := lookup(v, ptr); ok {
-			t.Errorf("%q resolved", ptr)
-		}
-	}
-}
-
 func TestFromExchangeAndAppend(t *testing.T) {
 	ok := &sessiondiff.Exchange{Method: "tools/call",
 		Request:  json.RawMessage(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}`),

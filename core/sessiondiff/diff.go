@@ -286,7 +286,7 @@ func keys(xs []Exchange, ig *Ignore, byConn bool) []string {
 			b, _ := json.Marshal(x.Conn)
 			prefix = string(b) + " "
 		}
-		v, err := decode(x.Request)
+		v, err := Decode(x.Request)
 		if err != nil {
 			out[i] = prefix + string(x.Dir) + " " + x.Method + " " + string(x.Request)
 			continue
@@ -301,7 +301,9 @@ func keys(xs []Exchange, ig *Ignore, byConn bool) []string {
 	return out
 }
 
-func decode(raw json.RawMessage) (any, error) {
+// Decode decodes a JSON value as the diff reads it: json.Numbers keep
+// the form they travelled in; nothing (an empty raw) is nil.
+func Decode(raw json.RawMessage) (any, error) {
 	if len(raw) == 0 {
 		return nil, nil
 	}
@@ -319,8 +321,8 @@ func decode(raw json.RawMessage) (any, error) {
 // message (nil) differs from any present one as a whole. Messages that
 // are not JSON are compared as bytes.
 func Messages(a, b json.RawMessage, ig *Ignore) ([]Change, error) {
-	va, errA := decode(a)
-	vb, errB := decode(b)
+	va, errA := Decode(a)
+	vb, errB := Decode(b)
 	if errA != nil || errB != nil {
 		if bytes.Equal(a, b) {
 			return nil, nil

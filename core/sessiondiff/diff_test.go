@@ -186,3 +186,20 @@ func TestSeveralConnections(t *testing.T) {
 		t.Errorf("unpaired %q", only)
 	}
 }
+
+// TestLookup: JSON pointers with escapes, the empty key, and pointers
+// that lead nowhere (past the end, a leading zero, into a number).
+func TestLookup(t *testing.T) {
+	v, _ := Decode(json.RawMessage(`{"a":[{"b/c":1,"~":2}],"":3}`))
+	for ptr, want := range map[string]string{"/a/0/b~1c": "1", "/a/0/~0": "2", "/": "3", "": `{"":3,"a":[{"b/c":1,"~":2}]}`} {
+		got, ok := Lookup(v, ptr)
+		if !ok || string(marshal(got)) != want {
+			t.Errorf("%q: %s %v", ptr, marshal(got), ok)
+		}
+	}
+	for _, ptr := range []string{"/a/1", "/a/01", "/x", "a", "/a/0/b~1c/d"} {
+		if _, ok := Lookup(v, ptr); ok {
+			t.Errorf("%q resolved", ptr)
+		}
+	}
+}

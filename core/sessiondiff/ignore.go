@@ -41,13 +41,50 @@ func ParseIgnore(patterns []string) (*Ignore, error) {
 		case !strings.HasPrefix(p, "/"):
 			return nil, fmt.Errorf("ignore path %q: %w", p, errNotPointer)
 		}
-		segs := strings.Split(p[1:], "/")
-		for i, s := range segs {
-			segs[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
-		}
-		ig.patterns = append(ig.patterns, segs)
+		ig.patterns = append(ig.patterns, segments(p))
 	}
 	return ig, nil
+}
+
+// segments splits a JSON pointer that starts with "/" into its decoded
+// reference tokens (RFC 6901: ~1 is "/", ~0 is "~").
+func segments(ptr string) []string {
+	segs := strings.Split(ptr[1:], "/")
+	for i, s := range segs {
+		segs[i] = strings.NewReplacer("~1", "/", "~0", "~").Replace(s)
+	}
+	return segs
+}
+
+// Lookup resolves a JSON pointer (RFC 6901) in a decoded value (see
+// Decode): "" is the value itself; ok is false when the pointer leads
+// nowhere.
+func Lookup(v any, ptr string) (_ any, ok bool) {
+	if ptr == "" {
+		return v, true
+	}
+	if !strings.HasPrefix(ptr, "/") {
+		return nil, false
+	}
+	for _, seg := range segments(ptr) {
+		switch t := v.(type) {
+		case map[string]any:
+			c, ok := t[seg]
+			if !ok {
+				return nil, false
+			}
+			v = c
+		case []any:
+			i, err := strconv.Atoi(seg)
+			if err != nil || i < 0 || i >= len(t) || (len(seg) > 1 && seg[0] == '0') {
+				return nil, false
+			}
+			v = t[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
 }
 
 // Patterns returns the patterns the list was made from.
