@@ -88,4 +88,12 @@ echo "   rss-cleared-MB back at rss-before-MB after the inspector's Clear (clear
 echo "== The app itself: cold start to the first drawn frame (first-frame-ms, from exec) and PSS of every process with the demo server connected over HTTP,"
 echo "   against the official inspector's web mode (its Node server + a headless Chromium tab that connects on load; their-first-paint-ms from starting Node,"
 echo "   their-browser-paint-ms from starting Chromium). goals: pss-ratio <= 0.25; frame/paint < 1 (our first frame sooner than their page's first paint)"
-SPYGLASS_BIN="$(realpath "$bin")" go test -run '^$' -bench 'BenchmarkUIFlood|BenchmarkAppItself' -benchtime 1x -count "$runs" -timeout 60m ./core/internal/benchcmp | minmedmax
+# the output is kept so that a failing run shows why (minmedmax keeps only the figures)
+out=$(mktemp)
+if ! SPYGLASS_BIN="$(realpath "$bin")" go test -run '^$' -bench 'BenchmarkUIFlood|BenchmarkAppItself' -benchtime 1x -count "$runs" -timeout 60m ./core/internal/benchcmp >"$out"; then
+	cat "$out"
+	rm -f "$out"
+	exit 1
+fi
+minmedmax <"$out"
+rm -f "$out"
