@@ -504,6 +504,7 @@ type eventDetail struct {
 	meta    *widget.Label
 	attempt *widget.Label   // a tool call attempt's lineage and warnings
 	actions *fyne.Container // Replay, Edit and replay of a request
+	save    *widget.Button  // Save to collection… of a client→server request
 	answer  *widget.Button  // View Details of a server request waiting in the queue
 	payload *fyne.Container
 	run     *fyne.Container
@@ -541,7 +542,10 @@ func newEventDetail(in *inspector) *eventDetail {
 	replay.Importance, edit.Importance = widget.LowImportance, widget.LowImportance
 	d.answer = widget.NewButtonWithIcon("View Details", theme.ZoomInIcon(), func() { in.onOpenRequest(d.cur) })
 	d.answer.Hide()
-	d.actions = wrapRow(replay, edit, d.answer)
+	d.save = widget.NewButtonWithIcon("Save to collection…", theme.DocumentSaveIcon(), func() { in.onSaveRequest(d.cur) })
+	d.save.Importance = widget.LowImportance
+	d.save.Hide()
+	d.actions = wrapRow(replay, edit, d.answer, d.save)
 	d.actions.Hide()
 	head := container.NewVBox(
 		container.NewBorder(nil, nil, nil, container.NewHBox(container.NewCenter(d.badge), cp, closeBtn), d.title),
@@ -627,7 +631,13 @@ func (d *eventDetail) show(seq uint64) {
 	} else {
 		d.answer.Hide()
 	}
-	if canReplay || canAnswer {
+	canSave := d.in.canSave(req, resp)
+	if canSave {
+		d.save.Show()
+	} else {
+		d.save.Hide()
+	}
+	if canReplay || canAnswer || canSave {
 		d.actions.Show()
 	} else {
 		d.actions.Hide()

@@ -178,6 +178,9 @@ func (p *promptsScreen) onGet() {
 				return
 			}
 			objs := []fyne.CanvasObject{container.NewHBox(heading("Messages"), rawButton(p.ss.s.w, "prompts/get result", res.Raw))}
+			if b := p.ss.s.w.saveLatestButton(p.ss.s.cfg.Name, "prompts/get", paramIs("name", name)); b != nil {
+				objs[0].(*fyne.Container).Add(b)
+			}
 			if res.Description != "" {
 				objs = append(objs, wrapLabel(res.Description))
 			}

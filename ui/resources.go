@@ -137,8 +137,18 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 	r.updLbl = widget.NewLabel("")
 	r.updLbl.Importance = widget.LowImportance
 	r.content = container.NewVBox()
+	actions := wrapRow(r.readBtn, r.subBtn, r.updLbl)
+	if b := r.ss.s.w.saveLatestButton(r.ss.s.cfg.Name, "resources/read", func() (func(json.RawMessage) bool, error) {
+		uri, err := r.currentURI() // the resource shown, as Read reads it
+		if err != nil {
+			return nil, err
+		}
+		return paramIs("uri", uri)()
+	}); b != nil {
+		actions.Add(b)
+	}
 	r.formObj = esc.NewVScroll(container.NewPadded(container.NewVBox(
-		r.title, r.uri, r.vars, r.expand, wrapRow(r.readBtn, r.subBtn, r.updLbl), widget.NewSeparator(), r.content)))
+		r.title, r.uri, r.vars, r.expand, actions, widget.NewSeparator(), r.content)))
 	r.detail = container.NewStack(emptyState("Select a resource or template to read it."))
 	return listSplit(left, r.detail)
 }

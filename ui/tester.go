@@ -229,6 +229,8 @@ type testerScreen struct {
 	replyInfo  *widget.Label
 	response   *widget.Label
 	copyResp   *widget.Button
+	saveResp   *widget.Button // Save to collection… of the request answered
+	sentSeq    uint64         // the request saveResp saves
 	progBar    *widget.ProgressBar
 	progText   *widget.Label
 	notes      *fyne.Container
@@ -288,6 +290,7 @@ func (t *testerScreen) buildUI() fyne.CanvasObject {
 	t.response.Selectable = true
 	t.copyResp = copyButton("Copy", func() string { return t.response.Text })
 	t.copyResp.Disable()
+	t.saveResp = t.newSaveButton()
 	t.progBar = widget.NewProgressBar()
 	t.progBar.Hide()
 	t.progText = widget.NewLabel("")
@@ -317,7 +320,7 @@ func (t *testerScreen) buildUI() fyne.CanvasObject {
 		t.progress,
 		container.NewBorder(nil, nil, nil, container.NewHBox(t.cancelBtn, t.send), t.loadHist),
 		widget.NewSeparator(),
-		container.NewBorder(nil, nil, heading("Response"), t.copyResp, container.NewHBox(t.badge, t.replyInfo)),
+		container.NewBorder(nil, nil, heading("Response"), container.NewHBox(t.saveResp, t.copyResp), container.NewHBox(t.badge, t.replyInfo)),
 		t.response,
 		t.progBar, t.progText,
 		t.notes,
@@ -426,6 +429,7 @@ func (t *testerScreen) onSend() {
 	t.replyInfo.SetText("")
 	t.response.SetText("")
 	t.copyResp.Disable()
+	t.saveResp.Disable()
 	t.progBar.Hide()
 	t.progText.Hide()
 	t.notes.RemoveAll()
@@ -540,6 +544,7 @@ func (t *testerScreen) onReply(req RawRequest, started time.Time, rep RawReply, 
 	}
 	t.copyResp.SetText("Copy")
 	t.copyResp.Enable()
+	t.onAnswered(rep.Seq, raw != nil)
 	t.badge.Set(badgeText, level)
 	info := ""
 	if rep.ID != "" {
