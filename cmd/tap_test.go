@@ -56,10 +56,20 @@ func TestTapArgs(t *testing.T) {
 	}
 }
 
+// noApp points the app's socket at an empty runtime folder for the test,
+// so that a Spyglass window running on the machine does not take the
+// tap's live feed (and the tap says that nothing is recorded).
+func noApp(t *testing.T) {
+	t.Setenv("XDG_RUNTIME_DIR", t.TempDir())
+	xdg.Reload()
+	t.Cleanup(xdg.Reload)
+}
+
 // TestTapNoTrace: without --trace the tap passes the bytes through and
 // says once on stderr that nothing is recorded; the server's exit status
 // is the tap's.
 func TestTapNoTrace(t *testing.T) {
+	noApp(t)
 	in := "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\r\nnot json\n{\"partial\":"
 	var out, errb bytes.Buffer
 	code := run([]string{"--tap", "--", "sh", "-c", "cat; exit 4"}, strings.NewReader(in), &out, &errb)
@@ -474,9 +484,81 @@ func TestTapInstallHTTP(t *testing.T) {
 	}
 }
 
+// TestHTTPTapFaultCommand: `spyglass --tap --listen … --fault` answers
+// the official inspector CLI's tools/call with the injected error in the
+// server's place, says on stderr which faults it injects, and records the
+// fault as a warning beside the exchange.
+func TestHTTPTapFaultCommand(t *testing.T) {
+	node := peers.Node(t)
+	inspector := peers.File(t, "@modelcontextprotocol/inspector/clients/launcher/build/index.js")
+	base := peers.EverythingHTTP(t, "streamableHttp")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	trace := filepath.Join(t.TempDir(), "http.json")
+	cmd := exec.Command(self, "--tap", "--listen", "127.0.0.1:0", "--upstream", base+"/mcp", "--trace", trace, "--fault", "error=tools/call:-32042")
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	br := bufio.NewReader(stderr)
+	var local string
+	var said strings.Builder
+	for local == "" {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("the tap said nothing about listening: %v (%s)", err, said.String())
+		}
+		said.WriteString(line)
+		if _, rest, ok := strings.Cut(line, "listening on "); ok {
+			local, _, _ = strings.Cut(rest, " ")
+		}
+	}
+	if !strings.Contains(said.String(), "injecting faults: error=tools/call:-32042") {
+		t.Errorf("the tap did not say which faults it injects: %s", said.String())
+	}
+	go io.Copy(io.Discard, br)
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	c := exec.CommandContext(ctx, node, inspector, "--cli", local, "--transport", "http",
+		"--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=faulty")
+	c.Env = append(os.Environ(), "HOME="+t.TempDir())
+	out, _ := c.CombinedOutput() // the call fails: that is the fault
+	if !strings.Contains(string(out), "injected fault") {
+		t.Errorf("the inspector did not get the injected error:\n%s", out)
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("tap: %v", err)
+	}
+	b, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, evs, err := events.ReadTrace(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	warned := false
+	for _, e := range evs {
+		if e.Kind == events.KindWarning && strings.Contains(e.Text, "JSON-RPC error instead of sending · tools/call") {
+			warned = true
+		}
+		if e.Kind == events.KindMessage && e.Dir == events.DirIn && e.Method == "tools/call" && !bytes.Contains(e.Raw, []byte(`"code":-32042`)) {
+			t.Errorf("the host received %s, not the injected error", e.Raw)
+		}
+	}
+	if !warned {
+		t.Errorf("no warning about the fault in the trace")
+	}
+}
+
 // TestTapTraceProblems: a trace that cannot be written leaves the bytes
 // flowing and is reported once, cause first.
 func TestTapTraceProblems(t *testing.T) {
+	noApp(t)
 	in := strings.Repeat(`{"jsonrpc":"2.0","method":"notifications/message","params":{}}`+"\n", 2000)
 	for _, tc := range []struct {
 		trace, want string
