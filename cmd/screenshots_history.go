@@ -65,7 +65,9 @@ func historyShots(w *ui.Window, shot func(string) bool, fail func(error)) bool {
 	}
 	for _, req := range []string{
 		`{"jsonrpc": "2.0", "method": "spyglass.demo/ping", "params": {}}`,
-		`{"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "echo", "arguments": {"message": "from the tester"}}}`,
+		// written out as a person would, so the shot shows the editor's colours
+		"{\n  \"jsonrpc\": \"2.0\",\n  \"method\": \"tools/call\",\n  \"params\": {\n    \"name\": \"echo\",\n" +
+			"    \"arguments\": {\"message\": \"from the tester\"},\n    \"_meta\": {\"progressToken\": 7}\n  }\n}",
 	} {
 		if err := w.SendTester(req, 30*time.Second); err != nil {
 			fail(err)

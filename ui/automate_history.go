@@ -6,6 +6,9 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
 )
 
 // Screenshot helpers for the History, Attempts and tester shots (see
@@ -36,7 +39,7 @@ func (w *Window) WaitHistory(s string, timeout time.Duration) error {
 
 // SendTester sends text (a JSON-RPC request) from the selected server's
 // tester and waits for its answer; the Experimental screen is scrolled to
-// the tester.
+// the tester's request editor, with the response below it.
 func (w *Window) SendTester(text string, timeout time.Duration) error {
 	var t *testerScreen
 	Sync(func() {
@@ -55,6 +58,9 @@ func (w *Window) SendTester(text string, timeout time.Duration) error {
 		t.onSend()
 	})
 	err := poll(timeout, "the tester's answer", func() bool { return t.running == nil && t.response.Text != "" })
-	Sync(func() { t.ss.exp.scroll.ScrollToBottom() }) // the response and the history
+	Sync(func() { // the method template row, the coloured editor and the response below it
+		y := t.obj.Position().Y + t.jsonEd.Position().Y - t.template.MinSize().Height - 2*theme.Padding()
+		t.ss.exp.scroll.ScrollToOffset(fyne.NewPos(0, max(0, y)))
+	})
 	return err
 }
