@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	"fyne.io/fyne/v2"
@@ -266,24 +267,19 @@ func (w *Window) openTool(name string) {
 	}
 	_ = w.ShowScreenNow("Tools")
 	t := ss.tools
-	if !hasTool(t.shown, name) && t.search.Text != "" {
+	named := func(x Tool) bool { return x.Name == name }
+	if !slices.ContainsFunc(t.shown, named) && t.search.Text != "" {
 		t.search.SetText("")
 	}
-	for i, x := range t.shown {
-		if x.Name == name {
-			t.list.Select(i)
-			t.list.ScrollTo(i)
-		}
-	}
+	selectWhere(t.list, t.shown, named)
 }
 
-func hasTool(tools []Tool, name string) bool {
-	for _, t := range tools {
-		if t.Name == name {
-			return true
-		}
+// selectWhere selects and shows the first row of list whose item matches.
+func selectWhere[T any](list *widget.List, items []T, match func(T) bool) {
+	if i := slices.IndexFunc(items, match); i >= 0 {
+		list.Select(i)
+		list.ScrollTo(i)
 	}
-	return false
 }
 
 // openPrompt shows the named prompt of the selected server.
@@ -293,12 +289,7 @@ func (w *Window) openPrompt(name string) {
 		return
 	}
 	_ = w.ShowScreenNow("Prompts")
-	for i, x := range ss.prompts.prompts {
-		if x.Name == name {
-			ss.prompts.list.Select(i)
-			ss.prompts.list.ScrollTo(i)
-		}
-	}
+	selectWhere(ss.prompts.list, ss.prompts.prompts, func(x Prompt) bool { return x.Name == name })
 }
 
 // openResource shows the resource or template of the selected server
@@ -309,12 +300,7 @@ func (w *Window) openResource(key string) {
 		return
 	}
 	_ = w.ShowScreenNow("Resources")
-	for i, row := range ss.resources.rows {
-		if row.key() == key {
-			ss.resources.list.Select(i)
-			ss.resources.list.ScrollTo(i)
-		}
-	}
+	selectWhere(ss.resources.list, ss.resources.rows, func(r resRow) bool { return r.key() == key })
 }
 
 // selectedScreens is the selected server's screens, or nil with a toast
