@@ -51,7 +51,7 @@ func (b *guiBackend) RunMatrix(ctx context.Context, server string, seq uint64) (
 	prevVersion := ""
 	for _, v := range session.Versions {
 		cell := ui.MatrixCell{Version: v}
-		res, negotiated, took, err := b.matrixCall(ctx, server+" @ "+v, s, v, call)
+		res, negotiated, took, err := b.matrixCall(ctx, server+" @ "+v, server, s, v, call)
 		cell.Negotiated, cell.Duration = negotiated, took
 		switch {
 		case err != nil:
@@ -77,9 +77,10 @@ func matrixWrap(r json.RawMessage) json.RawMessage {
 	return b
 }
 
-// matrixCall connects to s pinned to version, sends call and closes.
-func (b *guiBackend) matrixCall(ctx context.Context, name string, s catalog.Server, version string, call collection.Call) (json.RawMessage, string, time.Duration, error) {
-	conn, err := newConnection(name, s, b.log, b.red)
+// matrixCall connects to the entry's server s pinned to version (signing
+// in with the entry's OAuth tokens when it asks), sends call and closes.
+func (b *guiBackend) matrixCall(ctx context.Context, name, entry string, s catalog.Server, version string, call collection.Call) (json.RawMessage, string, time.Duration, error) {
+	conn, err := b.freshConnection(name, entry, s)
 	if err != nil {
 		return nil, "", 0, err
 	}
@@ -90,7 +91,7 @@ func (b *guiBackend) matrixCall(ctx context.Context, name string, s catalog.Serv
 	defer sess.Close()
 	ctx, cancel := context.WithTimeout(ctx, matrixTimeout)
 	defer cancel()
-	if err := sess.Connect(ctx); err != nil {
+	if err := conn.connect(ctx, sess); err != nil {
 		return nil, "", 0, humanize(err)
 	}
 	negotiated := ""
