@@ -119,3 +119,58 @@ func TestProxyHeadersAndStreams(t *testing.T) {
 		t.Errorf("recorded messages %q, %d exchanges", got, httpN)
 	}
 }
+
+// TestProxyBatch: a JSON-RPC batch POSTed through the HTTP tap reaches
+// the server byte for byte, its answer (a batch too) reaches the host
+// byte for byte, and the record holds each batch whole and then each
+// element, the requests paired with their answers.
+func TestProxyBatch(t *testing.T) {
+	const reqs = `[{"jsonrpc":"2.0","id":1,"method":"ping"}, {"jsonrpc":"2.0","id":2,"method":"tools/list"}]`
+	const resps = `[{"jsonrpc":"2.0","id":2,"result":{"tools":[]}},{"jsonrpc":"2.0","id":1,"result":{}}]`
+	got := make(chan string, 1)
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		got <- string(b)
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, resps)
+	}))
+	defer upstream.Close()
+	up, _ := url.Parse(upstream.URL)
+	log := events.New(nil)
+	proxy := httptest.NewServer(NewProxy(ProxyOptions{Upstream: up, Rec: log, Conn: "t"}))
+	defer proxy.Close()
+	resp, err := http.Post(proxy.URL+"/mcp", "application/json", strings.NewReader(reqs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(body) != resps || <-got != reqs {
+		t.Errorf("the batch or its answer changed on the way: host got %q", body)
+	}
+	var lines []string
+	for _, e := range log.Events() {
+		if e.Kind != events.KindMessage {
+			continue
+		}
+		line := string(e.Dir) + " " + string(e.Type) + " " + e.Method + " " + e.Text
+		if e.Type == events.MsgRequest {
+			cur, _ := log.Get(e.Seq)
+			if cur.Pair == 0 {
+				line += " (unpaired)"
+			}
+		}
+		lines = append(lines, strings.TrimSpace(line))
+	}
+	want := []string{
+		"out",
+		"out request ping batch element 1 of 2",
+		"out request tools/list batch element 2 of 2",
+		"in",
+		"in result tools/list batch element 1 of 2",
+		"in result ping batch element 2 of 2",
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("recorded:\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+}
