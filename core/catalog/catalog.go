@@ -214,12 +214,7 @@ func (c *Catalog) Names() []string {
 func (c *Catalog) Len() int { return len(c.entries) }
 
 func (c *Catalog) find(name string) int {
-	for i, e := range c.entries {
-		if e.name == name {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(c.entries, func(e *entry) bool { return e.name == name })
 }
 
 // Get returns a copy of the named server.

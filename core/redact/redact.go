@@ -2,6 +2,7 @@ package redact
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -55,12 +56,7 @@ func Name(name string) bool {
 			return true
 		}
 	}
-	for _, s := range secretSuffixes {
-		if strings.HasSuffix(joined, s) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(secretSuffixes, func(s string) bool { return strings.HasSuffix(joined, s) })
 }
 
 // words splits a name into lower-case words at every character that is

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -116,12 +117,7 @@ var noRegexp = new(regexp.Regexp)
 // propIndex returns the index of the property named name, or -1.
 func (f *Field) propIndex(name string) int {
 	if len(f.Properties) <= 16 {
-		for i, p := range f.Properties {
-			if p.Name == name {
-				return i
-			}
-		}
-		return -1
+		return slices.IndexFunc(f.Properties, func(p *Field) bool { return p.Name == name })
 	}
 	var idx *map[string]int
 	if e := f.ext.Load(); e != nil {
@@ -380,12 +376,7 @@ func escapeToken(s string) string {
 
 // hasString reports whether items holds the string s.
 func hasString(items []*Value, s string) bool {
-	for _, it := range items {
-		if it.Type == TypeString && it.Str == s {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(items, func(it *Value) bool { return it.Type == TypeString && it.Str == s })
 }
 
 // jsonField turns f into a JSON fallback.

@@ -3,6 +3,7 @@ package schemaform
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -322,12 +323,7 @@ func (s *State) nextProp(from int, name string) int {
 }
 
 func optionIndex(opts []Option, v *Value) int {
-	for i, o := range opts {
-		if Equal(o.Value, v) {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(opts, func(o Option) bool { return Equal(o.Value, v) })
 }
 
 // SetText sets the text of a text, number or JSON control (or of a Raw
@@ -359,14 +355,7 @@ func (s *State) SetChecked(i int, on bool) {
 }
 
 // IsChecked reports whether option i of a multi-select is checked.
-func (s *State) IsChecked(i int) bool {
-	for _, c := range s.Checked {
-		if c == i {
-			return true
-		}
-	}
-	return false
-}
+func (s *State) IsChecked(i int) bool { return slices.Contains(s.Checked, i) }
 
 // SetBool sets a boolean control; a boolean the user touched is sent even
 // when false.

@@ -2,6 +2,7 @@ package sessiondiff
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -95,12 +96,7 @@ func (ig *Ignore) match(path []string) bool {
 	if ig == nil {
 		return false
 	}
-	for _, p := range ig.patterns {
-		if matchSegs(p, path) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(ig.patterns, func(p []string) bool { return matchSegs(p, path) })
 }
 
 func matchSegs(pat, path []string) bool {
