@@ -34,4 +34,10 @@
 // one connection and the one dialed after it works); Cut counts the
 // messages of each connection. Use [Injector.Dial] to wrap a session's
 // dial function; a wrapped HTTP conn still takes SetProtocolVersion.
+//
+// [Conn.Pass] applies the same rules to one message at a time for a
+// carrier that moves each message in an exchange of its own rather than
+// through the inner conn (the HTTP tap in core/tap): it says what the
+// rules did with the message ([Verdict]) and hands what is left of it to
+// a forward function of the caller's.
 package fault
