@@ -5,23 +5,14 @@ import "fmt"
 // elicitFormats are the string formats the elicitation schema allows.
 var elicitFormats = map[string]bool{"": true, "email": true, "uri": true, "date": true, "date-time": true}
 
-// CheckElicitation checks a requestedSchema of elicitation/create against
-// the restriction of the MCP specification: a flat object whose
-// properties are primitives (string with an optional email, uri, date or
-// date-time format; number; integer; boolean; enum, titled enum, and the
-// 2025-11-25 multi-select enum arrays). It returns one CodeElicitation
-// issue per departure; none means the schema is within the restriction.
-// A form can still be built from a schema outside it (the UI warns and
-// lets the user decline).
-func CheckElicitation(schema []byte) []Issue {
-	form, err := Build(schema)
-	if err != nil {
-		return []Issue{{Code: CodeElicitation, Message: "the schema is not valid JSON"}}
-	}
-	return form.CheckElicitation()
-}
-
-// CheckElicitation is CheckElicitation for a built form.
+// CheckElicitation checks the form of a requestedSchema of
+// elicitation/create against the restriction of the MCP specification: a
+// flat object whose properties are primitives (string with an optional
+// email, uri, date or date-time format; number; integer; boolean; enum,
+// titled enum, and the 2025-11-25 multi-select enum arrays). It returns
+// one CodeElicitation issue per departure; none means the schema is within
+// the restriction. A form can still be built from a schema outside it (the
+// UI warns and lets the user decline).
 func (f *Form) CheckElicitation() []Issue {
 	var out []Issue
 	add := func(path, format string, a ...any) {

@@ -73,7 +73,6 @@ func FuzzBuild(f *testing.F) {
 		_ = st.Issues()
 		_ = form.Check(st)
 		_ = form.Validate(doc)
-		_ = CheckElicitation(schema)
 	})
 }
 
