@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -55,13 +56,18 @@ func newPagedText(text string) *pagedText {
 	p.list = widget.NewList(
 		func() int { return len(p.rows) },
 		func() fyne.CanvasObject {
-			l := widget.NewLabel("")
-			l.TextStyle = fyne.TextStyle{Monospace: true}
-			l.Truncation = fyne.TextTruncateClip
-			return l
+			// canvas text, not a label: a label's padding spaced the rows
+			// apart like paragraphs
+			t := canvas.NewText("", theme.Color(theme.ColorNameForeground))
+			t.TextStyle = fyne.TextStyle{Monospace: true}
+			return container.New(layout.NewCustomPaddedLayout(1, 1, theme.InnerPadding(), theme.InnerPadding()), t)
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
-			o.(*widget.Label).SetText(p.row(i))
+			t := o.(*fyne.Container).Objects[0].(*canvas.Text)
+			t.Text = p.row(i)
+			t.Color = theme.Color(theme.ColorNameForeground)
+			t.TextSize = theme.TextSize()
+			t.Refresh()
 		})
 	p.list.HideSeparators = true
 	p.note = widget.NewLabel("")
@@ -73,14 +79,16 @@ func newPagedText(text string) *pagedText {
 	height := canvas.NewRectangle(color.Transparent)
 	height.SetMinSize(fyne.NewSize(120, pagedRows*rowHeight()))
 	body := container.New(&pagedLayout{p: p}, height, p.list)
-	p.obj = container.NewBorder(nil, wrapRow(p.more, cp, p.note), nil, nil, body)
+	// the note on a line of its own: in the row of buttons a wrapping
+	// label was squeezed to a letter's width
+	p.obj = container.NewBorder(nil, container.NewVBox(p.note, wrapRow(p.more, cp)), nil, nil, body)
 	p.extend(textPage)
 	return p
 }
 
-// rowHeight is the height of one monospace label row.
+// rowHeight is the height of one row.
 func rowHeight() float32 {
-	return fyne.MeasureText("M", theme.TextSize(), fyne.TextStyle{Monospace: true}).Height + 2*theme.InnerPadding()
+	return fyne.MeasureText("M", theme.TextSize(), fyne.TextStyle{Monospace: true}).Height + 2
 }
 
 // row is the text of row i, newlines and invalid UTF-8 made visible.
@@ -126,6 +134,12 @@ func (p *pagedText) index() {
 			at += nl + 1
 			continue
 		}
+		if end < p.shown {
+			// at a space in the row's second half, so words stay whole
+			if sp := strings.LastIndexByte(p.text[at:end], ' '); sp >= p.cols/2 {
+				end = at + sp + 1
+			}
+		}
 		for end < p.shown && end > at+1 && !utf8.RuneStart(p.text[end]) {
 			end--
 		}
@@ -151,7 +165,7 @@ func (l *pagedLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		o.Resize(size)
 	}
 	cell := fyne.MeasureText("M", theme.TextSize(), fyne.TextStyle{Monospace: true}).Width
-	cols := int((size.Width - 4*theme.InnerPadding()) / cell)
+	cols := int((size.Width - 2*theme.InnerPadding() - theme.ScrollBarSize()) / cell)
 	if cols < 20 {
 		cols = 20
 	}

@@ -122,7 +122,21 @@ func TestPagedTextCutsToWidth(t *testing.T) {
 	if p.cols <= narrow {
 		t.Fatalf("cols %d at 900 px, %d at 400 px: the rows do not follow the width", p.cols, narrow)
 	}
-	if got := len(p.row(0)); got != p.cols {
+	if got := len(p.row(0)); got != p.cols { // no spaces: cut at the width
 		t.Errorf("the first row has %d bytes, want %d", got, p.cols)
+	}
+}
+
+// TestPagedTextKeepsWords: a long line of words is cut at spaces, so no
+// word is split across two rows.
+func TestPagedTextKeepsWords(t *testing.T) {
+	test.NewTempApp(t)
+	p := newPagedText(strings.Repeat("alpha beta gamma delta ", 5000))
+	w := test.NewTempWindow(t, p.obj)
+	w.Resize(fyne.NewSize(500, 400))
+	for i := 0; i+1 < len(p.rows); i++ {
+		if r := p.row(i); !strings.HasSuffix(r, " ") || len(r) > p.cols {
+			t.Fatalf("row %d %q (of %d columns) splits a word", i, r, p.cols)
+		}
 	}
 }
