@@ -8,7 +8,7 @@
 // MCP_SERVER_SDK is the file URL of the SDK's dist/index.mjs (the peers
 // live in .ci/peers/node_modules, outside this folder's resolution path);
 // MCP_SERVER_SDK_STDIO that of dist/stdio.mjs.
-import http from 'node:http';
+import { serveHTTP } from './tssdk_http.mjs';
 
 const sdk = await import(process.env.MCP_SERVER_SDK);
 const { McpServer, createMcpHandler, fromJsonSchema, inputRequired, acceptedContent } = sdk;
@@ -54,34 +54,7 @@ if (mode === 'stdio') {
 	const { serveStdio } = await import(process.env.MCP_SERVER_SDK_STDIO);
 	serveStdio(build);
 } else if (mode === 'http') {
-	const handler = createMcpHandler(build);
-	const srv = http.createServer(async (req, res) => {
-		try {
-			const chunks = [];
-			for await (const c of req) chunks.push(c);
-			const body = Buffer.concat(chunks);
-			const headers = new Headers();
-			for (const [k, v] of Object.entries(req.headers)) {
-				if (Array.isArray(v)) v.forEach((x) => headers.append(k, x));
-				else if (v !== undefined) headers.set(k, v);
-			}
-			const request = new Request('http://' + req.headers.host + req.url, {
-				method: req.method,
-				headers,
-				body: req.method === 'GET' || req.method === 'HEAD' ? undefined : body,
-			});
-			const response = await handler.fetch(request);
-			res.writeHead(response.status, Object.fromEntries(response.headers));
-			if (response.body) {
-				for await (const chunk of response.body) res.write(chunk);
-			}
-			res.end();
-		} catch (err) {
-			res.writeHead(500, { 'Content-Type': 'text/plain' });
-			res.end(String(err));
-		}
-	});
-	srv.listen(Number(process.argv[3]), '127.0.0.1', () => console.error('listening on ' + srv.address().port));
+	serveHTTP(createMcpHandler(build), Number(process.argv[3]));
 } else {
 	console.error('usage: tssdk_server.mjs stdio | http PORT');
 	process.exit(2);

@@ -88,32 +88,8 @@ function build() {
 }
 
 if (process.argv[2] === 'http') {
-	const http = await import('node:http');
-	const handler = sdk.createMcpHandler(build);
-	const srv = http.createServer(async (req, res) => {
-		try {
-			const chunks = [];
-			for await (const c of req) chunks.push(c);
-			const headers = new Headers();
-			for (const [k, v] of Object.entries(req.headers)) {
-				if (Array.isArray(v)) v.forEach((x) => headers.append(k, x));
-				else if (v !== undefined) headers.set(k, v);
-			}
-			const response = await handler.fetch(new Request('http://' + req.headers.host + req.url, {
-				method: req.method, headers,
-				body: req.method === 'GET' || req.method === 'HEAD' ? undefined : Buffer.concat(chunks),
-			}));
-			res.writeHead(response.status, Object.fromEntries(response.headers));
-			if (response.body) {
-				for await (const chunk of response.body) res.write(chunk);
-			}
-			res.end();
-		} catch (err) {
-			res.writeHead(500, { 'Content-Type': 'text/plain' });
-			res.end(String(err));
-		}
-	});
-	srv.listen(Number(process.argv[3]), '127.0.0.1', () => console.error('listening on ' + srv.address().port));
+	const { serveHTTP } = await import('./tssdk_http.mjs');
+	serveHTTP(sdk.createMcpHandler(build), Number(process.argv[3]));
 } else {
 	serveStdio(build);
 }
