@@ -56,7 +56,8 @@ done
 RUN
 chmod +x "$work/run.sh"
 # FLOW=sessions: two recorded runs opened as traces, their diff, a
-# collection run and a protocol matrix (into assets/screenshots by default)
+# collection run, a protocol matrix, a recorded Tools screen and a replay
+# (into assets/screenshots by default)
 # FLOW=history: the Attempts, History chain, Experimental and tester shots
 # (into assets/screenshots by default); Quick Mock answers the sampling loop
 flow=${FLOW:-}
@@ -77,7 +78,7 @@ LANG=en_US.UTF-8 BIN=$bin WORK=$work OUT=$(cd "$out" && pwd) \
 	timeout 300 xvfb-run -a -s "-screen 0 ${size}x24" "$work/run.sh"
 shots="1-servers 2-tools 3-inspector"
 [ "$flow" != history ] || shots="attempts-light history-chain-dark tester-light"
-[ "$flow" != sessions ] || shots="7-trace 8-session-diff 9-collection-run 10-protocol-matrix 10-protocol-matrix-light"
+[ "$flow" != sessions ] || shots="7-trace 8-session-diff 9-collection-run 10-protocol-matrix 10-protocol-matrix-light 11-recorded-tools 11-recorded-tools-light 12-replay 12-replay-light"
 for f in $shots; do
 	[ -s "$out/$f.png" ] || { echo "screenshots: $out/$f.png was not taken" >&2; exit 1; }
 done

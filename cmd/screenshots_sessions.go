@@ -19,7 +19,9 @@ import (
 // one argument changed, opened as traces (7-trace), their comparison
 // (8-session-diff), and a collection run with a failing expectation
 // (9-collection-run), and the protocol matrix of an echo call
-// (10-protocol-matrix), each dark and light. dir is the script's folder
+// (10-protocol-matrix), a recorded session's Tools screen
+// (11-recorded-tools) and monday replayed against the demo (12-replay),
+// each dark and light. dir is the script's folder
 // (the traces and the collection are written there). It reports whether
 // every shot was taken.
 func sessionShots(w *ui.Window, dir string, shot func(string) bool, fail func(error)) bool {
@@ -118,5 +120,23 @@ func sessionShots(w *ui.Window, dir string, shot func(string) bool, fail func(er
 		fail(err)
 		return false
 	}
-	return both("10-protocol-matrix")
+	if !both("10-protocol-matrix") {
+		return false
+	}
+	w.CloseDialogs()
+	// the recorded Tools screen: monday's echo, its schema as the form,
+	// the recorded call and result
+	if err := w.ShowRecordedTool("monday", "echo", 30*time.Second); err != nil {
+		fail(err)
+		return false
+	}
+	if !both("11-recorded-tools") {
+		return false
+	}
+	// monday replayed against the demo: every answer matches
+	if err := w.ReplayWait("monday", "demo", 120*time.Second); err != nil {
+		fail(err)
+		return false
+	}
+	return both("12-replay")
 }

@@ -467,13 +467,41 @@ func (in *inspector) onSelect(seq uint64) {
 	in.detail.show(seq)
 	in.detail.obj.Show()
 	if in.split.Offset > 0.9 {
-		// the details get the larger part: their head (title, meta,
-		// actions) and the payload's bar come before the first payload row
-		in.split.SetOffset(0.3)
+		in.split.SetOffset(in.detailOffset())
+	}
+}
+
+// detailOffset is where the split between the list and the details goes
+// when details open: where the user last dragged it, else the list keeps
+// about three rows (two on a short screen) and the details get the rest —
+// their head (title, meta, actions) and the payload's bars come before the
+// first payload row, and at 1024×700 a 30% list left one row of the tree.
+func (in *inspector) detailOffset() float64 {
+	if off := in.w.app.Preferences().FloatWithFallback(prefDetailOff, 0); off > 0.05 && off < 0.95 {
+		return off
+	}
+	h := in.split.Size().Height
+	if h <= 0 {
+		return 0.3
+	}
+	row := in.createRow().MinSize().Height + theme.Padding()
+	rows := float32(3)
+	if h < 520 {
+		rows = 2
+	}
+	return float64(min(max(rows*row/h, 0.1), 0.3))
+}
+
+// keepDetailOffset remembers where the split between the list and the
+// open details is (the user may have dragged it).
+func (in *inspector) keepDetailOffset() {
+	if in.detail.obj.Visible() && in.split.Offset > 0.05 && in.split.Offset < 0.95 {
+		in.w.app.Preferences().SetFloat(prefDetailOff, in.split.Offset)
 	}
 }
 
 func (in *inspector) closeDetail() {
+	in.keepDetailOffset()
 	in.selSeq = 0
 	in.detail.obj.Hide()
 	in.split.SetOffset(1)

@@ -11,9 +11,11 @@ const (
 	prefListOff  = "window.listSplit"
 	prefInspOff  = "window.inspectorSplit"
 	prefInspOpen = "window.inspectorOpen"
-	prefListOpen = "window.listOpen"
-	prefServer   = "window.server"
-	prefTab      = "window.tab"
+	// the inspector's split between its list and an event's details
+	prefDetailOff = "window.inspectorDetailSplit"
+	prefListOpen  = "window.listOpen"
+	prefServer    = "window.server"
+	prefTab       = "window.tab"
 	// the inspector in its own window, and that window's size
 	prefInspDetached = "window.inspectorDetached"
 	prefInspWinW     = "window.inspectorWindowWidth"
@@ -63,6 +65,7 @@ func (w *Window) savePrefs() {
 	p.SetFloat(prefHeight, float64(sz.Height))
 	p.SetFloat(prefListOff, w.mainSp.Offset)
 	p.SetFloat(prefInspOff, w.split.Offset)
+	w.inspector.keepDetailOffset()
 	p.SetBool(prefInspOpen, w.inspOpen)
 	p.SetBool(prefListOpen, w.listOpen)
 	p.SetBool(prefInspDetached, w.inspWin != nil)

@@ -1,0 +1,55 @@
+package ui
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+)
+
+// TestInspectorDetailSplit: at 1024×700 an event's details leave the
+// payload room for several tree rows (the list keeps two), a split the
+// user dragged is where details open next time, and the window
+// remembers it.
+func TestInspectorDetailSplit(t *testing.T) {
+	w, b, _ := connected(t, nil)
+	Sync(func() { w.win.Resize(fyne.NewSize(1024, 700)) })
+	now := time.Now()
+	b.ev.send(
+		EventView{Seq: 1001, Server: "fake", Kind: "message", Dir: "out", Type: "request", ID: "5", Method: "tools/call",
+			Title: "tools/call #5", Categories: []string{"tools", "rpc"}, Run: "r1", Pair: 1002, Time: now,
+			Raw: json.RawMessage(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{"message":"needle"}}}`)},
+		EventView{Seq: 1002, Server: "fake", Kind: "message", Dir: "in", Type: "result", ID: "5", Method: "tools/call",
+			Title: "result #5 · tools/call", Categories: []string{"tools", "rpc"}, Run: "r1", Pair: 1001, Time: now,
+			Raw: json.RawMessage(`{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"a"}],"isError":false}}`)},
+	)
+	in := w.inspector
+	if err := w.OpenEvent("result #5", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	Sync(func() {
+		payload := in.detail.payload.Size().Height
+		row := in.createRow().MinSize().Height
+		t.Logf("split %v offset %.2f, payload %v, list %v, row %v", in.split.Size().Height, in.split.Offset, payload, in.list.Size().Height, row)
+		if list := in.list.Size().Height; list < 2*row {
+			t.Errorf("the list keeps %v px, less than two rows of %v", list, row)
+		}
+		if payload < 6*row {
+			t.Errorf("the payload has %v px at 1024×700, under six rows' %v", payload, 6*row)
+		}
+		in.split.SetOffset(0.5) // the user drags
+		in.closeDetail()
+	})
+	if err := w.OpenEvent("tools/call #5", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	Sync(func() {
+		if in.split.Offset != 0.5 {
+			t.Errorf("details opened at %.2f, not where the user left the split (0.50)", in.split.Offset)
+		}
+		if got := w.app.Preferences().Float(prefDetailOff); got != 0.5 {
+			t.Errorf("the window remembers %.2f, not 0.50", got)
+		}
+	})
+}
