@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"golang.org/x/net/http/httpguts"
+
 	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/wire/fault"
 )
@@ -435,7 +437,7 @@ func addKV(list *[]KeyValue, flag string, kv KeyValue) error {
 func addHeader(list *[]KeyValue, flag, v string) error {
 	k, val, ok := strings.Cut(v, ":")
 	k = strings.TrimSpace(k)
-	if !ok || !validHeaderName(k) {
+	if !ok || !httpguts.ValidHeaderFieldName(k) {
 		return fmt.Errorf(`%s %q: write %s "Name: Value", e.g. %s "Authorization: Bearer abc123"`, flag, v, flag, flag)
 	}
 	return addKV(list, flag, KeyValue{k, strings.TrimSpace(val)})
@@ -447,19 +449,6 @@ func addArg(list *[]KeyValue, flag, v string) error {
 		return fmt.Errorf("%s %q: write %s NAME=VALUE, e.g. %s count=3", flag, v, flag, flag)
 	}
 	return addKV(list, flag, KeyValue{k, val})
-}
-
-// validHeaderName reports whether s is an HTTP header name (an RFC 9110 token).
-func validHeaderName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r > 0x7e || r <= ' ' || strings.ContainsRune(`"(),/:;<=>?@[\]{}`, r) {
-			return false
-		}
-	}
-	return true
 }
 
 // ParseArgs parses the command line (without the program name). Flags and
