@@ -60,7 +60,7 @@ func TestGUIHugeResult(t *testing.T) {
 	// which answers while the call is under way.
 	if !testwait.Within(5*time.Minute, func() bool {
 		var ok bool
-		ui.Sync(func() { ok = h.hasText("Showing the first 64.0 KB of "+sizeText+".") })
+		ui.Sync(func() { ok = h.hasText("Showing the first 64.0 KB of " + sizeText + ".") })
 		return ok
 	}) {
 		t.Fatalf("timed out waiting for the preview of the %s result", sizeText)
@@ -71,7 +71,7 @@ func TestGUIHugeResult(t *testing.T) {
 		}
 	})
 	h.tap("Load more")
-	h.waitFor("more of the text", func() bool { return h.hasText("Showing the first 320.0 KB of "+sizeText+".") })
+	h.waitFor("more of the text", func() bool { return h.hasText("Showing the first 320.0 KB of " + sizeText + ".") })
 
 	h.tap("Request and response")
 	h.waitFor("the response's tree", func() bool {
@@ -98,7 +98,9 @@ func TestGUIThousandTools(t *testing.T) {
 	}})
 	h := newCatalogHarness(t, doc)
 	h.connectWithTools()
-	h.waitFor("10,000 tools in groups", func() bool { return h.hasText("10000 tools") && h.hasText("▾ group00_…") && h.hasText("100 tools · tap to collapse") })
+	h.waitFor("10,000 tools in groups", func() bool {
+		return h.hasText("10000 tools") && h.hasText("▾ group00_…") && h.hasText("100 tools · tap to collapse")
+	})
 	ui.Sync(func() { h.entry("Search tools").SetText("group99_tool9999") })
 	h.waitFor("the last tool", func() bool { return h.hasText("group99_tool9999 · Looks up record 9999") })
 	ui.Sync(func() {
