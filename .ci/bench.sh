@@ -78,7 +78,14 @@ echo
 echo "== Huge payloads and thousand tools in the window (Fyne's test driver over the real screens; -ms wall, -cpu-ms the CPU the process spent):"
 echo "   a 50 MB result's card (its preview) and its inspector pane (the lazy tree): time and bytes allocated per payload byte (alloc-x, on top of core's peak-rss-x above)"
 echo "   10,000 tools: list (grouped, filtered, laid out; core's tools/list is list-ms above), search (one query; keystroke-max-ms typing it), open form. goal: each <= 100 ms"
-go test -run '^$' -bench 'BenchmarkHugeResultWindow|BenchmarkThousandTools' -benchtime 1x -count "$runs" ./ui | minmedmax
+out=$(mktemp)
+if ! go test -run '^$' -bench 'BenchmarkHugeResultWindow|BenchmarkThousandTools' -benchtime 1x -count "$runs" ./ui >"$out"; then
+	cat "$out"
+	rm -f "$out"
+	exit 1
+fi
+minmedmax <"$out"
+rm -f "$out"
 
 echo
 echo "== Ingest into the window (issue #17): the demo server's flood, 10,000 notifications/s for ${BENCH_FLOOD_SECONDS:-10} s (BENCH_FLOOD_SECONDS=60: the issue's full run),"
