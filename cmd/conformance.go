@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -353,25 +355,20 @@ func dumpEvents(w io.Writer, log *events.Log) {
 // waitForStandaloneStream waits until the log holds the answer to the GET
 // that opens the Streamable HTTP standalone stream, or at most max.
 func waitForStandaloneStream(ctx context.Context, log *events.Log, max time.Duration) {
+	opened := make(chan struct{})
+	var once sync.Once
+	isGET := func(e events.Event) bool { return e.Kind == events.KindHTTP && e.HTTP != nil && e.HTTP.Method == "GET" }
+	cancel := log.SubscribeAfter(0, func(b events.Batch) {
+		if slices.ContainsFunc(b.Events, isGET) {
+			once.Do(func() { close(opened) })
+		}
+	})
+	defer cancel()
 	deadline := time.NewTimer(max)
 	defer deadline.Stop()
-	tick := time.NewTicker(5 * time.Millisecond)
-	defer tick.Stop()
-	var seq uint64
-	for {
-		evs, _ := log.After(seq, 1000)
-		for _, e := range evs {
-			seq = e.Seq
-			if e.Kind == events.KindHTTP && e.HTTP != nil && e.HTTP.Method == "GET" {
-				return
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-deadline.C:
-			return
-		case <-tick.C:
-		}
+	select {
+	case <-opened:
+	case <-ctx.Done():
+	case <-deadline.C:
 	}
 }
