@@ -6,6 +6,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 )
 
 // TestJSONTreeLazy: only the nodes of opened branches are built; a
@@ -139,4 +140,45 @@ func TestPagedTextKeepsWords(t *testing.T) {
 			t.Fatalf("row %d %q (of %d columns) splits a word", i, r, p.cols)
 		}
 	}
+}
+
+// TestResultContentViewPages: a text block or a read's text item beyond
+// bigText is paged (tool results and resource reads both use this); a
+// small one keeps the rendered view, and the paged view holds no label
+// with the whole text.
+func TestResultContentViewPages(t *testing.T) {
+	_, _, ss := connected(t, nil)
+	big := strings.Repeat("0123456789 abcdefghij\n", bigText/22+100)
+	Sync(func() {
+		var labels []string
+		walkVisible(ss.resultContentView(Content{Type: "text", Text: "small"}), func(o fyne.CanvasObject) {
+			if l, ok := o.(*widget.Label); ok {
+				labels = append(labels, l.Text)
+			}
+		})
+		if len(labels) != 1 || labels[0] != "small" {
+			t.Errorf("a small text shows %q, want its label", labels)
+		}
+		for _, c := range []Content{
+			{Type: "text", Text: big},
+			{Type: "resource", URI: "test://big", Text: big},
+		} {
+			o := ss.resultContentView(c)
+			test.NewTempWindow(t, o).Resize(fyne.NewSize(600, 600))
+			var note string
+			walkVisible(o, func(o fyne.CanvasObject) {
+				if l, ok := o.(*widget.Label); ok {
+					if len(l.Text) >= bigText {
+						t.Errorf("a %s block draws a label of %d bytes", c.Type, len(l.Text))
+					}
+					if strings.HasPrefix(l.Text, "Showing the first") {
+						note = l.Text
+					}
+				}
+			})
+			if note != "Showing the first 64.0 KB of "+sizeText(len(big))+"." {
+				t.Errorf("a big %s block's note is %q", c.Type, note)
+			}
+		}
+	})
 }
