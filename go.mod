@@ -15,6 +15,8 @@ require (
 	golang.org/x/sys v0.50.0
 )
 
+require github.com/gofrs/flock v0.12.1 // core/catalog: the catalog file lock (flock, LockFileEx on Windows)
+
 require github.com/golang/snappy v1.0.0 // core/events: sealed events are compressed (snappy: fast to decode, so search stays near a plain scan)
 
 require github.com/joshdk/go-junit v1.0.0 // test: a JUnit XML reader as CI tools use, reads --run --format junit (cmd/run_test.go)
