@@ -662,10 +662,15 @@ func (l *tailLabel) fit(width float32) {
 }
 
 // tailFit returns s, or "…" and the longest end of s that measures at
-// most width.
+// most width. With no room at all it returns "": a label given no width
+// (its row squeezed by a long state beside it) must not draw its whole
+// text over its neighbours.
 func tailFit(s string, width float32, measure func(string) float32) string {
-	if width <= 0 || measure(s) <= width {
+	if measure(s) <= width {
 		return s
+	}
+	if width <= 0 || measure("…") > width {
+		return ""
 	}
 	r := []rune(s)
 	lo, hi := 0, len(r) // find the fewest runes to drop

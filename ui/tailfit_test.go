@@ -1,0 +1,26 @@
+package ui
+
+import "testing"
+
+// TestTailFit: the end of a command line or URL is kept, and a label with
+// no room shows nothing rather than its whole text over its neighbours
+// (the failed HTTP card at 1024×700 drew its URL across "Connection error").
+func TestTailFit(t *testing.T) {
+	measure := func(s string) float32 { return float32(len([]rune(s))) * 10 }
+	for _, tc := range []struct {
+		s     string
+		width float32
+		want  string
+	}{
+		{"http://127.0.0.1:9/mcp", 300, "http://127.0.0.1:9/mcp"},
+		{"http://127.0.0.1:9/mcp", 60, "…9/mcp"},
+		{"http://127.0.0.1:9/mcp", 5, ""},
+		{"http://127.0.0.1:9/mcp", 0, ""},
+		{"http://127.0.0.1:9/mcp", -12, ""},
+		{"", 0, ""},
+	} {
+		if got := tailFit(tc.s, tc.width, measure); got != tc.want {
+			t.Errorf("tailFit(%q, %v) = %q, want %q", tc.s, tc.width, got, tc.want)
+		}
+	}
+}
