@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"time"
@@ -46,6 +47,12 @@ func (g *guiEvents) Get(seq uint64) (ui.EventView, bool) {
 		return ui.EventView{}, false
 	}
 	return toEventView(e), true
+}
+
+// Search implements ui.EventSource with core's search, which reads
+// sealed and spilled events without decoding them.
+func (g *guiEvents) Search(ctx context.Context, q ui.EventQuery, found func([]uint64)) (uint64, error) {
+	return g.log.Search(ctx, events.Query{Text: q.Text, Conn: q.Server, Category: events.Category(q.Category), After: q.After}, found)
 }
 
 // WriteTrace writes the trace file of one server (every server when

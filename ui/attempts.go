@@ -167,8 +167,9 @@ func (in *inspector) attemptsOf(e EventView) (attempts []EventView, this *EventV
 		return nil, nil
 	}
 	lineage := ""
-	for i := len(in.events) - 1; i >= 0; i-- {
-		x := in.events[i]
+	tools := in.eventsOf(in.tools[e.Server])
+	for i := len(tools) - 1; i >= 0; i-- {
+		x := tools[i]
 		if x.Kind == "tool" && callID(x) == id && x.Event.Lineage != nil && x.Server == e.Server {
 			lineage = x.Event.Lineage.ID
 			break
@@ -177,7 +178,7 @@ func (in *inspector) attemptsOf(e EventView) (attempts []EventView, this *EventV
 	if lineage == "" {
 		return nil, nil
 	}
-	for _, x := range in.events {
+	for _, x := range tools {
 		if x.Kind == "tool" && x.Server == e.Server && x.Event.Lineage != nil && x.Event.Lineage.ID == lineage {
 			attempts = append(attempts, x)
 		}

@@ -54,8 +54,8 @@ func (w *Window) ShowScreenNow(tab string) error {
 func (w *Window) OpenEvent(prefix string, timeout time.Duration) error {
 	in := w.inspector
 	return poll(timeout, "an event "+prefix, func() bool {
-		for i := len(in.shown) - 1; i >= 0; i-- {
-			e := in.events[in.shown[i]]
+		for i := in.rows() - 1; i >= 0; i-- {
+			e, _ := in.event(in.rowSeq(i))
 			if strings.HasPrefix(e.Title, prefix) {
 				in.list.Select(i)
 				in.list.ScrollTo(i)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -268,6 +269,26 @@ func (f *fakeEvents) Get(seq uint64) (EventView, bool) {
 	}
 	return EventView{}, false
 }
+// Search finds what the log's Search would among the events sent so far.
+func (f *fakeEvents) Search(ctx context.Context, q EventQuery, found func([]uint64)) (uint64, error) {
+	f.mu.Lock()
+	all := slices.Clone(f.all)
+	f.mu.Unlock()
+	var last uint64
+	var hits []uint64
+	for _, e := range all {
+		last = max(last, e.Seq)
+		if e.Seq > q.After && e.Server == q.Server && (q.Category == "" || slices.Contains(e.Categories, q.Category)) && events.Match(e.Event, q.Text) {
+			hits = append(hits, e.Seq)
+		}
+	}
+	slices.Sort(hits)
+	if len(hits) > 0 {
+		found(hits)
+	}
+	return last, ctx.Err()
+}
+
 func (f *fakeEvents) WriteTrace(w io.Writer, server string) error {
 	f.mu.Lock()
 	f.last = server
@@ -284,6 +305,7 @@ func (f *fakeEvents) send(evs ...EventView) {
 			f.seq++
 			evs[i].Seq = f.seq
 		}
+		f.seq = max(f.seq, evs[i].Seq) // as in the log, a later event has a greater Seq
 		if evs[i].Time.IsZero() {
 			evs[i].Time = time.Now()
 		}
@@ -344,6 +366,13 @@ func newTestWindow(t *testing.T, b *fakeBackend, opts *Options) *Window {
 }
 
 // waitFor polls cond under the window's lock for up to a minute.
+// shownWhen waits until the inspector's rows satisfy cond (its search
+// runs on a goroutine and adds rows on the UI thread).
+func shownWhen(t *testing.T, in *inspector, what string, cond func(titles []string) bool) {
+	t.Helper()
+	waitFor(t, what, func() bool { return !in.searching && cond(in.shownTitles()) }) // on the UI thread
+}
+
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	// A bound for a loaded machine, not a timing assertion: under -race

@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"slices"
+	"sort"
 	"strings"
 	"time"
 
@@ -14,9 +17,14 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/events"
 )
 
-// inspectorKeep is how many events the inspector keeps in memory; older
-// ones are still in the trace download.
-const inspectorKeep = 50000
+// rowCacheSize bounds the events the inspector holds: the rows on screen
+// (and the newest), read from the source by Seq; everything else stays in
+// core's log, which holds the one copy.
+const rowCacheSize = 512
+
+// searchDelay is how long the search box waits after a keystroke before
+// it searches (typing a new query cancels the search under way).
+const searchDelay = 150 * time.Millisecond
 
 // inspectorTabs are the inspector's filters: label and category.
 var inspectorTabs = []struct{ label, cat string }{
@@ -26,17 +34,35 @@ var inspectorTabs = []struct{ label, cat string }{
 // inspector is the right panel: the live event list of the selected
 // server, with tabs, search, details, counters, pause, clear and download.
 type inspector struct {
-	w      *Window
-	src    EventSource
-	unsub  func()
-	events []EventView
-	index  map[uint64]int
-	base   int // events dropped from the front of the slice
+	w     *Window
+	src   EventSource
+	unsub func()
+	// The list model: the sequence numbers of the rows shown, oldest
+	// first. shown holds what the search under way (or done) found, up
+	// to searchLast; tail the visible events that arrived in batches
+	// since. The rows are tail's entries after shown's last, so a row is
+	// never shown twice while a search catches up.
+	shown      []uint64
+	tail       []uint64
+	searchLast uint64
+	searchGen  int
+	searching  bool
+	stopSearch context.CancelFunc
+	debounce   *time.Timer
+	cache      map[uint64]EventView // rows read lately, at most rowCacheSize
+	// per connection: its last Seq, its tool attempts and listen-related
+	// events (by Seq), its runs' events (by Seq), its counters since its
+	// clear
+	lastOf  map[string]uint64
+	tools   map[string][]uint64
+	listen  map[string][]uint64
+	runs    map[string][]uint64 // by server + "\x00" + run
+	statsOf map[string]*events.Stats
+	loaded  uint64 // the newest Seq read when the inspector was built
 
 	server  string
 	tab     string
 	query   string
-	shown   []int // indexes into events
 	paused  bool
 	pending []EventBatch
 	cleared map[string]uint64 // per connection: events up to this Seq are cleared
@@ -66,7 +92,9 @@ type inspector struct {
 }
 
 func newInspector(w *Window, src EventSource) *inspector {
-	return &inspector{w: w, src: src, index: map[uint64]int{}, cleared: map[string]uint64{}}
+	return &inspector{w: w, src: src, cleared: map[string]uint64{}, cache: map[uint64]EventView{},
+		lastOf: map[string]uint64{}, tools: map[string][]uint64{}, listen: map[string][]uint64{},
+		runs: map[string][]uint64{}, statsOf: map[string]*events.Stats{}}
 }
 
 func (in *inspector) buildUI() fyne.CanvasObject {
@@ -90,11 +118,10 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	in.search.SetPlaceHolder("Search titles and payloads")
 	in.search.OnChanged = in.onSearch
 	in.list = widget.NewList(
-		func() int { return len(in.shown) },
+		in.rows,
 		in.createRow,
 		func(id widget.ListItemID, o fyne.CanvasObject) {
-			if id < len(in.shown) {
-				e := in.events[in.shown[id]]
+			if e, ok := in.event(in.rowSeq(id)); ok {
 				if l := in.rounds.Label(&e.Event); l != "" {
 					e.Title = l + " · " + e.Title // one call, not unrelated requests
 				}
@@ -102,8 +129,8 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 			}
 		})
 	in.list.OnSelected = func(id widget.ListItemID) {
-		if id < len(in.shown) {
-			in.onSelect(in.events[in.shown[id]].Seq)
+		if seq := in.rowSeq(id); seq != 0 {
+			in.onSelect(seq)
 		}
 	}
 	in.empty = emptyState("No events yet. Connect to a server and they stream in here.")
@@ -126,10 +153,20 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	in.unsub = in.src.Subscribe(func(b EventBatch) {
 		do(func() { in.onBatch(b) })
 	})
-	if evs, err := in.src.After(0, inspectorKeep); err == nil && len(evs) > 0 {
-		in.onBatch(EventBatch{Events: evs})
+	// What was recorded before: counted and indexed page by page (the
+	// rows come from the search refilter starts).
+	for seq := uint64(0); ; {
+		evs, _ := in.src.After(seq, 10000)
+		if len(evs) == 0 {
+			break
+		}
+		for _, e := range evs {
+			in.note(e)
+		}
+		seq = evs[len(evs)-1].Seq
+		in.loaded = seq
 	}
-	in.updateCounters()
+	in.refilter()
 	return in.obj
 }
 
@@ -235,40 +272,101 @@ func (in *inspector) onBatch(b EventBatch) {
 func (in *inspector) apply(b EventBatch) {
 	in.dropped += b.Dropped
 	for _, e := range b.Events {
-		if _, ok := in.index[e.Seq]; ok {
-			in.update(e)
+		if e.Seq <= in.loaded {
+			in.update(e) // recorded before the inspector was built
 			continue
 		}
-		in.index[e.Seq] = in.base + len(in.events)
-		in.events = append(in.events, e)
-		in.rounds.Add(&e.Event)
-		if in.counted(e) {
-			in.stats.Add(&e.Event)
-		}
+		in.note(e)
 		if in.visible(e) {
-			in.shown = append(in.shown, len(in.events)-1)
+			in.cacheRow(e)
+			in.tail = append(in.tail, e.Seq)
 		}
 	}
 	for _, e := range b.Updated {
 		in.update(e)
 	}
-	if len(in.events) > inspectorKeep+inspectorKeep/10 {
-		cut := len(in.events) - inspectorKeep
-		for _, e := range in.events[:cut] {
-			delete(in.index, e.Seq)
+}
+
+// note takes one new event into the inspector's indexes: counters,
+// multi round-trip requests, tool attempts, listen streams and runs.
+func (in *inspector) note(e EventView) {
+	in.lastOf[e.Server] = max(in.lastOf[e.Server], e.Seq)
+	in.rounds.Add(&e.Event)
+	if e.Seq > in.cleared[e.Server] {
+		st := in.statsOf[e.Server]
+		if st == nil {
+			st = &events.Stats{}
+			in.statsOf[e.Server] = st
 		}
-		in.events = append([]EventView(nil), in.events[cut:]...)
-		in.base += cut
-		in.refilter()
+		st.Add(&e.Event)
+		if e.Server == in.server {
+			in.stats = *st
+		}
+	}
+	if e.Kind == "tool" {
+		in.tools[e.Server] = append(in.tools[e.Server], e.Seq)
+	}
+	if listenRelated(e.Event) {
+		in.listen[e.Server] = append(in.listen[e.Server], e.Seq)
+	}
+	if e.Run != "" {
+		k := e.Server + "\x00" + e.Run
+		in.runs[k] = append(in.runs[k], e.Seq)
 	}
 }
 
+// update replaces a row read before with its new version.
 func (in *inspector) update(e EventView) {
-	i, ok := in.index[e.Seq]
-	if !ok {
-		return
+	if _, ok := in.cache[e.Seq]; ok {
+		in.cache[e.Seq] = e
 	}
-	in.events[i-in.base] = e
+}
+
+// cacheRow keeps e for the rows on screen, forgetting the others when
+// the cache is full.
+func (in *inspector) cacheRow(e EventView) {
+	if len(in.cache) >= rowCacheSize {
+		clear(in.cache)
+	}
+	in.cache[e.Seq] = e
+}
+
+// rows is how many rows the list shows.
+func (in *inspector) rows() int { return len(in.shown) + len(in.tail) - in.tailSkip() }
+
+// tailSkip is how many of tail's first entries the search has found too.
+func (in *inspector) tailSkip() int {
+	if len(in.shown) == 0 || len(in.tail) == 0 {
+		return 0
+	}
+	last := in.shown[len(in.shown)-1]
+	return sort.Search(len(in.tail), func(i int) bool { return in.tail[i] > last })
+}
+
+// rowSeq is the Seq of row id (0 if there is none).
+func (in *inspector) rowSeq(id int) uint64 {
+	if id < 0 {
+		return 0
+	}
+	if id < len(in.shown) {
+		return in.shown[id]
+	}
+	if id -= len(in.shown) - in.tailSkip(); id < len(in.tail) {
+		return in.tail[id]
+	}
+	return 0
+}
+
+// rowOf is the row showing seq, or -1.
+func (in *inspector) rowOf(seq uint64) int {
+	if i, ok := slices.BinarySearch(in.shown, seq); ok {
+		return i
+	}
+	skip := in.tailSkip()
+	if i, ok := slices.BinarySearch(in.tail[skip:], seq); ok {
+		return len(in.shown) + i
+	}
+	return -1
 }
 
 // counted reports whether e is of the connection shown and after its
@@ -298,34 +396,74 @@ func (in *inspector) visible(e EventView) bool {
 	return events.Match(e.Event, in.query)
 }
 
+// refilter shows the rows of the current server, tab, clear and query
+// afresh: core's log is searched on a goroutine (the one before is
+// cancelled) and the rows it finds are added in batches on the UI thread
+// as they come, while new events keep arriving at the end.
 func (in *inspector) refilter() {
-	in.shown = in.shown[:0]
-	for i, e := range in.events {
-		if in.visible(e) {
-			in.shown = append(in.shown, i)
-		}
+	if in.stopSearch != nil {
+		in.stopSearch()
+		in.stopSearch = nil
 	}
+	in.searchGen++
+	gen := in.searchGen
+	in.shown, in.tail, in.searchLast = nil, nil, 0
 	in.list.UnselectAll()
+	in.searching = in.server != ""
+	if in.searching {
+		ctx, cancel := context.WithCancel(context.Background())
+		in.stopSearch = cancel
+		q := EventQuery{Text: in.query, Server: in.server, Category: in.tab, After: in.cleared[in.server]}
+		go func() {
+			last, err := in.src.Search(ctx, q, func(seqs []uint64) {
+				found := slices.Clone(seqs)
+				do(func() {
+					if gen == in.searchGen {
+						in.shown = append(in.shown, found...)
+						in.listChanged()
+					}
+				})
+			})
+			do(func() {
+				if gen != in.searchGen || err != nil {
+					return
+				}
+				in.searching, in.stopSearch = false, nil
+				in.searchLast = last
+				// What arrived in batches and the search found too.
+				i := sort.Search(len(in.tail), func(i int) bool { return in.tail[i] > last })
+				in.tail = in.tail[i:]
+				in.listChanged()
+			})
+		}()
+	}
+	in.listChanged()
+	in.updateCounters()
+}
+
+// listChanged redraws the list after rows came or went.
+func (in *inspector) listChanged() {
 	in.list.Refresh()
 	in.follow()
 	in.updateEmpty()
-	in.updateCounters()
 }
 
 // follow keeps the newest events in view while no event is open.
 func (in *inspector) follow() {
-	if in.selSeq == 0 && len(in.shown) > 0 {
+	if in.selSeq == 0 && in.rows() > 0 {
 		in.list.ScrollToBottom()
 	}
 }
 
 func (in *inspector) updateEmpty() {
 	in.lane.refresh() // every change of what is shown ends here
-	if len(in.shown) > 0 {
+	if in.rows() > 0 {
 		in.empty.Hide()
 		return
 	}
 	switch {
+	case in.searching:
+		in.empty.SetText("Searching…")
 	case in.query != "":
 		in.empty.SetText("No event matches \"" + in.query + "\".")
 	case in.server == "":
@@ -336,13 +474,11 @@ func (in *inspector) updateEmpty() {
 	in.empty.Show()
 }
 
-// recount counts the events of conn held since its clear afresh.
+// recount shows the counters of the server shown, since its clear.
 func (in *inspector) recount() {
 	in.stats = events.Stats{}
-	for i := range in.events {
-		if in.counted(in.events[i]) {
-			in.stats.Add(&in.events[i].Event)
-		}
+	if st := in.statsOf[in.server]; st != nil {
+		in.stats = *st
 	}
 }
 
@@ -392,9 +528,18 @@ func (in *inspector) styleTabs() {
 	}
 }
 
+// onSearch searches a moment after the last keystroke; the search under
+// way stops at once.
 func (in *inspector) onSearch(q string) {
 	in.query = strings.TrimSpace(q)
-	in.refilter()
+	if in.stopSearch != nil {
+		in.stopSearch()
+		in.stopSearch = nil
+	}
+	if in.debounce != nil {
+		in.debounce.Stop()
+	}
+	in.debounce = time.AfterFunc(searchDelay, func() { do(in.refilter) })
 }
 
 // onPause freezes the list; events keep buffering until Resume.
@@ -414,19 +559,13 @@ func (in *inspector) onPause() {
 		in.apply(b)
 	}
 	in.updateCounters()
-	in.list.Refresh()
-	in.updateEmpty()
+	in.listChanged()
 }
 
 // onClear hides every event so far of the current connection and resets
 // the counters.
 func (in *inspector) onClear() {
-	var last uint64
-	for _, e := range in.events {
-		if e.Server == in.server && e.Seq > last {
-			last = e.Seq
-		}
-	}
+	last := in.lastOf[in.server]
 	for _, b := range in.pending {
 		for _, e := range b.Events {
 			if e.Server == in.server && e.Seq > last {
@@ -435,6 +574,7 @@ func (in *inspector) onClear() {
 		}
 	}
 	in.cleared[in.server] = last
+	delete(in.statsOf, in.server)
 	in.recount()
 	in.closeDetail()
 	in.refilter()
@@ -507,19 +647,44 @@ func (in *inspector) closeDetail() {
 	in.split.SetOffset(1)
 }
 
-// event returns an event by Seq from memory or the source.
+// event returns an event by Seq from the rows read lately or the source.
 func (in *inspector) event(seq uint64) (EventView, bool) {
-	if i, ok := in.index[seq]; ok {
-		return in.events[i-in.base], true
+	if seq == 0 {
+		return EventView{}, false
 	}
-	return in.src.Get(seq)
+	if e, ok := in.cache[seq]; ok {
+		return e, true
+	}
+	e, ok := in.src.Get(seq)
+	if ok {
+		in.cacheRow(e)
+	}
+	return e, ok
+}
+
+// eventsOf reads the events seqs (an index of the inspector's) that are
+// of the server shown after its clear.
+func (in *inspector) eventsOf(seqs []uint64) []EventView {
+	var out []EventView
+	for _, s := range seqs {
+		if e, ok := in.event(s); ok {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// runEvents returns the events of one run of a server, in order.
+func (in *inspector) runEvents(server, run string) []EventView {
+	return in.eventsOf(in.runs[server+"\x00"+run])
 }
 
 // shownTitles returns the titles of the rows shown (tests).
 func (in *inspector) shownTitles() []string {
-	out := make([]string, len(in.shown))
-	for i, k := range in.shown {
-		out[i] = in.events[k].Title
+	out := make([]string, in.rows())
+	for i := range out {
+		e, _ := in.event(in.rowSeq(i))
+		out[i] = e.Title
 	}
 	return out
 }
@@ -752,10 +917,8 @@ func (d *eventDetail) showRun(e EventView) {
 		return
 	}
 	var evs []events.Event
-	for _, x := range d.in.events {
-		if x.Run == e.Run && x.Server == e.Server {
-			evs = append(evs, x.Event)
-		}
+	for _, x := range d.in.runEvents(e.Server, e.Run) {
+		evs = append(evs, x.Event)
 	}
 	steps := events.Waterfall(evs, e.Run)
 	if len(steps) == 0 {

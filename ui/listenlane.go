@@ -44,28 +44,18 @@ func newListenLane(in *inspector) *listenLane {
 func (l *listenLane) refresh() {
 	in := l.in
 	changed := in.server != l.server || in.cleared[in.server] != l.cleared
-	var newest uint64
-	for i := len(in.events) - 1; i >= 0; i-- {
-		e := in.events[i]
-		if e.Seq <= l.last {
-			break
-		}
-		if newest == 0 {
-			newest = e.Seq
-		}
-		if !changed && in.counted(e) && listenRelated(e.Event) {
-			changed = true
-		}
-	}
-	if newest > l.last {
-		l.last = newest
+	// in.listen holds the listen-related events of each server, by Seq.
+	seqs := in.listen[in.server]
+	if n := len(seqs); n > 0 && seqs[n-1] > l.last {
+		changed = changed || seqs[n-1] > in.cleared[in.server]
+		l.last = seqs[n-1]
 	}
 	if !changed {
 		return
 	}
 	l.server, l.cleared = in.server, in.cleared[in.server]
 	var evs []events.Event
-	for _, e := range in.events {
+	for _, e := range in.eventsOf(seqs) {
 		if in.counted(e) {
 			evs = append(evs, e.Event)
 		}

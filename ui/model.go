@@ -283,9 +283,24 @@ type EventSource interface {
 	After(seq uint64, max int) ([]EventView, error)
 	// Get returns one event.
 	Get(seq uint64) (EventView, bool)
+	// Search finds the events q asks for, oldest first, up to the last
+	// event recorded when it starts (returned: later ones come in
+	// batches). It calls found with their sequence numbers in batches as
+	// it goes, from its own goroutine, and stops early with ctx's error.
+	Search(ctx context.Context, q EventQuery, found func(seqs []uint64)) (last uint64, err error)
 	// WriteTrace writes the trace file of one server ("" for every
 	// server).
 	WriteTrace(w io.Writer, server string) error
+}
+
+// EventQuery is what the inspector's list shows: the events of one
+// server after its clear, of one tab, matching the search box (as
+// core/events.Match matches).
+type EventQuery struct {
+	Text     string
+	Server   string
+	Category string // "" for every tab
+	After    uint64 // the server's clear
 }
 
 // EventBatch is one delivery of new events and of requests whose outcome

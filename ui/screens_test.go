@@ -311,16 +311,16 @@ func TestInspector(t *testing.T) {
 		}
 		// tabs
 		in.onTab("logs")
-		if got := in.shownTitles(); len(got) == 0 || strings.Contains(strings.Join(got, ","), "tools/call") {
-			t.Errorf("Logs tab = %q", got)
-		}
-		in.onTab("")
-		// search over payloads
-		in.search.SetText("needle")
-		if got := in.shownTitles(); len(got) != 1 || got[0] != "tools/call #5" {
-			t.Errorf("search = %q", got)
-		}
-		in.search.SetText("")
+	})
+	shownWhen(t, in, "the Logs tab without tools/call", func(got []string) bool {
+		return len(got) > 0 && !strings.Contains(strings.Join(got, ","), "tools/call")
+	})
+	// search over payloads
+	Sync(func() { in.onTab(""); in.search.SetText("needle") })
+	shownWhen(t, in, "the search for needle", func(got []string) bool { return len(got) == 1 && got[0] == "tools/call #5" })
+	Sync(func() { in.search.SetText("") })
+	shownWhen(t, in, "every row again", func(got []string) bool { return len(got) >= 4 })
+	Sync(func() {
 		// details: both payloads side by side, and the run's waterfall
 		in.onSelect(1003)
 		d := texts(in.detail.obj)
@@ -350,8 +350,11 @@ func TestInspector(t *testing.T) {
 		}
 		// clear
 		in.onClear()
-		if len(in.shownTitles()) != 0 || !strings.Contains(in.counters.Text, "0 tool calls · 0 errors · 0 events") {
-			t.Errorf("after clear: %q %q", in.shownTitles(), in.counters.Text)
+	})
+	shownWhen(t, in, "no rows after clear", func(got []string) bool { return len(got) == 0 })
+	Sync(func() {
+		if !strings.Contains(in.counters.Text, "0 tool calls · 0 errors · 0 events") {
+			t.Errorf("after clear: %q", in.counters.Text)
 		}
 		in.onDownload()
 	})

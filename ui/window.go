@@ -337,12 +337,10 @@ func (w *Window) inspectEvent(seq uint64) {
 	in := w.inspector
 	in.search.SetText("")
 	in.onTab("")
-	for i, k := range in.shown {
-		if in.events[k].Seq == seq {
-			in.list.Select(i)
-			in.list.ScrollTo(i)
-			return
-		}
+	if i := in.rowOf(seq); i >= 0 {
+		in.list.Select(i)
+		in.list.ScrollTo(i)
+		return
 	}
 	in.onSelect(seq)
 }
