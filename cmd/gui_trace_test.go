@@ -74,7 +74,7 @@ func TestGUIOpenTrace(t *testing.T) {
 	other := filepath.Join(h.dir, "other"+ui.TraceExt)
 	os.WriteFile(other, []byte(`{"mcpServers":{}}`), 0o600)
 	ui.Sync(func() { h.w.OpenTrace(other) })
-	h.waitFor("not a trace", func() bool { return h.hasText("it is not a Spyglass trace") })
+	h.waitFor("not a trace", func() bool { return h.hasText("s not a Spyglass trace") })
 }
 
 // TestGUIRecordedScreens opens a recorded demo session: its Tools screen
