@@ -55,6 +55,10 @@ func (g *guiEvents) Search(ctx context.Context, q ui.EventQuery, found func([]ui
 	return g.log.Search(ctx, events.Query{Text: q.Text, Conn: q.Server, Category: events.Category(q.Category), After: q.After}, found)
 }
 
+// SetEventMemory implements the window's memory setting (Settings →
+// Event log memory…): the log's bound.
+func (g *guiEvents) SetEventMemory(bytes int64) { g.log.SetMaxBytes(bytes) }
+
 // WriteTrace writes the trace file of one server (every server when
 // server is "").
 func (g *guiEvents) WriteTrace(w io.Writer, server string) error {

@@ -245,11 +245,12 @@ func (c *fakeConn) OnNotification(fn func(Notification)) {
 
 // fakeEvents is an EventSource the test feeds by hand.
 type fakeEvents struct {
-	mu   sync.Mutex
-	fns  []func(EventBatch) // the inspector's and each History's
-	all  []EventView
-	seq  uint64
-	last string
+	mu     sync.Mutex
+	fns    []func(EventBatch) // the inspector's and each History's
+	all    []EventView
+	seq    uint64
+	last   string
+	memory int64 // SetEventMemory
 }
 
 func (f *fakeEvents) Subscribe(fn func(EventBatch)) func() {
@@ -269,6 +270,14 @@ func (f *fakeEvents) Get(seq uint64) (EventView, bool) {
 	}
 	return EventView{}, false
 }
+
+// SetEventMemory records the memory bound the window gives the log.
+func (f *fakeEvents) SetEventMemory(bytes int64) {
+	f.mu.Lock()
+	f.memory = bytes
+	f.mu.Unlock()
+}
+
 // Search finds what the log's Search would among the events sent so far.
 func (f *fakeEvents) Search(ctx context.Context, q EventQuery, found func([]uint64)) (uint64, error) {
 	f.mu.Lock()

@@ -43,6 +43,19 @@ type historyScreen struct {
 	// are stored already (a reconnect in the same window sees them again
 	// in the log).
 	pastNewest time.Time
+	// later redraws at most once per redrawInterval; rows are the rows
+	// drawn last, by call, kept while their text stays the same (a batch
+	// relays out only the rows that changed); redraws counts the redraws
+	// (tests).
+	later   *coalescer
+	rows    map[*historyCall]historyRow
+	redraws int
+}
+
+// historyRow is a call's row as drawn and the text it was drawn from.
+type historyRow struct {
+	key string
+	obj fyne.CanvasObject
 }
 
 // historyCall is one person's request and the server requests of its
@@ -52,6 +65,7 @@ type historyCall struct {
 	req    EventView
 	nested []EventView
 	past   *HistoryEntry
+	title  string // the method and the tool, prompt or resource it names
 }
 
 // CallStore keeps the calls a person made (tools/call, prompts/get,
@@ -85,6 +99,8 @@ func (h *historyScreen) buildUI() fyne.CanvasObject {
 	h.bySeq = map[uint64]*EventView{}
 	h.byRun = map[string]*historyCall{}
 	h.stored, h.first, h.differs = map[uint64]bool{}, map[uint64]uint64{}, map[uint64][]string{}
+	h.rows = map[*historyCall]historyRow{}
+	h.later = newCoalescer(h.redraw)
 	h.loadPast()
 	h.box = container.NewVBox()
 	h.replay = widget.NewLabel("")
@@ -93,7 +109,15 @@ func (h *historyScreen) buildUI() fyne.CanvasObject {
 	h.empty = widget.NewLabel("No calls yet: what you run in Tools, Prompts, Resources or the JSON-RPC Tester shows here, newest first.")
 	h.empty.Wrapping = fyne.TextWrapWord
 	if src := h.ss.s.w.be.Events(); src != nil {
-		cancel := src.Subscribe(func(b EventBatch) { do(func() { h.onBatch(b) }) })
+		name := h.ss.s.cfg.Name
+		cancel := src.Subscribe(func(b EventBatch) {
+			// sorted out on the log's goroutine: a batch with nothing of a
+			// call of this server (a flood of notifications) costs the UI
+			// thread nothing
+			if b, ok := historyBatch(name, b); ok {
+				do(func() { h.onBatch(b) })
+			}
+		})
 		go func() { <-h.ss.ctx.Done(); cancel() }()
 		h.load(src)
 	}
@@ -112,17 +136,69 @@ func (h *historyScreen) load(src EventSource) {
 	h.redraw()
 }
 
+// historyBatch keeps the events of a batch that may be of a call of
+// server or change one (any goroutine); false when none is.
+func historyBatch(server string, b EventBatch) (EventBatch, bool) {
+	var out EventBatch
+	for _, e := range b.Events {
+		if historyEvent(server, e) {
+			out.Events = append(out.Events, e)
+		}
+	}
+	for _, u := range b.Updated {
+		if u.Server == server && u.Kind == "message" && u.Type == "request" {
+			out.Updated = append(out.Updated, u)
+		}
+	}
+	return out, len(out.Events) > 0 || len(out.Updated) > 0
+}
+
+// historyEvent reports whether e may be a call of server (a person's
+// request) or a server request nested under one.
+func historyEvent(server string, e EventView) bool {
+	if e.Server != server || e.Kind != "message" || e.Type != "request" {
+		return false
+	}
+	switch e.Dir {
+	case "out":
+		return personMethod(e.Method)
+	case "in":
+		return serverRequests[e.Method] && e.Run != ""
+	}
+	return false
+}
+
 func (h *historyScreen) onBatch(b EventBatch) {
 	if h.ss.ctx.Err() != nil {
 		return
 	}
-	h.add(b.Events)
+	changed := h.add(b.Events)
 	for _, u := range b.Updated {
 		if e, ok := h.bySeq[u.Seq]; ok {
 			*e = u
+			changed = true
 		}
 	}
-	h.storeSettled()
+	if changed {
+		h.storeSettled()
+		h.later.request()
+	}
+}
+
+// release forgets the calls of this session the screen holds (the
+// inspector's Clear): the History shows what the CallStore keeps, as
+// after a restart.
+func (h *historyScreen) release() {
+	if h.bySeq == nil {
+		return
+	}
+	h.calls = nil
+	clear(h.bySeq)
+	clear(h.byRun)
+	clear(h.rows)
+	clear(h.first)
+	clear(h.differs)
+	h.loadPast()
 	h.redraw()
 }
 
@@ -189,8 +265,10 @@ func (h *historyScreen) storeSettled() {
 	}
 }
 
-// add takes the events of this server that the History shows.
-func (h *historyScreen) add(evs []EventView) {
+// add takes the events of this server that the History shows and
+// reports whether it took any.
+func (h *historyScreen) add(evs []EventView) bool {
+	took := false
 	for _, e := range evs {
 		if e.Seq <= h.lastSeq {
 			continue
@@ -201,7 +279,8 @@ func (h *historyScreen) add(evs []EventView) {
 		}
 		switch {
 		case e.Dir == "out" && personMethod(e.Method):
-			c := &historyCall{req: e}
+			took = true
+			c := &historyCall{req: e, title: callTitle(e)}
 			h.dropPast(e)
 			h.calls = append(h.calls, c)
 			h.bySeq[e.Seq] = &c.req
@@ -209,6 +288,7 @@ func (h *historyScreen) add(evs []EventView) {
 				h.byRun[e.Run] = c
 			}
 		case e.Dir == "in" && serverRequests[e.Method] && h.byRun[e.Run] != nil && e.Run != "":
+			took = true
 			c := h.byRun[e.Run]
 			c.nested = append(c.nested, e)
 			h.bySeq[e.Seq] = &c.nested[len(c.nested)-1]
@@ -217,14 +297,40 @@ func (h *historyScreen) add(evs []EventView) {
 			}
 		}
 	}
+	return took
 }
 
+// callTitle is a call's method and the tool, prompt or resource it names.
+func callTitle(e EventView) string {
+	if name := paramName(e.Raw); name != "" {
+		return e.Method + " " + name
+	}
+	return e.Method
+}
+
+// redraw draws the calls newest first, making rows again only for the
+// calls whose text changed.
 func (h *historyScreen) redraw() {
+	if h.ss.ctx.Err() != nil {
+		return
+	}
+	h.redraws++
+	h.later.pending = false // a redraw asked for before is done now
 	h.empty.Hidden = len(h.calls) > 0
 	objs := make([]fyne.CanvasObject, 0, len(h.calls))
+	rows := make(map[*historyCall]historyRow, len(h.calls))
 	for i := len(h.calls) - 1; i >= 0; i-- {
-		objs = append(objs, h.row(h.calls[i]))
+		c := h.calls[i]
+		head, chain := h.rowText(c)
+		key := head + "\x00" + strings.Join(h.differs[c.req.Seq], ",") + "\x00" + strings.Join(chain, "\n")
+		r, ok := h.rows[c]
+		if !ok || r.key != key {
+			r = historyRow{key: key, obj: h.row(c, head, chain)}
+		}
+		rows[c] = r
+		objs = append(objs, r.obj)
 	}
+	h.rows = rows
 	h.box.Objects = objs
 	h.box.Refresh()
 	h.empty.Refresh()
@@ -240,10 +346,11 @@ func historyStatus(e EventView) string {
 	return e.Badge
 }
 
-func (h *historyScreen) row(c *historyCall) fyne.CanvasObject {
-	title := c.req.Method
-	if name := paramName(c.req.Raw); name != "" {
-		title += " " + name
+// rowText is the text of a call's row: its head line and its chain.
+func (h *historyScreen) rowText(c *historyCall) (string, []string) {
+	title := c.title
+	if title == "" {
+		title = callTitle(c.req)
 	}
 	status := historyStatus(c.req)
 	if c.past != nil {
@@ -252,7 +359,12 @@ func (h *historyScreen) row(c *historyCall) fyne.CanvasObject {
 			status += " " + latency(c.past.Duration)
 		}
 	}
-	head := widget.NewLabel(fmt.Sprintf("%s  %s  · %s", c.req.Time.Local().Format("15:04:05"), title, status))
+	return fmt.Sprintf("%s  %s  · %s", c.req.Time.Local().Format("15:04:05"), title, status), h.chain(c)
+}
+
+// row draws a call with the text rowText gave.
+func (h *historyScreen) row(c *historyCall, text string, chain []string) fyne.CanvasObject {
+	head := widget.NewLabel(text)
 	head.Truncation = fyne.TextTruncateEllipsis
 	replay := widget.NewButtonWithIcon("Replay", theme.MediaReplayIcon(), func() { h.onReplay(c.req) })
 	edit := widget.NewButtonWithIcon("Edit and replay", theme.DocumentCreateIcon(), func() { h.onEditReplay(c.req) })
@@ -274,7 +386,7 @@ func (h *historyScreen) row(c *historyCall) fyne.CanvasObject {
 		l.Truncation = fyne.TextTruncateEllipsis
 		box.Add(l)
 	}
-	for _, line := range h.chain(c) {
+	for _, line := range chain {
 		l := widget.NewLabel(line)
 		l.Truncation = fyne.TextTruncateEllipsis
 		box.Add(l)

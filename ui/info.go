@@ -165,6 +165,9 @@ type logsScreen struct {
 	// dirty: messages were added since the last redraw; stale: the
 	// history was trimmed and the shown list must be rebuilt.
 	dirty, stale bool
+	// later redraws at most once per redrawInterval however many batches
+	// came (the UI thread may run several queued ones back to back).
+	later *coalescer
 }
 
 type logLine struct {
@@ -187,6 +190,7 @@ func levelIndex(l string) int {
 }
 
 func (l *logsScreen) buildUI() fyne.CanvasObject {
+	l.later = newCoalescer(l.redraw)
 	l.list = widget.NewList(
 		func() int { return len(l.shown) },
 		func() fyne.CanvasObject {
@@ -258,7 +262,12 @@ func levelColor(l string) string {
 	return "primary"
 }
 
-func (l *logsScreen) onMessage(n Notification) {
+// onMessage adds a notifications/message of the server.
+func (l *logsScreen) onMessage(n Notification) { l.addLine(logLineOf(n)) }
+
+// logLineOf reads a notifications/message (any goroutine: the batch of
+// notifications is read before it goes to the UI thread).
+func logLineOf(n Notification) logLine {
 	var p struct {
 		Level  string          `json:"level"`
 		Logger string          `json:"logger"`
@@ -273,10 +282,18 @@ func (l *logsScreen) onMessage(n Notification) {
 	if p.Logger != "" {
 		text = p.Logger + ": " + text
 	}
-	ln := logLine{time: n.Time, level: p.Level, logger: p.Logger, text: text}
+	return logLine{time: n.Time, level: p.Level, logger: p.Logger, text: text}
+}
+
+// maxLogLines bounds the messages (and the stderr lines) the Logs screen
+// keeps: beyond it, only the newest keepLogLines stay.
+const maxLogLines, keepLogLines = 12000, 10000
+
+// addLine adds a log line (UI thread).
+func (l *logsScreen) addLine(ln logLine) {
 	l.all = append(l.all, ln)
-	if len(l.all) > 12000 {
-		l.all = append([]logLine(nil), l.all[len(l.all)-10000:]...)
+	if len(l.all) > maxLogLines {
+		l.all = append([]logLine(nil), l.all[len(l.all)-keepLogLines:]...)
 		l.stale = true
 		return
 	}
@@ -286,8 +303,18 @@ func (l *logsScreen) onMessage(n Notification) {
 	}
 }
 
-// flush redraws after a batch of messages.
+// flush redraws after a batch of messages, within redrawInterval.
 func (l *logsScreen) flush() {
+	if l.stale || l.dirty {
+		l.later.request()
+	}
+}
+
+// redraw shows the messages added since the last redraw.
+func (l *logsScreen) redraw() {
+	if l.ss.ctx.Err() != nil {
+		return
+	}
 	switch {
 	case l.stale:
 		l.stale, l.dirty = false, false
@@ -303,9 +330,18 @@ func (l *logsScreen) flush() {
 // onStderr adds a stderr line of the server.
 func (l *logsScreen) onStderr(line string) {
 	l.errs = append(l.errs, line)
-	if len(l.errs) > 10000 {
-		l.errs = append([]string(nil), l.errs[len(l.errs)-10000:]...)
+	if len(l.errs) > maxLogLines {
+		l.errs = append([]string(nil), l.errs[len(l.errs)-keepLogLines:]...)
 	}
+}
+
+// release forgets the messages and stderr lines the screen holds (the
+// inspector's Clear).
+func (l *logsScreen) release() {
+	l.all, l.shown, l.errs = nil, nil, nil
+	l.dirty, l.stale = false, false
+	l.refilter()
+	l.stderr.Refresh()
 }
 
 func (l *logsScreen) match(ln logLine) bool {

@@ -130,3 +130,22 @@ func TestInspectorScale(t *testing.T) {
 		return len(got) == 2 && got[1] == "stderr · another old needle"
 	})
 }
+
+// TestEventMemorySetting: the window gives the event log the remembered
+// memory bound (256 MB unless Settings → Event log memory… changed it).
+func TestEventMemorySetting(t *testing.T) {
+	b := newFakeBackend("big")
+	w := newTestWindow(t, b, nil)
+	mem := func() int64 { b.ev.mu.Lock(); defer b.ev.mu.Unlock(); return b.ev.memory }
+	Sync(w.applyEventMemory)
+	if got := mem(); got != 256<<20 {
+		t.Errorf("default bound %d, want 256 MB", got)
+	}
+	Sync(func() {
+		w.app.Preferences().SetInt(prefEventMemMB, 1024)
+		w.applyEventMemory()
+	})
+	if got := mem(); got != 1024<<20 {
+		t.Errorf("bound %d after choosing 1024 MB", got)
+	}
+}

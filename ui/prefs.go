@@ -1,6 +1,13 @@
 package ui
 
-import "fyne.io/fyne/v2"
+import (
+	"fmt"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/widget"
+)
 
 // Preference keys: what the window remembers across restarts in the
 // app's Preferences (never a secret).
@@ -20,12 +27,53 @@ const (
 	prefInspDetached = "window.inspectorDetached"
 	prefInspWinW     = "window.inspectorWindowWidth"
 	prefInspWinH     = "window.inspectorWindowHeight"
+	// the event log's memory bound in MB (Settings → Event log memory…)
+	prefEventMemMB = "events.memoryMB"
 )
+
+// defaultEventMemMB is the event log's memory bound unless set otherwise.
+const defaultEventMemMB = 256
+
+// eventMemory is an EventSource whose memory bound can be set (cmd's,
+// over core's log: past the bound older events are spilled to disk).
+type eventMemory interface{ SetEventMemory(bytes int64) }
+
+// applyEventMemory gives the event log the remembered memory bound.
+func (w *Window) applyEventMemory() {
+	if m, ok := w.be.Events().(eventMemory); ok {
+		m.SetEventMemory(int64(w.app.Preferences().IntWithFallback(prefEventMemMB, defaultEventMemMB)) << 20)
+	}
+}
+
+// onEventMemory asks how much memory the event log may hold before it
+// writes older events to disk (Settings → Event log memory…).
+func (w *Window) onEventMemory() {
+	if _, ok := w.be.Events().(eventMemory); !ok {
+		w.toast("error", "The event log of this window has no memory setting.")
+		return
+	}
+	choices := []string{"64 MB", "128 MB", "256 MB", "512 MB", "1024 MB", "2048 MB"}
+	sel := widget.NewSelect(choices, nil)
+	sel.SetSelected(fmt.Sprintf("%d MB", w.app.Preferences().IntWithFallback(prefEventMemMB, defaultEventMemMB)))
+	note := wrapLabel("Spyglass keeps every event of the session. Beyond this much memory it compresses older events and writes them to a file in its cache folder, and reads them back when you open or search them.")
+	dialog.ShowCustomConfirm("Event log memory", "Save", "Cancel", container.NewVBox(note, sel), func(ok bool) {
+		if !ok {
+			return
+		}
+		var mb int
+		if _, err := fmt.Sscanf(sel.Selected, "%d MB", &mb); err != nil || mb <= 0 {
+			return
+		}
+		w.app.Preferences().SetInt(prefEventMemMB, mb)
+		w.applyEventMemory()
+	}, w.win)
+}
 
 // restorePrefs applies what the last window remembered: size, splits,
 // panels, theme and (unless Options.Select names one) the server. Fyne
 // cannot place a window on every driver, so the position is not kept.
 func (w *Window) restorePrefs() {
+	w.applyEventMemory()
 	p := w.app.Preferences()
 	w.win.Resize(fyne.NewSize(float32(p.FloatWithFallback(prefWidth, 1280)), float32(p.FloatWithFallback(prefHeight, 800))))
 	w.mainSp.Offset = p.FloatWithFallback(prefListOff, w.mainSp.Offset)

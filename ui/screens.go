@@ -51,6 +51,10 @@ type serverScreens struct {
 	qmu      sync.Mutex
 	pending  []Notification
 	flushing bool
+	// order is held from taking a batch until it is handed to the UI
+	// thread, so batches reach it in the order they came (a test driver
+	// runs fyne.Do at once, on the timer's goroutine).
+	order sync.Mutex
 }
 
 func newServerScreens(s *server) *serverScreens {
@@ -111,16 +115,29 @@ func (ss *serverScreens) queue(n Notification) {
 	}
 	ss.flushing = true
 	time.AfterFunc(notifyBatch, func() {
+		ss.order.Lock()
+		defer ss.order.Unlock()
 		ss.qmu.Lock()
 		batch := ss.pending
 		ss.pending, ss.flushing = nil, false
 		ss.qmu.Unlock()
+		// the log messages are read here, not on the UI thread
+		lines := make([]logLine, len(batch))
+		for i, n := range batch {
+			if n.Method == "notifications/message" {
+				lines[i] = logLineOf(n)
+			}
+		}
 		do(func() {
 			if ss.ctx.Err() != nil {
 				return
 			}
-			for _, n := range batch {
-				ss.onNotification(n)
+			for i, n := range batch {
+				if n.Method == "notifications/message" {
+					ss.logs.addLine(lines[i])
+				} else {
+					ss.onNotification(n)
+				}
 			}
 			ss.logs.flush()
 		})

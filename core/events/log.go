@@ -243,6 +243,18 @@ func (l *Log) Close() error {
 	return nil
 }
 
+// SetMaxBytes changes the memory bound (Options.MaxBytes) from now on; n
+// <= 0 restores DefaultMaxBytes. Events beyond a lower bound are sealed,
+// spilled or dropped as the next events are appended.
+func (l *Log) SetMaxBytes(n int64) {
+	if n <= 0 {
+		n = DefaultMaxBytes
+	}
+	l.mu.Lock()
+	l.maxBytes = n
+	l.mu.Unlock()
+}
+
 // Capacity returns how many events the log keeps at most (in memory and
 // spilled).
 func (l *Log) Capacity() int { return int(l.capacity) }
