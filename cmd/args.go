@@ -173,7 +173,7 @@ var flagDefs = []flagDef{
 		set: func(inv *Invocation, v string) error { return setPath(&inv.Catalog, "--catalog", v) }},
 	{name: "--config", kind: kindString, group: groupShared, arg: "PATH", usage: "read-only server file (never written; an error when missing)",
 		set: func(inv *Invocation, v string) error { return setPath(&inv.Config, "--config", v) }},
-	{name: "--server", kind: kindString, group: groupShared, arg: "NAME", usage: "select one server of the file",
+	{name: "--server", kind: kindString, group: groupShared, arg: "NAME", usage: "select one server of the file (with --replay: also the session of that name in a trace of several servers)",
 		set: func(inv *Invocation, v string) error {
 			if v == "" {
 				return fmt.Errorf("--server needs a server name, e.g. --server my-server")
