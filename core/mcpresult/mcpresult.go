@@ -97,7 +97,8 @@ type Content struct {
 // span is a JSON value kept as the bytes it was decoded from, like
 // json.RawMessage but without a copy: json.Unmarshal hands UnmarshalJSON
 // a sub-slice of its input, and a span keeps that slice. The decoded
-// values (Content.Raw, StructuredContent, the schemas) are therefore
+// values (Content.Raw, StructuredContent, the schemas, a text without
+// escapes: see text) are therefore
 // windows on the raw result they were decoded from, which must not be
 // modified afterwards (a received message is immutable: the log keeps
 // it). A 50 MB result decoded into json.RawMessage copies held it twice
@@ -120,10 +121,10 @@ func (s span) raw() json.RawMessage {
 
 // resourceContents is one item of resources/read or an embedded resource.
 type resourceContents struct {
-	URI      string  `json:"uri"`
-	MIMEType string  `json:"mimeType"`
-	Text     *string `json:"text"`
-	Blob     span    `json:"blob"`
+	URI      string `json:"uri"`
+	MIMEType string `json:"mimeType"`
+	Text     span   `json:"text"`
+	Blob     span   `json:"blob"`
 }
 
 // DecodeContent decodes one content block; path is its JSON pointer in the
@@ -133,7 +134,7 @@ func DecodeContent(raw json.RawMessage, path string) (Content, Problems) {
 	var ps Problems
 	var r struct {
 		Type     string            `json:"type"`
-		Text     string            `json:"text"`
+		Text     span              `json:"text"`
 		Data     span              `json:"data"`
 		MIMEType string            `json:"mimeType"`
 		URI      string            `json:"uri"`
@@ -141,7 +142,7 @@ func DecodeContent(raw json.RawMessage, path string) (Content, Problems) {
 		Resource *resourceContents `json:"resource"`
 	}
 	ps.decode(path, raw, &r)
-	c := Content{Type: r.Type, Text: r.Text, MIMEType: r.MIMEType, URI: r.URI, Name: r.Name, Raw: raw}
+	c := Content{Type: r.Type, Text: ps.text(path+"/text", r.Text), MIMEType: r.MIMEType, URI: r.URI, Name: r.Name, Raw: raw}
 	switch r.Type {
 	case "image", "audio":
 		c.Data = ps.base64(path+"/data", r.Data)
@@ -194,8 +195,8 @@ func (ps *Problems) base64(path string, s span) []byte {
 
 // textOrBlob returns an item's text, or its blob's bytes (non-nil).
 func (ps *Problems) textOrBlob(path string, r *resourceContents) (string, []byte) {
-	if r.Text != nil {
-		return *r.Text, nil
+	if len(r.Text) > 0 && string(r.Text) != "null" {
+		return ps.text(path+"/text", r.Text), nil
 	}
 	if r.Blob == nil || string(r.Blob) == "null" {
 		*ps = append(*ps, Problem{path, "resource contents need text or blob"})
