@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	peers "github.com/spyglass-mcp/spyglass/core/testpeers"
+	"github.com/spyglass-mcp/spyglass/internal/demotest"
 	"github.com/spyglass-mcp/spyglass/internal/hartest"
 )
 
@@ -49,7 +50,7 @@ func TestCLIHAR(t *testing.T) {
 	}{
 		{"everything http", []string{"--server-url", peers.EverythingHTTP(t, "streamableHttp") + "/mcp"}},
 		{"everything sse", []string{"--server-url", peers.EverythingHTTP(t, "sse") + "/sse", "--transport", "sse"}},
-		{"demo http", []string{"--server-url", serveDemoHTTP(t)}},
+		{"demo http", []string{"--server-url", demotest.URL(t, nil)}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file := filepath.Join(t.TempDir(), "out.har")
@@ -94,7 +95,7 @@ func TestCLIHAR(t *testing.T) {
 		})
 	}
 	// --run and --replay take --har too.
-	url := serveDemoHTTP(t)
+	url := demotest.URL(t, nil)
 	coll := writeCollection(t, "", `{"method":"tools/call","params":{"name":"echo","arguments":{"message":"from a collection"}}}`)
 	file := filepath.Join(t.TempDir(), "run.har")
 	if code, out, errs := cli(t, "--run", coll, "--server-url", url, "--har", file); code != exitAllHold {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spyglass-mcp/spyglass/core/events"
 	peers "github.com/spyglass-mcp/spyglass/core/testpeers"
+	"github.com/spyglass-mcp/spyglass/internal/demotest"
 )
 
 // TestReplayTraceOfSeveralServers records two real servers (server-everything
@@ -22,7 +23,7 @@ func TestReplayTraceOfSeveralServers(t *testing.T) {
 	tmp := t.TempDir()
 	servers := map[string]any{
 		"everything": map[string]any{"command": peers.Node(t), "args": []string{peers.File(t, peers.Everything)}},
-		"demo":       map[string]any{"type": "http", "url": serveDemoHTTP(t)},
+		"demo":       map[string]any{"type": "http", "url": demotest.URL(t, nil)},
 	}
 	cfg := filepath.Join(tmp, "servers.json")
 	b, _ := json.Marshal(map[string]any{"mcpServers": servers})

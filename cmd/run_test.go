@@ -11,6 +11,7 @@ import (
 	junit "github.com/joshdk/go-junit"
 
 	peers "github.com/spyglass-mcp/spyglass/core/testpeers"
+	"github.com/spyglass-mcp/spyglass/internal/demotest"
 )
 
 // writeCollection writes a collection of calls to a file.
@@ -34,7 +35,7 @@ func writeCollection(t *testing.T, server string, calls ...string) string {
 func TestRunCollection(t *testing.T) {
 	isolateCLI(t)
 	node, everything := peers.Node(t), peers.File(t, peers.Everything)
-	demoURL := serveDemoHTTP(t)
+	demoURL := demotest.URL(t, nil)
 	everythingURL := peers.EverythingHTTP(t, "streamableHttp") + "/mcp"
 	for _, tc := range []struct {
 		name, server string   // server: in the collection file

@@ -1,36 +1,15 @@
 package cmd
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/spyglass-mcp/spyglass/core/demo"
 	peers "github.com/spyglass-mcp/spyglass/core/testpeers"
+	"github.com/spyglass-mcp/spyglass/internal/demotest"
 )
-
-// serveDemoHTTP runs the demo server in-process over Streamable HTTP and
-// returns its URL.
-func serveDemoHTTP(t *testing.T) string {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	urlc := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- demo.ServeHTTP(ctx, demo.New(&demo.Options{NotesDir: t.TempDir()}), 0, func(u string) { urlc <- u })
-	}()
-	t.Cleanup(func() { cancel(); <-done })
-	select {
-	case u := <-urlc:
-		return u
-	case err := <-done:
-		t.Fatalf("demo server: %v", err)
-	}
-	return ""
-}
 
 // diffJSON runs --diff --format json and decodes the report.
 func diffJSON(t *testing.T, args ...string) (int, diffReport, string) {
@@ -65,7 +44,7 @@ func TestSessionsRecordDiffReplay(t *testing.T) {
 	node, everything := peers.Node(t), peers.File(t, peers.Everything)
 	memory := []string{"--", node, peers.File(t, peers.Memory)}
 	t.Setenv("MEMORY_FILE_PATH", filepath.Join(dir, "memory.json"))
-	demoURL := serveDemoHTTP(t)
+	demoURL := demotest.URL(t, nil)
 	everythingURL := peers.EverythingHTTP(t, "streamableHttp") + "/mcp"
 	for _, tc := range []struct {
 		name   string
@@ -130,7 +109,7 @@ func TestReplayAsksBeforeWrites(t *testing.T) {
 	isolateCLI(t)
 	tmp := t.TempDir()
 	trace := filepath.Join(tmp, "t.json")
-	demoURL := serveDemoHTTP(t)
+	demoURL := demotest.URL(t, nil)
 	if code, out, errs := cli(t, "--cli", "--method", "tools/call", "--tool-name", "clear_notes", "--tool-arg", "x=1",
 		"--trace", trace, "--server-url", demoURL); code != exitOK {
 		t.Fatalf("record: exit %d %s %s", code, out, errs)
@@ -152,7 +131,7 @@ func TestDiffBadInput(t *testing.T) {
 	isolateCLI(t)
 	tmp := t.TempDir()
 	good := filepath.Join(tmp, "good.json")
-	demoURL := serveDemoHTTP(t)
+	demoURL := demotest.URL(t, nil)
 	if code, _, errs := cli(t, "--cli", "--method", "ping", "--trace", good, "--server-url", demoURL); code != exitOK {
 		t.Fatalf("record: %s", errs)
 	}
@@ -250,7 +229,7 @@ func TestReplayPinsRecordedProtocol(t *testing.T) {
 
 	// The modern era (server/discover, capabilities in _meta) against
 	// the demo server over HTTP.
-	url := serveDemoHTTP(t)
+	url := demotest.URL(t, nil)
 	if code, out, errs := cli(t, "--cli", "--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=hi",
 		"--protocol-era", "modern", "--trace", trace, url); code != exitOK {
 		t.Fatalf("record modern: exit %d %s %s", code, out, errs)

@@ -10,11 +10,11 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 
-	"github.com/spyglass-mcp/spyglass/core/demo"
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/session"
 	peers "github.com/spyglass-mcp/spyglass/core/testpeers"
 	"github.com/spyglass-mcp/spyglass/core/wire"
+	"github.com/spyglass-mcp/spyglass/internal/demotest"
 	"github.com/spyglass-mcp/spyglass/internal/tracetest"
 )
 
@@ -81,7 +81,7 @@ func TestTraceSchemaRealSessions(t *testing.T) {
 			return wire.NewStdio(wire.StdioConfig{Conn: "everything", Command: node, Args: []string{everything}}, log), nil
 		}
 	}
-	demoURL := serveDemo(t)
+	demoURL := demotest.URL(t, nil)
 	demoHTTP := func(log *events.Log) func(context.Context) (wire.Conn, error) {
 		return func(context.Context) (wire.Conn, error) {
 			return wire.NewStreamableHTTP(wire.HTTPConfig{Conn: "demo", URL: demoURL}, log), nil
@@ -157,22 +157,4 @@ func TestTraceSchemaRejects(t *testing.T) {
 			t.Errorf("the schema accepts %s → %s", bad.from, bad.to)
 		}
 	}
-}
-
-func serveDemo(t *testing.T) string {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	urlc := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- demo.ServeHTTP(ctx, demo.New(&demo.Options{NotesDir: t.TempDir()}), 0, func(u string) { urlc <- u })
-	}()
-	t.Cleanup(func() { cancel(); <-done })
-	select {
-	case u := <-urlc:
-		return u
-	case err := <-done:
-		t.Fatalf("demo server: %v", err)
-	}
-	return ""
 }

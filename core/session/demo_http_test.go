@@ -16,6 +16,7 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/demo"
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/wire"
+	"github.com/spyglass-mcp/spyglass/internal/demotest"
 )
 
 // demoUser answers the demo server's sampling and elicitation requests.
@@ -44,32 +45,6 @@ func (u *demoUser) Elicit(_ context.Context, req *ElicitationRequest) (*mcp.Elic
 	}}, nil
 }
 
-// serveDemoHTTP runs the demo server in-process over Streamable HTTP and
-// returns its endpoint URL.
-func serveDemoHTTP(t *testing.T, opts *demo.Options) string {
-	t.Helper()
-	if opts == nil {
-		opts = &demo.Options{}
-	}
-	if opts.NotesDir == "" {
-		opts.NotesDir = t.TempDir()
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	urlc := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() { done <- demo.ServeHTTP(ctx, demo.New(opts), 0, func(u string) { urlc <- u }) }()
-	t.Cleanup(func() { cancel(); <-done })
-	select {
-	case u := <-urlc:
-		return u
-	case err := <-done:
-		t.Fatalf("demo server: %v", err)
-	case <-testCtx(t).Done():
-		t.Fatal("the demo server did not start")
-	}
-	return ""
-}
-
 // headerLog remembers the headers of every POST a StreamableHTTP sends.
 type headerLog struct {
 	mu   sync.Mutex
@@ -92,7 +67,7 @@ func (h *headerLog) all() []http.Header {
 }
 
 func TestDemoOverHTTPEachEra(t *testing.T) {
-	url := serveDemoHTTP(t, nil)
+	url := demotest.URL(t, nil)
 	for _, tc := range []struct {
 		era    Era
 		modern bool

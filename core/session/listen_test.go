@@ -15,13 +15,14 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/demo"
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/wire"
+	"github.com/spyglass-mcp/spyglass/internal/demotest"
 )
 
 // TestModernListen: in the modern era over HTTP there is no GET stream;
 // Listen (subscriptions/listen) carries the notifications the client
 // opted in to.
 func TestModernListen(t *testing.T) {
-	url := serveDemoHTTP(t, nil)
+	url := demotest.URL(t, nil)
 	log := events.New(nil)
 	dial := func(context.Context) (wire.Conn, error) {
 		return wire.NewStreamableHTTP(wire.HTTPConfig{Conn: "demo", URL: url, Client: &http.Client{}}, log), nil
@@ -137,7 +138,7 @@ func TestModernSubscribe(t *testing.T) {
 // TestModernListChangedOverHTTP: with ListChanged the session opens the
 // listen itself once connected (modern Streamable HTTP has no GET stream).
 func TestModernListChangedOverHTTP(t *testing.T) {
-	url := serveDemoHTTP(t, nil)
+	url := demotest.URL(t, nil)
 	log := events.New(nil)
 	dial := func(context.Context) (wire.Conn, error) {
 		return wire.NewStreamableHTTP(wire.HTTPConfig{Conn: "demo", URL: url, Client: &http.Client{}}, log), nil

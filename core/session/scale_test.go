@@ -17,6 +17,7 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/demo"
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/wire"
+	"github.com/spyglass-mcp/spyglass/internal/demotest"
 )
 
 // demoHTTPEnv makes the test binary the demo server over Streamable HTTP
@@ -62,26 +63,6 @@ func demoHTTPChild(tb testing.TB) string {
 func demoStdioDial(tb testing.TB, log *events.Log) func(context.Context) (wire.Conn, error) {
 	return stdioDial(log, wire.StdioConfig{Conn: "demo", Command: os.Args[0], Args: []string{"-test.run=^$"},
 		Env: []string{demoServeEnv + "=stdio", demo.NotesEnv + "=" + tb.TempDir()}})
-}
-
-// demoHTTPURL serves the demo server in-process over Streamable HTTP on
-// a loopback port and returns its endpoint.
-func demoHTTPURL(tb testing.TB) string {
-	tb.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	urlc := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- demo.ServeHTTP(ctx, demo.New(&demo.Options{NotesDir: tb.TempDir()}), 0, func(u string) { urlc <- u })
-	}()
-	tb.Cleanup(func() { cancel(); <-done })
-	select {
-	case u := <-urlc:
-		return u
-	case err := <-done:
-		tb.Fatalf("demo server: %v", err)
-	}
-	return ""
 }
 
 // floodCounter counts the flood's notifications/message events a log
@@ -165,7 +146,7 @@ func TestFloodNoneLost(t *testing.T) {
 	const count = 20000
 	for name, dial := range map[string]func(*events.Log) func(context.Context) (wire.Conn, error){
 		"stdio": func(l *events.Log) func(context.Context) (wire.Conn, error) { return demoStdioDial(t, l) },
-		"http":  func(l *events.Log) func(context.Context) (wire.Conn, error) { return httpDial(l, demoHTTPURL(t)) },
+		"http":  func(l *events.Log) func(context.Context) (wire.Conn, error) { return httpDial(l, demotest.URL(t, nil)) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			log := events.New(nil)

@@ -3,7 +3,6 @@ package fault
 import (
 	"context"
 	"errors"
-	"github.com/spyglass-mcp/spyglass/internal/testwait"
 	"net/http"
 	"strings"
 	"testing"
@@ -13,6 +12,8 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/session"
 	"github.com/spyglass-mcp/spyglass/core/wire"
+	"github.com/spyglass-mcp/spyglass/internal/demotest"
+	"github.com/spyglass-mcp/spyglass/internal/testwait"
 )
 
 func TestParse(t *testing.T) {
@@ -54,27 +55,6 @@ func TestParse(t *testing.T) {
 			t.Errorf("Parse(%q) = %v, want ErrSpec", bad, err)
 		}
 	}
-}
-
-// demoURL serves the demo server in-process over Streamable HTTP.
-func demoURL(t *testing.T) string {
-	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	urlc := make(chan string, 1)
-	done := make(chan error, 1)
-	go func() {
-		done <- demo.ServeHTTP(ctx, demo.New(&demo.Options{NotesDir: t.TempDir()}), 0, func(u string) { urlc <- u })
-	}()
-	t.Cleanup(func() { cancel(); <-done })
-	select {
-	case u := <-urlc:
-		return u
-	case err := <-done:
-		t.Fatalf("demo: %v", err)
-	case <-time.After(10 * time.Second):
-		t.Fatal("the demo server did not start")
-	}
-	return ""
 }
 
 func testCtx(t *testing.T) context.Context {
@@ -138,7 +118,7 @@ func echo(s *session.Session, ctx context.Context, msg string, timeout time.Dura
 // would see, the log says which fault was injected, and the connection
 // stays usable where it should.
 func TestHonestOutcomes(t *testing.T) {
-	url := demoURL(t)
+	url := demotest.URL(t, nil)
 	short := 300 * time.Millisecond
 	for _, tc := range []struct {
 		name  string
