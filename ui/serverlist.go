@@ -191,7 +191,8 @@ func (c *serverCard) update() {
 	c.summary.SetFull(s.cfg.Summary())
 	st := s.state.State
 	c.toggle.OnChanged = nil
-	c.toggle.SetChecked(st == StateConnected || st == StateConnecting || st == StateAuthorizing)
+	recorded := s.cfg.Recorded != "" // a trace opened in the window: nothing connects
+	c.toggle.SetChecked(!recorded && (st == StateConnected || st == StateConnecting || st == StateAuthorizing))
 	c.toggle.OnChanged = s.onToggle
 
 	level, pulse := "gray", false
@@ -209,12 +210,14 @@ func (c *serverCard) update() {
 	case StateFailed:
 		level, txt = "red", "Connection error"
 	}
+	if recorded { // its screens show what was recorded, not a live connection
+		level, pulse, txt = "primary", false, "Recorded"
+	}
 	if level != c.lastLvl || pulse != c.lastPul {
 		c.dot.Set(level, pulse)
 		c.lastLvl, c.lastPul = level, pulse
 	}
-	if s.cfg.Recorded != "" {
-		txt = "Recorded" // a trace opened in the window: nothing to connect
+	if recorded {
 		c.toggle.Disable()
 	}
 	c.toggle.Text = txt
