@@ -6,10 +6,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
-
-	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/test"
 )
 
 // richBackend is a fakeBackend whose connections have a chosen handshake
@@ -38,14 +34,7 @@ func (c *richConn) ListTools(context.Context, string) ([]Tool, string, error) {
 // richConnected opens a window on b's server "fake" and waits for its tools.
 func richConnected(t *testing.T, b *richBackend) *serverScreens {
 	t.Helper()
-	a := test.NewTempApp(t)
-	var w *Window
-	Sync(func() {
-		w = New(a, b, &Options{RetryDelay: 5 * time.Millisecond})
-		w.win.Resize(fyne.NewSize(1280, 800))
-		w.win.Show()
-	})
-	t.Cleanup(func() { Sync(w.Close) })
+	w := newTestWindowBackend(t, b)
 	Sync(func() { w.server("fake").onConnect() })
 	var ss *serverScreens
 	waitFor(t, "connected", func() bool {
