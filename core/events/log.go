@@ -148,7 +148,8 @@ var eventPool = sync.Pool{New: func() any { return new(Event) }}
 // cost is what an unsealed event counts against Options.MaxBytes.
 func cost(e *Event) int64 { return int64(eventOverhead + len(e.Raw) + len(e.Text)) }
 
-// patch is a change to a sealed request: its pair and outcome.
+// patch is a change to a sealed request: its pair and outcome (0 and nil
+// where they did not change).
 type patch struct {
 	pair    uint64
 	outcome *Outcome
@@ -520,12 +521,7 @@ func (l *Log) setLocked(seq, pair uint64, out *Outcome) {
 		}
 		return
 	}
-	p, ok := l.patches[seq]
-	if !ok {
-		if e, ok := l.getLocked(seq); ok {
-			p = patch{pair: e.Pair, outcome: e.Outcome}
-		}
-	}
+	p := l.patches[seq] // only what changed: the rest stays as sealed
 	if pair != 0 {
 		p.pair = pair
 	}
@@ -568,7 +564,12 @@ func (l *Log) getLocked(seq uint64) (Event, bool) {
 
 func (l *Log) patchLocked(e *Event) {
 	if p, ok := l.patches[e.Seq]; ok {
-		e.Pair, e.Outcome = p.pair, p.outcome
+		if p.pair != 0 {
+			e.Pair = p.pair
+		}
+		if p.outcome != nil {
+			e.Outcome = p.outcome
+		}
 	}
 }
 

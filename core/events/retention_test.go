@@ -38,12 +38,11 @@ func mixedEvent(i int) Event {
 // each reads back with its exact bytes and its pairing; the heap stays
 // near the bound, and Close leaves the folder empty.
 func TestRetentionMillionSpilled(t *testing.T) {
-	n := 1_000_000
+	n, bound := 1_000_000, int64(8<<20)
 	if raceEnabled || testing.Short() {
-		n = 100_000
+		n, bound = 100_000, 1<<20
 	}
 	dir := t.TempDir()
-	const bound = 8 << 20
 	before, _ := heap()
 	l := New(&Options{MaxBytes: bound, SpillDir: dir})
 	for i := 0; i < n; i++ {
@@ -57,7 +56,7 @@ func TestRetentionMillionSpilled(t *testing.T) {
 	if l.Len() != n || l.Stats().Dropped != 0 || r.Spilled == 0 || r.Memory > bound {
 		t.Fatalf("%d events held of %d, %d dropped, retention %+v (bound %d)", l.Len(), n, l.Stats().Dropped, r, bound)
 	}
-	if grown > 2*bound {
+	if grown > 2*bound+8<<20 { // the payloads alone are 70 B × n
 		t.Errorf("the heap grew by %d MB for a %d MB bound", grown>>20, bound>>20)
 	}
 	// Every event, through After in pages, with its exact bytes.
