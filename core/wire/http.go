@@ -400,7 +400,7 @@ func (c *StreamableHTTP) Send(ctx context.Context, msg []byte, opts *SendOptions
 		}()
 	} else {
 		limit := maxSize(c.cfg.MaxMessageSize)
-		body, err := io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
+		body, err := readBody(resp, limit)
 		resp.Body.Close()
 		stop()
 		reqCancel()
@@ -775,4 +775,21 @@ func (c *StreamableHTTP) Close() error {
 // String names the transport and URL (for logs).
 func (c *StreamableHTTP) String() string {
 	return "streamable-http " + strings.TrimSpace(c.cfg.URL)
+}
+
+// readBody reads a JSON response's body, up to limit+1 bytes (a longer
+// one is the caller's to refuse). A body whose Content-Length is given
+// is read into one buffer of that size; io.ReadAll grows its buffer by
+// a quarter at a time, and the garbage of a 50 MB body summed to
+// several times the body (issue #17).
+func readBody(resp *http.Response, limit int) ([]byte, error) {
+	n := resp.ContentLength
+	if n < 0 || n > int64(limit) {
+		return io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
+	}
+	body := make([]byte, n, n+1)
+	if _, err := io.ReadFull(resp.Body, body); err != nil {
+		return nil, err
+	}
+	return body, nil
 }

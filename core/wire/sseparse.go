@@ -97,13 +97,16 @@ func (s *sseReader) next() (sseEvent, error) {
 				hasData = true
 				continue
 			}
-			if hasData {
-				data = append(data, '\n')
+			if !hasData {
+				// One data line (a message's usual event) is the line's own
+				// bytes: readLine made them for this line alone.
+				data = value[:len(value):len(value)]
+				if data == nil {
+					data = []byte{} // "data" without a colon: an empty line of data
+				}
+			} else {
+				data = append(append(data, '\n'), value...)
 			}
-			if data == nil {
-				data = make([]byte, 0, len(value))
-			}
-			data = append(data, value...)
 			hasData = true
 		case "event":
 			ev.Type = string(value)
