@@ -397,7 +397,7 @@ func TestInProcessResourcesPromptsCompletions(t *testing.T) {
 		t.Errorf("template read: %v %v", item, err)
 	}
 	tl, err := p.c.ListResourceTemplates(ctx, mcp.ListResourceTemplatesRequest{})
-	if err != nil || len(tl.ResourceTemplates) != 2 {
+	if err != nil || len(tl.ResourceTemplates) != 3 {
 		t.Errorf("templates: %v %v", tl, err)
 	}
 

@@ -1,11 +1,14 @@
 package demo
 
 import (
+	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -19,6 +22,10 @@ const (
 	RootsURI         = "demo://roots"
 	ItemTemplate     = "demo://items/{id}"
 	GreetingTemplate = "demo://greetings/{lang}/{name}"
+	// LargeTemplate reads as big as asked: kind text (the README
+	// repeated) or blob (bytes, served as base64), size in bytes up to
+	// MaxEmbeddedSize — for trying large reads (issue #17).
+	LargeTemplate = "demo://large/{kind}/{size}"
 )
 
 const readmeText = `# Spyglass demo server
@@ -118,6 +125,33 @@ func (d *demo) addResources() {
 		}
 		return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/plain", Text: hello + ", " + name + "!"}}, nil
 	})
+	d.srv.AddResourceTemplate(mcp.NewResourceTemplate(LargeTemplate, "large",
+		mcp.WithTemplateTitle("Large read"),
+		mcp.WithTemplateDescription("As many bytes as size says (up to 256 MB): kind text is Markdown, kind blob binary (try text/52428800)."),
+	), readLarge)
+}
+
+// readLarge serves demo://large/{kind}/{size}.
+func readLarge(_ context.Context, req mcp.ReadResourceRequest) ([]mcp.ResourceContents, error) {
+	kind, size, _ := strings.Cut(strings.TrimPrefix(req.Params.URI, "demo://large/"), "/")
+	n, err := strconv.Atoi(size)
+	if err != nil || n < 0 || n > MaxEmbeddedSize {
+		return nil, fmt.Errorf("size must be a number of bytes from 0 to %d, not %q", MaxEmbeddedSize, size)
+	}
+	switch kind {
+	case "text":
+		return []mcp.ResourceContents{mcp.TextResourceContents{URI: req.Params.URI, MIMEType: "text/markdown", Text: sizedText(n)}}, nil
+	case "blob":
+		b := bytes.Repeat([]byte{0x89, 'S', 'P', 'Y', 0, 1, 2, 3}, n/8+1)[:n]
+		return []mcp.ResourceContents{mcp.BlobResourceContents{URI: req.Params.URI, MIMEType: "application/octet-stream", Blob: base64.StdEncoding.EncodeToString(b)}}, nil
+	}
+	return nil, fmt.Errorf("kind must be text or blob, not %q", kind)
+}
+
+// sizedText is the README repeated and cut to exactly n bytes (it is
+// ASCII).
+func sizedText(n int) string {
+	return strings.Repeat(readmeText, n/len(readmeText)+1)[:n]
 }
 
 // complete returns the candidates that start with prefix.

@@ -231,8 +231,7 @@ const MaxEmbeddedSize = 256 << 20
 func (d *demo) embeddedResource(_ context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	text := readmeText
 	if n := req.GetInt("size", 0); n > 0 && n <= MaxEmbeddedSize {
-		// The README repeated and cut to exactly n bytes (it is ASCII).
-		text = strings.Repeat(readmeText, n/len(readmeText)+1)[:n]
+		text = sizedText(n)
 	} else if n != 0 {
 		return mcp.NewToolResultErrorf("size must be between 0 and %d bytes, not %d", MaxEmbeddedSize, n), nil
 	}
