@@ -30,6 +30,27 @@ func (g *guiEvents) Subscribe(fn func(ui.EventBatch)) func() {
 	})
 }
 
+// SubscribeWhere implements ui.FilteredSource: only the events keep
+// keeps are made into views.
+func (g *guiEvents) SubscribeWhere(keep func(*events.Event) bool, fn func(ui.EventBatch)) func() {
+	return g.log.Subscribe(func(b events.Batch) {
+		out := ui.EventBatch{Dropped: b.Dropped}
+		for i := range b.Events {
+			if keep(&b.Events[i]) {
+				out.Events = append(out.Events, toEventView(b.Events[i]))
+			}
+		}
+		for i := range b.Updated {
+			if keep(&b.Updated[i]) {
+				out.Updated = append(out.Updated, toEventView(b.Updated[i]))
+			}
+		}
+		if len(out.Events) > 0 || len(out.Updated) > 0 || out.Dropped > 0 {
+			fn(out)
+		}
+	})
+}
+
 // After implements ui.EventSource.
 func (g *guiEvents) After(seq uint64, max int) ([]ui.EventView, error) {
 	evs, err := g.log.After(seq, max)
@@ -53,6 +74,22 @@ func (g *guiEvents) Get(seq uint64) (ui.EventView, bool) {
 // sealed and spilled events without decoding them.
 func (g *guiEvents) Search(ctx context.Context, q ui.EventQuery, found func([]uint64)) (uint64, error) {
 	return g.log.Search(ctx, events.Query{Text: q.Text, Conn: q.Server, Category: events.Category(q.Category), After: q.After}, found)
+}
+
+// ClearEvents implements ui.EventClearer. core's log can only drop every
+// event at once (Log.Clear), so it does that only when every event it
+// holds is of server and none came after upTo; otherwise nothing goes.
+func (g *guiEvents) ClearEvents(server string, upTo uint64) bool {
+	if g.log.LastSeq() != upTo {
+		return false
+	}
+	n := 0
+	_, err := g.log.Search(context.Background(), events.Query{Conn: server}, func(seqs []uint64) { n += len(seqs) })
+	if err != nil || n != g.log.Len() || g.log.LastSeq() != upTo {
+		return false
+	}
+	g.log.Clear()
+	return true
 }
 
 // SetEventMemory implements the window's memory setting (Settings →

@@ -48,6 +48,7 @@ type historyScreen struct {
 	// relays out only the rows that changed); redraws counts the redraws
 	// (tests).
 	later   *coalescer
+	started time.Time // when the screen was made: calls stored later are this session's
 	rows    map[*historyCall]historyRow
 	redraws int
 }
@@ -66,6 +67,9 @@ type historyCall struct {
 	nested []EventView
 	past   *HistoryEntry
 	title  string // the method and the tool, prompt or resource it names
+	// kept: a call of this session read back from the CallStore after
+	// the inspector's Clear (not badged as of an earlier session)
+	kept bool
 }
 
 // CallStore keeps the calls a person made (tools/call, prompts/get,
@@ -101,6 +105,7 @@ func (h *historyScreen) buildUI() fyne.CanvasObject {
 	h.stored, h.first, h.differs = map[uint64]bool{}, map[uint64]uint64{}, map[uint64][]string{}
 	h.rows = map[*historyCall]historyRow{}
 	h.later = newCoalescer(h.redraw)
+	h.started = time.Now()
 	h.loadPast()
 	h.box = container.NewVBox()
 	h.replay = widget.NewLabel("")
@@ -110,14 +115,23 @@ func (h *historyScreen) buildUI() fyne.CanvasObject {
 	h.empty.Wrapping = fyne.TextWrapWord
 	if src := h.ss.s.w.be.Events(); src != nil {
 		name := h.ss.s.cfg.Name
-		cancel := src.Subscribe(func(b EventBatch) {
+		onBatch := func(b EventBatch) {
 			// sorted out on the log's goroutine: a batch with nothing of a
 			// call of this server (a flood of notifications) costs the UI
 			// thread nothing
 			if b, ok := historyBatch(name, b); ok {
 				do(func() { h.onBatch(b) })
 			}
-		})
+		}
+		var cancel func()
+		if fs, ok := src.(FilteredSource); ok {
+			// only this server's requests are made into views at all
+			cancel = fs.SubscribeWhere(func(e *events.Event) bool {
+				return e.Conn == name && e.Kind == events.KindMessage && e.Type == events.MsgRequest
+			}, onBatch)
+		} else {
+			cancel = src.Subscribe(onBatch)
+		}
 		go func() { <-h.ss.ctx.Done(); cancel() }()
 		h.load(src)
 	}
@@ -134,6 +148,16 @@ func (h *historyScreen) load(src EventSource) {
 		h.add(evs)
 	}
 	h.redraw()
+}
+
+// FilteredSource is an EventSource that makes views only of the events a
+// listener keeps: a screen that shows a few kinds of events pays nothing
+// for a flood of others.
+type FilteredSource interface {
+	// SubscribeWhere is Subscribe with the new and updated events that
+	// keep (called on the log's goroutine) rejects left out; a batch left
+	// empty is not delivered.
+	SubscribeWhere(keep func(*events.Event) bool, fn func(EventBatch)) (cancel func())
 }
 
 // historyBatch keeps the events of a batch that may be of a call of
@@ -199,6 +223,9 @@ func (h *historyScreen) release() {
 	clear(h.first)
 	clear(h.differs)
 	h.loadPast()
+	for _, c := range h.calls {
+		c.kept = c.req.Time.After(h.started)
+	}
 	h.redraw()
 }
 
@@ -369,7 +396,7 @@ func (h *historyScreen) row(c *historyCall, text string, chain []string) fyne.Ca
 	replay := widget.NewButtonWithIcon("Replay", theme.MediaReplayIcon(), func() { h.onReplay(c.req) })
 	edit := widget.NewButtonWithIcon("Edit and replay", theme.DocumentCreateIcon(), func() { h.onEditReplay(c.req) })
 	left := container.NewHBox()
-	if c.past != nil {
+	if c.past != nil && !c.kept {
 		left.Add(container.NewCenter(newBadge("earlier session", "")))
 	}
 	if paths, ok := h.differs[c.req.Seq]; ok && c.past == nil {

@@ -166,8 +166,10 @@ type logsScreen struct {
 	// history was trimmed and the shown list must be rebuilt.
 	dirty, stale bool
 	// later redraws at most once per redrawInterval however many batches
-	// came (the UI thread may run several queued ones back to back).
-	later *coalescer
+	// came (the UI thread may run several queued ones back to back);
+	// errsDirty: stderr lines were added since.
+	later     *coalescer
+	errsDirty bool
 }
 
 type logLine struct {
@@ -310,10 +312,20 @@ func (l *logsScreen) flush() {
 	}
 }
 
-// redraw shows the messages added since the last redraw.
+// stderrChanged redraws the stderr lines within redrawInterval.
+func (l *logsScreen) stderrChanged() {
+	l.errsDirty = true
+	l.later.request()
+}
+
+// redraw shows the messages and stderr lines added since the last redraw.
 func (l *logsScreen) redraw() {
 	if l.ss.ctx.Err() != nil {
 		return
+	}
+	if l.errsDirty {
+		l.errsDirty = false
+		l.stderr.Refresh()
 	}
 	switch {
 	case l.stale:

@@ -69,6 +69,9 @@ type inspector struct {
 	dropped uint64
 	stats   events.Stats // of conn since its clear
 
+	// later redraws the list at most once per redrawInterval
+	later *coalescer
+
 	// rounds groups multi round-trip requests (the "round 2/3" of rows)
 	rounds events.Rounds
 
@@ -98,6 +101,11 @@ func newInspector(w *Window, src EventSource) *inspector {
 }
 
 func (in *inspector) buildUI() fyne.CanvasObject {
+	in.later = newCoalescer(func() {
+		if !in.paused {
+			in.listChanged()
+		}
+	})
 	title := heading("Inspector")
 	in.counters = widget.NewLabel("")
 	in.counters.SizeName = theme.SizeNameCaptionText
@@ -195,7 +203,7 @@ func updateRow(o fyne.CanvasObject, e EventView) {
 	right := c.Objects[2].(*fyne.Container)
 	b := right.Objects[0].(*fyne.Container).Objects[0].(*badge)
 	tm := right.Objects[1].(*widget.Label)
-	title.SetText(e.Title)
+	setText(title, e.Title)
 	text, level := e.Badge, e.BadgeLevel
 	warn := e.Kind == "warning"
 	if e.Attempt != nil {
@@ -204,18 +212,28 @@ func updateRow(o fyne.CanvasObject, e EventView) {
 			warn = warn || l == "warning"
 		}
 	}
+	imp := widget.MediumImportance
 	switch {
 	case e.IsError():
-		title.Importance = widget.DangerImportance
+		imp = widget.DangerImportance
 	case warn:
-		title.Importance = widget.WarningImportance
-	default:
-		title.Importance = widget.MediumImportance
+		imp = widget.WarningImportance
 	}
-	title.Refresh()
-	dir.SetText(dirArrow(e))
+	if title.Importance != imp {
+		title.Importance = imp
+		title.Refresh()
+	}
+	setText(dir, dirArrow(e))
 	b.Set(text, level)
-	tm.SetText(e.Time.Local().Format("15:04:05.000"))
+	setText(tm, e.Time.Local().Format("15:04:05.000"))
+}
+
+// setText sets a label's text unless it shows that already: a list row
+// that shows the same event again is not laid out and shaped again.
+func setText(l *widget.Label, text string) {
+	if l.Text != text {
+		l.SetText(text)
+	}
 }
 
 func dirArrow(e EventView) string {
@@ -241,7 +259,7 @@ func (in *inspector) onBatch(b EventBatch) {
 		}
 	}
 	for l := range touched {
-		l.stderr.Refresh()
+		l.stderrChanged()
 	}
 	if in.paused {
 		in.pending = append(in.pending, b)
@@ -250,9 +268,7 @@ func (in *inspector) onBatch(b EventBatch) {
 	}
 	in.apply(b)
 	in.updateCounters()
-	in.list.Refresh()
-	in.follow()
-	in.updateEmpty()
+	in.later.request() // the list, once per redrawInterval however many batches
 	if in.selSeq != 0 {
 		for _, u := range b.Updated {
 			if u.Seq == in.selSeq || u.Pair == in.selSeq {
@@ -497,7 +513,7 @@ func (in *inspector) updateCounters() {
 	if in.dropped > 0 {
 		s += fmt.Sprintf(" · %d dropped", in.dropped)
 	}
-	in.counters.SetText(s)
+	setText(in.counters, s)
 }
 
 // setServer shows the events of one server.
@@ -575,9 +591,24 @@ func (in *inspector) onClear() {
 	}
 	in.cleared[in.server] = last
 	delete(in.statsOf, in.server)
+	in.forget(in.server)
 	in.recount()
 	in.closeDetail()
 	in.refilter()
+	in.w.releaseServer(in.server, last)
+}
+
+// forget drops the rows read lately and the indexes of a server's events
+// (its Clear): they name events the log may drop now.
+func (in *inspector) forget(server string) {
+	clear(in.cache)
+	delete(in.tools, server)
+	delete(in.listen, server)
+	for k := range in.runs {
+		if strings.HasPrefix(k, server+"\x00") {
+			delete(in.runs, k)
+		}
+	}
 }
 
 // onDownload saves the trace of the current connection.

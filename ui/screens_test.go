@@ -292,6 +292,7 @@ func TestInspector(t *testing.T) {
 		EventView{Seq: 1004, Server: "fake", Kind: "stderr", Title: "stderr: hello", Text: "hello", Categories: []string{"logs"}},
 		EventView{Seq: 1005, Server: "other", Kind: "stderr", Title: "stderr: elsewhere", Categories: []string{"logs"}},
 	)
+	listDrawn(t, in)
 	Sync(func() {
 		titles := strings.Join(in.shownTitles(), "\n")
 		for _, want := range []string{"tools/call #5", "result #5 · tools/call", "stderr: hello"} {
@@ -386,6 +387,7 @@ func TestInspectorAttempts(t *testing.T) {
 			Attempt: &AttemptView{Lineage: "L3", Attempt: 1}},
 	)
 	waitFor(t, "the attempts", func() bool { return len(in.shownTitles()) >= 4 })
+	listDrawn(t, in)
 	Sync(func() {
 		rows := texts(in.list)
 		for _, want := range []string{"<outcome unknown>", "<may have run twice>", "<attempt 3>"} {

@@ -1,0 +1,74 @@
+package cmd
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/ui"
+)
+
+// logFlood appends n log notifications of conn and one request, and
+// returns the request's Seq.
+func logFlood(l *events.Log, conn string, n int) uint64 {
+	for i := 0; i < n; i++ {
+		l.Append(events.Event{Conn: conn, Kind: events.KindMessage, Dir: events.DirIn, Type: events.MsgNotification,
+			Method: "notifications/message", Raw: []byte(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"line %d"}}`, i))})
+	}
+	return l.Append(events.Event{Conn: conn, Kind: events.KindMessage, Dir: events.DirOut, Type: events.MsgRequest, ID: "7",
+		Method: "tools/call", Raw: []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo"}}`)})
+}
+
+// TestGUIEventsSubscribeWhere: a listener that keeps one server's
+// requests gets only those, in views, and no batch for the flood (#17).
+func TestGUIEventsSubscribeWhere(t *testing.T) {
+	l := events.New(&events.Options{NoSpill: true})
+	g := &guiEvents{log: l}
+	got := make(chan ui.EventBatch, 100)
+	cancel := g.SubscribeWhere(func(e *events.Event) bool {
+		return e.Conn == "a" && e.Type == events.MsgRequest
+	}, func(b ui.EventBatch) { got <- b })
+	defer cancel()
+	logFlood(l, "b", 10)
+	seq := logFlood(l, "a", 5000)
+	select {
+	case b := <-got:
+		if len(b.Events) != 1 || b.Events[0].Seq != seq || b.Events[0].Title == "" || b.Dropped != 0 {
+			t.Fatalf("the first batch = %+v, want the one request of a (Seq %d) as a view", b, seq)
+		}
+	case <-time.After(time.Minute): // a hang bound, not a timing assertion
+		t.Fatal("no batch came")
+	}
+	// the next batch carries the request's outcome: the flood before it
+	// came in no batch
+	l.Append(events.Event{Conn: "a", Kind: events.KindMessage, Dir: events.DirIn, Type: events.MsgResult, ID: "7", Raw: []byte(`{"jsonrpc":"2.0","id":7,"result":{}}`)})
+	select {
+	case b := <-got:
+		if len(b.Events) != 0 || len(b.Updated) != 1 || b.Updated[0].Seq != seq {
+			t.Fatalf("the second batch = %+v, want the request's outcome only", b)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("no batch came with the outcome")
+	}
+}
+
+// TestGUIEventsClearEvents: the window's Clear drops the log's events
+// when they are all of the server cleared and none came after, and
+// nothing otherwise (#17).
+func TestGUIEventsClearEvents(t *testing.T) {
+	l := events.New(&events.Options{NoSpill: true})
+	g := &guiEvents{log: l}
+	last := logFlood(l, "a", 3000)
+	if g.ClearEvents("a", last-1) {
+		t.Error("cleared though an event came after the Clear")
+	}
+	if !g.ClearEvents("a", last) || l.Len() != 0 {
+		t.Fatalf("not cleared: the log holds %d events", l.Len())
+	}
+	logFlood(l, "b", 10)
+	last = logFlood(l, "a", 10)
+	if g.ClearEvents("a", last) || l.Len() != 22 {
+		t.Errorf("cleared another server's events: the log holds %d of 22", l.Len())
+	}
+}

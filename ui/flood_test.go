@@ -1,0 +1,233 @@
+package ui
+
+import (
+	"encoding/json"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+)
+
+// Issue #17: a flood into a connected window. These tests prove what the
+// window does per batch and what Clear releases; they assert no timing.
+
+// sendUpdated delivers request events whose outcome changed, as the
+// log's batches carry them (Batch.Updated).
+func sendUpdated(f *fakeEvents, evs ...EventView) {
+	f.mu.Lock()
+	for i := range evs {
+		if evs[i].Event.Kind == "" {
+			evs[i].Event = coreEvent(evs[i])
+		}
+	}
+	fns := f.fns
+	f.mu.Unlock()
+	for _, fn := range fns {
+		fn(EventBatch{Updated: evs})
+	}
+}
+
+// floodBatch is n of the demo flood's log notifications of server.
+func floodBatch(server string, from, n int) []EventView {
+	evs := make([]EventView, n)
+	for i := range evs {
+		evs[i] = EventView{Server: server, Kind: "message", Dir: "in", Type: "notification", Method: "notifications/message",
+			Title: "notifications/message", Raw: json.RawMessage(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"flood","data":"line %d"}}`, from+i))}
+	}
+	return evs
+}
+
+// listDrawn waits until the inspector's list has been redrawn since the
+// last batch (it redraws at most once per redrawInterval).
+func listDrawn(t *testing.T, in *inspector) {
+	t.Helper()
+	waitFor(t, "the inspector's redraw", func() bool { return !in.later.pending })
+}
+
+// historySettled waits until no redraw of the History is pending and
+// returns how many it did.
+func historySettled(t *testing.T, h *historyScreen) int {
+	t.Helper()
+	n := 0
+	waitFor(t, "the History's redraw", func() bool { n = h.redraws; return !h.later.pending })
+	return n
+}
+
+func TestHistoryIgnoresBatchesWithoutCalls(t *testing.T) {
+	_, b, ss := connected(t, nil)
+	h := ss.history
+	before := historySettled(t, h)
+
+	// a flood: notifications, a list's request and its outcome, another
+	// server's call — nothing of a call of this server
+	for i := 0; i < 100; i++ {
+		b.ev.send(floodBatch("fake", i*50, 50)...)
+	}
+	b.ev.send(EventView{Server: "fake", Kind: "message", Dir: "out", Type: "request", Method: "tools/list", ID: "9", Title: "tools/list"},
+		EventView{Server: "other", Kind: "message", Dir: "out", Type: "request", Method: "tools/call", ID: "1", Title: "tools/call",
+			Raw: json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}`)})
+	b.ev.mu.Lock()
+	listSeq := b.ev.seq - 1
+	b.ev.mu.Unlock()
+	sendUpdated(b.ev, EventView{Seq: listSeq, Server: "fake", Kind: "message", Dir: "out", Type: "request", Method: "tools/list", BadgeLevel: "ok", Badge: "ok"})
+	Sync(func() {
+		if h.redraws != before || h.later.pending {
+			t.Errorf("the History redrew for batches without a call of its server: %d redraws, %d before (pending %v)", h.redraws, before, h.later.pending)
+		}
+		if len(h.calls) != 0 {
+			t.Errorf("the History took %d calls from the flood", len(h.calls))
+		}
+	})
+
+	// a call of this server is drawn; a second one leaves the first's
+	// row as it was (not made again)
+	call := func(id int, tool string) EventView {
+		return EventView{Server: "fake", Kind: "message", Dir: "out", Type: "request", Method: "tools/call", ID: fmt.Sprint(id), Title: "tools/call",
+			Raw: json.RawMessage(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q}}`, id, tool))}
+	}
+	b.ev.send(call(20, "echo"))
+	n := historySettled(t, h)
+	if n <= before {
+		t.Fatalf("the History did not redraw for a call: %d redraws, %d before", n, before)
+	}
+	var first *historyCall
+	Sync(func() {
+		if len(h.calls) != 1 || h.calls[0].title != "tools/call echo" {
+			t.Fatalf("History calls = %+v", h.calls)
+		}
+		first = h.calls[0]
+	})
+	var old fyne.CanvasObject
+	Sync(func() { old = h.rows[first].obj })
+	b.ev.send(call(21, "add"))
+	historySettled(t, h)
+	Sync(func() {
+		if len(h.calls) != 2 || len(h.box.Objects) != 2 {
+			t.Fatalf("History: %d calls, %d rows", len(h.calls), len(h.box.Objects))
+		}
+		if h.rows[first].obj != old || h.box.Objects[1] != old {
+			t.Error("the first call's row was made again though it did not change")
+		}
+	})
+	// its outcome changes its row
+	sendUpdated(b.ev, EventView{Seq: first.req.Seq, Server: "fake", Kind: "message", Dir: "out", Type: "request", Method: "tools/call",
+		ID: "20", Raw: first.req.Raw, Badge: "ok 3ms", BadgeLevel: "ok"})
+	historySettled(t, h)
+	Sync(func() {
+		if h.rows[first].obj == old {
+			t.Error("the first call's row was not drawn again when its outcome came")
+		}
+	})
+}
+
+func TestLogsScreenFloodBounded(t *testing.T) {
+	_, b, ss := connected(t, nil)
+	c := b.conns["fake"]
+	c.mu.Lock()
+	notify := c.notify
+	c.mu.Unlock()
+	const n = 15000
+	for i := 0; i < n; i++ {
+		notify(Notification{Method: "notifications/message", Time: time.Now(),
+			Params: json.RawMessage(fmt.Sprintf(`{"level":"info","logger":"flood","data":"line %d"}`, i))})
+	}
+	l := ss.logs
+	want := fmt.Sprintf("flood: line %d", n-1)
+	waitFor(t, "the newest message", func() bool {
+		return len(l.all) > 0 && l.all[len(l.all)-1].text == want && !l.later.pending && !l.dirty && !l.stale
+	})
+	Sync(func() {
+		if len(l.all) > maxLogLines || len(l.all) < keepLogLines {
+			t.Errorf("the Logs screen keeps %d messages, want %d to %d", len(l.all), keepLogLines, maxLogLines)
+		}
+		if len(l.shown) != len(l.all) || l.list.Length() != len(l.shown) {
+			t.Errorf("shown %d of %d, the list %d", len(l.shown), len(l.all), l.list.Length())
+		}
+		if l.shown[len(l.shown)-1].text != want {
+			t.Errorf("the newest shown is %q", l.shown[len(l.shown)-1].text)
+		}
+	})
+
+	// stderr lines are bounded alike
+	for i := 0; i < 130; i++ {
+		evs := make([]EventView, 100)
+		for j := range evs {
+			evs[j] = EventView{Server: "fake", Kind: "stderr", Title: "stderr", Text: fmt.Sprintf("err %d", i*100+j)}
+		}
+		b.ev.send(evs...)
+	}
+	Sync(func() {
+		if len(l.errs) > maxLogLines || l.errs[len(l.errs)-1] != "err 12999" {
+			t.Errorf("stderr: %d lines, the last %q", len(l.errs), l.errs[len(l.errs)-1])
+		}
+	})
+}
+
+// clearedBy records the ClearEvents calls a fakeEvents got.
+var clearedBy sync.Map // *fakeEvents → chan [2]any
+
+// ClearEvents implements EventClearer for the tests: it records the call.
+func (f *fakeEvents) ClearEvents(server string, upTo uint64) bool {
+	if ch, ok := clearedBy.Load(f); ok {
+		ch.(chan [2]any) <- [2]any{server, upTo}
+	}
+	return false
+}
+
+func TestClearReleasesServer(t *testing.T) {
+	w, b, ss := connected(t, nil)
+	calls := make(chan [2]any, 4)
+	clearedBy.Store(b.ev, calls)
+	t.Cleanup(func() { clearedBy.Delete(b.ev) })
+	c := b.conns["fake"]
+	c.mu.Lock()
+	notify := c.notify
+	c.mu.Unlock()
+	for i := 0; i < 500; i++ {
+		notify(Notification{Method: "notifications/message", Time: time.Now(),
+			Params: json.RawMessage(fmt.Sprintf(`{"level":"info","data":"line %d"}`, i))})
+	}
+	b.ev.send(EventView{Server: "fake", Kind: "stderr", Title: "stderr", Text: "warming up"})
+	b.ev.send(EventView{Server: "fake", Kind: "message", Dir: "out", Type: "request", Method: "tools/call", ID: "5", Title: "tools/call",
+		Raw: json.RawMessage(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo"}}`)})
+	b.ev.send(floodBatch("fake", 0, 300)...)
+	l, h := ss.logs, ss.history
+	waitFor(t, "the messages, stderr and the call", func() bool {
+		return len(l.all) == 500 && len(l.errs) == 1 && len(h.calls) == 1
+	})
+	var last uint64
+	Sync(func() {
+		b.ev.mu.Lock()
+		last = b.ev.seq
+		b.ev.mu.Unlock()
+		w.inspector.onClear()
+	})
+	Sync(func() {
+		if len(l.all) != 0 || len(l.shown) != 0 || len(l.errs) != 0 || l.list.Length() != 0 || l.stderr.Length() != 0 {
+			t.Errorf("after Clear the Logs screen holds %d messages (%d shown), %d stderr lines", len(l.all), len(l.shown), len(l.errs))
+		}
+		if len(h.calls) != 0 || len(h.bySeq) != 0 || len(h.byRun) != 0 || len(h.rows) != 0 || len(h.box.Objects) != 0 {
+			t.Errorf("after Clear the History holds %d calls, %d rows", len(h.calls), len(h.box.Objects))
+		}
+		if n := len(w.inspector.cache); n != 0 {
+			t.Errorf("after Clear the inspector caches %d events", n)
+		}
+	})
+	select {
+	case got := <-calls:
+		if got != [2]any{"fake", last} {
+			t.Errorf("the log was asked to clear %v, want fake up to %d", got, last)
+		}
+	case <-time.After(time.Minute): // a hang bound, not a timing assertion
+		t.Fatal("the window did not ask the log to drop the server's events")
+	}
+	// what comes after Clear is shown again
+	b.ev.send(EventView{Server: "fake", Kind: "stderr", Title: "stderr", Text: "after"})
+	Sync(func() {
+		if len(l.errs) != 1 || l.errs[0] != "after" {
+			t.Errorf("stderr after Clear = %q", l.errs)
+		}
+	})
+}
