@@ -56,7 +56,7 @@ func (w *Window) onEventMemory() {
 	sel := widget.NewSelect(choices, nil)
 	sel.SetSelected(fmt.Sprintf("%d MB", w.app.Preferences().IntWithFallback(prefEventMemMB, defaultEventMemMB)))
 	note := wrapLabel("Spyglass keeps every event of the session. Beyond this much memory it compresses older events and writes them to a file in its cache folder, and reads them back when you open or search them.")
-	dialog.ShowCustomConfirm("Event log memory", "Save", "Cancel", container.NewVBox(note, sel), func(ok bool) {
+	d := dialog.NewCustomConfirm("Event log memory", "Save", "Cancel", container.NewVBox(note, sel), func(ok bool) {
 		if !ok {
 			return
 		}
@@ -67,6 +67,9 @@ func (w *Window) onEventMemory() {
 		w.app.Preferences().SetInt(prefEventMemMB, mb)
 		w.applyEventMemory()
 	}, w.win)
+	// wide enough that the note reads as a paragraph, not a column
+	d.Resize(fyne.NewSize(min(480, w.win.Canvas().Size().Width-40), 250))
+	d.Show()
 }
 
 // restorePrefs applies what the last window remembered: size, splits,
