@@ -34,10 +34,15 @@ func (b *guiBackend) useQueue(w *ui.Window, profiles string) *requests.Queue {
 		OnCountChanged: func(n int) {
 			w.SetRequestCount(n)
 		},
-		OnAdded: func(kind, server, _, _ string) {
-			w.Toast("ok", server+" asks for "+kind+": answer it below the screens")
+		OnAdded: func(kind, server, id, run string) {
+			// seed 000: in the panel of the tool call that sent it, else
+			// in the queue below the screens
+			if !w.ShowRequestInline(server, id, run) {
+				w.Toast("ok", server+" asks for "+kind+": answer it below the screens")
+			}
 		},
 	})
+	w.SetRequestInliner(q.Inline)
 	w.SetRequests(q.Object())
 	w.SetEditProfiles(q.EditProfiles)
 	w.SetRequestOpener(q.OpenModal)

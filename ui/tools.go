@@ -55,6 +55,7 @@ type toolsScreen struct {
 	progMsg *widget.Label
 	result  *fyne.Container
 	running context.CancelFunc
+	inline  *fyne.Container // the server's requests the running call sent (ShowRequestInline)
 	lastRes *ToolResult
 	started time.Time
 	formObj fyne.CanvasObject // the scrollable form, shown once a tool is selected
@@ -248,12 +249,13 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 	t.progInf.Hide()
 	t.progMsg = widget.NewLabel("")
 	t.progMsg.Hide()
+	t.inline = container.NewVBox()
 	t.result = container.NewVBox()
 	form := container.NewVBox(
 		t.name, t.badges, t.refused, t.desc,
 		heading("Arguments"), t.argsBox,
 		wrapRow(t.runBtn, t.cancel, t.asTask, hint),
-		t.prog, t.progInf, t.progMsg,
+		t.prog, t.progInf, t.progMsg, t.inline,
 		widget.NewSeparator(),
 		t.result,
 	)
@@ -532,6 +534,7 @@ func (t *toolsScreen) finish() {
 	t.progInf.Stop()
 	t.progInf.Hide()
 	t.progMsg.Hide()
+	t.inline.RemoveAll()
 }
 
 func (t *toolsScreen) onResult(name string, ctx context.Context, res ToolResult, err error) {

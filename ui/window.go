@@ -69,6 +69,7 @@ type Window struct {
 	center    *fyne.Container // middle, with the requests panel below it when requests wait
 	requests  fyne.CanvasObject
 	reqSplit  *container.Split
+	inliner   func(server, id string) (fyne.CanvasObject, bool) // SetRequestInliner
 	inspector *inspector
 	body      *fyne.Container // middle, or middle + inspector split
 	split     *container.Split

@@ -87,6 +87,9 @@ type queueItem struct {
 	abandon func()
 	// modal is the dialog the request is open in (OpenModal), or nil.
 	modal dialog.Dialog
+	// inline is the place outside the queue the panel is shown in (the
+	// running tool's panel: Inline), or nil.
+	inline *fyne.Container
 }
 
 // ref names the request in the list and in notes: its round, or its id.
@@ -226,6 +229,10 @@ func (q *Queue) show(it *queueItem) {
 		q.detail.Add(container.NewPadded(emptyState("This request is open in a dialog.")))
 		return
 	}
+	if it.inline != nil {
+		q.detail.Add(container.NewPadded(emptyState("This request is answered in the panel of the tool call that sent it (Tools).")))
+		return
+	}
 	modal := widget.NewButtonWithIcon("Open in a dialog", theme.ViewFullScreenIcon(), func() { q.OpenModal(it.server, it.id) })
 	modal.Importance = widget.LowImportance
 	if q.opts.Window == nil {
@@ -264,6 +271,9 @@ func (q *Queue) OpenModal(server, id string) bool {
 	if it.elicit != nil {
 		title = it.elicit.Title()
 	}
+	if it.inline != nil {
+		q.fillInline(it, nil)
+	}
 	content := it.object()
 	if it.round != "" { // a round of a multi round-trip request
 		content = container.NewVBox(q.roundBar(it), content)
@@ -272,7 +282,12 @@ func (q *Queue) OpenModal(server, id string) bool {
 	it.modal = d
 	d.SetOnClosed(func() {
 		it.modal = nil
-		if q.selected == it && q.find(it.server, it.id) == it {
+		if q.find(it.server, it.id) != it {
+			return
+		}
+		if it.inline != nil {
+			q.fillInline(it, it.object()) // back in the tool's panel
+		} else if q.selected == it {
 			q.show(it) // back in the queue's pane
 		}
 	})
@@ -282,6 +297,58 @@ func (q *Queue) OpenModal(server, id string) bool {
 	d.Resize(fyne.NewSize(680, 560))
 	d.Show()
 	return true
+}
+
+// Inline moves the panel of the pending request (server, id) out of the
+// queue's pane into a place of the caller's, the panel of the tool call
+// that sent it (seed 000's inline view): a head naming the request, with
+// View Details (the modal), above the same panel and its answers. The
+// returned object empties and hides itself when the request leaves the
+// queue; the queue's list keeps the request, its pane says where it is.
+// ok is false when no such request waits.
+func (q *Queue) Inline(server, id string) (obj fyne.CanvasObject, ok bool) {
+	it := q.find(server, id)
+	if it == nil {
+		return nil, false
+	}
+	if it.inline == nil {
+		it.inline = container.NewVBox()
+	}
+	if it.modal == nil {
+		q.fillInline(it, it.object())
+	}
+	if q.selected == it {
+		q.show(it)
+	}
+	return it.inline, true
+}
+
+// fillInline draws it's inline place: the head and panel (nil: a note that
+// the request is open in a dialog).
+func (q *Queue) fillInline(it *queueItem, panel fyne.CanvasObject) {
+	title := "Sampling request"
+	if it.elicit != nil {
+		title = it.elicit.Title()
+	}
+	head := heading("⚠ " + title + " · " + it.ref())
+	head.Wrapping = fyne.TextWrapWord // the tool's column is narrow
+	details := widget.NewButtonWithIcon("View Details", theme.ZoomInIcon(), func() { q.OpenModal(it.server, it.id) })
+	details.Importance = widget.LowImportance
+	if q.opts.Window == nil {
+		details.Hide()
+	}
+	objs := []fyne.CanvasObject{widget.NewSeparator(), container.NewBorder(nil, nil, nil, details, head)}
+	if it.round != "" {
+		objs = append(objs, q.roundBar(it))
+	}
+	if panel != nil {
+		objs = append(objs, panel)
+	} else {
+		objs = append(objs, mutedLabel("Open in a dialog: answer it there."))
+	}
+	it.inline.Objects = objs
+	it.inline.Show()
+	it.inline.Refresh()
 }
 
 // onCancelCall abandons the call a round belongs to: the request leaves
@@ -331,6 +398,12 @@ func (q *Queue) remove(it *queueItem, note string) {
 		d := it.modal
 		it.modal = nil
 		d.Hide()
+	}
+	if it.inline != nil {
+		it.inline.Objects = nil
+		it.inline.Hide()
+		it.inline.Refresh()
+		it.inline = nil
 	}
 	for i, x := range q.items {
 		if x == it {

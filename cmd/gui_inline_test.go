@@ -1,0 +1,67 @@
+package cmd
+
+import (
+	"path/filepath"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui"
+)
+
+// TestGUIRequestsInline: against the demo server, the elicitation and the
+// sampling request that a tool call started on the Tools screen are
+// answered in that call's panel (seed 000), not only in the queue below;
+// View Details opens the same panel as a modal and the inline place says
+// so; the answers reach the tool and the panel goes away.
+func TestGUIRequestsInline(t *testing.T) {
+	h := newGUIHarness(t)
+	ui.Sync(func() { h.be.useQueue(h.w, filepath.Join(h.dir, "profiles.json")) })
+	h.connectWithTools()
+
+	// (conditions of waitFor run on the UI thread already)
+	inTools := func(text string) *widget.Button {
+		if h.w.InlineRequests("demo") == 0 {
+			return nil
+		}
+		return h.button(text)
+	}
+
+	// elicitation (form mode)
+	h.runTool("elicit_form", "")
+	h.waitFor("the elicitation in the tool's panel", func() bool { return inTools("Decline") != nil })
+	ui.Sync(func() {
+		if !h.hasText("answered in the panel of the tool call that sent it") {
+			t.Error("the queue's pane does not say where the request is")
+		}
+	})
+	h.tap("Decline")
+	h.waitFor("the declined result", func() bool {
+		return h.hasText("The user chose decline") && h.w.InlineRequests("demo") == 0
+	})
+
+	// sampling, Manual Review: View Details opens the modal
+	h.runTool("sample", "")
+	h.waitFor("the sampling request in the tool's panel", func() bool { return inTools("View Details") != nil })
+	ui.Sync(func() { test.Tap(h.button("View Details")) })
+	h.waitFor("the modal", func() bool {
+		return h.win.Canvas().Overlays().Top() != nil && h.hasText("Open in a dialog: answer it there.")
+	})
+	ui.Sync(func() {
+		var reject *widget.Button
+		walk(h.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
+			if b, ok := o.(*widget.Button); ok && b.Text == "Reject" && reject == nil {
+				reject = b
+			}
+		})
+		if reject == nil {
+			t.Fatal("no Reject in the sampling modal")
+		}
+		test.Tap(reject)
+	})
+	h.waitFor("the rejected sampling ends the call", func() bool {
+		return h.w.InlineRequests("demo") == 0 && h.win.Canvas().Overlays().Top() == nil && !h.hasText("Running sample")
+	})
+}
