@@ -99,17 +99,11 @@ func (g *guiEvents) SetEventMemory(bytes int64) { g.log.SetMaxBytes(bytes) }
 // WriteTrace writes the trace file of one server (every server when
 // server is "").
 func (g *guiEvents) WriteTrace(w io.Writer, server string) error {
-	var evs []events.Event
-	for _, e := range g.log.Events() {
-		if server == "" || e.Conn == server {
-			evs = append(evs, e)
-		}
-	}
 	meta := events.TraceMeta{App: "spyglass", Created: time.Now()}
 	if server != "" {
 		meta.Conns = []events.ConnInfo{{Conn: server}}
 	}
-	return events.WriteTrace(w, meta, evs)
+	return g.log.WriteTraceOf(w, meta, server)
 }
 
 // toEventView converts an event for the inspector.

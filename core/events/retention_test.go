@@ -317,3 +317,36 @@ func TestSealRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteTraceOfSpilled: a trace of one connection, written from a log
+// whose older events are spilled, holds exactly that connection's events
+// with their bytes.
+func TestWriteTraceOfSpilled(t *testing.T) {
+	l := New(&Options{MaxBytes: 1 << 20, SpillDir: t.TempDir()})
+	defer l.Close()
+	want := 0
+	for i := 0; i < 40_000; i++ {
+		e := mixedEvent(i)
+		if i%3 == 0 {
+			e.Conn = "other"
+			want++
+		}
+		l.Append(e)
+	}
+	if r := l.Retention(); r.Spilled == 0 {
+		t.Fatalf("nothing spilled: %+v", r)
+	}
+	var buf bytes.Buffer
+	if err := l.WriteTraceOf(&buf, TraceMeta{App: "test"}, "other"); err != nil {
+		t.Fatal(err)
+	}
+	_, evs, err := ReadTrace(&buf)
+	if err != nil || len(evs) != want {
+		t.Fatalf("the trace holds %d events (%v), want %d", len(evs), err, want)
+	}
+	for _, e := range evs {
+		if w := mixedEvent(int(e.Seq - 1)); e.Conn != "other" || !bytes.Equal(e.Raw, w.Raw) || e.Text != w.Text {
+			t.Fatalf("event %d in the trace: %s %q %q", e.Seq, e.Conn, e.Raw, e.Text)
+		}
+	}
+}

@@ -245,6 +245,17 @@ func WriteJSONLines(w io.Writer, events []Event) error {
 // straight to w. Events should come from a Log, so Options.Redact has
 // already masked their secrets.
 func WriteTrace(w io.Writer, meta TraceMeta, events []Event) error {
+	return writeTrace(w, meta, func(yield func(*Event) bool) {
+		for i := range events {
+			if !yield(&events[i]) {
+				return
+			}
+		}
+	})
+}
+
+// writeTrace is WriteTrace over the events seq yields.
+func writeTrace(w io.Writer, meta TraceMeta, seq func(yield func(*Event) bool)) error {
 	if meta.Created.IsZero() {
 		meta.Created = time.Now()
 	}
@@ -261,14 +272,19 @@ func WriteTrace(w io.Writer, meta TraceMeta, events []Event) error {
 	head := bytes.TrimSpace(ew.buf.Bytes())
 	ew.bw.Write(head[:len(head)-1]) // reopen the object
 	ew.bw.WriteString(",\n\"events\":[")
-	for i := range events {
+	i := 0
+	var err error
+	seq(func(e *Event) bool {
 		if i > 0 {
 			ew.bw.WriteByte(',')
 		}
+		i++
 		ew.bw.WriteByte('\n')
-		if err := ew.event(&events[i]); err != nil {
-			return fmt.Errorf("write trace: %w", err)
-		}
+		err = ew.event(e)
+		return err == nil
+	})
+	if err != nil {
+		return fmt.Errorf("write trace: %w", err)
 	}
 	ew.bw.WriteString("\n]}\n")
 	if err := ew.bw.Flush(); err != nil {
@@ -284,7 +300,26 @@ func (l *Log) WriteTrace(w io.Writer, meta TraceMeta) error {
 	l.mu.Lock()
 	_, n := l.missingLocked(0)
 	l.mu.Unlock()
-	evs := l.Events()
 	meta.Dropped = n
-	return WriteTrace(w, meta, evs)
+	return l.WriteTraceOf(w, meta, "")
+}
+
+// WriteTraceOf writes the events of one connection (every one when conn
+// is "") as a trace file, reading the log a page at a time, so that a
+// long session is never decoded whole. meta.Dropped is left as given.
+func (l *Log) WriteTraceOf(w io.Writer, meta TraceMeta, conn string) error {
+	return writeTrace(w, meta, func(yield func(*Event) bool) {
+		for after := uint64(0); ; {
+			evs, _ := l.After(after, chunkEvents)
+			if len(evs) == 0 {
+				return
+			}
+			for i := range evs {
+				if (conn == "" || evs[i].Conn == conn) && !yield(&evs[i]) {
+					return
+				}
+			}
+			after = evs[len(evs)-1].Seq
+		}
+	})
 }
