@@ -46,7 +46,8 @@
 // their inspector Categories, a Title, a Badge, and can be searched with
 // Match.
 //
-// WriteTrace and ReadTrace save and load a session as a JSON trace file,
+// WriteTrace and ReadTrace save and load a session as a JSON trace file
+// (Log.WriteTrace and Log.WriteTraceOf read the log a page at a time),
 // described in TRACE.md and by TraceSchema (trace.schema.json); an Event
 // marshals to JSON in the same form. DecodeTrace also gives the format
 // version, and reads a damaged trace as far as it is valid, saying where

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -348,5 +349,36 @@ func TestWriteTraceOfSpilled(t *testing.T) {
 		if w := mixedEvent(int(e.Seq - 1)); e.Conn != "other" || !bytes.Equal(e.Raw, w.Raw) || e.Text != w.Text {
 			t.Fatalf("event %d in the trace: %s %q %q", e.Seq, e.Conn, e.Raw, e.Text)
 		}
+	}
+}
+
+// TestSpillRemovesStale: a spill file left by a process that has ended
+// is removed when the next log opens its own; a live process's stays.
+func TestSpillRemovesStale(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command("true")
+	if err := cmd.Run(); err != nil {
+		t.Fatal("true(1), for the pid of a process that has ended:", err)
+	}
+	dead := filepath.Join(dir, fmt.Sprintf("spill-%d-1", cmd.Process.Pid))
+	live := filepath.Join(dir, fmt.Sprintf("spill-%d-1", os.Getppid()))
+	for _, p := range []string{dead, live} {
+		if err := os.WriteFile(p, []byte("old events"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l := New(&Options{MaxBytes: 1 << 20, SpillDir: dir})
+	defer l.Close()
+	for i := 0; i < 50_000; i++ {
+		l.Append(mixedEvent(i))
+	}
+	if r := l.Retention(); r.Spilled == 0 {
+		t.Fatalf("nothing spilled: %+v", r)
+	}
+	if _, err := os.Stat(dead); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the dead process's spill file is still there: %v", err)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("a live process's spill file went: %v", err)
 	}
 }
