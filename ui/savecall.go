@@ -38,8 +38,10 @@ func (in *inspector) onSaveRequest(e EventView) {
 func latestRequest(src EventSource, server, method string, match func(params json.RawMessage) bool) uint64 {
 	var found, after uint64
 	for {
-		evs, err := src.After(after, 10000)
-		if err != nil || len(evs) == 0 {
+		// An error tells of older events no longer held; the events
+		// returned beside it are still read.
+		evs, _ := src.After(after, 10000)
+		if len(evs) == 0 {
 			return found
 		}
 		for _, e := range evs {
