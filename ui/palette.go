@@ -271,7 +271,7 @@ func (w *Window) openTool(name string) {
 	if !slices.ContainsFunc(t.shown, named) && t.search.Text != "" {
 		t.search.SetText("")
 	}
-	selectWhere(t.list, t.shown, named)
+	t.selectTool(name) // a row of the list, which may hold group headers
 }
 
 // selectWhere selects and shows the first row of list whose item matches.
@@ -300,7 +300,7 @@ func (w *Window) openResource(key string) {
 		return
 	}
 	_ = w.ShowScreenNow("Resources")
-	selectWhere(ss.resources.list, ss.resources.rows, func(r resRow) bool { return r.key() == key })
+	ss.resources.selectKey(key)
 }
 
 // selectedScreens is the selected server's screens, or nil with a toast

@@ -21,10 +21,19 @@ type resourcesScreen struct {
 	ss        *serverScreens
 	resources []Resource
 	templates []ResourceTemplate
-	// rows are what the list shows: resources first, then templates.
-	rows    []resRow
-	subs    map[string]bool
-	updated map[string]time.Time
+	// rows are the resources, then the templates; view is what the list
+	// draws of them: those the search matches, under headers of their URI
+	// prefix when there are many (issue #17). hay is each row's lower-cased
+	// text, groupOf each row's group (nil: not grouped).
+	rows      []resRow
+	view      []groupRow
+	hay       []string
+	groupOf   []string
+	collapsed map[string]bool
+	search    *widget.Entry
+	reselect  bool // applyFilter selects the row already shown
+	subs      map[string]bool
+	updated   map[string]time.Time
 
 	list    *widget.List
 	banner  *fyne.Container
@@ -92,14 +101,23 @@ func setBadgedRow(o fyne.CanvasObject, name, caption, badgeText, level string) {
 func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 	r.subs = map[string]bool{}
 	r.updated = map[string]time.Time{}
+	r.collapsed = map[string]bool{}
+	r.search = widget.NewEntry()
+	r.search.SetPlaceHolder("Search resources")
+	r.search.OnChanged = func(string) { r.applyFilter() }
 	r.list = widget.NewList(
-		func() int { return len(r.rows) },
+		func() int { return len(r.view) },
 		newBadgedRow,
 		func(i widget.ListItemID, o fyne.CanvasObject) {
-			if i >= len(r.rows) {
+			if i >= len(r.view) {
 				return
 			}
-			row := r.rows[i]
+			if v := r.view[i]; v.item < 0 {
+				head, sub := r.headerText(v)
+				setBadgedRow(o, head, sub, "", "")
+				return
+			}
+			row := r.rows[r.view[i].item]
 			switch {
 			case row.tmpl != nil:
 				setBadgedRow(o, row.name(), row.tmpl.URITemplate, "template", "primary")
@@ -110,8 +128,17 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 			}
 		})
 	r.list.OnSelected = func(i widget.ListItemID) {
-		if i < len(r.rows) {
-			r.onSelect(r.rows[i])
+		if i >= len(r.view) {
+			return
+		}
+		if v := r.view[i]; v.item < 0 {
+			r.list.Unselect(i)
+			r.collapsed[v.group] = !r.collapsed[v.group]
+			r.applyFilter()
+			return
+		}
+		if !r.reselect {
+			r.onSelect(r.rows[r.view[i].item])
 		}
 	}
 	r.banner = listChangedBanner(r.onRefresh)
@@ -120,7 +147,7 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 	r.more = nextPageButton(r.onNextPage)
 	r.cache = r.ss.cache.badge()
 	r.reads = map[string]*cacheBadge{}
-	left := container.NewBorder(container.NewVBox(r.banner, r.status, r.cache.obj), r.more, nil, nil, r.list)
+	left := container.NewBorder(container.NewVBox(r.banner, r.search, r.status, r.cache.obj), r.more, nil, nil, r.list)
 
 	r.title = heading("")
 	r.title.SizeName = theme.SizeNameSubHeadingText
@@ -208,12 +235,8 @@ func (r *resourcesScreen) load(more bool) {
 		for i := range r.templates {
 			r.rows = append(r.rows, resRow{tmpl: &r.templates[i]})
 		}
-		if len(r.rows) == 0 {
-			r.status.SetText("This server offers no resources.")
-		} else {
-			r.status.SetText(fmt.Sprintf("%d resources · %d templates", len(r.resources), len(r.templates)))
-		}
-		r.list.Refresh()
+		r.hay = nil // a new listing: search and groups are made again
+		r.applyFilter()
 	})
 }
 

@@ -9,7 +9,8 @@ import (
 // the rows on screen exist), searched over a lower-cased copy of each
 // tool's text made once per listing, and grouped by name prefix
 // ("github_…", "fs.…") when the server's names have that structure, with
-// headers that collapse.
+// headers that collapse. The resources list is grouped the same way by
+// URI prefix (prefixGroups, groupedRows; ui/resources.go).
 
 // groupMin is the fewest tools a list is grouped from; a smaller server's
 // list stays flat and in the server's order.
@@ -32,33 +33,86 @@ func namePrefix(name string) string {
 	return name[:i+1]
 }
 
-// toolGroups maps each tool of all to its group: a prefix at least two
-// tools share, else "" (Other). It returns nil when the list is not
-// grouped: fewer than groupMin tools, or fewer than two groups.
-func toolGroups(all []Tool) []string {
-	if len(all) < groupMin {
+// prefixGroups maps each of n items to its group, given each one's
+// prefix (a tool's name prefix, a resource's URI prefix): a prefix at
+// least two items share, else "" (Other). It returns nil when the list
+// is not grouped: fewer than groupMin items, or fewer than two groups.
+// The tools and the resources lists share it.
+func prefixGroups(n int, prefix func(i int) string) []string {
+	if n < groupMin {
 		return nil
 	}
+	prefixes := make([]string, n)
 	count := map[string]int{}
-	for _, t := range all {
-		count[namePrefix(t.Name)]++
+	for i := range n {
+		prefixes[i] = prefix(i)
+		count[prefixes[i]]++
 	}
 	groups := 0
-	for p, n := range count {
-		if p != "" && n >= 2 {
+	for p, c := range count {
+		if p != "" && c >= 2 {
 			groups++
 		}
 	}
 	if groups < 2 {
 		return nil
 	}
-	out := make([]string, len(all))
-	for i, t := range all {
-		if p := namePrefix(t.Name); p != "" && count[p] >= 2 {
-			out[i] = p
+	for i, p := range prefixes {
+		if count[p] < 2 {
+			prefixes[i] = ""
 		}
 	}
-	return out
+	return prefixes
+}
+
+// toolGroups maps each tool of all to its group by name prefix (see
+// prefixGroups).
+func toolGroups(all []Tool) []string {
+	return prefixGroups(len(all), func(i int) string { return namePrefix(all[i].Name) })
+}
+
+// groupRow is one row of a grouped list: a header (item < 0) or the
+// item at position item of the matches.
+type groupRow struct {
+	item  int
+	group string
+	count int // a header's matching items
+}
+
+// groupedRows lays out the matches (indexes into the list's items, in
+// order) under their group headers: groups in order of their first
+// match, Other last; a collapsed group shows its header only, unless
+// searching. groupOf nil lays them out flat.
+func groupedRows(match []int, groupOf []string, collapsed map[string]bool, searching bool) []groupRow {
+	rows := make([]groupRow, 0, len(match))
+	if groupOf == nil {
+		for k := range match {
+			rows = append(rows, groupRow{item: k})
+		}
+		return rows
+	}
+	var order []string
+	members := map[string][]int{} // positions in match
+	for k, i := range match {
+		g := groupOf[i]
+		if _, ok := members[g]; !ok && g != "" {
+			order = append(order, g)
+		}
+		members[g] = append(members[g], k)
+	}
+	if len(members[""]) > 0 {
+		order = append(order, "")
+	}
+	for _, g := range order {
+		rows = append(rows, groupRow{item: -1, group: g, count: len(members[g])})
+		if collapsed[g] && !searching {
+			continue
+		}
+		for _, k := range members[g] {
+			rows = append(rows, groupRow{item: k})
+		}
+	}
+	return rows
 }
 
 // indexTools prepares a new listing for search and grouping.
@@ -75,8 +129,7 @@ func (t *toolsScreen) indexTools() {
 
 // filterRows fills shown with the tools matching q (lower case) and rows
 // with what the list draws: the tools, under their group headers when
-// the list is grouped (groups in order of their first tool, Other last;
-// a collapsed group shows its header only, unless a search is typed).
+// the list is grouped (see groupedRows).
 func (t *toolsScreen) filterRows(q string) {
 	if len(t.hay) != len(t.all) {
 		t.indexTools()
@@ -90,31 +143,11 @@ func (t *toolsScreen) filterRows(q string) {
 			t.shown = append(t.shown, t.all[i])
 		}
 	}
-	if t.groupOf == nil {
-		for i := range t.shown {
-			t.rows = append(t.rows, toolRow{tool: &t.shown[i]})
-		}
-		return
-	}
-	var order []string
-	members := map[string][]int{} // positions in shown
-	for k, i := range match {
-		g := t.groupOf[i]
-		if _, ok := members[g]; !ok && g != "" {
-			order = append(order, g)
-		}
-		members[g] = append(members[g], k)
-	}
-	if len(members[""]) > 0 {
-		order = append(order, "")
-	}
-	for _, g := range order {
-		t.rows = append(t.rows, toolRow{group: g, count: len(members[g])})
-		if t.collapsed[g] && q == "" {
-			continue
-		}
-		for _, k := range members[g] {
-			t.rows = append(t.rows, toolRow{tool: &t.shown[k]})
+	for _, r := range groupedRows(match, t.groupOf, t.collapsed, q != "") {
+		if r.item < 0 {
+			t.rows = append(t.rows, toolRow{group: r.group, count: r.count})
+		} else {
+			t.rows = append(t.rows, toolRow{tool: &t.shown[r.item]})
 		}
 	}
 }
@@ -125,21 +158,27 @@ func (t *toolsScreen) filterRows(q string) {
 // giving 100 headers their own height made each keystroke of a search
 // take seconds in the real window.)
 func (r toolRow) headerText(collapsed bool) (head, sub string) {
-	name := r.group + "…"
-	if r.group == "" {
+	return groupHeaderText(r.group, r.count, "tool", "tools", collapsed)
+}
+
+// groupHeaderText is a header's two lines for a group of count items
+// (one, many: the noun), "" being Other.
+func groupHeaderText(group string, count int, one, many string, collapsed bool) (head, sub string) {
+	name := group + "…"
+	if group == "" {
 		name = "Other"
 	}
 	head = "▾ " + name
 	if collapsed {
 		head = "▸ " + name
 	}
-	noun := "tools"
-	if r.count == 1 {
-		noun = "tool"
+	noun := many
+	if count == 1 {
+		noun = one
 	}
-	sub = fmt.Sprintf("%d %s · tap to collapse", r.count, noun)
+	sub = fmt.Sprintf("%d %s · tap to collapse", count, noun)
 	if collapsed {
-		sub = fmt.Sprintf("%d %s · collapsed, tap to open", r.count, noun)
+		sub = fmt.Sprintf("%d %s · collapsed, tap to open", count, noun)
 	}
 	return head, sub
 }

@@ -6,7 +6,8 @@
 //   node tssdk_many_tools.mjs [N]        serve on stdin/stdout
 //
 // Tool names carry a prefix per hundred (group07_tool0712), descriptions
-// and schemas are of the usual size, and every tenth tool has annotations.
+// and schemas are of the usual size, and every tenth tool has annotations;
+// resource URIs a folder per hundred (test://records/group07/0712).
 // The SDK is found beside this file's repository (.ci/peers/node_modules)
 // unless MCP_SERVER_SDK / MCP_SERVER_SDK_STDIO name it (file URLs): the
 // official inspector hands a stdio server only a few environment variables.
@@ -40,7 +41,8 @@ function build() {
 		};
 		if (i % 10 === 0) config.annotations = { readOnlyHint: true, openWorldHint: false };
 		server.registerTool(name, config, async ({ query }) => ({ content: [{ type: 'text', text: name + ': ' + query }] }));
-		server.registerResource('record' + id, 'test://records/' + id, { mimeType: 'text/plain', description: 'Record ' + id },
+		const folder = 'test://records/group' + String(Math.floor(i / 100)).padStart(2, '0') + '/';
+		server.registerResource('record' + id, folder + id, { mimeType: 'text/plain', description: 'Record ' + id },
 			async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'record ' + id }] }));
 	}
 	return server;
