@@ -14,6 +14,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"runtime/trace"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,7 +50,8 @@ import (
 //     flood's notifications the log recorded against those the server
 //     sent, and the process's memory before the flood, at its peak, and
 //     after the inspector's Clear. Then the window quits.
-//     SPYGLASS_BENCH_CPUPROFILE=FILE writes a CPU profile of the flood.
+//     SPYGLASS_BENCH_CPUPROFILE=FILE writes a CPU profile of the flood,
+//     SPYGLASS_BENCH_TRACE=FILE an execution trace of it.
 //
 // When the report is written, one line "SPYGLASS_BENCH done" goes to stdout.
 const (
@@ -252,6 +254,18 @@ func benchFlood(be *guiBackend, w *ui.Window, server string, rep *benchReport) e
 			return fmt.Errorf("cpu profile: %w", err)
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if path := os.Getenv("SPYGLASS_BENCH_TRACE"); path != "" {
+		// why the UI thread runs late: scheduling, blocking, GC (go tool trace)
+		f, err := os.Create(path)
+		if err != nil {
+			return fmt.Errorf("execution trace: %w", err)
+		}
+		defer f.Close()
+		if err := trace.Start(f); err != nil {
+			return fmt.Errorf("execution trace: %w", err)
+		}
+		defer trace.Stop()
 	}
 	ctx, stop := context.WithCancel(context.Background())
 	sampler := &delaySampler{do: fyne.Do}
