@@ -80,8 +80,9 @@ echo
 echo "== Huge payloads and thousand tools in the window (Fyne's test driver over the real screens; -ms wall, -cpu-ms the CPU the process spent):"
 echo "   a 50 MB result's card (its preview) and its inspector pane (the lazy tree): time and bytes allocated per payload byte (alloc-x, on top of core's peak-rss-x above)"
 echo "   10,000 tools: list (grouped, filtered, laid out; core's tools/list is list-ms above), search (one query; keystroke-max-ms typing it), open form. goal: each <= 100 ms"
+echo "   10,000 resources (res-): list (grouped by URI folder, filtered, laid out), search (one query; res-keystroke-max-ms typing it), open the last. goal: each <= 100 ms"
 out=$(mktemp)
-if ! go test -run '^$' -bench 'BenchmarkHugeResultWindow|BenchmarkThousandTools' -benchtime 1x -count "$runs" ./ui >"$out"; then
+if ! go test -run '^$' -bench 'BenchmarkHugeResultWindow|BenchmarkThousandTools|BenchmarkThousandResources' -benchtime 1x -count "$runs" ./ui >"$out"; then
 	cat "$out"
 	rm -f "$out"
 	exit 1
