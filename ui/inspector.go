@@ -183,6 +183,14 @@ func (in *inspector) stop() {
 		in.unsub()
 		in.unsub = nil
 	}
+	if in.debounce != nil {
+		in.debounce.Stop()
+	}
+	if in.stopSearch != nil {
+		in.stopSearch()
+		in.stopSearch = nil
+	}
+	in.searchGen++ // results still on their way are dropped
 }
 
 func (in *inspector) createRow() fyne.CanvasObject {
