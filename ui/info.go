@@ -209,9 +209,9 @@ func (l *logsScreen) buildUI() fyne.CanvasObject {
 			}
 			ln := l.shown[i]
 			c := o.(*fyne.Container)
-			c.Objects[0].(*widget.Label).SetText(ln.text)
+			setText(c.Objects[0].(*widget.Label), ln.text)
 			left := c.Objects[1].(*fyne.Container)
-			left.Objects[0].(*widget.Label).SetText(ln.time.Local().Format("15:04:05.000"))
+			setText(left.Objects[0].(*widget.Label), ln.time.Local().Format("15:04:05.000"))
 			left.Objects[1].(*fyne.Container).Objects[0].(*badge).Set(ln.level, levelColor(ln.level))
 		})
 	l.level = widget.NewSelect(logLevels, l.onSetLevel)
@@ -242,7 +242,7 @@ func (l *logsScreen) buildUI() fyne.CanvasObject {
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			if i < len(l.errs) {
-				o.(*widget.Label).SetText(l.errs[i])
+				setText(o.(*widget.Label), l.errs[i])
 			}
 		})
 	tabs := container.NewAppTabs(
