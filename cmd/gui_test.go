@@ -27,8 +27,8 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/testpeers"
 	"github.com/spyglass-mcp/spyglass/ui"
 	"github.com/spyglass-mcp/spyglass/ui/esc"
-	"github.com/spyglass-mcp/spyglass/ui/jsonedit"
 	"github.com/spyglass-mcp/spyglass/ui/form"
+	"github.com/spyglass-mcp/spyglass/ui/jsonedit"
 )
 
 // guiHarness is the real window (headless driver) on a catalog whose
