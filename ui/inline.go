@@ -1,6 +1,9 @@
 package ui
 
-import "fyne.io/fyne/v2"
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+)
 
 // SetRequestInliner gives the window the way to move a pending server
 // request's panel out of the request queue: the queue's Inline. A request
@@ -27,8 +30,21 @@ func (w *Window) ShowRequestInline(server, id, run string) bool {
 	if !ok {
 		return false
 	}
-	s.screens.tools.inline.Add(obj)
+	t := s.screens.tools
+	t.inline.Add(obj)
+	w.SetRequestCount(w.reqCount) // the queue below need not take room for it
+	// the request and its answers in view, under the running call
+	t.formObj.(*container.Scroll).ScrollToBottom()
 	return true
+}
+
+// inlineRequests counts the requests shown in running tools' panels.
+func (w *Window) inlineRequests() int {
+	n := 0
+	for _, s := range w.servers {
+		n += w.InlineRequests(s.cfg.Name)
+	}
+	return n
 }
 
 // InlineRequests is the number of server requests shown in the running

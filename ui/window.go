@@ -70,6 +70,7 @@ type Window struct {
 	requests  fyne.CanvasObject
 	reqSplit  *container.Split
 	inliner   func(server, id string) (fyne.CanvasObject, bool) // SetRequestInliner
+	reqCount  int                                               // the requests waiting (SetRequestCount)
 	inspector *inspector
 	body      *fyne.Container // middle, or middle + inspector split
 	split     *container.Split
@@ -365,7 +366,10 @@ func (w *Window) SetRequestCount(n int) {
 	} else {
 		w.win.SetTitle(w.opts.Title)
 	}
-	if n > 0 {
+	w.reqCount = n
+	// the queue takes room below the screens only for requests that are
+	// not answered in a running tool's panel
+	if n-w.inlineRequests() > 0 {
 		if w.reqSplit == nil {
 			w.reqSplit = container.NewVSplit(w.middle, w.requests)
 			w.reqSplit.Offset = 0.45
