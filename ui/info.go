@@ -331,6 +331,7 @@ func (l *logsScreen) redraw() {
 	case l.stale:
 		l.stale, l.dirty = false, false
 		l.refilter()
+		l.list.ScrollToBottom() // the newest stay in view, as below
 	case l.dirty:
 		l.dirty = false
 		l.list.Refresh()
