@@ -143,8 +143,15 @@ func TestGUITesterDemo(t *testing.T) {
 	h.waitFor("the error row", func() bool { return h.hasText("no/such-method (error -32601)") })
 	h.waitFor("the error -32601 badge", func() bool { return h.hasBadge("error -32601 · ") })
 
-	// the history survives a restart, with the secret header masked
-	hist, err := newGUIBackend(h.be.cat, "", nil).History("demo")
+	// the history survives a restart, with the secret header masked (the
+	// window writes it off the UI thread: wait for the second entry)
+	restarted := newGUIBackend(h.be.cat, "", nil)
+	var hist []ui.HistoryEntry
+	var err error
+	h.waitFor("both requests in the history file", func() bool {
+		hist, err = restarted.History("demo")
+		return err != nil || len(hist) >= 2
+	})
 	if err != nil || len(hist) != 2 || hist[0].Method != "no/such-method" || hist[0].Code != -32601 || hist[1].Method != demo.ExperimentalMethod {
 		t.Fatalf("history after restart: %+v %v", hist, err)
 	}
