@@ -140,8 +140,13 @@ func (w *Window) startReplay(r Replayer, from, to string) *replayView {
 	sz := w.win.Canvas().Size()
 	v.dlg.Resize(fyne.NewSize(sz.Width*0.9, sz.Height*0.88))
 	esc.Show(v.dlg, w.win)
+	// Closing the dialog stops the replay: nothing else shows its
+	// comparison, and the requests left may call tools that write.
+	ctx, cancel := context.WithCancel(context.Background())
+	v.dlg.SetOnClosed(cancel)
 	go func() {
-		d, err := run(context.Background())
+		defer cancel()
+		d, err := run(ctx)
 		do(func() { v.done(d, err) })
 	}()
 	return v
