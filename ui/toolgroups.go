@@ -10,7 +10,7 @@ import (
 // tool's text made once per listing, and grouped by name prefix
 // ("github_…", "fs.…") when the server's names have that structure, with
 // headers that collapse. The resources list is grouped the same way by
-// URI prefix (prefixGroups, groupedRows; ui/resources.go).
+// URI prefix (prefixGroups, groupedRows; ui/resgroups.go).
 
 // groupMin is the fewest tools a list is grouped from; a smaller server's
 // list stays flat and in the server's order.
