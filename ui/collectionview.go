@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,6 +17,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/core/collection"
+	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
@@ -174,6 +177,7 @@ type collectionView struct {
 	w      *Window
 	path   string
 	status *widget.Label
+	full   *widget.Button // Show full error, while a run could not start
 	rows   *fyne.Container
 	dlg    dialog.Dialog
 }
@@ -182,14 +186,18 @@ func (v *collectionView) buildUI() fyne.CanvasObject {
 	v.status = widget.NewLabel("")
 	v.status.TextStyle.Bold = true
 	v.status.Wrapping = fyne.TextWrapWord
+	v.full = widget.NewButton("Show full error", nil)
+	v.full.Importance = widget.LowImportance
+	v.full.Hide()
 	v.rows = container.NewVBox()
-	return container.NewBorder(v.status, nil, nil, nil, container.NewVScroll(v.rows))
+	top := container.NewVBox(v.status, container.NewHBox(v.full))
+	return container.NewBorder(top, nil, nil, nil, container.NewVScroll(v.rows))
 }
 
 // show puts the report's results in the checklist.
 func (v *collectionView) show(server string, rep *collection.Report, err error) {
 	if err != nil {
-		v.status.SetText("Could not run " + filepath.Base(v.path) + ": " + err.Error())
+		v.showErr(err)
 		return
 	}
 	failed := rep.Failed()
@@ -203,6 +211,46 @@ func (v *collectionView) show(server string, rep *collection.Report, err error) 
 		v.rows.Add(v.resultRow(&rep.Results[i]))
 	}
 	v.rows.Refresh()
+}
+
+// showErr words a run that could not start, cause first: a trace picked
+// by mistake is named as one, a file that is no collection says so, and
+// anything else (a server that cannot be reached) is worded as the
+// window's other errors are. The chain is behind Show full error.
+func (v *collectionView) showErr(err error) {
+	name := filepath.Base(v.path)
+	full := err.Error()
+	var head string
+	switch {
+	case (errors.Is(err, collection.ErrInvalid) || errors.Is(err, collection.ErrNotCollection)) && isTraceFile(v.path):
+		head = name + " is a recorded session (a trace), not a collection: open it with File → Open trace…, or send it again with File → Replay against…"
+	case errors.Is(err, collection.ErrInvalid), errors.Is(err, collection.ErrNotCollection):
+		head = name + " is not a collection Spyglass can run: a collection is the file that Save to collection… writes"
+	case errors.Is(err, collection.ErrVersion):
+		head = name + " has a collection version this Spyglass cannot read"
+	default:
+		if h, ok := v.w.be.(Humanizer); ok {
+			err = h.Humanize(err)
+		}
+		head, full = plainError(err)
+		head = "Could not run " + name + ": " + head
+	}
+	v.status.SetText(head)
+	v.full.OnTapped = func() { showTextDialog("Run "+name, full, v.w.win) }
+	v.full.Show()
+}
+
+// isTraceFile reports whether the file at path is a Spyglass trace.
+func isTraceFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var head struct {
+		Format string `json:"format"`
+	}
+	return json.NewDecoder(f).Decode(&head) == nil && head.Format == events.TraceFormat
 }
 
 // resultRow is one call: its name and time, then one line per

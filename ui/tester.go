@@ -320,7 +320,7 @@ func (t *testerScreen) buildUI() fyne.CanvasObject {
 		t.progress,
 		container.NewBorder(nil, nil, nil, container.NewHBox(t.cancelBtn, t.send), t.loadHist),
 		widget.NewSeparator(),
-		container.NewBorder(nil, nil, heading("Response"), container.NewHBox(t.saveResp, t.copyResp), container.NewHBox(t.badge, t.replyInfo)),
+		container.NewBorder(nil, nil, heading("Response"), container.NewHBox(t.saveResp, t.copyResp), container.NewHBox(container.NewCenter(t.badge), t.replyInfo)), // centred: an HBox would stretch the pill to the buttons' height
 		t.response,
 		t.progBar, t.progText,
 		t.notes,
