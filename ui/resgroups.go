@@ -88,11 +88,11 @@ func (r *resourcesScreen) applyFilter() {
 	case len(match) == 0:
 		r.status.SetText("No resource matches \"" + r.search.Text + "\".")
 	case q != "":
-		tmpl := "0 templates"
+		st := fmt.Sprintf("%d of %s", res, plural(len(r.resources), "resource"))
 		if len(r.templates) > 0 {
-			tmpl = fmt.Sprintf("%d of %s", len(match)-res, plural(len(r.templates), "template"))
+			st += fmt.Sprintf(" · %d of %s", len(match)-res, plural(len(r.templates), "template"))
 		}
-		r.status.SetText(fmt.Sprintf("%d of %s · %s", res, plural(len(r.resources), "resource"), tmpl))
+		r.status.SetText(st)
 	default:
 		r.status.SetText(plural(len(r.resources), "resource") + " · " + plural(len(r.templates), "template"))
 	}

@@ -144,6 +144,7 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 	r.banner = listChangedBanner(r.onRefresh)
 	r.status = widget.NewLabel("Loading resources…")
 	r.status.Importance = widget.LowImportance
+	r.status.Wrapping = fyne.TextWrapWord // a long "No resource matches …" must not widen the list
 	r.more = nextPageButton(r.onNextPage)
 	r.cache = r.ss.cache.badge()
 	r.reads = map[string]*cacheBadge{}
