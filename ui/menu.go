@@ -26,6 +26,7 @@ var shortcutHelp = [][2]string{
 	{"mod+F", "Search (tools, logs, or the inspector's events)"},
 	{"mod+B", "Show or hide the server list"},
 	{"mod+I", "Show or hide the inspector"},
+	{"mod+O", "Open a trace file (File → Open trace…)"},
 	{"Esc", "Close the dialog"},
 }
 
