@@ -52,6 +52,9 @@ func (w *Window) RunTool(tool string, args json.RawMessage, timeout time.Duratio
 // user something).
 func (w *Window) WaitRequests(timeout time.Duration) error {
 	return poll(timeout, "a server request", func() bool {
+		if w.inlineRequests() > 0 { // in the running tool call's panel
+			return true
+		}
 		return w.reqSplit != nil && len(w.center.Objects) == 1 && w.center.Objects[0] == w.reqSplit
 	})
 }
