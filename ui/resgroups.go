@@ -114,7 +114,26 @@ func (r *resourcesScreen) headerText(v groupRow) (head, sub string) {
 		head, sub = groupHeaderText("Templates", v.count, "template", "templates", collapsed)
 		return strings.Replace(head, "Templates…", "Templates", 1), sub
 	}
-	return groupHeaderText(v.group, v.count, "resource", "resources", collapsed)
+	head, sub = groupHeaderText(v.group, v.count, "resource", "resources", collapsed)
+	if v.group != "" {
+		// its own segment first: a narrow pane cuts the end, and every
+		// group of a server starts alike (test://records/…)
+		head = strings.Replace(head, v.group+"…", groupName(v.group), 1)
+	}
+	return head, sub
+}
+
+// groupName is how a header names a URI prefix: its last segment, then
+// where it is (group07/ in test://records/), or the prefix itself when
+// it is only a scheme (demo://, urn:).
+func groupName(prefix string) string {
+	i := strings.Index(prefix, "://")
+	trimmed := strings.TrimSuffix(prefix, "/")
+	j := strings.LastIndexByte(trimmed, '/')
+	if i < 0 || j < i+2 { // j at "://"'s last slash names the authority
+		return prefix
+	}
+	return trimmed[j+1:] + "/ in " + prefix[:j+1]
 }
 
 // viewOf is the list row of the resource or template whose key is key

@@ -37,6 +37,20 @@ func listResources(ss *serverScreens, res []Resource, tmpl []ResourceTemplate) {
 	r.applyFilter()
 }
 
+func TestGroupName(t *testing.T) {
+	for p, want := range map[string]string{
+		"test://records/group07/": "group07/ in test://records/",
+		"test://records/":         "records/ in test://",
+		"file:///home/":           "home/ in file:///",
+		"demo://":                 "demo://",
+		"urn:":                    "urn:",
+	} {
+		if got := groupName(p); got != want {
+			t.Errorf("groupName(%q) = %q, want %q", p, got, want)
+		}
+	}
+}
+
 func TestURIPrefix(t *testing.T) {
 	for u, want := range map[string]string{
 		"test://records/group07/0712": "test://records/group07/",
@@ -72,7 +86,7 @@ func TestResourceListThousandsGrouped(t *testing.T) {
 		if got := r.list.Length(); got != 10000+100+1+1 {
 			t.Fatalf("the list has %d rows, want 10,000 resources, 100 headers, the template and its header", got)
 		}
-		if head, sub := r.headerText(r.view[0]); r.view[0].item >= 0 || head != "▾ test://records/group00/…" || sub != "100 resources · tap to collapse" {
+		if head, sub := r.headerText(r.view[0]); r.view[0].item >= 0 || head != "▾ group00/ in test://records/" || sub != "100 resources · tap to collapse" {
 			t.Fatalf("the first row is %+v (%q, %q), want group00's header", r.view[0], head, sub)
 		}
 		if last := r.view[len(r.view)-2]; last.item >= 0 {
