@@ -76,19 +76,11 @@ func (g *guiEvents) Search(ctx context.Context, q ui.EventQuery, found func([]ui
 	return g.log.Search(ctx, events.Query{Text: q.Text, Conn: q.Server, Category: events.Category(q.Category), After: q.After}, found)
 }
 
-// ClearEvents implements ui.EventClearer. core's log can only drop every
-// event at once (Log.Clear), so it does that only when every event it
-// holds is of server and none came after upTo; otherwise nothing goes.
+// ClearEvents implements ui.EventClearer: the log drops the server's
+// events up to upTo and keeps every other one, and the server's newer
+// ones, so an event arriving while the window clears is never lost.
 func (g *guiEvents) ClearEvents(server string, upTo uint64) bool {
-	if g.log.LastSeq() != upTo {
-		return false
-	}
-	n := 0
-	_, err := g.log.Search(context.Background(), events.Query{Conn: server}, func(seqs []uint64) { n += len(seqs) })
-	if err != nil || n != g.log.Len() || g.log.LastSeq() != upTo {
-		return false
-	}
-	g.log.Clear()
+	g.log.ClearConn(server, upTo)
 	return true
 }
 

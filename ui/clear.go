@@ -4,11 +4,10 @@ package ui
 // from the log when the window clears that server (the inspector's Clear),
 // so that memory goes back to what it was before they came.
 type EventClearer interface {
-	// ClearEvents drops the events of server up to Seq upTo from the log
-	// if it can do so without touching any other event: it drops nothing
-	// when the log holds events of another server or newer ones. It
-	// reports whether it dropped them. Any goroutine; it may take a while
-	// (it looks through the log).
+	// ClearEvents drops the events of server up to Seq upTo from the log,
+	// leaving every other event (another server's, and the server's newer
+	// ones). It reports whether it dropped them. Any goroutine; it may
+	// take a while (it looks through the log).
 	ClearEvents(server string, upTo uint64) bool
 }
 

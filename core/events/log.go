@@ -183,9 +183,11 @@ type Log struct {
 	warned   bool   // the spill failure was reported
 	warn     string // a warning to append once the lock is released
 	warnConn string
-	first    uint64 // oldest retained seq; first == last+1 when empty
-	last     uint64 // last assigned seq
-	cleared  uint64 // highest seq removed by Clear
+	first    uint64            // oldest retained seq; first == last+1 when empty
+	last     uint64            // last assigned seq
+	cleared  uint64            // highest seq removed by Clear
+	connClr  map[string]uint64 // per connection, highest seq removed by ClearConn
+	hidden   uint64            // events in first..last removed by ClearConn
 	clearGen uint64
 	pending  map[pairKey]pendingReq
 	upd      []uint64 // journal of request seqs whose outcome/pair changed
@@ -465,15 +467,22 @@ func (l *Log) spillLocked(conn string) bool {
 // dropOldestLocked drops the oldest sealed chunk, or the oldest event
 // when nothing is sealed, and counts what it dropped.
 func (l *Log) dropOldestLocked() {
+	if l.gapLocked() {
+		return
+	}
 	if len(l.chunks) == 0 {
 		old := &l.hot[0]
+		if l.hiddenLocked(old.Conn, old.Seq) {
+			l.hidden-- // removed by ClearConn, not dropped
+		} else {
+			l.nDropped.Add(1)
+		}
 		l.forgetLocked(old.Seq, old.Seq)
 		l.hotBytes -= cost(old)
 		*old = Event{}
 		l.hot = l.hot[1:]
 		l.hotFirst++
 		l.first++
-		l.nDropped.Add(1)
 		return
 	}
 	c := l.chunks[0]
@@ -485,7 +494,13 @@ func (l *Log) dropOldestLocked() {
 	l.chunkMem -= c.cost()
 	l.forgetLocked(c.first, c.last())
 	l.first = c.last() + 1
-	l.nDropped.Add(uint64(c.n))
+	n := c.n
+	if len(l.connClr) > 0 {
+		h := l.chunkHiddenLocked(c, "", 0)
+		l.hidden -= uint64(h)
+		n -= h
+	}
+	l.nDropped.Add(uint64(n))
 }
 
 // forgetLocked forgets what the log knows of the dropped events from–to:
@@ -547,7 +562,8 @@ func (l *Log) getLocked(seq uint64) (Event, bool) {
 		return Event{}, false
 	}
 	if seq >= l.hotFirst {
-		return l.hot[seq-l.hotFirst], true
+		e := l.hot[seq-l.hotFirst]
+		return e, !l.hiddenLocked(e.Conn, seq)
 	}
 	c := l.chunkLocked(seq)
 	if c == nil {
@@ -558,6 +574,9 @@ func (l *Log) getLocked(seq uint64) (Event, bool) {
 		return Event{}, false
 	}
 	e := evs[seq-c.first]
+	if l.hiddenLocked(e.Conn, seq) {
+		return Event{}, false
+	}
 	l.patchLocked(&e)
 	return e, true
 }
@@ -602,7 +621,7 @@ func (l *Log) read(from, to uint64) []Event {
 		hot = l.hot[max(from, l.hotFirst)-l.hotFirst : to-l.hotFirst+1]
 	}
 	if len(parts) == 0 {
-		out = append(out, hot...)
+		out = l.visibleLocked(append(out, hot...))
 		l.mu.Unlock()
 		return out
 	}
@@ -621,6 +640,7 @@ func (l *Log) read(from, to uint64) []Event {
 			l.patchLocked(&out[i])
 		}
 	}
+	out, hot = l.visibleLocked(out), l.visibleLocked(hot)
 	l.mu.Unlock()
 	return append(out, hot...)
 }
@@ -654,7 +674,7 @@ func (l *Log) pairLocked(e *Event, journal bool) bool {
 	default: // timed out (or given up): keep the badge, mark the reply late
 		e.Late = true
 	}
-	if !l.retained(p.seq) {
+	if !l.retained(p.seq) || l.hiddenLocked(k.conn, p.seq) {
 		return false
 	}
 	l.setLocked(p.seq, e.Seq, out)
@@ -672,7 +692,7 @@ func (l *Log) markLocked(k pairKey, st OutcomeState, at time.Time, journal bool)
 	}
 	p.state = st
 	l.pending[k] = p
-	if !l.retained(p.seq) {
+	if !l.retained(p.seq) || l.hiddenLocked(k.conn, p.seq) {
 		return false
 	}
 	l.setLocked(p.seq, 0, &Outcome{State: st, Latency: at.Sub(p.time)})
@@ -730,7 +750,7 @@ func (l *Log) CloseConn(conn string) {
 			continue
 		}
 		delete(l.pending, k)
-		if p.state != Waiting || !l.retained(p.seq) {
+		if p.state != Waiting || !l.retained(p.seq) || l.hiddenLocked(conn, p.seq) {
 			continue
 		}
 		l.setLocked(p.seq, 0, &Outcome{State: NoResponse, Latency: at.Sub(p.time)})
@@ -757,8 +777,9 @@ func (l *Log) Get(seq uint64) (Event, bool) {
 	}
 	if seq >= l.hotFirst {
 		e := l.hot[seq-l.hotFirst]
+		ok := !l.hiddenLocked(e.Conn, seq)
 		l.mu.Unlock()
-		return e, true
+		return e, ok
 	}
 	l.mu.Unlock()
 	evs := l.read(seq, seq)
@@ -779,7 +800,7 @@ func (l *Log) LastSeq() uint64 {
 func (l *Log) Len() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return int(l.last + 1 - l.first)
+	return int(l.last + 1 - l.first - l.hidden)
 }
 
 // missingLocked returns how many events after seq (exclusive) and before
@@ -813,12 +834,18 @@ func (l *Log) After(seq uint64, max int) ([]Event, error) {
 		l.mu.Unlock()
 		return nil, err
 	}
-	to := l.last
+	last, to := l.last, l.last
 	if max > 0 && to-from+1 > uint64(max) {
 		to = from + uint64(max) - 1
 	}
 	l.mu.Unlock()
-	return l.read(from, to), err
+	out := l.read(from, to)
+	// Events removed by ClearConn leave holes: read on for a full page.
+	for max > 0 && len(out) < max && to < last {
+		from, to = to+1, min(last, to+uint64(max-len(out)))
+		out = append(out, l.read(from, to)...)
+	}
+	return out, err
 }
 
 // Events returns a copy of every event the log holds, in order.
@@ -834,6 +861,7 @@ func (l *Log) Clear() {
 	l.mu.Lock()
 	l.cleared = l.last
 	l.first = l.last + 1
+	l.connClr, l.hidden = nil, 0
 	l.hotFirst = l.first
 	l.hot, l.hotBytes = nil, 0
 	l.chunks, l.spilled, l.chunkMem = nil, 0, 0
@@ -895,11 +923,15 @@ func (l *Log) AttemptsOf(callID string) []Event {
 // Retention says how the log holds its events now.
 func (l *Log) Retention() Retention {
 	l.mu.Lock()
-	r := Retention{Events: int(l.last + 1 - l.first), Memory: l.hotBytes + l.chunkMem}
+	r := Retention{Events: int(l.last + 1 - l.first - l.hidden), Memory: l.hotBytes + l.chunkMem}
 	for i, c := range l.chunks {
-		r.Sealed += c.n
+		n := c.n
+		if len(l.connClr) > 0 {
+			n -= l.chunkHiddenLocked(c, "", 0)
+		}
+		r.Sealed += n
 		if i < l.spilled {
-			r.Spilled += c.n
+			r.Spilled += n
 		}
 	}
 	l.mu.Unlock()

@@ -44,6 +44,10 @@ func (l *Log) Search(ctx context.Context, q Query, found func(seqs []uint64)) (l
 		hot = append(hot, l.hot[max(from, l.hotFirst)-l.hotFirst:]...)
 	}
 	conn, connOK := l.connIdx[q.Conn]
+	hidden := l.searchHiddenLocked()
+	if hidden != nil {
+		hot = l.visibleLocked(hot)
+	}
 	l.mu.Unlock()
 
 	var out []uint64
@@ -68,7 +72,9 @@ func (l *Log) Search(ctx context.Context, q Query, found func(seqs []uint64)) (l
 		want = want[:0]
 		anyWant := false
 		for i := 0; i < c.n; i++ {
-			ok := c.first+uint64(i) >= from && (q.Conn == "" || c.conn[i] == conn) && (bit == 0 || c.cats[i]&bit != 0)
+			s := c.first + uint64(i)
+			ok := s >= from && (q.Conn == "" || c.conn[i] == conn) && (bit == 0 || c.cats[i]&bit != 0) &&
+				(hidden == nil || s > hidden[c.conn[i]])
 			want = append(want, ok)
 			anyWant = anyWant || ok
 		}

@@ -160,7 +160,7 @@ func (l *Log) collect(s *subscriber) (Batch, bool) {
 			to = from + MaxBatch - 1
 		}
 		if from >= l.hotFirst {
-			b.Events = append([]Event(nil), l.hot[from-l.hotFirst:to-l.hotFirst+1]...)
+			b.Events = l.visibleLocked(append([]Event(nil), l.hot[from-l.hotFirst:to-l.hotFirst+1]...))
 		} else {
 			read = true // sealed events: decoded without the lock
 		}
