@@ -15,6 +15,7 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/testpeers"
 	"github.com/spyglass-mcp/spyglass/ui"
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // newMRTRHarness opens the window, with the request queue, on a catalog
@@ -250,9 +251,9 @@ func TestGUIMRTRProfile(t *testing.T) {
 	ui.Sync(func() { h.menuItem("Settings", "Sampling profiles…").Action() })
 	ui.Sync(func() {
 		sel, _ := h.find(func(o fyne.CanvasObject) bool {
-			s, ok := o.(*widget.Select)
+			s, ok := o.(*esc.Select)
 			return ok && slices.Contains(s.Options, "Quick Mock")
-		}).(*widget.Select)
+		}).(*esc.Select)
 		if sel == nil {
 			t.Fatal("no Active Profile choice in the profiles dialog")
 		}

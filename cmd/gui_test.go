@@ -1168,9 +1168,9 @@ func TestGUIRequestQueue(t *testing.T) {
 	ui.Sync(func() { h.menuItem("Settings", "Sampling profiles…").Action() })
 	ui.Sync(func() {
 		sel, _ := h.find(func(o fyne.CanvasObject) bool {
-			s, ok := o.(*widget.Select)
+			s, ok := o.(*esc.Select)
 			return ok && slices.Contains(s.Options, "Quick Mock")
-		}).(*widget.Select)
+		}).(*esc.Select)
 		if sel == nil {
 			t.Fatal("no Active Profile choice in the profiles dialog")
 		}

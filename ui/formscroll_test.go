@@ -9,6 +9,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/ui/esc"
+	"github.com/spyglass-mcp/spyglass/ui/requests"
 )
 
 // TestToolFormWheelAndTop: the wheel over the tool form's entry scrolls
@@ -96,4 +97,28 @@ func TestEscFromSettingsSelectAndCheck(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestEscFromProfilesSelect: Esc typed while the sampling profiles
+// dialog's Active Profile choice has the focus closes the dialog.
+func TestEscFromProfilesSelect(t *testing.T) {
+	w := newTestWindow(t, newFakeBackend("one"), nil)
+	c := w.win.Canvas()
+	Sync(func() {
+		requests.ShowProfilesEditor(w.win, memProfiles{}, nil)
+		var sel *esc.Select
+		walkVisible(c.Overlays().Top(), func(o fyne.CanvasObject) {
+			if s, ok := o.(*esc.Select); ok && sel == nil && !s.Disabled() {
+				sel = s
+			}
+		})
+		if sel == nil {
+			t.Fatal("no select in the profiles dialog")
+		}
+		c.Focus(sel)
+		pressEsc(c)
+		if c.Overlays().Top() != nil {
+			t.Error("Esc with the profile choice focused left the profiles dialog open")
+		}
+	})
 }

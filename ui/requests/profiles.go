@@ -32,7 +32,7 @@ type ProfilesEditor struct {
 	editing string // name of the profile being edited; "" for a new one
 	isNew   bool
 
-	active    *widget.Select
+	active    *esc.Select
 	list      *fyne.Container
 	selected  string
 	errLbl    *widget.Label
@@ -41,12 +41,12 @@ type ProfilesEditor struct {
 	editTitle *widget.Label
 
 	name      *widget.Entry
-	provider  *widget.Select
-	auto      *widget.Check
-	callTools *widget.Check
+	provider  *esc.Select
+	auto      *esc.Check
+	callTools *esc.Check
 	template  *widget.Entry
 	model     *widget.Entry
-	stop      *widget.Select
+	stop      *esc.Select
 	overrides *fyne.Container
 	rows      []*overrideRow
 
@@ -83,7 +83,7 @@ func (e *ProfilesEditor) Object() fyne.CanvasObject { return e.obj }
 func (e *ProfilesEditor) Profiles() ProfileSet { return e.set.clone() }
 
 func (e *ProfilesEditor) buildUI() fyne.CanvasObject {
-	e.active = widget.NewSelect(nil, e.onActive)
+	e.active = esc.NewSelect(nil, e.onActive)
 	newBtn := widget.NewButtonWithIcon("New Profile", theme.ContentAddIcon(), e.onNew)
 	e.list = container.NewVBox()
 	editSel := widget.NewButtonWithIcon("Edit Selected", theme.DocumentCreateIcon(), func() { e.onEdit(e.selected) })
@@ -95,16 +95,16 @@ func (e *ProfilesEditor) buildUI() fyne.CanvasObject {
 	e.status.Hide()
 
 	e.name = widget.NewEntry()
-	e.provider = widget.NewSelect([]string{providerLabels[ProviderManual], providerLabels[ProviderMock]}, nil)
-	e.auto = widget.NewCheck("Auto-respond to sampling requests", nil)
-	e.callTools = widget.NewCheck("Answer requests that offer tools with a tool call (toolUse)", nil)
+	e.provider = esc.NewSelect([]string{providerLabels[ProviderManual], providerLabels[ProviderMock]}, nil)
+	e.auto = esc.NewCheck("Auto-respond to sampling requests", nil)
+	e.callTools = esc.NewCheck("Answer requests that offer tools with a tool call (toolUse)", nil)
 	e.template = widget.NewMultiLineEntry()
 	e.template.Wrapping = fyne.TextWrapWord
 	e.template.SetMinRowsVisible(3)
 	e.template.SetPlaceHolder("Placeholders: {{last_user_message}}, {{model_hint}}")
 	e.model = widget.NewEntry()
 	e.model.SetPlaceHolder(DefaultModel)
-	e.stop = widget.NewSelect(stopReasons, nil)
+	e.stop = esc.NewSelect(stopReasons, nil)
 	e.overrides = container.NewVBox()
 	addOv := widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), func() { e.addOverride(Override{}) })
 	addOv.Importance = widget.LowImportance

@@ -8,7 +8,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 func newQueue(t *testing.T, ps ProfileSet) (*Queue, fyne.Window, *[]int) {
@@ -176,9 +177,9 @@ func TestQueueEditProfilesFromPanel(t *testing.T) {
 		t.Fatal("no profiles dialog")
 	}
 	capture(t, win, "queue-profiles-dialog")
-	var active *widget.Select
+	var active *esc.Select
 	walk(top, func(o fyne.CanvasObject) {
-		if s, ok := o.(*widget.Select); ok && s.Selected == "Quick Mock" && active == nil {
+		if s, ok := o.(*esc.Select); ok && s.Selected == "Quick Mock" && active == nil {
 			active = s
 		}
 	})

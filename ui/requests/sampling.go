@@ -56,11 +56,11 @@ type SamplingPanel struct {
 	opts     SamplingOptions
 	done     bool
 
-	profileSel *widget.Select
+	profileSel *esc.Select
 	editBtn    *widget.Button
 	response   *widget.Entry
 	model      *widget.Entry
-	stop       *widget.Select
+	stop       *esc.Select
 	calls      *fyne.Container
 	noCalls    *widget.Label
 	callRows   []*toolCallRow
@@ -79,7 +79,7 @@ type SamplingPanel struct {
 
 // toolCallRow is one tool call of a tool_use answer.
 type toolCallRow struct {
-	tool   *widget.Select
+	tool   *esc.Select
 	args   *jsonedit.Entry // the text of argsEd
 	argsEd *jsonedit.Editor
 	obj    fyne.CanvasObject
@@ -155,7 +155,7 @@ func (p *SamplingPanel) buildUI() fyne.CanvasObject {
 
 // buildEditor builds the response editor shared by both views.
 func (p *SamplingPanel) buildEditor() {
-	p.profileSel = widget.NewSelect(p.opts.Profiles.Names(), func(string) { p.onProfile() })
+	p.profileSel = esc.NewSelect(p.opts.Profiles.Names(), func(string) { p.onProfile() })
 	p.profileSel.PlaceHolder = "(no profiles)"
 	p.editBtn = widget.NewButtonWithIcon("Edit Profiles", theme.SettingsIcon(), func() {
 		if p.opts.OnEditProfiles != nil {
@@ -172,7 +172,7 @@ func (p *SamplingPanel) buildEditor() {
 	p.response.SetPlaceHolder("Type the model's response…")
 	p.model = widget.NewEntry()
 	p.model.SetPlaceHolder(DefaultModel)
-	p.stop = widget.NewSelect(stopReasons, func(string) { p.onStopReason() })
+	p.stop = esc.NewSelect(stopReasons, func(string) { p.onStopReason() })
 	p.noCalls = mutedLabel("None: the answer is text only. Add a tool call to answer with toolUse.")
 	p.calls = container.NewVBox(p.noCalls)
 	p.addCall = widget.NewButtonWithIcon("Add tool call", theme.ContentAddIcon(), p.onAddToolCall)
@@ -325,7 +325,7 @@ func (p *SamplingPanel) addRow(name, args string) *toolCallRow {
 	r.argsEd.MarkSyntax = true
 	r.argsEd.SetMinRowsVisible(2)
 	r.args = r.argsEd.Entry
-	r.tool = widget.NewSelect(names, func(n string) {
+	r.tool = esc.NewSelect(names, func(n string) {
 		if strings.TrimSpace(r.args.Text) == "" || r.args.Text == "{}" {
 			r.args.SetText(p.skeleton(n))
 		}
