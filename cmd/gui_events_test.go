@@ -60,15 +60,24 @@ func TestGUIEventsClearEvents(t *testing.T) {
 	l := events.New(&events.Options{NoSpill: true})
 	g := &guiEvents{log: l}
 	last := logFlood(l, "a", 3000)
-	if g.ClearEvents("a", last-1) {
-		t.Error("cleared though an event came after the Clear")
+	// an event that came after the Clear's newest stays
+	if !g.ClearEvents("a", last-1) || l.Len() != 1 {
+		t.Fatalf("after clearing all but the newest the log holds %d events", l.Len())
+	}
+	if e, ok := l.Get(last); !ok || e.Conn != "a" {
+		t.Errorf("the event after the Clear is gone: %v", ok)
 	}
 	if !g.ClearEvents("a", last) || l.Len() != 0 {
 		t.Fatalf("not cleared: the log holds %d events", l.Len())
 	}
 	logFlood(l, "b", 10)
 	last = logFlood(l, "a", 10)
-	if g.ClearEvents("a", last) || l.Len() != 22 {
-		t.Errorf("cleared another server's events: the log holds %d of 22", l.Len())
+	if !g.ClearEvents("a", last) || l.Len() != 11 {
+		t.Errorf("after clearing a the log holds %d events, want b's 11", l.Len())
+	}
+	for _, e := range l.Events() {
+		if e.Conn != "b" {
+			t.Errorf("event %d of %s left", e.Seq, e.Conn)
+		}
 	}
 }
