@@ -74,7 +74,7 @@ func TestSaveErrorIsShown(t *testing.T) {
 	saver := &fakeSaver{fail: errors.New("no space left on device")}
 	w, _, _ := connected(t, saveOptions(dir, saver))
 	Sync(func() { w.Save("out.json", []byte("{}")) })
-	want := "Could not save " + filepath.Join(dir, "out.json") + ": no space left on device"
+	want := "Could not save " + filepath.Join(dir, "out.json") + ": No space left on device"
 	if ts := strings.Join(w.toasts.texts(), "\n"); !strings.Contains(ts, want) || strings.Contains(ts, "Saved ") {
 		t.Errorf("toasts = %q, want %q", ts, want)
 	}

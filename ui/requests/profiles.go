@@ -413,7 +413,7 @@ func ShowProfilesEditor(w fyne.Window, store ProfileStore, onSaved func(ProfileS
 	e := NewProfilesEditor(store)
 	e.OnSaved = onSaved
 	e.scroll = esc.NewVScroll(container.New(&rightInset{w: theme.Padding() * 3}, e.Object()))
-	d := dialog.NewCustom("Testing Profiles", "Close", e.scroll, w)
+	d := dialog.NewCustom("Sampling profiles", "Close", e.scroll, w)
 	size := w.Canvas().Size()
 	d.Resize(fyne.NewSize(fyne.Min(720, size.Width*0.95), fyne.Min(680, size.Height*0.95)))
 	esc.Show(d, w)
