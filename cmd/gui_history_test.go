@@ -268,18 +268,16 @@ func TestGUIReplayDiffers(t *testing.T) {
 	})
 }
 
-// TestGUIHistoryChain: sample_with_tools against the demo, answered by
-// the request queue's Quick Mock (it calls the offered tool, then ends
-// its turn): the History shows the sampling request with tools, its
-// toolUse answer summarised, the server's tool execution and the
-// continuation, each with its time relative to the call.
-func TestGUIHistoryChain(t *testing.T) {
-	h := newGUIHarness(t)
+// runSampleWithTools connects to the demo with the request queue's Quick
+// Mock profile answering sampling, runs sample_with_tools to its end and
+// opens the History tab.
+func runSampleWithTools(h *guiHarness) {
+	h.t.Helper()
 	profiles := filepath.Join(h.dir, "profiles.json")
 	ps := sampling.DefaultProfiles()
 	ps.Active = "Quick Mock"
 	if err := sampling.Save(profiles, ps); err != nil {
-		t.Fatal(err)
+		h.t.Fatal(err)
 	}
 	ui.Sync(func() { h.be.useQueue(h.w, profiles) })
 	h.tap("Connect")
@@ -287,6 +285,16 @@ func TestGUIHistoryChain(t *testing.T) {
 	h.runTool("sample_with_tools", "")
 	h.waitFor("the loop's result", func() bool { return h.hasText("finished after") })
 	h.openTab("History")
+}
+
+// TestGUIHistoryChain: sample_with_tools against the demo, answered by
+// the request queue's Quick Mock (it calls the offered tool, then ends
+// its turn): the History shows the sampling request with tools, its
+// toolUse answer summarised, the server's tool execution and the
+// continuation, each with its time relative to the call.
+func TestGUIHistoryChain(t *testing.T) {
+	h := newGUIHarness(t)
+	runSampleWithTools(h)
 	h.waitFor("the chain", func() bool {
 		return h.hasText("tools/call sample_with_tools") &&
 			h.hasText("sampling/createMessage (with tools)") &&
@@ -304,18 +312,7 @@ func TestGUIHistoryChain(t *testing.T) {
 func TestGUIHistoryChainRestart(t *testing.T) {
 	data := useDataHome(t)
 	h := newGUIHarness(t)
-	profiles := filepath.Join(h.dir, "profiles.json")
-	ps := sampling.DefaultProfiles()
-	ps.Active = "Quick Mock"
-	if err := sampling.Save(profiles, ps); err != nil {
-		t.Fatal(err)
-	}
-	ui.Sync(func() { h.be.useQueue(h.w, profiles) })
-	h.tap("Connect")
-	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
-	h.runTool("sample_with_tools", "")
-	h.waitFor("the loop's result", func() bool { return h.hasText("finished after") })
-	h.openTab("History")
+	runSampleWithTools(h)
 	chain := []string{"sampling/createMessage (with tools)", "Response: toolUse – ", "tool execution: ", "sampling/createMessage (continuation)"}
 	h.waitFor("the chain", func() bool {
 		for _, s := range chain {
@@ -330,7 +327,12 @@ func TestGUIHistoryChainRestart(t *testing.T) {
 		b, _ := os.ReadFile(filepath.Join(data, "spyglass", "calls", "demo.json"))
 		return strings.Contains(string(b), `"nested"`) && strings.Contains(string(b), "continuation")
 	})
-	ui.Sync(func() { lines = h.chainLines() })
+	// the History redraws at most every 50 ms: the continuation's answer
+	// may reach the file before the window shows it
+	h.waitFor("the chain's every answer in the window", func() bool {
+		lines = h.chainLines()
+		return len(lines) > 0 && !strings.Contains(strings.Join(lines, "\n"), "waiting…")
+	})
 	ui.Sync(h.w.Close)
 
 	h2 := &guiHarness{t: t, dir: h.dir, be: newGUIBackend(h.be.cat, "", nil)}
