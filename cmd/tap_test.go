@@ -195,17 +195,7 @@ func TestTapInstallWithInspector(t *testing.T) {
 		t.Errorf("trace: %d tools/call messages, conns %+v\n%s", calls, meta.Conns, tr)
 	}
 
-	out.Reset()
-	if code := run([]string{"--tap-uninstall", cfg, "--server", "everything", "--yes"}, strings.NewReader(""), &out, &errb); code != 0 {
-		t.Fatalf("--tap-uninstall: exit %d: %s", code, errb.String())
-	}
-	if b, _ := os.ReadFile(cfg); string(b) != orig {
-		t.Errorf("after --tap-uninstall:\n%s\nwant the original\n%s", b, orig)
-	}
-	errb.Reset()
-	if code := run([]string{"--tap-uninstall", cfg, "--server", "everything", "--yes"}, strings.NewReader(""), &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "nothing to undo") {
-		t.Errorf("second uninstall: exit %d, %q", code, errb.String())
-	}
+	uninstallTwice(t, cfg, orig)
 	errb.Reset()
 	if code := run([]string{"--tap-install", cfg, "--server", "nope", "--yes"}, strings.NewReader(""), &out, &errb); code != exitUsage || !strings.Contains(errb.String(), `no server named "nope"`) {
 		t.Errorf("install of a missing server: exit %d, %q", code, errb.String())
@@ -471,17 +461,7 @@ func TestTapInstallHTTP(t *testing.T) {
 		t.Errorf("trace: %d paired tools/call messages, conns %+v", calls, meta.Conns)
 	}
 
-	out.Reset()
-	if code := run([]string{"--tap-uninstall", cfg, "--server", "everything", "--yes"}, strings.NewReader(""), &out, &errb); code != 0 {
-		t.Fatalf("--tap-uninstall: exit %d: %s", code, errb.String())
-	}
-	if b, _ := os.ReadFile(cfg); string(b) != orig {
-		t.Errorf("after --tap-uninstall:\n%s\nwant the original\n%s", b, orig)
-	}
-	errb.Reset()
-	if code := run([]string{"--tap-uninstall", cfg, "--server", "everything", "--yes"}, strings.NewReader(""), &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "nothing to undo") {
-		t.Errorf("second uninstall: exit %d, %q", code, errb.String())
-	}
+	uninstallTwice(t, cfg, orig)
 }
 
 // TestHTTPTapFaultCommand: `spyglass --tap --listen … --fault` answers
@@ -613,5 +593,23 @@ func TestTapHostStopsReading(t *testing.T) {
 	}
 	if _, err := os.Stat(trace); err != nil {
 		t.Errorf("no trace: %v", err)
+	}
+}
+
+// uninstallTwice runs --tap-uninstall of "everything" in the config file
+// cfg, which gives the file back as orig, and then again, which has
+// nothing to undo.
+func uninstallTwice(t *testing.T, cfg, orig string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	if code := run([]string{"--tap-uninstall", cfg, "--server", "everything", "--yes"}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("--tap-uninstall: exit %d: %s", code, errb.String())
+	}
+	if b, _ := os.ReadFile(cfg); string(b) != orig {
+		t.Errorf("after --tap-uninstall:\n%s\nwant the original\n%s", b, orig)
+	}
+	errb.Reset()
+	if code := run([]string{"--tap-uninstall", cfg, "--server", "everything", "--yes"}, strings.NewReader(""), &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "nothing to undo") {
+		t.Errorf("second uninstall: exit %d, %q", code, errb.String())
 	}
 }
