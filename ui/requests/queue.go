@@ -11,6 +11,8 @@ import (
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // ErrCancelled marks a request that ended before the user answered (the
@@ -67,6 +69,7 @@ type Queue struct {
 
 	list   *widget.List
 	detail *fyne.Container
+	scroll *container.Scroll // the detail pane's: each request starts at its top
 	notes  *fyne.Container
 	count  *widget.Label
 	notesN []string
@@ -178,7 +181,8 @@ func (q *Queue) buildUI() fyne.CanvasObject {
 	notes := container.NewVScroll(q.notes)
 	notes.SetMinSize(fyne.NewSize(0, 60))
 	left := container.NewBorder(q.count, container.NewVBox(widget.NewSeparator(), heading("Recently closed"), notes), nil, nil, q.list)
-	split := container.NewHSplit(left, container.NewVScroll(q.detail))
+	q.scroll = esc.NewVScroll(q.detail)
+	split := container.NewHSplit(left, q.scroll)
 	split.Offset = 0.32
 	q.refresh()
 	return split
@@ -225,6 +229,8 @@ func (q *Queue) refresh() {
 func (q *Queue) show(it *queueItem) {
 	q.selected = it
 	q.detail.RemoveAll()
+	// a new request opens at its heading, not where the last one was left
+	q.scroll.ScrollToTop()
 	if it.modal != nil { // one panel, one place: it is in the dialog now
 		q.detail.Add(container.NewPadded(emptyState("This request is open in a dialog.")))
 		return
@@ -278,7 +284,7 @@ func (q *Queue) OpenModal(server, id string) bool {
 	if it.round != "" { // a round of a multi round-trip request
 		content = container.NewVBox(q.roundBar(it), content)
 	}
-	d := dialog.NewCustom(title, "Close", container.NewVScroll(container.NewPadded(content)), q.opts.Window)
+	d := dialog.NewCustom(title, "Close", esc.NewVScroll(container.NewPadded(content)), q.opts.Window)
 	it.modal = d
 	d.SetOnClosed(func() {
 		it.modal = nil

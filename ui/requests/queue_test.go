@@ -276,3 +276,39 @@ func TestQueueRounds(t *testing.T) {
 		t.Error("cancelled twice")
 	}
 }
+
+// TestQueueNewRequestStartsAtTop: the pane shows each request from its
+// heading ("Open in a dialog" in view), not scrolled to where the last
+// one was left; the wheel over its entries scrolls the pane.
+func TestQueueNewRequestStartsAtTop(t *testing.T) {
+	q, win, _ := newQueue(t, testProfiles())
+	win.Resize(fyne.NewSize(1100, 320))
+	q.AddSampling(plainSampling(), func(SamplingAnswer) {})
+	q.AddSampling(toolSampling(), func(SamplingAnswer) {})
+	first := q.items[0].sampling
+	// the wheel over the model entry scrolls the pane
+	c := win.Canvas()
+	d := fyne.CurrentApp().Driver()
+	q.scroll.ScrollToTop()
+	q.scroll.Offset = fyne.NewPos(0, d.AbsolutePositionForObject(first.model).Y-d.AbsolutePositionForObject(q.scroll).Y-q.scroll.Size().Height/2)
+	q.scroll.Refresh()
+	before := q.scroll.Offset.Y
+	at := d.AbsolutePositionForObject(first.model).Add(fyne.NewPos(5, first.model.Size().Height/2))
+	if at.Y <= 0 || at.Y >= c.Size().Height {
+		t.Fatalf("model entry at %v, off the %v canvas", at, c.Size())
+	}
+	test.Scroll(c, at, 0, 40) // up: the pane is at its end
+	if q.scroll.Offset.Y >= before {
+		t.Errorf("wheel over the model entry: pane offset %v, was %v; the entry kept the wheel", q.scroll.Offset.Y, before)
+	}
+	if q.scroll.Offset.Y == 0 {
+		t.Fatal("the pane is at its top; the test needs it scrolled")
+	}
+	test.Tap(button(t, q.detail, "Reject"))
+	if q.selected != q.items[0] || q.items[0].id != "9" {
+		t.Fatalf("the next request is not shown: %v", q.items)
+	}
+	if q.scroll.Offset.Y != 0 {
+		t.Errorf("the next request opens scrolled to %v; want its top", q.scroll.Offset.Y)
+	}
+}

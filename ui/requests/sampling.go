@@ -58,8 +58,8 @@ type SamplingPanel struct {
 
 	profileSel *esc.Select
 	editBtn    *widget.Button
-	response   *widget.Entry
-	model      *widget.Entry
+	response   *esc.Entry // the wheel over it scrolls the pane at its end
+	model      *esc.Entry
 	stop       *esc.Select
 	calls      *fyne.Container
 	noCalls    *widget.Label
@@ -166,11 +166,11 @@ func (p *SamplingPanel) buildEditor() {
 	if p.opts.OnEditProfiles == nil {
 		p.editBtn.Hide()
 	}
-	p.response = widget.NewMultiLineEntry()
+	p.response = esc.NewMultiLineEntry()
 	p.response.Wrapping = fyne.TextWrapWord
 	p.response.SetMinRowsVisible(4)
 	p.response.SetPlaceHolder("Type the model's response…")
-	p.model = widget.NewEntry()
+	p.model = esc.NewEntry()
 	p.model.SetPlaceHolder(DefaultModel)
 	p.stop = esc.NewSelect(stopReasons, func(string) { p.onStopReason() })
 	p.noCalls = mutedLabel("None: the answer is text only. Add a tool call to answer with toolUse.")
