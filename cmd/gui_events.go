@@ -102,7 +102,7 @@ func (g *guiEvents) WriteTrace(w io.Writer, server string) error {
 func toEventView(e events.Event) ui.EventView {
 	v := ui.EventView{
 		Seq: e.Seq, Time: e.Time, Server: e.Conn, Kind: string(e.Kind), Dir: string(e.Dir),
-		Type: string(e.Type), ID: e.ID, Method: e.Method, Title: e.Title(), Badge: e.Badge(),
+		Type: string(e.Type), ID: e.ID, Method: e.Method, Badge: e.Badge(),
 		Raw: e.Raw, Text: e.Text, Run: e.Run, Pair: e.Pair, Size: e.Size, Event: e,
 	}
 	if e.Kind == events.KindHTTP && e.HTTP != nil && v.Text == "" {

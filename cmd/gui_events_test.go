@@ -34,7 +34,7 @@ func TestGUIEventsSubscribeWhere(t *testing.T) {
 	seq := logFlood(l, "a", 5000)
 	select {
 	case b := <-got:
-		if len(b.Events) != 1 || b.Events[0].Seq != seq || b.Events[0].Title == "" || b.Dropped != 0 {
+		if len(b.Events) != 1 || b.Events[0].Seq != seq || b.Events[0].Heading() == "" || b.Dropped != 0 {
 			t.Fatalf("the first batch = %+v, want the one request of a (Seq %d) as a view", b, seq)
 		}
 	case <-time.After(time.Minute): // a hang bound, not a timing assertion

@@ -56,7 +56,7 @@ func (w *Window) OpenEvent(prefix string, timeout time.Duration) error {
 	return poll(timeout, "an event "+prefix, func() bool {
 		for i := in.rows() - 1; i >= 0; i-- {
 			e, _ := in.event(in.rowSeq(i))
-			if strings.HasPrefix(e.Title, prefix) {
+			if strings.HasPrefix(e.Heading(), prefix) {
 				in.list.Select(i)
 				in.list.ScrollTo(i)
 				return true

@@ -130,6 +130,10 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 		in.createRow,
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			if e, ok := in.event(in.rowSeq(id)); ok {
+				if e.Title == "" {
+					e.Heading()
+					in.update(e) // the title is made once, for the rows drawn
+				}
 				if l := in.rounds.Label(&e.Event); l != "" {
 					e.Title = l + " · " + e.Title // one call, not unrelated requests
 				}
@@ -211,7 +215,7 @@ func updateRow(o fyne.CanvasObject, e EventView) {
 	right := c.Objects[2].(*fyne.Container)
 	b := right.Objects[0].(*fyne.Container).Objects[0].(*badge)
 	tm := right.Objects[1].(*widget.Label)
-	setText(title, e.Title)
+	setText(title, e.Heading())
 	text, level := e.Badge, e.BadgeLevel
 	warn := e.Kind == "warning"
 	if e.Attempt != nil {
@@ -723,7 +727,7 @@ func (in *inspector) shownTitles() []string {
 	out := make([]string, in.rows())
 	for i := range out {
 		e, _ := in.event(in.rowSeq(i))
-		out[i] = e.Title
+		out[i] = e.Heading()
 	}
 	return out
 }
@@ -796,7 +800,7 @@ func (d *eventDetail) show(seq uint64) {
 		return
 	}
 	d.cur = e
-	d.title.SetText(e.Title)
+	d.title.SetText(e.Heading())
 	d.badge.Set(e.Badge, e.BadgeLevel)
 	meta := fmt.Sprintf("#%d · %s · %s", e.Seq, e.Time.Local().Format("15:04:05.000"), e.Kind)
 	if e.Dir != "" {
@@ -983,7 +987,7 @@ func (d *eventDetail) showRun(e EventView) {
 		if x.IsError() {
 			level = "error"
 		}
-		lbl := widget.NewLabel(x.Title)
+		lbl := widget.NewLabel(x.Heading())
 		lbl.Truncation = fyne.TextTruncateEllipsis
 		dur := widget.NewLabel(x.Badge)
 		dur.SizeName = theme.SizeNameCaptionText

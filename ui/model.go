@@ -320,8 +320,11 @@ type EventView struct {
 	Dir        string // "out", "in" or ""
 	Type       string // request, notification, result, error
 	ID, Method string
-	Title      string
-	Badge      string // outcome badge of a request, "" otherwise
+	// Title is the row's title when set; when it is empty, Heading makes
+	// it from Event, only for the rows drawn and the event shown (it
+	// parses a log message's payload).
+	Title string
+	Badge string // outcome badge of a request, "" otherwise
 	// BadgeLevel is "ok", "error", "warning" or "" to colour the badge.
 	BadgeLevel string
 	Categories []string // llm, tools, rpc, logs
@@ -339,6 +342,15 @@ type EventView struct {
 	// counters and run waterfall are core/events' own (Match, Stats.Add,
 	// Waterfall) over it.
 	Event events.Event
+}
+
+// Heading returns the event's title: Title, or else Event's title, which
+// it keeps in Title so that it is made once.
+func (e *EventView) Heading() string {
+	if e.Title == "" && e.Event.Kind != "" {
+		e.Title = e.Event.Title()
+	}
+	return e.Title
 }
 
 // AttemptView is one attempt of a tool call in its retry lineage: attempts
