@@ -127,7 +127,7 @@ func (e Event) Title() string {
 	case KindWarning:
 		return "warning · " + clip(e.Text)
 	case KindError:
-		return "error · " + clip(e.Text)
+		return "error · " + clip(causeFirst(e.Text))
 	case KindInvalid:
 		t := e.Text
 		if t == "" {
@@ -358,4 +358,42 @@ func logTitle(raw []byte) string {
 		text = p.Logger + ": " + text
 	}
 	return " · " + p.Level + " · " + clip(text)
+}
+
+// causeFirst words an error chain for a row title, cause first: the
+// innermost message, capitalised, then what it happened in, without the
+// layers' one-word prefixes — "session: start: wire: start \"x\": exec:
+// \"x\": executable file not found in $PATH" reads "Executable file not
+// found in $PATH (start \"x\")". The whole chain stays in the event's
+// Text, behind the details.
+func causeFirst(text string) string {
+	parts := strings.Split(strings.TrimSpace(text), ": ")
+	if len(parts) < 2 {
+		return text
+	}
+	// a layer's prefix is one lower-case word: session, wire, initialize,
+	// tools/call
+	layer := func(p string) bool {
+		if p == "" || p[0] < 'a' || p[0] > 'z' {
+			return false
+		}
+		return !strings.ContainsAny(p, " \t\"'()[]{}#")
+	}
+	cause := parts[len(parts)-1]
+	var context []string
+	for _, p := range parts[:len(parts)-1] {
+		if layer(p) || strings.Contains(cause, p) {
+			continue
+		}
+		if len(context) > 0 && strings.Contains(context[len(context)-1], p) {
+			continue
+		}
+		context = append(context, p)
+	}
+	r, n := utf8.DecodeRuneInString(cause)
+	out := string(unicode.ToUpper(r)) + cause[n:]
+	if len(context) > 0 {
+		out += " (" + strings.Join(context, ": ") + ")"
+	}
+	return out
 }

@@ -57,6 +57,11 @@ func TestTitles(t *testing.T) {
 		{Event{Kind: KindState, Text: "connected"}, "state · connected"},
 		{Event{Kind: KindWarning, Text: "slow"}, "warning · slow"},
 		{Event{Kind: KindError, Text: "exit status 1"}, "error · exit status 1"},
+		// a failed connect's chain reads cause first, without the layers
+		{Event{Kind: KindError, Text: `session: start: wire: start "nosuch": exec: "nosuch": executable file not found in $PATH`},
+			`error · Executable file not found in $PATH (start "nosuch")`},
+		{Event{Kind: KindError, Text: "session: initialize: wire: POST http://127.0.0.1:9/mcp: dial tcp 127.0.0.1:9: connect: connection refused"},
+			"error · Connection refused (POST http://127.0.0.1:9/mcp: dial tcp 127.0.0.1:9)"},
 		{Event{Kind: KindInvalid, Raw: []byte("hello\xff")}, "invalid · hello�"},
 		{Event{Kind: KindHTTP, HTTP: &HTTPInfo{Method: "POST", URL: "http://127.0.0.1/mcp", Status: 404, Duration: 3 * time.Millisecond}}, "POST http://127.0.0.1/mcp → 404 · 3ms"},
 		{Event{Kind: KindHTTP, HTTP: &HTTPInfo{Method: "GET", URL: "http://x/sse", Err: "connection refused"}}, "GET http://x/sse → connection refused"},
