@@ -3,7 +3,11 @@ package cmd
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/events"
@@ -93,4 +97,28 @@ func TestGUIReplayAgainst(t *testing.T) {
 		return h.hasText("Replayed run against memory") && h.hasText("requests differ.")
 	})
 	h.waitFor("the differing tools/list", func() bool { return h.hasText("differs · tools/list") })
+}
+
+// TestGUIReplayAgainstMissingCommand: a replay against a server entry
+// whose command does not exist says so in words, cause first, not as
+// the Go error chain of resolving the command.
+func TestGUIReplayAgainstMissingCommand(t *testing.T) {
+	h := newGUIHarness(t)
+	recordDemoTrace(h)
+	ui.Sync(func() { h.w.ReplaySession("run", "broken") })
+	h.tap("Replay them")
+	var status string
+	h.waitFor("the replay's failure", func() bool {
+		h.find(func(o fyne.CanvasObject) bool {
+			if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, "The replay did not start: ") {
+				status = l.Text
+				return true
+			}
+			return false
+		})
+		return status != ""
+	})
+	if strings.Contains(status, "exec:") || strings.Contains(status, "resolve") || !strings.Contains(status, "/nonexistent/spyglass-test-missing-server") {
+		t.Errorf("the replay's failure reads %q, want the missing command named in words", status)
+	}
 }
