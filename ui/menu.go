@@ -54,10 +54,13 @@ func (w *Window) addShortcuts() {
 	w.detachItem = fyne.NewMenuItem("Detach inspector", w.onDetachInspector)
 	w.harItem = fyne.NewMenuItem(harLabel, w.onExportHAR)
 	themes := fyne.NewMenuItem("Theme", nil)
-	themes.ChildMenu = fyne.NewMenu("",
-		fyne.NewMenuItem("Light", func() { w.setTheme("light") }),
-		fyne.NewMenuItem("Dark", func() { w.setTheme("dark") }),
-		fyne.NewMenuItem("System", func() { w.setTheme("system") }))
+	w.themeItems = map[string]*fyne.MenuItem{
+		"light":  fyne.NewMenuItem("Light", func() { w.setTheme("light") }),
+		"dark":   fyne.NewMenuItem("Dark", func() { w.setTheme("dark") }),
+		"system": fyne.NewMenuItem("System", func() { w.setTheme("system") }),
+	}
+	themes.ChildMenu = fyne.NewMenu("", w.themeItems["light"], w.themeItems["dark"], w.themeItems["system"])
+	w.markTheme(w.app.Preferences().StringWithFallback(prefTheme, "system"))
 	w.win.SetMainMenu(fyne.NewMainMenu(
 		fyne.NewMenu("File", key(fyne.NewMenuItem("Open trace…", w.onOpenTraceDialog), fyne.KeyO),
 			fyne.NewMenuItem("Compare sessions…", w.onCompareSessions),
@@ -179,6 +182,18 @@ func (w *Window) setTheme(name string) {
 		w.list.refresh() // the cards' colours are set by hand
 	}
 	w.app.Preferences().SetString(prefTheme, name)
+	w.markTheme(name)
+	if w.win != nil && w.win.MainMenu() != nil {
+		w.win.MainMenu().Refresh()
+	}
+}
+
+// markTheme checks View → Theme's item for name (light, dark, system)
+// and unchecks the others, so the menu says which theme is on.
+func (w *Window) markTheme(name string) {
+	for n, it := range w.themeItems {
+		it.Checked = n == name
+	}
 }
 
 // variantTheme draws a theme in one variant whatever the system prefers.

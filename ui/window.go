@@ -94,6 +94,7 @@ type Window struct {
 	// Detach inspector), else nil; detachItem is that menu item.
 	inspWin    fyne.Window
 	detachItem *fyne.MenuItem
+	themeItems map[string]*fyne.MenuItem // View → Theme's Light, Dark, System: the current one is checked
 	// harItem is File → Export HAR…, off for stdio and recorded servers
 	// (harexport.go).
 	harItem *fyne.MenuItem
