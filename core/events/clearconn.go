@@ -22,6 +22,13 @@ func (l *Log) ClearConn(conn string, upTo uint64) {
 	if l.connClr == nil {
 		l.connClr = map[string]uint64{}
 	}
+	for s := range l.patches {
+		if s <= upTo && s >= from {
+			if c, ok := l.connOfLocked(s); ok && c == conn {
+				delete(l.patches, s)
+			}
+		}
+	}
 	var d Stats
 	var hidden uint64
 	// Sealed events: counted from their chunks, which go once every
@@ -46,8 +53,9 @@ func (l *Log) ClearConn(conn string, upTo uint64) {
 					d.Add(&evs[j])
 				}
 				hidden++
+				c.hidden++
 			}
-			if l.chunkHiddenLocked(c, conn, upTo) < c.n {
+			if c.hidden < c.n {
 				kept = append(kept, c)
 				continue
 			}
@@ -99,13 +107,6 @@ func (l *Log) ClearConn(conn string, upTo uint64) {
 			delete(l.pending, k)
 		}
 	}
-	for s := range l.patches {
-		if s <= upTo && s >= from {
-			if e, ok := l.connOfLocked(s); ok && e == conn {
-				delete(l.patches, s)
-			}
-		}
-	}
 	sub(&l.nEvents, d.Events)
 	sub(&l.nRequests, d.Requests)
 	sub(&l.nToolCalls, d.ToolCalls)
@@ -141,17 +142,12 @@ func (l *Log) visibleLocked(evs []Event) []Event {
 	return out
 }
 
-// chunkHiddenLocked returns how many of c's events are removed, counting
-// conn's up to upTo as removed too.
-func (l *Log) chunkHiddenLocked(c *chunk, conn string, upTo uint64) int {
+// chunkHiddenLocked returns how many of c's events ClearConn removed
+// (those sealed after it).
+func (l *Log) chunkHiddenLocked(c *chunk) int {
 	n := 0
 	for j := 0; j < c.n; j++ {
-		name := l.connName[c.conn[j]]
-		lim := l.connClr[name]
-		if name == conn {
-			lim = max(lim, upTo)
-		}
-		if c.first+uint64(j) <= lim {
+		if c.first+uint64(j) <= l.connClr[l.connName[c.conn[j]]] {
 			n++
 		}
 	}

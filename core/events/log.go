@@ -419,6 +419,9 @@ func (l *Log) sealLocked(k int) {
 	if err != nil { // cannot happen with events from Append; keep them
 		return
 	}
+	if len(l.connClr) > 0 {
+		c.hidden = l.chunkHiddenLocked(c)
+	}
 	l.chunks = append(l.chunks, c)
 	l.chunkMem += c.cost()
 	n := copy(l.hot, l.hot[k:])
@@ -495,12 +498,8 @@ func (l *Log) dropOldestLocked() {
 	l.forgetLocked(c.first, c.last())
 	l.first = c.last() + 1
 	n := c.n
-	if len(l.connClr) > 0 {
-		h := l.chunkHiddenLocked(c, "", 0)
-		l.hidden -= uint64(h)
-		n -= h
-	}
-	l.nDropped.Add(uint64(n))
+	l.hidden -= uint64(c.hidden)
+	l.nDropped.Add(uint64(n - c.hidden))
 }
 
 // forgetLocked forgets what the log knows of the dropped events from–to:
@@ -925,10 +924,7 @@ func (l *Log) Retention() Retention {
 	l.mu.Lock()
 	r := Retention{Events: int(l.last + 1 - l.first - l.hidden), Memory: l.hotBytes + l.chunkMem}
 	for i, c := range l.chunks {
-		n := c.n
-		if len(l.connClr) > 0 {
-			n -= l.chunkHiddenLocked(c, "", 0)
-		}
+		n := c.n - c.hidden
 		r.Sealed += n
 		if i < l.spilled {
 			r.Spilled += n

@@ -83,6 +83,7 @@ type chunk struct {
 	off              int64
 	bodyLen, metaLen int
 	memBytes         int64 // len(body)+len(meta) compressed
+	hidden           int   // how many of its events ClearConn removed
 }
 
 // blocks are a chunk's two compressed blocks. The body holds, per event,
