@@ -1,13 +1,16 @@
 package ui
 
 import (
+	"image/color"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/ui/esc"
@@ -55,9 +58,13 @@ func (w *Window) showTapIn(name string) {
 	diff.TextStyle.Monospace = true
 	scroll := container.NewScroll(diff)
 	scroll.SetMinSize(fyne.NewSize(680, 180))
-	scroll.Hide()
 	status := widget.NewLabel("")
 	status.Wrapping = fyne.TextWrapWord
+	// the diff's box and two lines of the message are there from the
+	// start: the dialog does not grow and move Write the change when
+	// they fill in (#12)
+	lines := canvas.NewRectangle(color.Transparent)
+	lines.SetMinSize(fyne.NewSize(0, 2*fyne.MeasureText("Mg", theme.TextSize(), fyne.TextStyle{}).Height+2*theme.InnerPadding()))
 	write := widget.NewButton("Write the change", nil)
 	write.Importance = widget.HighImportance
 	write.Disable()
@@ -67,12 +74,11 @@ func (w *Window) showTapIn(name string) {
 		p, err := t.PlanTap(expandHome(path.Text), name, false)
 		if err != nil {
 			status.SetText(sentence(err.Error()))
-			scroll.Hide()
+			diff.SetText("")
 			write.Disable()
 			return
 		}
 		diff.SetText(strings.TrimRight(p.Diff, "\n"))
-		scroll.Show()
 		status.SetText("Nothing is written until you choose Write the change.")
 		plan = p
 		write.Enable()
@@ -121,7 +127,7 @@ func (w *Window) showTapIn(name string) {
 		confirm()
 	}
 	body := container.NewVBox(intro, container.NewBorder(nil, nil, nil, browse, path),
-		container.NewHBox(show), scroll, status, container.NewHBox(write))
+		container.NewHBox(show), scroll, container.NewStack(lines, status), container.NewHBox(write))
 	dlg = dialog.NewCustom("Tap "+name+" in a client", "Cancel", body, w.win)
 	esc.Show(dlg, w.win)
 }

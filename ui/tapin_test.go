@@ -148,3 +148,47 @@ func TestTapInHTTP(t *testing.T) {
 		}
 	})
 }
+
+// TestTapInHoldsStill: the dialog keeps its size, and Write the change
+// its place, when a message or the diff fills in (#12: it grew and moved
+// when "There is no file at …" appeared).
+func TestTapInHoldsStill(t *testing.T) {
+	b := &tapBackend{fakeBackend: newFakeBackend("a")}
+	w := newTestWindowBackend(t, b)
+	var top fyne.CanvasObject
+	var path *widget.Entry
+	var write *widget.Button
+	where := func() (fyne.Position, fyne.Size) {
+		return fyne.CurrentApp().Driver().AbsolutePositionForObject(write), top.MinSize()
+	}
+	var pos0 fyne.Position
+	var size0 fyne.Size
+	Sync(func() {
+		w.win.Resize(fyne.NewSize(1280, 800))
+		w.showTapIn("a")
+		top = w.win.Canvas().Overlays().Top()
+		walkAll(top, func(o fyne.CanvasObject) {
+			if e, ok := o.(*widget.Entry); ok && path == nil {
+				path = e
+			}
+			if bt, ok := o.(*widget.Button); ok && bt.Text == "Write the change" {
+				write = bt
+			}
+		})
+		if path == nil || write == nil {
+			t.Fatal("no path entry or Write the change in the dialog")
+		}
+		pos0, size0 = where()
+		path.SetText("/home/u/other.json")
+		tapButton(t, top, "Show the change")
+	})
+	for _, step := range []string{"the error", "the diff"} {
+		Sync(func() {
+			if pos, size := where(); pos != pos0 || size != size0 {
+				t.Errorf("with %s shown, Write the change is at %v (was %v) and the dialog %v (was %v)", step, pos, pos0, size, size0)
+			}
+			path.SetText("/home/u/claude.json")
+			tapButton(t, top, "Show the change")
+		})
+	}
+}
