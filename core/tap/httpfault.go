@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"mime"
 	"net/http"
@@ -12,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/wire"
 	"github.com/spyglass-mcp/spyglass/core/wire/fault"
 )
@@ -46,6 +48,7 @@ type faultTap struct {
 	fc   *fault.Conn
 	gate *cutGate
 	max  int
+	rec  recorder
 }
 
 // cutGate is the fault.Conn's inner conn: a cut closes it.
@@ -71,7 +74,7 @@ func (g *cutGate) isCut() bool {
 
 func newFaultTap(base http.RoundTripper, spec fault.Spec, rec wire.Recorder, conn string, max int) *faultTap {
 	g := &cutGate{cut: make(chan struct{})}
-	return &faultTap{base: base, fc: fault.New(spec, rec).Wrap(g, conn), gate: g, max: limit(max)}
+	return &faultTap{base: base, fc: fault.New(spec, rec).Wrap(g, conn), gate: g, max: limit(max), rec: recorder{rec, conn}}
 }
 
 func (f *faultTap) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -257,7 +260,10 @@ func newFaultStream(up io.ReadCloser, f *faultTap, ctx context.Context) *faultSt
 	}()
 	go func() {
 		defer close(done)
-		cutter := &sseCutter{emit: func(raw []byte) error {
+		cutter := &sseCutter{max: f.max, pass: write, over: func(n int) {
+			f.rec.add(events.Event{Kind: events.KindWarning, Dir: events.DirIn, Size: n,
+				Text: fmt.Sprintf("an event of the stream grew past the limit of %d bytes: its bytes were passed on with no rule applied", f.max)})
+		}, emit: func(raw []byte) error {
 			data, ok := eventData(raw)
 			if !ok || !wire.IsMessage(bytes.TrimSpace(data)) {
 				return write(raw)
@@ -308,13 +314,19 @@ func (s *faultStream) Close() error {
 
 // sseCutter cuts an event stream into its events' raw bytes (every line
 // up to and including the blank line that ends the event; lines end with
-// CRLF, LF or CR).
+// CRLF, LF or CR). An event longer than max is not held: its bytes so
+// far and the rest of it, up to its end, go to pass as they come, and
+// over is told once for that event.
 type sseCutter struct {
 	buf       []byte
-	lineStart int
+	lineStart int  // where the current line starts in buf; -1: it started before buf
 	afterCR   bool // the last byte was a CR that ended a line
 	blankCR   bool // ... and that line was blank: the event ends after a possible LF
+	passing   bool // the current event went past max: it is passed through
+	max       int
 	emit      func(raw []byte) error
+	pass      func(raw []byte) error
+	over      func(n int)
 }
 
 func (c *sseCutter) write(p []byte) error {
@@ -355,11 +367,37 @@ func (c *sseCutter) write(p []byte) error {
 			}
 		}
 	}
+	if !c.passing && c.max > 0 && len(c.buf) > c.max && c.pass != nil {
+		c.passing = true
+		if c.over != nil {
+			c.over(len(c.buf))
+		}
+	}
+	if c.passing && len(c.buf) > 0 {
+		return c.flush()
+	}
 	return nil // an event ending in a bare CR waits for the next byte (an LF or not)
+}
+
+// flush passes on what buf holds of an event too long to hold.
+func (c *sseCutter) flush() error {
+	if c.lineStart < len(c.buf) {
+		c.lineStart = -1 // the line goes on past what is passed
+	} else {
+		c.lineStart = 0
+	}
+	raw := c.buf
+	c.buf = c.buf[:0]
+	return c.pass(raw)
 }
 
 func (c *sseCutter) event() error {
 	raw := c.buf
+	if c.passing {
+		c.passing = false
+		c.buf, c.lineStart = c.buf[:0], 0
+		return c.pass(raw)
+	}
 	c.buf, c.lineStart = nil, 0
 	return c.emit(raw)
 }

@@ -157,3 +157,40 @@ func TestHTTPFaultStreamAndCut(t *testing.T) {
 		t.Errorf("an exchange after the cut hung: %v", err)
 	}
 }
+
+// TestSSECutterCapsAnEvent: an event that never ends (no blank line) is
+// not held past the limit: its bytes pass on as they come, the warning
+// hook is told once, and the next complete event is cut as usual.
+func TestSSECutterCapsAnEvent(t *testing.T) {
+	var passed, emitted bytes.Buffer
+	overs := 0
+	c := &sseCutter{max: 1000,
+		pass: func(b []byte) error { passed.Write(b); return nil },
+		emit: func(b []byte) error { emitted.Write(b); return nil },
+		over: func(int) { overs++ }}
+	long := []byte("data: " + strings.Repeat("x", 100))
+	var sent bytes.Buffer
+	for i := 0; i < 200; i++ {
+		if err := c.write(long); err != nil {
+			t.Fatal(err)
+		}
+		sent.Write(long)
+		if len(c.buf) > 1000+len(long) {
+			t.Fatalf("the cutter holds %d bytes after %d written", len(c.buf), sent.Len())
+		}
+	}
+	end := []byte("\n\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"m\"}\n\n")
+	if err := c.write(end); err != nil {
+		t.Fatal(err)
+	}
+	sent.Write(end[:2])
+	if !bytes.Equal(passed.Bytes(), sent.Bytes()) {
+		t.Errorf("passed %d bytes, want the %d of the long event", passed.Len(), sent.Len())
+	}
+	if overs != 1 {
+		t.Errorf("over told %d times, want 1", overs)
+	}
+	if got := emitted.String(); got != string(end[2:]) {
+		t.Errorf("emitted %q, want the next event %q", got, end[2:])
+	}
+}
