@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/ui/esc"
+	"github.com/spyglass-mcp/spyglass/ui/form"
 	"github.com/spyglass-mcp/spyglass/ui/jsonedit"
 )
 
@@ -446,6 +448,9 @@ func (t *toolsScreen) onRun() {
 		return
 	}
 	args, err := t.args.JSON()
+	if errors.Is(err, form.ErrNotSent) {
+		return // the editor says where the JSON is broken; said once
+	}
 	if err != nil {
 		t.showProtocolError("Arguments", err)
 		return

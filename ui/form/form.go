@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -35,7 +37,7 @@ type Options struct {
 
 // ErrNotSent is wrapped by the error of Values when the JSON editor holds
 // text that is not JSON: such arguments are never sent.
-var ErrNotSent = errors.New("form: the arguments are not valid JSON")
+var ErrNotSent = errors.New("the arguments are not valid JSON")
 
 // Form is a Fyne widget that edits the argument object of a JSON Schema,
 // either as generated controls or as JSON text. Create it with New and
@@ -629,7 +631,9 @@ func (f *Form) onJSONText() {
 }
 
 func (f *Form) showJSONError(err error) {
-	f.jsonErr.SetText(err.Error())
+	msg := err.Error() // the one place it is said: cause first, a sentence
+	r, n := utf8.DecodeRuneInString(msg)
+	f.jsonErr.SetText(string(unicode.ToUpper(r)) + msg[n:])
 	f.jsonErr.Show()
 	var se *schemaform.SyntaxError
 	if errors.As(err, &se) {
