@@ -153,7 +153,7 @@ func TestGUINoRetryOfDeterministicFailures(t *testing.T) {
 			t.Cleanup(func() { ui.Sync(h.w.Close) })
 			h.tap("Connect")
 			h.waitFor("the failure", func() bool {
-				return h.hasText("Failed to connect: ") && (h.hasText("Not retried") || h.hasText("Retry attempt 2 of 2"))
+				return h.hasText("The connection failed.") && (h.hasText("Not retried") || h.hasText("Retry attempt 2 of 2"))
 			})
 			ui.Sync(func() {
 				if !h.hasText(c.headline) {

@@ -255,7 +255,7 @@ func (h *guiHarness) openTab(name string) {
 func TestGUIDemoServer(t *testing.T) {
 	h := newGUIHarness(t)
 	h.waitFor("the server cards", func() bool { return h.hasText("demo") && h.hasText("broken") })
-	h.waitFor("the disconnected state", func() bool { return h.hasText("Disconnected") })
+	h.waitFor("the disconnected state", func() bool { return h.hasText("Off") && h.hasText("Not connected.") })
 
 	// connect to the demo server (selected first) with one click
 	h.tap("Connect")
@@ -382,7 +382,7 @@ func TestGUIDemoServer(t *testing.T) {
 	h.selectCard("broken")
 	h.tap("Connect")
 	h.waitFor("the failure", func() bool {
-		return h.hasText("Connection error") && h.hasText("Failed to connect") && h.hasText("Not retried")
+		return h.hasText("Failed") && h.hasText("The connection failed.") && h.hasText("Not retried")
 	})
 	// the demo server stays connected meanwhile
 	h.waitFor("demo still connected", func() bool { return h.hasText("Connected") })

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -123,6 +124,21 @@ func TestServerListCollapses(t *testing.T) {
 		}
 		if h := card.MinSize().Height; h > 90 {
 			t.Errorf("a server card is %v tall, want a compact one", h)
+		}
+		// at 1024 wide, a failed HTTP card still shows its URL's end:
+		// the state is a short word, not a phrase that takes the row (#12)
+		w.win.Resize(fyne.NewSize(1024, 700))
+		s := w.server("fake")
+		s.cfg.Transport, s.cfg.Command, s.cfg.Args = "http", "", nil
+		s.cfg.URL = "https://mcp.example.com/some/long/path/v1/mcp"
+		s.state.State, s.state.Err = StateFailed, errors.New("connection refused")
+		card.update()
+		card.Refresh()
+		if txt := card.summary.Text; !strings.HasSuffix(txt, "v1/mcp") {
+			t.Errorf("the failed HTTP card at 1024 shows %q, want the end of its URL", txt)
+		}
+		if h := card.MinSize().Height; h > 170 { // two lines, the cause and Retry/Edit (it was ~350)
+			t.Errorf("a failed card is %v tall, want a compact one", h)
 		}
 		w.ToggleServerList()
 		if strings.Contains(texts(w.win.Content()), "Servers") {

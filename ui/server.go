@@ -133,6 +133,9 @@ func (s *server) placeholder() fyne.CanvasObject {
 			// the cause first, then Show full error and the
 			// troubleshooting guide's section for its kind
 			ev := errorView(s.state.Err, "Connection error · "+s.cfg.Name, s.w.win)
+			if rt := s.retryText(); rt != "" { // "Not retried: …", "Gave up after 3 attempts"
+				ev = container.NewVBox(ev, wrapLabel(rt))
+			}
 			return col(title, sum, widget.NewLabel("The connection failed."), ev, container.NewCenter(btn))
 		}
 		msg = "The connection failed."
@@ -427,6 +430,18 @@ func (s *server) errorText() string {
 		return "Disconnected: " + s.state.Err.Error()
 	}
 	return "Failed to connect: " + s.state.Err.Error()
+}
+
+// causeText is the failure's cause without the "Failed to connect"
+// its card's state already says: the card's one line.
+func (s *server) causeText() string {
+	if s.state.Err == nil {
+		return ""
+	}
+	if s.dropped {
+		return "Disconnected: " + s.state.Err.Error()
+	}
+	return s.state.Err.Error()
 }
 
 // errorDetail is the full error for "Show full error": the human wording

@@ -103,8 +103,8 @@ type serverCard struct {
 	summary  *tailLabel
 	toggle   *widget.Check
 	cancel   *widget.Button
-	errBox   *errorBox
-	retryTxt *widget.Label
+	cause    *widget.Label // a failure's cause, one line; the whole error is in the centre pane
+	retryTxt *widget.Label // "Connecting… (attempt 2 of 3)", "Not retried: …", one line
 	actions  *fyne.Container
 	oauth    *widget.Label
 	edit     *widget.Button
@@ -128,26 +128,30 @@ func newServerCard(s *server) *serverCard {
 	c.nameFit = newMiddleName(c.name)
 	c.trans = newBadge("", "")
 	c.summary = newTailLabel()
-	// the connect toggle is labelled with the state it shows, so a
-	// newcomer reads "☐ Disconnected" rather than a bare box
-	c.toggle = widget.NewCheck("Disconnected", nil)
+	// the connect toggle is labelled with a short word for the state it
+	// shows ("☐ Off", "☑ Connected", "☐ Failed"), so a newcomer reads a
+	// switch rather than a bare box, and the command's end keeps the
+	// rest of its line (at 1024 wide "Disconnected" left it "…rver")
+	c.toggle = widget.NewCheck("Off", nil)
 	c.cancel = widget.NewButton("Cancel", s.onCancel)
 	c.cancel.Importance = widget.LowImportance
-	c.errBox = newErrorBox()
-	c.retryTxt = wrapLabel("") // "Not retried: …" is wider than the card
+	// a failed card says its cause in one line and offers Retry and
+	// Edit; the whole error, Show full error and the guide are in the
+	// centre pane, not repeated here
+	c.cause = widget.NewLabel("")
+	c.cause.Importance = widget.DangerImportance
+	c.cause.SizeName = theme.SizeNameCaptionText
+	c.cause.Truncation = fyne.TextTruncateEllipsis
+	c.retryTxt = widget.NewLabel("")
 	c.retryTxt.SizeName = theme.SizeNameCaptionText
-	full := widget.NewButton("Show full error", func() {
-		if s.state.Err != nil {
-			showTextDialog("Connection error · "+s.cfg.Name, s.errorDetail(), s.w.win)
-		}
-	})
+	c.retryTxt.Truncation = fyne.TextTruncateEllipsis
 	retry := widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), s.onRetry)
 	edit := widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { c.onEdit() })
 	c.edit = edit
-	for _, b := range []*widget.Button{full, retry, edit} {
+	for _, b := range []*widget.Button{retry, edit} {
 		b.Importance = widget.LowImportance
 	}
-	c.actions = container.NewVBox(container.NewHBox(full), container.NewHBox(retry, edit))
+	c.actions = container.NewHBox(retry, edit)
 	c.oauth = widget.NewLabelWithStyle("↗ Complete sign-in in your browser", fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
 	c.oauth.Wrapping = fyne.TextWrapWord
 	c.menu = widget.NewButtonWithIcon("", theme.MoreVerticalIcon(), c.onMenu)
@@ -158,7 +162,7 @@ func newServerCard(s *server) *serverCard {
 	// while it has something to say.
 	head := container.NewBorder(nil, nil, c.dot, c.menu, c.nameFit)
 	summary := container.NewBorder(nil, nil, container.NewCenter(c.trans), c.toggle, c.summary)
-	c.content = container.NewVBox(head, summary, container.NewHBox(c.cancel), c.errBox.box, c.retryTxt, c.actions, c.oauth)
+	c.content = container.NewVBox(head, summary, c.retryTxt, c.cause, container.NewHBox(c.cancel), c.actions, c.oauth)
 	c.ExtendBaseWidget(c)
 	return c
 }
@@ -196,22 +200,22 @@ func (c *serverCard) update() {
 	c.toggle.OnChanged = s.onToggle
 
 	level, pulse := "gray", false
-	txt := "Disconnected"
+	txt, status := "Off", ""
 	switch st {
 	case StateConnecting:
 		level, pulse, txt = "yellow", true, "Connecting…"
 		if s.attempt > 1 {
-			txt = "Connecting… (attempt " + itoa(s.attempt) + " of " + itoa(s.w.opts.ConnectAttempts) + ")"
+			status = "Attempt " + itoa(s.attempt) + " of " + itoa(s.w.opts.ConnectAttempts)
 		}
 	case StateAuthorizing:
 		level, pulse, txt = "yellow", true, "Signing in…"
 	case StateConnected:
 		level, txt = "green", "Connected"
 	case StateFailed:
-		level, txt = "red", "Connection error"
+		level, txt = "red", "Failed"
 	}
 	if recorded { // its screens show what was recorded, not a live connection
-		level, pulse, txt = "primary", false, "Recorded"
+		level, pulse, txt, status = "primary", false, "Recorded", ""
 	}
 	if level != c.lastLvl || pulse != c.lastPul {
 		c.dot.Set(level, pulse)
@@ -228,16 +232,18 @@ func (c *serverCard) update() {
 		c.cancel.Hide()
 	}
 	if st == StateFailed {
-		if c.errBox.full != s.errorText() {
-			c.errBox.Set(s.errorText())
-		}
+		c.cause.SetText(s.causeText())
+		c.cause.Show()
 		c.actions.Show()
 	} else {
-		c.errBox.Set("")
+		c.cause.Hide()
 		c.actions.Hide()
 	}
-	if rt := s.retryText(); rt != "" {
-		c.retryTxt.SetText(rt)
+	if s.retrying { // what happened after a failure is in the centre pane
+		status = s.retryText()
+	}
+	if status != "" {
+		c.retryTxt.SetText(status)
 		c.retryTxt.Show()
 	} else {
 		c.retryTxt.Hide()

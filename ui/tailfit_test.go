@@ -4,7 +4,7 @@ import "testing"
 
 // TestTailFit: the end of a command line or URL is kept, and a label with
 // no room shows nothing rather than its whole text over its neighbours
-// (the failed HTTP card at 1024×700 drew its URL across "Connection error").
+// (the failed HTTP card at 1024×700 drew its URL across the state beside it).
 func TestTailFit(t *testing.T) {
 	measure := func(s string) float32 { return float32(len([]rune(s))) * 10 }
 	for _, tc := range []struct {

@@ -32,34 +32,49 @@ func TestConnectionStates(t *testing.T) {
 		}
 	})
 	close(block)
-	waitFor(t, "connected", func() bool { return strings.Contains(texts(list), "Connected") && w.server("good").screens != nil })
+	waitFor(t, "connected", func() bool {
+		return strings.Contains(texts(list), "Connected") && w.server("good").screens != nil
+	})
 	waitFor(t, "the tools", func() bool { return strings.Contains(texts(w.middle), "echo") })
 
-	// a failure shows the error inline, cut with Show more, and the retries
+	// a failure shows its cause in one line of the card, with Retry and
+	// Edit; the whole error is in the centre pane, not repeated in the
+	// card, which stays compact (#12)
 	long := strings.Repeat("the server said no and then some more words ", 6)
 	c2, _ := b.Open("bad", nil)
 	c2.(*fakeConn).fail = errors.New(long)
 	Sync(func() { w.server("bad").onConnect() })
-	waitFor(t, "gave up", func() bool { return strings.Contains(texts(list), "Gave up after 3 attempts") })
+	waitFor(t, "gave up", func() bool { return w.server("bad").retryText() == "Gave up after 3 attempts" })
 	var got string
 	Sync(func() { got = texts(list) })
-	for _, want := range []string{"Connection error", "Failed to connect: the server said no", "[Show more]", "[Show full error]", "[Retry]", "[Edit]"} {
+	for _, want := range []string{"Failed", "the server said no", "[Retry]", "[Edit]"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the failed card lacks %q:\n%s", want, got)
 		}
 	}
-	if strings.Contains(got, long) {
-		t.Error("the long error is not cut")
+	for _, not := range []string{"Show full error", "Show more", "Failed to connect"} {
+		if strings.Contains(got, not) {
+			t.Errorf("the failed card repeats the centre pane's %q:\n%s", not, got)
+		}
 	}
-	Sync(func() { test.Tap(findButton(list, "Show more")) })
-	waitFor(t, "the full error", func() bool { return strings.Contains(texts(list), strings.TrimSpace(long)) })
+	Sync(func() {
+		card := w.list.cards[w.server("bad")]
+		card.Resize(fyne.NewSize(200, card.MinSize().Height))
+		if card.cause.Truncation != fyne.TextTruncateEllipsis {
+			t.Error("the card's cause is not kept to one line")
+		}
+		if h := card.MinSize().Height; h > 170 { // two lines, the cause and Retry/Edit (it was ~350)
+			t.Errorf("a failed card is %v tall, want a compact one", h)
+		}
+		w.selectServer(w.server("bad"))
+		if txt := texts(w.middle); !strings.Contains(txt, "the server said no") || !strings.Contains(txt, "[Show full error]") || !strings.Contains(txt, "Gave up after 3 attempts") {
+			t.Errorf("the centre pane lacks the error, Show full error or the retries:\n%s", txt)
+		}
+	})
 
 	// while retrying, the card counts the attempts
 	c2.(*fakeConn).block = make(chan struct{})
-	Sync(func() {
-		s := w.server("bad")
-		s.onRetry()
-	})
+	Sync(func() { test.Tap(findButton(list, "Retry")) }) // the card's own Retry
 	Sync(func() {
 		s := w.server("bad")
 		s.onConnected(s.gen, t.Context(), errors.New("refused"))
@@ -67,7 +82,7 @@ func TestConnectionStates(t *testing.T) {
 			t.Errorf("no retry count:\n%s", got)
 		}
 	})
-	waitFor(t, "the second attempt", func() bool { return strings.Contains(texts(list), "Connecting… (attempt 2 of 3)") })
+	waitFor(t, "the second attempt", func() bool { return strings.Contains(texts(list), "Attempt 2 of 3") })
 	Sync(func() { w.server("bad").onCancel() })
 	waitFor(t, "cancelled", func() bool { return w.server("bad").state.State == StateDisconnected })
 
@@ -203,8 +218,7 @@ func TestToggleInspector(t *testing.T) {
 	})
 }
 
-// A server card's connect toggle says what it shows ("Disconnected",
-// "Connected") instead of being a bare box, and a 17-character name is
+// A server card's connect toggle says what it shows ("Off", "Connected") instead of being a bare box, and a 17-character name is
 // shown whole at the default window size (the toggle no longer takes its
 // room).
 func TestServerCardToggleIsLabelledAndNameFits(t *testing.T) {
@@ -213,8 +227,8 @@ func TestServerCardToggleIsLabelledAndNameFits(t *testing.T) {
 	card := func() *serverCard { return w.list.cards[w.server("filesystem-server")] }
 	Sync(func() {
 		c := card()
-		if c.toggle.Text != "Disconnected" || c.toggle.Checked {
-			t.Errorf("the toggle reads %q (checked %v), want an unchecked \"Disconnected\"", c.toggle.Text, c.toggle.Checked)
+		if c.toggle.Text != "Off" || c.toggle.Checked {
+			t.Errorf("the toggle reads %q (checked %v), want an unchecked \"Off\"", c.toggle.Text, c.toggle.Checked)
 		}
 		need := fyne.MeasureText(c.name.Text, theme.TextSize(), c.name.TextStyle).Width + 2*theme.InnerPadding()
 		if got := c.name.Size().Width; got < need {
@@ -223,6 +237,6 @@ func TestServerCardToggleIsLabelledAndNameFits(t *testing.T) {
 	})
 	Sync(func() { w.server("filesystem-server").onConnect() })
 	waitFor(t, "connected", func() bool {
-		return card().toggle.Text == "Connected"
+		return card().toggle.Text == "Connected" && card().toggle.Checked
 	})
 }
