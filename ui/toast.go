@@ -72,17 +72,38 @@ func (p *toastPlace) area(size fyne.Size) (fyne.Position, fyne.Size) {
 	return d.AbsolutePositionForObject(a).Subtract(d.AbsolutePositionForObject(p.t.layer)), a.Size()
 }
 
-// show adds a toast; "error" toasts are red, others green.
+// toastIcon is the icon of a toast of level: "error" (a failure), "warning"
+// (a refusal, a decline, something not done), "info" (a note) or "ok" (a
+// success, the only one with the green check).
+func toastIcon(level string) fyne.Resource {
+	switch level {
+	case "error":
+		return theme.ErrorIcon()
+	case "warning":
+		return theme.WarningIcon()
+	case "ok":
+		return theme.ConfirmIcon()
+	}
+	return theme.InfoIcon()
+}
+
+// toastColor is the outline colour of a toast of level (see toastIcon).
+func toastColor(level string) string {
+	switch level {
+	case "error", "warning", "ok":
+		return level
+	}
+	return "primary"
+}
+
+// show adds a toast of level (see toastIcon).
 func (t *toaster) show(level, msg string) { t.showAction(level, msg, "", toastLife, nil) }
 
 // showAction adds a toast with a button (actLabel, such as "Undo") that runs
 // action and closes the toast; it stays for life.
 func (t *toaster) showAction(level, msg, actLabel string, life time.Duration, action func()) {
 	short, _ := truncate(firstLine(msg), errorCut)
-	icon := widget.NewIcon(theme.ConfirmIcon())
-	if level == "error" {
-		icon = widget.NewIcon(theme.ErrorIcon())
-	}
+	icon := widget.NewIcon(toastIcon(level))
 	// the whole short message, wrapped: a toast is read once
 	label := widget.NewLabel(short)
 	label.Wrapping = fyne.TextWrapWord
@@ -110,7 +131,7 @@ func (t *toaster) showAction(level, msg, actLabel string, life time.Duration, ac
 	bg := canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground))
 	bg.CornerRadius = 6
 	bg.StrokeWidth = 2
-	bg.StrokeColor = colorFor(map[bool]string{true: "error", false: "ok"}[level == "error"])
+	bg.StrokeColor = colorFor(toastColor(level))
 	row := container.NewBorder(nil, nil, icon, right, label)
 	sized := container.NewStack(bg, container.NewPadded(row))
 	item.obj = sized
