@@ -273,7 +273,10 @@ func runHTTPTap(ctx context.Context, f *tapFlags, stderr io.Writer) int {
 	red := wire.NewRedactor()
 	rec := newTapRecord(f.trace, events.ConnInfo{Conn: name, Transport: "http", Target: red.URL(f.upstream)}, stderr)
 	rr := rec.redactor()
-	po := tap.ProxyOptions{Upstream: up, Rec: rec.recorder(), Conn: name, Redactor: rr}
+	po := tap.ProxyOptions{Upstream: up, Rec: rec.recorder(), Conn: name, Redactor: rr,
+		OnUpstreamError: func(kind tap.UpstreamFailure, err error) {
+			fmt.Fprintf(stderr, "%s%s\n", tapPrefix, upstreamProblem(red.URL(f.upstream), kind, err))
+		}}
 	if f.fault != "" {
 		spec, _ := fault.Parse(f.fault) // checked by parseTapArgs
 		po.Fault = &spec
@@ -299,6 +302,25 @@ func runHTTPTap(ctx context.Context, f *tapFlags, stderr io.Writer) int {
 	}
 	rec.finish()
 	return code
+}
+
+// upstreamProblem is the line the HTTP tap writes, once per kind, when
+// it cannot carry a request to the upstream (the host gets 502; the
+// trace keeps each failed request).
+func upstreamProblem(upstream string, kind tap.UpstreamFailure, err error) string {
+	switch kind {
+	case tap.UpstreamRefused:
+		return fmt.Sprintf("cannot reach the upstream %s (connection refused) — is the server running?", upstream)
+	case tap.UpstreamNoHost:
+		return fmt.Sprintf("cannot reach the upstream %s (host not found) — is the host name right?", upstream)
+	case tap.UpstreamTimeout:
+		return fmt.Sprintf("cannot reach the upstream %s (timed out) — is the server up and reachable from here?", upstream)
+	case tap.UpstreamTLS:
+		return fmt.Sprintf("cannot reach the upstream %s (TLS failed: %v) — is it http or https?", upstream, err)
+	case tap.UpstreamReset:
+		return fmt.Sprintf("the upstream %s closed the connection before answering — the host got 502", upstream)
+	}
+	return fmt.Sprintf("a request to the upstream %s failed (%v) — the host got 502", upstream, err)
 }
 
 // backupSuffix names the copy of a client's config file that

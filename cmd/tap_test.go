@@ -6,6 +6,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -611,5 +613,62 @@ func uninstallTwice(t *testing.T, cfg, orig string) {
 	errb.Reset()
 	if code := run([]string{"--tap-uninstall", cfg, "--server", "everything", "--yes"}, strings.NewReader(""), &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "nothing to undo") {
 		t.Errorf("second uninstall: exit %d, %q", code, errb.String())
+	}
+}
+
+// TestHTTPTapUpstreamUnreachable: an HTTP tap whose upstream has nothing
+// listening answers the host 502 and says why on stderr, once however
+// often the host retries, with the upstream's secret masked.
+func TestHTTPTapUpstreamUnreachable(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	const secret = "key-secret-98765432"
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(self, "--tap", "--listen", "127.0.0.1:0", "--upstream", "http://"+addr+"/mcp?api_key="+secret,
+		"--trace", filepath.Join(t.TempDir(), "t.json"))
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	br := bufio.NewReader(stderr)
+	var local string
+	for local == "" {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("the tap said nothing about listening: %v", err)
+		}
+		if _, rest, ok := strings.Cut(line, "listening on "); ok {
+			local, _, _ = strings.Cut(rest, " ")
+		}
+	}
+	tail := make(chan string, 1)
+	go func() { b, _ := io.ReadAll(br); tail <- string(b) }()
+	for i := 0; i < 3; i++ {
+		resp, err := http.Post(local, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadGateway {
+			t.Fatalf("status %d, want 502", resp.StatusCode)
+		}
+	}
+	cmd.Process.Signal(syscall.SIGTERM)
+	cmd.Wait()
+	out := <-tail
+	if strings.Contains(out, secret) {
+		t.Errorf("the upstream's secret is on stderr:\n%s", out)
+	}
+	want := "spyglass tap: cannot reach the upstream http://" + addr + "/mcp?api_key="
+	if n := strings.Count(out, want); n != 1 || !strings.Contains(out, "(connection refused) — is the server running?") {
+		t.Errorf("stderr says %d times %q…(connection refused), want once:\n%s", n, want, out)
 	}
 }

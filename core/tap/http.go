@@ -3,14 +3,17 @@ package tap
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/tls"
 	"errors"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/wire"
@@ -38,6 +41,66 @@ type ProxyOptions struct {
 	// through (see faultTap); the record holds what the host sent and
 	// what it received, and each fault as a warning.
 	Fault *fault.Spec
+	// OnUpstreamError, when set, is told when a request could not be
+	// carried to the upstream (it was answered 502): once per kind of
+	// failure (see UpstreamFailure), so that a host retrying does not
+	// repeat it. It may be called from several goroutines, one at a time.
+	OnUpstreamError func(kind UpstreamFailure, err error)
+}
+
+// UpstreamFailure is a kind of failure to reach the upstream.
+type UpstreamFailure string
+
+// The kinds of UpstreamFailure.
+const (
+	UpstreamRefused UpstreamFailure = "connection refused"
+	UpstreamNoHost  UpstreamFailure = "host not found"
+	UpstreamTimeout UpstreamFailure = "timed out"
+	UpstreamTLS     UpstreamFailure = "TLS failed"
+	UpstreamReset   UpstreamFailure = "connection closed"
+	UpstreamOther   UpstreamFailure = "failed"
+)
+
+// ClassifyUpstream is the kind of failure err is.
+func ClassifyUpstream(err error) UpstreamFailure {
+	var dns *net.DNSError
+	var ne net.Error
+	var cert *tls.CertificateVerificationError
+	var rec tls.RecordHeaderError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return UpstreamRefused
+	case errors.As(err, &dns):
+		return UpstreamNoHost
+	case errors.As(err, &cert), errors.As(err, &rec):
+		return UpstreamTLS
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return UpstreamReset
+	case errors.As(err, &ne) && ne.Timeout():
+		return UpstreamTimeout
+	}
+	return UpstreamOther
+}
+
+// onceByKind calls f once per kind.
+type onceByKind struct {
+	mu   sync.Mutex
+	seen map[UpstreamFailure]bool
+	f    func(UpstreamFailure, error)
+}
+
+func (o *onceByKind) tell(err error) {
+	if o == nil || o.f == nil {
+		return
+	}
+	k := ClassifyUpstream(err)
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.seen[k] {
+		return
+	}
+	o.seen[k] = true
+	o.f(k, err)
 }
 
 // NewProxy returns the HTTP tap: a reverse proxy to o.Upstream for
@@ -61,6 +124,7 @@ func NewProxy(o ProxyOptions) http.Handler {
 		rt = &wire.Tap{Base: &bodyTap{base: inner, o: &o}, Rec: o.Rec, Conn: o.Conn, Redactor: o.Redactor}
 	}
 	up := o.Upstream
+	tell := &onceByKind{seen: map[UpstreamFailure]bool{}, f: o.OnUpstreamError}
 	return &httputil.ReverseProxy{
 		Rewrite: func(pr *httputil.ProxyRequest) {
 			pr.Out.URL.Scheme, pr.Out.URL.Host = up.Scheme, up.Host
@@ -80,6 +144,7 @@ func NewProxy(o ProxyOptions) http.Handler {
 				panic(http.ErrAbortHandler) // the host sees the connection go
 			}
 			if r.Context().Err() == nil {
+				tell.tell(err)
 				w.WriteHeader(http.StatusBadGateway)
 			}
 		},

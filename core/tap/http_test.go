@@ -5,10 +5,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
@@ -172,5 +174,56 @@ func TestProxyBatch(t *testing.T) {
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("recorded:\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestProxyUpstreamUnreachable: with nothing listening at the upstream,
+// every request is answered 502 and recorded, and the hook is told once
+// for the kind of failure however often the host retries.
+func TestProxyUpstreamUnreachable(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // nothing listens there now
+	up, _ := url.Parse("http://" + addr + "/mcp")
+	type told struct {
+		kind UpstreamFailure
+		err  error
+	}
+	var got []told
+	var mu sync.Mutex
+	log := events.New(nil)
+	proxy := httptest.NewServer(NewProxy(ProxyOptions{Upstream: up, Rec: log, Conn: "c",
+		OnUpstreamError: func(k UpstreamFailure, err error) {
+			mu.Lock()
+			got = append(got, told{k, err})
+			mu.Unlock()
+		}}))
+	defer proxy.Close()
+	for i := 0; i < 3; i++ {
+		resp, err := http.Post(proxy.URL+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadGateway {
+			t.Fatalf("status %d, want 502", resp.StatusCode)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 1 || got[0].kind != UpstreamRefused {
+		t.Fatalf("hook told %v, want once with %q", got, UpstreamRefused)
+	}
+	n := 0
+	for _, e := range log.Events() {
+		if e.Kind == events.KindHTTP {
+			n++
+		}
+	}
+	if n < 3 {
+		t.Errorf("%d HTTP events recorded, want the 3 failed requests", n)
 	}
 }
