@@ -33,7 +33,7 @@ type sessionDiffView struct {
 	d      SessionDiffer
 	a, b   string
 	ignore *widget.Entry
-	status *widget.Label
+	status *statusLine
 	rows   *fyne.Container
 	dlg    dialog.Dialog
 }
@@ -93,9 +93,7 @@ func (w *Window) compareSessions(a, b string) *sessionDiffView {
 }
 
 func (v *sessionDiffView) buildUI() fyne.CanvasObject {
-	v.status = widget.NewLabel("")
-	v.status.Wrapping = fyne.TextWrapWord
-	v.status.TextStyle.Bold = true
+	v.status = newStatusLine(v.w, "")
 	v.rows = container.NewVBox()
 	v.ignore = widget.NewMultiLineEntry()
 	v.ignore.SetText(strings.Join(sessiondiff.DefaultIgnore, "\n"))
@@ -107,7 +105,7 @@ func (v *sessionDiffView) buildUI() fyne.CanvasObject {
 	help.Wrapping = fyne.TextWrapWord
 	side := container.NewBorder(help, container.NewHBox(reset), nil, nil, v.ignore)
 	v.refresh()
-	list := container.NewBorder(v.status, nil, nil, nil, container.NewVScroll(v.rows))
+	list := container.NewBorder(v.status.obj, nil, nil, nil, container.NewVScroll(v.rows))
 	split := container.NewHSplit(list, side)
 	split.Offset = 0.72
 	return split
@@ -131,12 +129,12 @@ func (v *sessionDiffView) onIgnoreChanged() { v.refresh() }
 func (v *sessionDiffView) refresh() {
 	patterns := v.patterns()
 	if _, err := sessiondiff.ParseIgnore(patterns); err != nil {
-		v.status.SetText("Fix the ignore list (the last comparison is shown): " + err.Error())
+		v.status.SetErr("Fix the ignore list (the last comparison is shown)", err)
 		return
 	}
 	res, err := v.d.DiffSessions(v.a, v.b, patterns)
 	if err != nil {
-		v.status.SetText("Cannot compare the sessions: " + err.Error())
+		v.status.SetErr("Cannot compare the sessions", err)
 		return
 	}
 	diffs := len(res.Differing())

@@ -154,3 +154,41 @@ func (w *Window) toastErr(level, what string, err error) {
 		showTextDialog(what, full, w.win)
 	})
 }
+
+// statusLine is a dialog's bold status line that can also tell a failure:
+// what did not happen, then the cause in the window's plain words (as
+// toastErr words it), with "Show full error" for the whole chain.
+type statusLine struct {
+	*widget.Label
+	w    *Window
+	full *widget.Button
+	obj  *fyne.Container
+}
+
+func newStatusLine(w *Window, text string) *statusLine {
+	s := &statusLine{Label: wrapLabel(text), w: w}
+	s.TextStyle.Bold = true
+	s.full = widget.NewButton("Show full error", nil)
+	s.full.Importance = widget.LowImportance
+	s.full.Hide()
+	s.obj = container.NewVBox(s.Label, wrapRow(s.full))
+	return s
+}
+
+// SetText shows text, a failure's Show full error hidden.
+func (s *statusLine) SetText(text string) {
+	s.full.Hide()
+	s.Label.SetText(text)
+}
+
+// SetErr shows "what: cause" in plain words, the chain behind Show full
+// error.
+func (s *statusLine) SetErr(what string, err error) {
+	if h, ok := s.w.be.(Humanizer); ok {
+		err = h.Humanize(err)
+	}
+	head, full := plainError(err)
+	s.Label.SetText(what + ": " + head)
+	s.full.OnTapped = func() { showTextDialog(what, full, s.w.win) }
+	s.full.Show()
+}

@@ -62,7 +62,7 @@ func (w *Window) ProtocolMatrix(server string, seq uint64) { w.protocolMatrix(se
 
 // matrixView is the protocol matrix's dialog.
 type matrixView struct {
-	status *widget.Label
+	status *statusLine
 	rows   *fyne.Container
 }
 
@@ -72,10 +72,8 @@ func (w *Window) protocolMatrix(server string, seq uint64) *matrixView {
 		w.toast("error", "This build has no protocol matrix")
 		return nil
 	}
-	v := &matrixView{status: widget.NewLabel("Running " + server + "'s latest call under each protocol version…"), rows: container.NewVBox()}
-	v.status.TextStyle.Bold = true
-	v.status.Wrapping = fyne.TextWrapWord
-	d := dialog.NewCustom("Protocol matrix · "+server, "Close", container.NewBorder(v.status, nil, nil, nil, container.NewVScroll(v.rows)), w.win)
+	v := &matrixView{status: newStatusLine(w, "Running "+server+"'s latest call under each protocol version…"), rows: container.NewVBox()}
+	d := dialog.NewCustom("Protocol matrix · "+server, "Close", container.NewBorder(v.status.obj, nil, nil, nil, container.NewVScroll(v.rows)), w.win)
 	sz := w.win.Canvas().Size()
 	d.Resize(fyne.NewSize(sz.Width*0.8, sz.Height*0.8))
 	esc.Show(d, w.win)
@@ -88,7 +86,7 @@ func (w *Window) protocolMatrix(server string, seq uint64) *matrixView {
 
 func (v *matrixView) show(m *Matrix, err error) {
 	if err != nil {
-		v.status.SetText("Could not run the matrix: " + err.Error())
+		v.status.SetErr("Could not run the matrix", err)
 		return
 	}
 	var changes []string

@@ -43,7 +43,7 @@ type replayView struct {
 	w        *Window
 	from, to string
 	session  string
-	status   *widget.Label
+	status   *statusLine
 	body     *fyne.Container
 	diff     *sessionDiffView
 	dlg      dialog.Dialog
@@ -105,7 +105,7 @@ func (w *Window) replaySession(from, to string) {
 	}
 	plan, err := r.PlanReplay(from)
 	if err != nil {
-		w.toast("error", "Cannot replay "+from+": "+err.Error())
+		w.toastErr("error", "Cannot replay "+from, err)
 		return
 	}
 	if len(plan.Writes) == 0 {
@@ -128,15 +128,14 @@ func (w *Window) replaySession(from, to string) {
 func (w *Window) startReplay(r Replayer, from, to string) *replayView {
 	name, run, err := r.StartReplay(from, to)
 	if err != nil {
-		w.toast("error", "Cannot replay "+from+": "+err.Error())
+		w.toastErr("error", "Cannot replay "+from, err)
 		return nil
 	}
 	w.reloadServers()
 	v := &replayView{w: w, from: from, to: to, session: name}
-	v.status = wrapLabel("Replaying " + from + " against " + to + "… (its messages are in the inspector under " + name + ")")
-	v.status.TextStyle.Bold = true
+	v.status = newStatusLine(w, "Replaying "+from+" against "+to+"… (its messages are in the inspector under "+name+")")
 	v.body = container.NewStack()
-	v.dlg = dialog.NewCustom("Replay of "+from+" against "+to, "Close", container.NewBorder(v.status, nil, nil, nil, v.body), w.win)
+	v.dlg = dialog.NewCustom("Replay of "+from+" against "+to, "Close", container.NewBorder(v.status.obj, nil, nil, nil, v.body), w.win)
 	sz := w.win.Canvas().Size()
 	v.dlg.Resize(fyne.NewSize(sz.Width*0.9, sz.Height*0.88))
 	esc.Show(v.dlg, w.win)
@@ -156,12 +155,12 @@ func (w *Window) startReplay(r Replayer, from, to string) *replayView {
 func (v *replayView) done(d SessionDiffer, err error) {
 	switch {
 	case d == nil:
-		v.status.SetText("The replay did not start: " + err.Error())
+		v.status.SetErr("The replay did not start", err)
 		v.status.Importance = widget.DangerImportance
 		v.status.Refresh()
 		return
 	case err != nil:
-		v.status.SetText("The replay stopped part way (the requests after it were not sent): " + err.Error())
+		v.status.SetErr("The replay stopped part way (the requests after it were not sent)", err)
 		v.status.Importance = widget.DangerImportance
 	default:
 		v.status.SetText("Replayed " + v.from + " against " + v.to + " (A: the recording, B: " + v.session + ")")
