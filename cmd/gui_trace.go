@@ -13,6 +13,7 @@ import (
 
 	"github.com/spyglass-mcp/spyglass/core/catalog"
 	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/history"
 	"github.com/spyglass-mcp/spyglass/core/mcpresult"
 	"github.com/spyglass-mcp/spyglass/core/session"
 	"github.com/spyglass-mcp/spyglass/core/sessiondiff"
@@ -221,6 +222,21 @@ func newRecordedConn(evs []events.Event) *recordedConn {
 		if rerr != nil {
 			continue
 		}
+		if isListMethod(x.Method) && !hasCursor(x.Request) {
+			// a list asked for again (after list_changed, say) starts
+			// over: the latest list wins; a cursor's page adds to it
+			delete(lists, x.Method)
+			switch x.Method {
+			case "tools/list":
+				c.tools = nil
+			case "resources/list":
+				c.res = nil
+			case "resources/templates/list":
+				c.tmpl = nil
+			case "prompts/list":
+				c.proms = nil
+			}
+		}
 		switch x.Method {
 		case "initialize", "server/discover":
 			c.info = recordedInfo(x, result)
@@ -239,6 +255,25 @@ func newRecordedConn(evs []events.Event) *recordedConn {
 		}
 	}
 	return c
+}
+
+// isListMethod reports whether method lists what a server offers.
+func isListMethod(method string) bool {
+	switch method {
+	case "tools/list", "resources/list", "resources/templates/list", "prompts/list":
+		return true
+	}
+	return false
+}
+
+// hasCursor reports whether a recorded list request asks for a page
+// after the first.
+func hasCursor(req json.RawMessage) bool {
+	var p struct {
+		Cursor *string `json:"cursor"`
+	}
+	_ = json.Unmarshal(recordedParams(req), &p)
+	return p.Cursor != nil && *p.Cursor != ""
 }
 
 // recordedInfo is what the recorded handshake negotiated.
@@ -276,7 +311,9 @@ func (c *recordedConn) ToolCalls(name string) []ui.RecordedCall {
 			Arguments json.RawMessage `json:"arguments"`
 		}
 		_ = json.Unmarshal(recordedParams(x.Request), &p)
-		rc := ui.RecordedCall{Seq: x.Seq, Arguments: p.Arguments}
+		// a secret argument is masked as History masks it: the screens
+		// show what was sent, never the secret (Replay sends x itself)
+		rc := ui.RecordedCall{Seq: x.Seq, Arguments: history.MaskJSON(p.Arguments)}
 		result, rerr := recordedResult(x.Response)
 		if rerr != nil {
 			rc.Err = fmt.Sprintf("the server answered with error %d: %s", rerr.Code, rerr.Message)
