@@ -557,6 +557,7 @@ func (t *toolsScreen) onResult(name string, ctx context.Context, res ToolResult,
 		}
 		t.showProtocolError("The call failed", err)
 		t.showAttempt(res.Attempt)
+		t.revealResult()
 		head, _ := plainError(err)
 		t.ss.s.w.toast("error", head)
 		return
@@ -566,6 +567,24 @@ func (t *toolsScreen) onResult(name string, ctx context.Context, res ToolResult,
 		elapsed = res.Duration
 	}
 	t.showResult(res, elapsed)
+	t.revealResult()
+}
+
+// revealResult scrolls the form to the result card when its top landed
+// below the fold (a long form); a card already in view keeps the form's
+// scroll where the user left it.
+func (t *toolsScreen) revealResult() {
+	s, ok := t.formObj.(*container.Scroll)
+	if !ok || s.Content == nil || len(t.result.Objects) == 0 || fyne.CurrentApp() == nil {
+		return
+	}
+	s.Refresh() // the content takes the card's height first
+	d := fyne.CurrentApp().Driver()
+	top := d.AbsolutePositionForObject(t.result).Y - d.AbsolutePositionForObject(s.Content).Y
+	if top < s.Offset.Y+s.Size().Height-4*theme.Padding() {
+		return // its head is in view
+	}
+	s.ScrollToOffset(fyne.NewPos(s.Offset.X, top-theme.Padding()))
 }
 
 func (t *toolsScreen) showProtocolError(title string, err error) {
