@@ -844,7 +844,7 @@ func (d *eventDetail) show(seq uint64) {
 		if req != nil {
 			missing = missingResponse(req.Badge)
 		}
-		d.payload.Objects = []fyne.CanvasObject{container.NewGridWithColumns(2, pane("Request", req, ""), pane("Response", resp, missing))}
+		d.payload.Objects = []fyne.CanvasObject{newPair(pane("Request", req, ""), pane("Response", resp, missing))} // stacked when narrow
 	} else {
 		shown := withSyntheticPayload(e) // a tool · event shows its own record
 		d.payload.Objects = []fyne.CanvasObject{pane("", &shown, "")}
@@ -975,12 +975,30 @@ func (d *eventDetail) showRun(e EventView) {
 	if total <= 0 {
 		total = time.Millisecond
 	}
-	d.run.Add(widget.NewLabel(fmt.Sprintf("%d steps · %s", len(steps), total.Round(time.Millisecond))))
+	// a response is drawn on its request's bar, not as a row of its
+	// own: the count is of the rows shown, and says where the rest are
+	// (it said "5 steps" over 3 rows)
+	var rows []events.Step
+	answered := 0
 	for _, st := range steps {
-		x, _ := d.in.event(st.Event.Seq)
-		if x.Type == "result" || x.Type == "error" {
-			continue // shown as the request's bar
+		if x, _ := d.in.event(st.Event.Seq); x.Type == "result" || x.Type == "error" {
+			answered++
+			continue
 		}
+		rows = append(rows, st)
+	}
+	head := plural(len(rows), "step") + " · " + total.Round(time.Millisecond).String()
+	switch {
+	case answered == 1:
+		head += " · the response is drawn on its request's bar"
+	case answered > 1:
+		head += " · the " + itoa(answered) + " responses are drawn on their requests' bars"
+	}
+	hl := widget.NewLabel(head)
+	hl.Wrapping = fyne.TextWrapWord
+	d.run.Add(hl)
+	for _, st := range rows {
+		x, _ := d.in.event(st.Event.Seq)
 		from := float32(st.Offset) / float32(total)
 		to := float32(st.Offset+st.Duration) / float32(total)
 		level := "primary"

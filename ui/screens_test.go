@@ -322,7 +322,9 @@ func TestInspector(t *testing.T) {
 	Sync(func() { in.search.SetText("") })
 	shownWhen(t, in, "every row again", func(got []string) bool { return len(got) >= 4 })
 	Sync(func() {
-		// details: both payloads side by side, and the run's waterfall
+		// details: both payloads (side by side when wide, stacked with
+		// half the height each when narrow), and the run's waterfall
+		w.win.Resize(fyne.NewSize(1920, 1200))
 		in.onSelect(1003)
 		d := texts(in.detail.obj)
 		for _, want := range []string{"Request · id 5 · 17ms", "Response · id 5", `method: "tools/call"`} {
@@ -331,7 +333,7 @@ func TestInspector(t *testing.T) {
 			}
 		}
 		in.detail.tabs.SelectIndex(1)
-		if r := texts(in.detail.run); !strings.Contains(r, "3 steps") || !strings.Contains(r, "notifications/progress") {
+		if r := texts(in.detail.run); !strings.Contains(r, "2 steps") || !strings.Contains(r, "the response is drawn on its request's bar") || !strings.Contains(r, "notifications/progress") { // the request and the progress; the response on the request's bar
 			t.Errorf("this run:\n%s", r)
 		}
 		// pause: the list freezes, events buffer
