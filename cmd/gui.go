@@ -36,10 +36,9 @@ func (b *guiBackend) useQueue(w *ui.Window, profiles string) *requests.Queue {
 		},
 		OnAdded: func(kind, server, id, run string) {
 			// seed 000: in the panel of the tool call that sent it, else
-			// in the queue below the screens
-			if !w.ShowRequestInline(server, id, run) {
-				w.Toast("ok", server+" asks for "+kind+": answer it below the screens")
-			}
+			// in the queue below the screens, which opens at it; no toast:
+			// it would lie over the very fields it points to
+			w.ShowRequestInline(server, id, run)
 		},
 	})
 	w.SetRequestInliner(q.Inline)

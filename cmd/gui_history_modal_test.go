@@ -66,12 +66,16 @@ func TestGUIElicitationModalFromInspector(t *testing.T) {
 	h.waitFor("the answer and the dialog closed", func() bool {
 		return h.hasText("The user chose decline") && h.win.Canvas().Overlays().Top() == nil
 	})
-	// the row of an answered request says so instead of opening anything
+	// the row of an answered request opens it read-only: the request and
+	// the answer sent, not a success toast
 	if err := h.w.OpenEvent("elicitation/create #", 30*time.Second); err != nil {
 		t.Fatal(err)
 	}
 	h.tap("View Details")
-	h.waitFor("the note", func() bool { return h.hasText("no longer waits for an answer") })
+	h.waitFor("the closed request's details", func() bool {
+		return h.overlayText("no longer waits for an answer") && h.overlayText("Request · id") && h.overlayText("Response · id") &&
+			h.overlayButton("Decline") == nil
+	})
 }
 
 // TestGUIElicitationModalURL: link_account's page (URL mode) opens from

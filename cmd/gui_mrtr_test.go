@@ -139,7 +139,7 @@ func TestGUIMRTRRound(t *testing.T) {
 		return h.queueShows("Round 2 of tools/call plan (MRTR)") && h.button("Edit & Send") != nil
 	})
 	ui.Sync(func() {
-		e, _ := h.inQueue(func(o fyne.CanvasObject) bool { e, ok := o.(*widget.Entry); return ok && e.MultiLine }).(*widget.Entry)
+		e := asEntry(h.inQueue(func(o fyne.CanvasObject) bool { e := asEntry(o); return e != nil && e.MultiLine }))
 		if e == nil {
 			t.Fatal("no response field in the sampling panel")
 		}

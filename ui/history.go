@@ -11,11 +11,13 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/redact"
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // historyScreen is the History of one server: every call a person made,
@@ -902,6 +904,25 @@ func (in *inspector) onOpenRequest(e EventView) {
 		return
 	}
 	if !in.openRequest(e.Server, e.ID) {
-		in.w.toast("ok", "This request no longer waits for an answer: it was answered, cancelled, or its connection ended.")
+		in.showAnswered(e)
 	}
+}
+
+// showAnswered opens a server request that no longer waits read-only:
+// the request and the answer sent (or why there was none), from the log.
+func (in *inspector) showAnswered(e EventView) {
+	var resp *EventView
+	if p, ok := in.event(e.Pair); ok {
+		resp = &p
+	}
+	what := "Sampling"
+	if e.Method == "elicitation/create" {
+		what = "Elicitation"
+	}
+	note := wrapLabel("This request no longer waits for an answer: it was answered, cancelled, or its connection ended. What was asked and what was sent back:")
+	body := container.NewGridWithRows(2, pane("Request", &e, ""), pane("Response", resp, missingResponse(e.Badge)))
+	d := dialog.NewCustom("Server Request: "+what+" (closed)", "Close", container.NewBorder(note, nil, nil, nil, body), in.w.win)
+	size := in.w.win.Canvas().Size()
+	d.Resize(fyne.NewSize(fyne.Min(720, size.Width*0.95), fyne.Min(640, size.Height*0.95)))
+	esc.Show(d, in.w.win)
 }
