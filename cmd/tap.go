@@ -46,8 +46,12 @@ type tapFlags struct {
 	listen    string
 	listenAny bool
 	upstream  string
-	name      string
-	command   []string
+	// upstreamFrom is the --tap-install record whose upstream the tap
+	// serves (--upstream-from): a url with a secret stays off the
+	// command line.
+	upstreamFrom string
+	name         string
+	command      []string
 }
 
 // parseTapArgs reads the flags of --tap (without --tap itself).
@@ -60,9 +64,27 @@ func parseTapArgs(args []string) (*tapFlags, error) {
 	fs.StringVar(&f.listen, "listen", "", "HTTP tap: listen on this address (loopback only unless --listen-any)")
 	fs.BoolVar(&f.listenAny, "listen-any", false, "HTTP tap: allow a --listen address that is not loopback")
 	fs.StringVar(&f.upstream, "upstream", "", "HTTP tap: the server's URL")
+	fs.StringVar(&f.upstreamFrom, "upstream-from", "", "HTTP tap: the server's URL as kept in a --tap-install record file")
 	fs.StringVar(&f.name, "name", "", "name of the tapped server in the record")
 	if err := fs.Parse(args); err != nil {
 		return nil, fmt.Errorf("%v; write spyglass --tap [--trace FILE] [--fault SPEC] -- COMMAND ARGS..., or spyglass --tap --listen 127.0.0.1:PORT --upstream URL [--trace FILE] [--fault SPEC]", err)
+	}
+	if f.upstreamFrom != "" {
+		if f.upstream != "" {
+			return nil, errors.New("give one of --upstream URL or --upstream-from FILE")
+		}
+		var rec httpTapRecord
+		b, err := os.ReadFile(f.upstreamFrom)
+		if err == nil {
+			err = json.Unmarshal(b, &rec)
+		}
+		if err == nil && rec.Upstream == "" {
+			err = errors.New("it holds no upstream url")
+		}
+		if err != nil {
+			return nil, fmt.Errorf("--upstream-from %s: cannot read the server's url from it (%v); it is the record --tap-install keeps, and --tap-install again writes a new one", f.upstreamFrom, err)
+		}
+		f.upstream = rec.Upstream
 	}
 	f.command = fs.Args()
 	if f.fault != "" {
@@ -284,7 +306,7 @@ func runHTTPTap(ctx context.Context, f *tapFlags, stderr io.Writer) int {
 	}
 	proxy := tap.NewProxy(po)
 	local := url.URL{Scheme: "http", Host: ln.Addr().String(), Path: up.Path, RawQuery: up.RawQuery}
-	fmt.Fprintf(stderr, "%slistening on %s → %s\n", tapPrefix, local.String(), red.URL(f.upstream))
+	fmt.Fprintf(stderr, "%slistening on %s → %s\n", tapPrefix, red.URL(local.String()), red.URL(f.upstream))
 	hs := &http.Server{Handler: proxy, ReadHeaderTimeout: 30 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -512,7 +534,7 @@ func planHTTPTap(path string, data []byte, server, trace string, undo bool, e ta
 			return nil, errors.New(installProblem(err, path, server))
 		}
 		return &tapPlan{
-			Diff: unifiedDiff(path, data, out, true),
+			Diff: maskSecrets(unifiedDiff(path, data, out, true), redact.URLSecrets(rec.Upstream)),
 			Apply: func() error {
 				if err := catalog.WriteAtomic(path, out, nil); err != nil {
 					return fmt.Errorf("could not write %s: %v", path, err)
@@ -520,7 +542,7 @@ func planHTTPTap(path string, data []byte, server, trace string, undo bool, e ta
 				os.Remove(recPath)
 				return nil
 			},
-			Done: fmt.Sprintf("%s reaches %s directly again (%s); the tap on %s is no longer needed. Restart the client to pick up the change.", path, server, e.URL, rec.Listen),
+			Done: fmt.Sprintf("%s reaches %s directly again (%s); the tap on %s is no longer needed. Restart the client to pick up the change.", path, server, redact.URL(rec.Upstream), rec.Listen),
 		}, nil
 	}
 	if tapped {
@@ -528,7 +550,15 @@ func planHTTPTap(path string, data []byte, server, trace string, undo bool, e ta
 	}
 	up, err := url.Parse(e.URL)
 	if err != nil || (up.Scheme != "http" && up.Scheme != "https") || up.Host == "" {
-		return nil, fmt.Errorf("%q in %s has the url %q, which is not an http(s) URL, so it cannot go through the tap", server, path, e.URL)
+		return nil, fmt.Errorf("%q in %s has the url %q, which is not an http(s) URL, so it cannot go through the tap", server, path, redact.URL(e.URL))
+	}
+	if other, ok := tapAt(up); ok {
+		return nil, fmt.Errorf("%q in %s already points at a Spyglass tap (%s, set up for %q in %s), and tapping it again would put a tap in front of the tap; to undo, set its url back to %s (the record of that tap is %s)",
+			server, path, redact.URL(e.URL), other.Server, other.Config, redact.URL(other.Upstream), other.path)
+	}
+	if was, ok := tappedByBackup(path, server, up, e); ok {
+		return nil, fmt.Errorf("%q in %s points at %s on this machine, not at %s as in %s, which --tap-install kept before putting a tap in front of it; tapping it again would put a tap in front of the tap. To undo, set its url back to %s (or copy that file back)",
+			server, path, redact.URL(e.URL), redact.URL(was), path+backupSuffix, redact.URL(was))
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -551,8 +581,15 @@ func planHTTPTap(path string, data []byte, server, trace string, undo bool, e ta
 	if err != nil {
 		self = "spyglass"
 	}
-	run := strings.Join([]string{shellQuote(self), "--tap", "--listen", listen, "--upstream", shellQuote(e.URL),
-		"--name", shellQuote(server), "--trace", shellQuote(trace)}, " ")
+	upFlag := []string{"--upstream", shellQuote(e.URL)}
+	secrets := redact.URLSecrets(e.URL)
+	if len(secrets) > 0 {
+		// the url's secret stays off the screen and out of shell
+		// history: the tap reads the url from the record (0600)
+		upFlag = []string{"--upstream-from", shellQuote(recPath)}
+	}
+	run := strings.Join(append(append([]string{shellQuote(self), "--tap", "--listen", listen}, upFlag...),
+		"--name", shellQuote(server), "--trace", shellQuote(trace)), " ")
 	rec = httpTapRecord{Config: path, Server: server, URLLiteral: e.URLLiteral, Upstream: e.URL,
 		TapURL: local.String(), Listen: listen, Trace: trace}
 	if abs, err := filepath.Abs(path); err == nil {
@@ -560,7 +597,7 @@ func planHTTPTap(path string, data []byte, server, trace string, undo bool, e ta
 	}
 	recData, _ := json.MarshalIndent(rec, "", "  ")
 	return &tapPlan{
-		Diff: unifiedDiff(path, data, out, false),
+		Diff: maskSecrets(unifiedDiff(path, data, out, false), secrets),
 		Run:  run,
 		Apply: func() error {
 			if _, err := os.Stat(path + backupSuffix); errors.Is(err, os.ErrNotExist) {
@@ -581,8 +618,74 @@ func planHTTPTap(path string, data []byte, server, trace string, undo bool, e ta
 			return nil
 		},
 		Done: fmt.Sprintf("%s now reaches %s through the tap at %s. A client cannot start an HTTP tap itself: until this runs, the client cannot reach %s, so keep it running while you use the client:\n\n    %s\n\nEach session's record goes to %s (the original file is kept as %s; undo with spyglass --tap-uninstall %s --server %s). Restart the client to pick up the change.",
-			path, server, local.String(), server, run, trace, path+backupSuffix, path, server),
+			path, server, redact.URL(local.String()), server, run, trace, path+backupSuffix, path, server),
 	}, nil
+}
+
+// maskSecrets is s with each of secrets masked (redact.Mask), as
+// written and as JSON escapes them.
+func maskSecrets(s string, secrets []string) string {
+	for _, v := range secrets {
+		if v == "" {
+			continue
+		}
+		s = strings.ReplaceAll(s, v, redact.Mask)
+		if j, err := json.Marshal(v); err == nil && len(j) > 2 {
+			s = strings.ReplaceAll(s, string(j[1:len(j)-1]), redact.Mask)
+		}
+	}
+	return s
+}
+
+// tappedByBackup reports whether the entry's url looks like the tap's
+// (127.0.0.1, the same path and query) in front of the other url that
+// the backup --tap-install kept holds for server (the tap's record was
+// lost), and that url.
+func tappedByBackup(path, server string, u *url.URL, e tap.Entry) (string, bool) {
+	if !loopbackHost(u.Hostname()) {
+		return "", false
+	}
+	b, err := catalog.ReadFile(path + backupSuffix)
+	if err != nil {
+		return "", false
+	}
+	was, _, err := tap.FindEntry(b, server)
+	if err != nil || was.URL == "" || was.URL == e.URL {
+		return "", false
+	}
+	// a tap's url keeps the path and query of the url it stands for
+	w, err := url.Parse(was.URL)
+	if err != nil || w.Path != u.Path || w.RawQuery != u.RawQuery || u.Hostname() != "127.0.0.1" {
+		return "", false
+	}
+	return was.URL, true
+}
+
+// knownTap is an HTTP tap's record found in the taps folder.
+type knownTap struct {
+	httpTapRecord
+	path string
+}
+
+// tapAt finds the record of a tap that u points at: a loopback url
+// whose host is a recorded tap's listen address (its config file may
+// have moved, or the server been renamed, since).
+func tapAt(u *url.URL) (knownTap, bool) {
+	if !loopbackHost(u.Hostname()) {
+		return knownTap{}, false
+	}
+	files, _ := filepath.Glob(filepath.Join(xdg.DataHome, "spyglass", "taps", "*.http-tap.json"))
+	for _, f := range files {
+		var rec httpTapRecord
+		b, err := os.ReadFile(f)
+		if err != nil || json.Unmarshal(b, &rec) != nil {
+			continue
+		}
+		if l, err := url.Parse("http://" + rec.Listen); err == nil && l.Port() == u.Port() && rec.Listen != "" {
+			return knownTap{rec, f}, true
+		}
+	}
+	return knownTap{}, false
 }
 
 // installProblem words a tap.Install or tap.Uninstall error, cause first.

@@ -672,3 +672,124 @@ func TestHTTPTapUpstreamUnreachable(t *testing.T) {
 		t.Errorf("stderr says %d times %q…(connection refused), want once:\n%s", n, want, out)
 	}
 }
+
+// TestTapInstallHTTPSecret: --tap-install of an HTTP entry whose url
+// holds a secret query parameter shows neither in its diff nor in the
+// command to run: the command reads the url from the tap's 0600 record
+// (--upstream-from) and, run as printed, puts the official inspector's
+// CLI through the tap to server-everything with the same output as
+// without it, the tap's own lines masked too. With the record lost (the
+// config moved, or the record deleted), a second --tap-install refuses
+// to put a tap in front of the tap and says how to undo.
+func TestTapInstallHTTPSecret(t *testing.T) {
+	node := peers.Node(t)
+	inspector := peers.File(t, "@modelcontextprotocol/inspector/clients/launcher/build/index.js")
+	base := peers.EverythingHTTP(t, "streamableHttp")
+	dir := t.TempDir()
+	t.Setenv("XDG_DATA_HOME", filepath.Join(dir, "data"))
+	xdg.Reload()
+	t.Cleanup(xdg.Reload)
+	const secret = "sk-query-secret-424242"
+	cfg := filepath.Join(dir, "mcp.json")
+	orig := `{"mcpServers": {"everything": {"type": "http", "url": "` + base + `/mcp?api_key=` + secret + `"}}}` + "\n"
+	if err := os.WriteFile(cfg, []byte(orig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	if code := run([]string{"--tap-install", cfg, "--server", "everything", "--yes"}, strings.NewReader(""), &out, &errb); code != 0 {
+		t.Fatalf("--tap-install: exit %d: %s%s", code, out.String(), errb.String())
+	}
+	if strings.Contains(out.String()+errb.String(), secret) {
+		t.Errorf("--tap-install shows the url's secret:\n%s%s", out.String(), errb.String())
+	}
+	var command string
+	for _, line := range strings.Split(out.String(), "\n") {
+		if rest, ok := strings.CutPrefix(line, "    "); ok && strings.Contains(rest, "--tap --listen") {
+			command = rest
+		}
+	}
+	if !strings.Contains(command, "--upstream-from ") {
+		t.Fatalf("the command to run does not read the url from the record:\n%s", out.String())
+	}
+	recs, _ := filepath.Glob(filepath.Join(dir, "data", "spyglass", "taps", "*.http-tap.json"))
+	if len(recs) != 1 {
+		t.Fatalf("records %v", recs)
+	}
+	if fi, err := os.Stat(recs[0]); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the record %s is not 0600: %v %v", recs[0], fi.Mode(), err)
+	}
+	data, _ := os.ReadFile(cfg)
+	e, _, err := tap.FindEntry(data, "everything")
+	if err != nil || !strings.HasPrefix(e.URL, "http://127.0.0.1:") {
+		t.Fatalf("installed entry %+v (%v)", e, err)
+	}
+
+	tapCmd := exec.Command("sh", "-c", "exec "+command)
+	stderr, _ := tapCmd.StderrPipe()
+	if err := tapCmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer tapCmd.Process.Kill()
+	br := bufio.NewReader(stderr)
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("the tap said nothing about listening: %v", err)
+		}
+		if strings.Contains(line, secret) {
+			t.Errorf("the tap's stderr shows the secret: %s", line)
+		}
+		if strings.Contains(line, "listening on ") {
+			break
+		}
+	}
+	tail := make(chan string, 1)
+	go func() { b, _ := io.ReadAll(br); tail <- string(b) }()
+	inspect := func(u string) []byte {
+		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		defer cancel()
+		c := exec.CommandContext(ctx, node, inspector, "--cli", u, "--transport", "http",
+			"--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=secret url")
+		c.Env = append(os.Environ(), "HOME="+dir)
+		b, err := c.Output()
+		if err != nil {
+			t.Fatalf("inspector %s: %v %s", redactForLog(u, secret), err, b)
+		}
+		return b
+	}
+	if direct, tapped := inspect(base+"/mcp?api_key="+secret), inspect(e.URL); !bytes.Equal(direct, tapped) {
+		t.Errorf("output differs through the tap:\n%s\n%s", direct, tapped)
+	}
+	tapCmd.Process.Signal(syscall.SIGTERM)
+	tapCmd.Wait()
+	if s := <-tail; strings.Contains(s, secret) {
+		t.Errorf("the tap's stderr shows the secret:\n%s", s)
+	}
+
+	// the config moved: its record (named by the old path) does not
+	// match, but the url points at a recorded tap's port
+	moved := filepath.Join(dir, "moved.json")
+	if err := os.WriteFile(moved, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	errb.Reset()
+	code := run([]string{"--tap-install", moved, "--server", "everything", "--yes"}, strings.NewReader(""), &out, &errb)
+	if code == 0 || !strings.Contains(errb.String(), "already points at a Spyglass tap") || !strings.Contains(errb.String(), "set its url back to") || strings.Contains(errb.String(), secret) {
+		t.Errorf("a moved config's second --tap-install: exit %d:\n%s%s", code, out.String(), errb.String())
+	}
+	// the record deleted: the backup says what the url was
+	os.Remove(recs[0])
+	out.Reset()
+	errb.Reset()
+	code = run([]string{"--tap-install", cfg, "--server", "everything", "--yes"}, strings.NewReader(""), &out, &errb)
+	if code == 0 || !strings.Contains(errb.String(), "a tap in front of the tap") || !strings.Contains(errb.String(), backupSuffix) || strings.Contains(errb.String(), secret) {
+		t.Errorf("--tap-install with the record lost: exit %d:\n%s%s", code, out.String(), errb.String())
+	}
+	if b, _ := os.ReadFile(cfg); !bytes.Equal(b, data) {
+		t.Errorf("the refused --tap-install changed the file:\n%s", b)
+	}
+}
+
+// redactForLog is u with secret masked, for a test's failure message.
+func redactForLog(u, secret string) string { return strings.ReplaceAll(u, secret, "****") }
