@@ -46,6 +46,8 @@ func TestTapArgs(t *testing.T) {
 		{[]string{"--listen", "127.0.0.1:1", "--upstream", "http://h/mcp", "--fault", "nonsense"}, "--fault"},
 		{[]string{"--fault", "nonsense", "--", "node"}, "--fault"},
 		{[]string{"--listen-any", "--", "node"}, "goes with --listen"},
+		{[]string{"--listen", "127.0.0.1:1", "--upstream", "http://h/mcp", "--upstream-from", "r.json"}, "one of --upstream URL or --upstream-from"},
+		{[]string{"--listen", "127.0.0.1:1", "--upstream-from", "/nonexistent/r.json"}, "cannot read the server's url from it"},
 	}
 	for _, tc := range tests {
 		_, err := parseTapArgs(tc.args)
