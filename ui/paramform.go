@@ -90,12 +90,12 @@ func newParamForm(ss *serverScreens, ref, name string, params []schemaform.Strin
 		return time.AfterFunc(d, func() { do(f) }).Stop
 	}
 	// the suggestions take one row that keeps its height whether chips
-	// show or not (more chips scroll sideways), so nothing below them
-	// moves under the pointer
+	// show or not (more chips scroll sideways, the bar below them, not
+	// over them), so nothing below them moves under the pointer
 	p.sugg = container.NewHBox()
 	row := canvas.NewRectangle(color.Transparent)
 	row.SetMinSize(fyne.NewSize(0, widget.NewButton("M", nil).MinSize().Height))
-	p.suggBox = container.NewVBox(p.suggHead, container.NewHScroll(container.NewStack(row, p.sugg)))
+	p.suggBox = container.NewVBox(p.suggHead, container.NewHScroll(barRoom(container.NewStack(row, p.sugg), true)))
 	p.suggBox.Hide()
 	p.obj = container.NewVBox(p.form, p.suggBox)
 	if len(params) > 0 && p.serverCompletes() {

@@ -284,7 +284,7 @@ func showServerForm(w *Window, oldName string, cfg ServerConfig) {
 	save.Importance = widget.HighImportance
 	cancel := widget.NewButton("Cancel", func() { d.Hide() })
 	content := container.NewBorder(nil, container.NewVBox(f.errLblInit(), container.NewHBox(layout.NewSpacer(), cancel, save)), nil, nil,
-		esc.NewVScroll(f.buildUI(cfg)))
+		esc.NewVScroll(barRoom(f.buildUI(cfg), false))) // the entries end before the scroll bar
 	d = dialog.NewCustomWithoutButtons(title, content, w.win)
 	// fits a 1024×700 window; the sections scroll
 	size := fyne.NewSize(660, 600)

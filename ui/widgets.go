@@ -615,6 +615,19 @@ func listSplit(list, detail fyne.CanvasObject) *container.Split {
 	return split
 }
 
+// barRoom leaves a scroll bar's width beside o (below it for a
+// horizontal scroll): Fyne draws the bar over the content, and without
+// the room it covered suggestion chips and the edges of entries.
+func barRoom(o fyne.CanvasObject, horizontal bool) *fyne.Container {
+	room := canvas.NewRectangle(color.Transparent)
+	if horizontal {
+		room.SetMinSize(fyne.NewSize(0, theme.ScrollBarSize()))
+		return container.NewBorder(nil, room, nil, nil, o)
+	}
+	room.SetMinSize(fyne.NewSize(theme.ScrollBarSize(), 0))
+	return container.NewBorder(nil, nil, nil, room, o)
+}
+
 // wrapRow lays objects out left to right, wrapping onto more lines when
 // the row is narrow (a row of buttons and badges must not make its whole
 // pane wider).
