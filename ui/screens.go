@@ -92,6 +92,8 @@ func newServerScreens(s *server) *serverScreens {
 	var right fyne.CanvasObject = disc
 	if rc := ss.recordedConn(); rc != nil {
 		right = ss.recordedMark(rc) // nothing to disconnect
+		// its tools do not run: the pane says what selecting one shows
+		ss.tools.detail.Objects = []fyne.CanvasObject{emptyState("A recorded session: select a tool to see the calls recorded for it. Nothing runs here; Replay against… sends them to a live server.")}
 	}
 	ss.obj = container.NewBorder(container.NewBorder(nil, nil, nil, right, title), nil, nil, nil, ss.tabs)
 	conn := s.conn
