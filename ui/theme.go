@@ -11,7 +11,9 @@ import (
 // (4.5:1) against the window and entry backgrounds in both variants. Fyne
 // draws low-importance labels (helper text, hints, timestamps) in its
 // "disabled" colour, which is about 1.3:1 by default, and its light
-// placeholder, error, warning and success colours are too pale on white.
+// placeholder, error, warning and success colours are too pale on white;
+// its control outlines (unticked boxes, unselected radios) are drawn at
+// 3:1 (WCAG's non-text contrast) instead of about 1.2:1.
 type readableTheme struct{ fyne.Theme }
 
 func newReadableTheme() fyne.Theme { return readableTheme{theme.DefaultTheme()} }
@@ -22,6 +24,11 @@ var (
 	lightError     = color.NRGBA{R: 0xc6, G: 0x28, B: 0x28, A: 0xff}
 	lightWarning   = color.NRGBA{R: 0x9a, G: 0x5b, B: 0x00, A: 0xff}
 	lightSuccess   = color.NRGBA{R: 0x2e, G: 0x7d, B: 0x32, A: 0xff}
+	// the outline of an unticked check box or unselected radio (and of
+	// an entry): Fyne's is about 1.2:1 on white, so "☐ Off" and an
+	// unselected "JSON" all but vanished in the light theme
+	lightBorder = color.NRGBA{R: 0x85, G: 0x85, B: 0x85, A: 0xff}
+	darkBorder  = color.NRGBA{R: 0x7a, G: 0x7a, B: 0x7a, A: 0xff}
 )
 
 // Color implements fyne.Theme.
@@ -49,6 +56,11 @@ func (t readableTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.C
 		if light {
 			return lightSuccess
 		}
+	case theme.ColorNameInputBorder:
+		if light {
+			return lightBorder
+		}
+		return darkBorder
 	}
 	return t.Theme.Color(n, v)
 }

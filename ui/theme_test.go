@@ -54,6 +54,19 @@ func TestThemeTextContrastMeetsWCAGAA(t *testing.T) {
 			check(fg, theme.ColorNameBackground)
 		}
 	}
+	// the outline of an unticked box or unselected radio, which is all
+	// there is of it, reaches WCAG's 3:1 for controls against what it is
+	// drawn on and beside (#12: faint in the light theme)
+	for _, v := range []fyne.ThemeVariant{theme.VariantLight, theme.VariantDark} {
+		for _, bg := range []fyne.ThemeColorName{theme.ColorNameBackground, theme.ColorNameInputBackground, theme.ColorNameMenuBackground} {
+			if r := contrast(th.Color(theme.ColorNameInputBorder, v), th.Color(bg, v)); r < 3 {
+				t.Errorf("variant %d: an unticked control's outline on %s is %.2f:1, want at least 3:1", v, bg, r)
+			}
+		}
+	}
+	if r := contrast(theme.DefaultTheme().Color(theme.ColorNameInputBorder, theme.VariantLight), color.White); r >= 3 {
+		t.Fatalf("default input border is %.2f:1; the override may no longer be needed", r)
+	}
 	// the test can tell: Fyne's default "disabled" text fails
 	if r := contrast(theme.DefaultTheme().Color(theme.ColorNameDisabled, theme.VariantLight), color.White); r >= 4.5 {
 		t.Fatalf("default disabled colour is %.2f:1; the override may no longer be needed", r)
