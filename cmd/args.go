@@ -918,7 +918,7 @@ func Usage() string {
   spyglass --replay TRACE.json [server flags] [--trace NEW.json] [--yes]  send a trace again, compare
   spyglass --run COLLECTION.json [server flags] [--format text|json|junit] run saved calls, check them
   spyglass --tap [--trace FILE] [--fault SPEC] -- COMMAND [ARGS...]  sit between a host and a stdio server
-  spyglass --tap --listen 127.0.0.1:PORT --upstream URL [--trace FILE] [--fault SPEC]  ... or an HTTP/SSE server
+  spyglass --tap --listen 127.0.0.1:PORT --upstream URL|--upstream-from FILE [--trace FILE] [--fault SPEC]  ... or an HTTP/SSE server
   spyglass --tap-install CLIENT_CONFIG --server NAME [--trace FILE] [--yes]  have a client launch it through the tap
   spyglass --tap-uninstall CLIENT_CONFIG --server NAME [--yes]     undo --tap-install
 
