@@ -50,13 +50,7 @@ func (h *guiHarness) queueObject() fyne.CanvasObject {
 
 // inQueue finds a visible object of the request queue.
 func (h *guiHarness) inQueue(match func(fyne.CanvasObject) bool) fyne.CanvasObject {
-	var found fyne.CanvasObject
-	walk(h.queueObject(), func(o fyne.CanvasObject) {
-		if found == nil && match(o) {
-			found = o
-		}
-	})
-	return found
+	return under(h.queueObject(), match)
 }
 
 // queueShows reports whether a label of the request queue contains s.
@@ -67,34 +61,88 @@ func (h *guiHarness) queueShows(s string) bool {
 	}) != nil
 }
 
-// openRound selects the queued request whose panel shows message (in
-// quotes, as the panel shows it; the list's rows show it bare), as a
-// person picks it from the queue's list (UI thread).
-func (h *guiHarness) openRound(message string) bool {
+// requestPanel returns where the waiting request whose panel shows
+// message (in quotes, as the panel shows it; the queue's rows show it
+// bare) is answered: the panel it has in the running call's screen
+// (seed 000: a request the call sent is answered there), or else the
+// queue's view once its row is selected, as a person picks it (UI
+// thread). Nil when no waiting request shows message.
+func (h *guiHarness) requestPanel(message string) fyne.CanvasObject {
+	quoted := "“" + message + "”"
+	for _, p := range h.inlinePanels() {
+		if shows(p, quoted) {
+			return p
+		}
+	}
 	l, _ := h.inQueue(func(o fyne.CanvasObject) bool { _, ok := o.(*widget.List); return ok }).(*widget.List)
 	if l == nil {
-		return false
+		return nil
 	}
 	for i := 0; i < l.Length(); i++ {
 		l.Select(i)
-		if h.queueShows("“" + message + "”") {
-			return true
+		if h.queueShows(quoted) {
+			return h.queueObject()
 		}
 	}
-	return false
+	return nil
 }
 
-// answerForm types value into the open elicitation form's first text
-// field (over what it held) and submits it (UI thread).
-func (h *guiHarness) answerForm(value string) {
+// inlinePanels returns the requests' panels in running calls' screens.
+func (h *guiHarness) inlinePanels() []fyne.CanvasObject {
+	h.be.mu.Lock()
+	q := h.be.queue
+	h.be.mu.Unlock()
+	return q.InlinePanels()
+}
+
+// inRequests finds a visible object where waiting requests are answered:
+// their panels in running calls' screens, then the queue's view.
+func (h *guiHarness) inRequests(match func(fyne.CanvasObject) bool) fyne.CanvasObject {
+	for _, p := range h.inlinePanels() {
+		if o := under(p, match); o != nil {
+			return o
+		}
+	}
+	return h.inQueue(match)
+}
+
+// shows reports whether a visible label under o contains s.
+func shows(o fyne.CanvasObject, s string) bool {
+	found := false
+	walk(o, func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok && strings.Contains(l.Text, s) {
+			found = true
+		}
+	})
+	return found
+}
+
+// under finds a visible object under o.
+func under(o fyne.CanvasObject, match func(fyne.CanvasObject) bool) fyne.CanvasObject {
+	var found fyne.CanvasObject
+	walk(o, func(o fyne.CanvasObject) {
+		if found == nil && match(o) {
+			found = o
+		}
+	})
+	return found
+}
+
+// answerForm types value into the first text field of the elicitation
+// form that asks message (over what it held) and submits it (UI thread).
+func (h *guiHarness) answerForm(message, value string) {
 	h.t.Helper()
-	e, _ := h.inQueue(func(o fyne.CanvasObject) bool { e, ok := o.(*widget.Entry); return ok && !e.MultiLine }).(*widget.Entry)
+	p := h.requestPanel(message)
+	if p == nil {
+		h.t.Fatalf("no waiting request asks %q", message)
+	}
+	e := asEntry(under(p, func(o fyne.CanvasObject) bool { e := asEntry(o); return e != nil && !e.MultiLine }))
 	if e == nil {
 		h.t.Fatal("no text field in the form")
 	}
 	e.SetText("") // a default the schema gives
 	test.Type(e, value)
-	b, _ := h.inQueue(func(o fyne.CanvasObject) bool { b, ok := o.(*widget.Button); return ok && b.Text == "Submit" }).(*widget.Button)
+	b, _ := under(p, func(o fyne.CanvasObject) bool { b, ok := o.(*widget.Button); return ok && b.Text == "Submit" }).(*widget.Button)
 	if b == nil {
 		h.t.Fatal("no Submit in the form")
 	}
@@ -134,12 +182,12 @@ func TestGUIMRTRRound(t *testing.T) {
 		return h.queueShows("Round 1 of tools/call plan (MRTR)") && h.queueShows(`Who is the plan for "the launch"?`)
 	})
 	h.checkFits()
-	ui.Sync(func() { h.answerForm("the ops team") })
+	ui.Sync(func() { h.answerForm(`Who is the plan for "the launch"?`, "the ops team") })
 	h.waitFor("round 2 (sampling) in the queue", func() bool {
 		return h.queueShows("Round 2 of tools/call plan (MRTR)") && h.button("Edit & Send") != nil
 	})
 	ui.Sync(func() {
-		e := asEntry(h.inQueue(func(o fyne.CanvasObject) bool { e := asEntry(o); return e != nil && e.MultiLine }))
+		e := asEntry(h.inRequests(func(o fyne.CanvasObject) bool { e := asEntry(o); return e != nil && e.MultiLine }))
 		if e == nil {
 			t.Fatal("no response field in the sampling panel")
 		}
@@ -215,17 +263,11 @@ func TestGUIMRTRParallel(t *testing.T) {
 
 	// the later one first
 	ui.Sync(func() {
-		if !h.openRound("Confirm from tester?") {
-			t.Fatal("no round for the tester's call")
-		}
-		h.answerForm("Grace")
+		h.answerForm("Confirm from tester?", "Grace")
 	})
 	h.waitFor("the tester's answer", func() bool { return h.hasText(`confirmed from tester: {\"name\":\"Grace\",\"ok\":true}`) })
 	ui.Sync(func() {
-		if !h.openRound("Confirm from tools?") {
-			t.Fatal("no round for the Tools screen's call")
-		}
-		h.answerForm("Ada")
+		h.answerForm("Confirm from tools?", "Ada")
 	})
 	h.openTab("Tools")
 	h.waitFor("the Tools screen's answer", func() bool { return h.hasText(`confirmed from tools: {"name":"Ada","ok":true}`) })
@@ -268,7 +310,7 @@ func TestGUIMRTRProfile(t *testing.T) {
 	})
 	h.runTool("plan", `{"topic": "the launch"}`)
 	h.waitFor("round 1 in the queue", func() bool { return h.queueShows("Round 1 of tools/call plan (MRTR)") })
-	ui.Sync(func() { h.answerForm("the ops team") })
+	ui.Sync(func() { h.answerForm(`Who is the plan for "the launch"?`, "the ops team") })
 	h.waitFor("the call's result", func() bool {
 		return h.hasText("plan for the launch (the ops team): This is a mock LLM response for testing purposes.")
 	})

@@ -329,6 +329,19 @@ func (q *Queue) Inline(server, id string) (obj fyne.CanvasObject, ok bool) {
 	return it.inline, true
 }
 
+// InlinePanels returns the places, outside the queue, where waiting
+// requests are answered (what Inline lent to running calls' panels), in
+// the queue's order; the window's tests find a request's fields there.
+func (q *Queue) InlinePanels() []fyne.CanvasObject {
+	var out []fyne.CanvasObject
+	for _, it := range q.items {
+		if it.inline != nil && it.inline.Visible() && len(it.inline.Objects) > 0 {
+			out = append(out, it.inline)
+		}
+	}
+	return out
+}
+
 // fillInline draws it's inline place: the head and panel (nil: a note that
 // the request is open in a dialog).
 func (q *Queue) fillInline(it *queueItem, panel fyne.CanvasObject) {
