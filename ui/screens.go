@@ -294,7 +294,7 @@ func (ss *serverScreens) openResource(uri string) {
 	run(ss, func(ctx context.Context, c Conn) (ReadResult, error) { return c.ReadResource(ctx, uri) },
 		func(r ReadResult, err error) {
 			if err != nil {
-				ss.s.w.toastErr("error", "Could not read "+uri+"", err)
+				ss.s.w.toastErr("error", "Could not read "+uri, err)
 				return
 			}
 			box := container.NewVBox()
@@ -411,7 +411,7 @@ func (w *Window) saveFile(name string, write func(io.Writer) error) {
 		}
 		path := wr.URI().Path()
 		if err = w.writeChosen(path, wr, write); err != nil {
-			w.toastErr("error", "Could not save "+path+"", err)
+			w.toastErr("error", "Could not save "+path, err)
 			return
 		}
 		w.toast("ok", "Saved "+path)

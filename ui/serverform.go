@@ -698,7 +698,7 @@ func (w *Window) clearOAuth(name string) {
 		msg, err := cl.ClearOAuth(context.Background(), name)
 		do(func() {
 			if err != nil {
-				w.toastErr("error", "Could not clear the OAuth state of "+name+"", err)
+				w.toastErr("error", "Could not clear the OAuth state of "+name, err)
 				return
 			}
 			w.toast("ok", msg)

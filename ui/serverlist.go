@@ -315,7 +315,7 @@ func (c *serverCard) onDuplicate() {
 	}
 	cfg.Name = name
 	if err := w.be.SaveServer("", cfg); err != nil {
-		w.toastErr("error", "Could not duplicate "+c.s.cfg.Name+"", err)
+		w.toastErr("error", "Could not duplicate "+c.s.cfg.Name, err)
 		return
 	}
 	w.reloadServers()
@@ -350,7 +350,7 @@ func (w *Window) removeServer(name string) {
 		s.disconnect()
 	}
 	if err := w.be.RemoveServer(name); err != nil {
-		w.toastErr("error", "Could not remove "+name+"", err)
+		w.toastErr("error", "Could not remove "+name, err)
 		return
 	}
 	if w.selected != nil && w.selected.cfg.Name == name {
@@ -390,7 +390,7 @@ func (w *Window) onDropped(_ fyne.Position, uris []fyne.URI) {
 	for _, u := range files {
 		r, err := storageReader(u)
 		if err != nil {
-			w.toastErr("error", "Could not read "+u.Name()+"", err)
+			w.toastErr("error", "Could not read "+u.Name(), err)
 			continue
 		}
 		if IsTrace(u.Name(), r) {
@@ -409,7 +409,7 @@ func (w *Window) importConfig(data []byte, source string) {
 	}
 	added, skipped, err := w.be.Import(data, source)
 	if err != nil {
-		w.toastErr("error", "Could not import "+source+"", err)
+		w.toastErr("error", "Could not import "+source, err)
 		return
 	}
 	w.reloadServers()
