@@ -95,9 +95,11 @@ func TestGUIElicitationModalURL(t *testing.T) {
 	h.waitFor("the modal page", func() bool {
 		return h.overlayText("Server Request: External Action Required") && h.overlayButton("Open in Browser") != nil
 	})
-	if !h.hasText("This request is open in a dialog.") {
-		t.Error("the queue's pane does not say the request is in a dialog")
-	}
+	ui.Sync(func() {
+		if !h.hasText("This request is open in a dialog.") {
+			t.Error("the queue's pane does not say the request is in a dialog")
+		}
+	})
 	ui.Sync(func() { test.Tap(h.overlayButton("Open in Browser")) })
 	h.waitFor("waiting in the dialog", func() bool { return h.overlayText("Waiting for completion") })
 
