@@ -9,7 +9,7 @@ import (
 // recordedFake is a recorded session over the fake connection.
 type recordedFake struct{ *fakeConn }
 
-func (recordedFake) RecordedAt() time.Time               { return time.Date(2026, 12, 1, 23, 28, 0, 0, time.UTC) }
+func (recordedFake) RecordedAt() time.Time                { return time.Date(2026, 12, 1, 23, 28, 0, 0, time.UTC) }
 func (recordedFake) ToolCalls(name string) []RecordedCall { return nil }
 
 // recordedBackend opens its entries' recordings as recordedFake.
