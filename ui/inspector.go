@@ -79,7 +79,8 @@ type inspector struct {
 	search   *widget.Entry
 	list     *widget.List
 	counters *widget.Label
-	pauseBtn *widget.Button
+	pauseBtn *widget.Button // pause.full, which tests tap
+	pause    actionPair     // Pause/Resume with its word and as an icon
 	empty    *widget.Label
 	detail   *eventDetail
 	lane     *listenLane // the subscriptions/listen streams (listenlane.go)
@@ -109,12 +110,10 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	title := heading("Inspector")
 	in.counters = widget.NewLabel("")
 	in.counters.SizeName = theme.SizeNameCaptionText
-	in.pauseBtn = widget.NewButtonWithIcon("Pause", theme.MediaPauseIcon(), in.onPause)
-	clear := widget.NewButtonWithIcon("Clear", theme.DeleteIcon(), in.onClear)
-	dl := widget.NewButtonWithIcon("Trace", theme.DownloadIcon(), in.onDownload)
-	for _, b := range []*widget.Button{in.pauseBtn, clear, dl} {
-		b.Importance = widget.LowImportance
-	}
+	in.pause = newActionPair("Pause", theme.MediaPauseIcon(), in.onPause)
+	in.pauseBtn = in.pause.full
+	clear := newActionPair("Clear", theme.DeleteIcon(), in.onClear)
+	dl := newActionPair("Trace", theme.DownloadIcon(), in.onDownload)
 	tabs := container.NewHBox()
 	for _, t := range inspectorTabs {
 		cat := t.cat
@@ -154,7 +153,8 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	in.detail.obj.Hide()
 
 	header := container.NewVBox(
-		container.NewBorder(nil, nil, title, container.NewHBox(in.pauseBtn, clear, dl)),
+		newHeadRow(title, container.NewHBox(in.pauseBtn, clear.full, dl.full),
+			container.NewHBox(in.pause.icon, clear.icon, dl.icon)),
 		in.counters,
 		tabs,
 		in.search,
@@ -574,13 +574,11 @@ func (in *inspector) onSearch(q string) {
 func (in *inspector) onPause() {
 	in.paused = !in.paused
 	if in.paused {
-		in.pauseBtn.SetText("Resume")
-		in.pauseBtn.SetIcon(theme.MediaPlayIcon())
+		in.pause.set("Resume", theme.MediaPlayIcon())
 		in.updateCounters()
 		return
 	}
-	in.pauseBtn.SetText("Pause")
-	in.pauseBtn.SetIcon(theme.MediaPauseIcon())
+	in.pause.set("Pause", theme.MediaPauseIcon())
 	pending := in.pending
 	in.pending = nil
 	for _, b := range pending {

@@ -1,0 +1,79 @@
+package ui
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// headRow is a panel's header: a title at the start and a row of
+// actions at the end. When the actions with their words do not fit
+// beside the title, the same actions are shown as icons only, and when
+// even those do not fit, the title goes. Its minimum width is the icons'
+// alone, so a split's divider — not the header's words — decides how
+// wide the panel is (at 1024×700 the inspector's "Inspector · Pause ·
+// Clear · Trace" took ~330 px and left the screens ~430).
+type headRow struct{}
+
+// newHeadRow lays out title, full (the actions with words) and icons
+// (the same actions, icons only) with headRow.
+func newHeadRow(title, full, icons fyne.CanvasObject) *fyne.Container {
+	return container.New(headRow{}, title, full, icons)
+}
+
+// MinSize implements fyne.Layout: the icons' row.
+func (headRow) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	s := objs[2].MinSize()
+	s.Height = max(s.Height, objs[0].MinSize().Height, objs[1].MinSize().Height)
+	return s
+}
+
+// Layout implements fyne.Layout.
+func (headRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	title, full, icons := objs[0], objs[1], objs[2]
+	pad := theme.Padding()
+	tw := title.MinSize().Width
+	acts, hide := full, icons
+	if tw+pad+full.MinSize().Width > size.Width {
+		acts, hide = icons, full
+	}
+	setVisible(hide, false)
+	setVisible(acts, true)
+	aw := acts.MinSize().Width
+	acts.Move(fyne.NewPos(size.Width-aw, 0))
+	acts.Resize(fyne.NewSize(aw, size.Height))
+	setVisible(title, tw+pad+aw <= size.Width)
+	title.Move(fyne.NewPos(0, 0))
+	title.Resize(fyne.NewSize(max(size.Width-aw-pad, 0), size.Height))
+}
+
+// setVisible shows or hides o, touching it only when that changes.
+func setVisible(o fyne.CanvasObject, v bool) {
+	if o.Visible() == v {
+		return
+	}
+	if v {
+		o.Show()
+	} else {
+		o.Hide()
+	}
+}
+
+// actionPair is one header action drawn twice for headRow: with its
+// word and as an icon only; both run the same function.
+type actionPair struct{ full, icon *widget.Button }
+
+func newActionPair(label string, icon fyne.Resource, f func()) actionPair {
+	p := actionPair{widget.NewButtonWithIcon(label, icon, f), widget.NewButtonWithIcon("", icon, f)}
+	p.full.Importance = widget.LowImportance
+	p.icon.Importance = widget.LowImportance
+	return p
+}
+
+// set changes the action's word and icon in both forms.
+func (p actionPair) set(label string, icon fyne.Resource) {
+	p.full.SetText(label)
+	p.full.SetIcon(icon)
+	p.icon.SetIcon(icon)
+}
