@@ -443,16 +443,3 @@ func (s *server) causeText() string {
 	}
 	return s.state.Err.Error()
 }
-
-// errorDetail is the full error for "Show full error": the human wording
-// and, when the engine gave one, the technical chain behind it.
-func (s *server) errorDetail() string {
-	text := s.errorText()
-	if d, ok := s.state.Err.(interface{ Detail() string }); ok && d.Detail() != "" {
-		text += "\n\nDetails:\n" + d.Detail()
-	}
-	if rt := s.retryText(); rt != "" {
-		text += "\n\n" + rt
-	}
-	return text
-}
