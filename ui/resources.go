@@ -78,7 +78,9 @@ func firstNonEmpty(s ...string) string {
 }
 
 // newBadgedRow is a list row: a bold name with a badge at its end, a
-// caption line (a URI) under it. setBadgedRow fills one.
+// caption line (a URI) under it, ending a scroll bar's width before the
+// row's edge so that the bar Fyne draws over a long list does not cover
+// the badge. setBadgedRow fills one.
 func newBadgedRow() fyne.CanvasObject {
 	n := widget.NewLabel("")
 	n.TextStyle.Bold = true
@@ -86,12 +88,12 @@ func newBadgedRow() fyne.CanvasObject {
 	u := widget.NewLabel("")
 	u.Truncation = fyne.TextTruncateEllipsis
 	u.SizeName = theme.SizeNameCaptionText
-	return container.NewVBox(container.NewBorder(nil, nil, nil, newBadge("", ""), n), u)
+	return barRoom(container.NewVBox(container.NewBorder(nil, nil, nil, newBadge("", ""), n), u), false)
 }
 
 // setBadgedRow fills a row made by newBadgedRow.
 func setBadgedRow(o fyne.CanvasObject, name, caption, badgeText, level string) {
-	box := o.(*fyne.Container)
+	box := o.(*fyne.Container).Objects[0].(*fyne.Container) // inside barRoom
 	top := box.Objects[0].(*fyne.Container)
 	top.Objects[0].(*widget.Label).SetText(name)
 	top.Objects[1].(*badge).Set(badgeText, level)
