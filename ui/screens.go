@@ -44,6 +44,7 @@ type serverScreens struct {
 	cache     *cacheTracker // the cache-hint countdowns of the lists and reads
 	roots     *requests.RootsPanel
 	tabs      *container.AppTabs
+	where     *widget.Label // the active screen's name beside the server's
 	obj       fyne.CanvasObject
 	ctx       context.Context
 	cancel    context.CancelFunc
@@ -95,7 +96,15 @@ func newServerScreens(s *server) *serverScreens {
 		// its tools do not run: the pane says what selecting one shows
 		ss.tools.detail.Objects = []fyne.CanvasObject{emptyState("A recorded session: select a tool to see the calls recorded for it. Nothing runs here; Replay against… sends them to a live server.")}
 	}
-	ss.obj = container.NewBorder(container.NewBorder(nil, nil, nil, right, title), nil, nil, nil, ss.tabs)
+	// the header names the active screen too: at 1024 px Logs, Roots,
+	// Server info, Experimental and History sit behind the tab bar's "…",
+	// and Fyne cannot relabel that button, so the bar alone did not say
+	// where the user was
+	ss.where = widget.NewLabel("› " + ss.tabs.Selected().Text)
+	ss.where.SizeName = theme.SizeNameSubHeadingText
+	ss.where.Importance = widget.LowImportance
+	ss.tabs.OnSelected = func(ti *container.TabItem) { ss.where.SetText("› " + ti.Text) }
+	ss.obj = container.NewBorder(container.NewBorder(nil, nil, nil, right, container.NewHBox(title, ss.where)), nil, nil, nil, ss.tabs)
 	conn := s.conn
 	conn.OnNotification(func(n Notification) {
 		ss.queue(n)
