@@ -43,7 +43,8 @@ type toolsScreen struct {
 	status  *widget.Label
 	cache   *cacheBadge
 	detail  *fyne.Container
-	name    *widget.Label
+	name    *widget.Label // the tool's title, when it has one
+	ident   *identText    // its name: the heading, or a caption under the title
 	desc    *widget.Label
 	badges  *fyne.Container
 	refused *widget.Label // why the selected tool is not called (HeaderError)
@@ -230,6 +231,8 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 	t.name = heading("")
 	t.name.SizeName = theme.SizeNameSubHeadingText
 	t.name.Wrapping = fyne.TextWrapWord
+	t.name.Hide()
+	t.ident = newIdentText("")
 	t.desc = wrapLabel("")
 	t.badges = wrapRow()
 	t.refused = wrapLabel("")
@@ -254,7 +257,7 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 	t.inline = container.NewVBox()
 	t.result = container.NewVBox()
 	form := container.NewVBox(
-		t.name, t.badges, t.refused, t.desc,
+		t.name, t.ident, t.badges, t.refused, t.desc,
 		heading("Arguments"), t.argsBox,
 		wrapRow(t.runBtn, t.cancel, t.asTask, hint),
 		t.prog, t.progInf, t.progMsg, t.inline,
@@ -287,11 +290,20 @@ func (t *toolsScreen) icon(tool Tool) fyne.CanvasObject {
 	return img
 }
 
-func toolTitle(t Tool) string {
-	if t.Title != "" && t.Title != t.Name {
-		return t.Title + " (" + t.Name + ")"
+// showHeading heads the form with the tool's title, its name as a
+// caption under it, or with the name alone when it has no other title.
+// The name never sits in the title's label: "Weather (trigger-elicitation-
+// request)" wrapped there broke the name inside a word.
+func (t *toolsScreen) showHeading(tool Tool) {
+	if tool.Title != "" && tool.Title != tool.Name {
+		t.name.SetText(tool.Title)
+		t.name.Show()
+		t.ident.Heading = false
+	} else {
+		t.name.Hide()
+		t.ident.Heading = true
 	}
-	return t.Name
+	t.ident.SetText(tool.Name)
 }
 
 // annotationIcons are the small icons of a tool's annotations in the list.
@@ -401,7 +413,7 @@ func (t *toolsScreen) onSelect(tool Tool) {
 	}
 	t.saveArgs()
 	t.selected = &tool
-	t.name.SetText(toolTitle(tool))
+	t.showHeading(tool)
 	t.desc.SetText(tool.Description)
 	t.badges.Objects = annotationBadges(tool)
 	t.badges.Refresh()
