@@ -128,7 +128,7 @@ func (h *guiHarness) menuItem(menu, label string) *fyne.MenuItem {
 func (h *guiHarness) button(text string) *widget.Button {
 	b, _ := h.find(func(o fyne.CanvasObject) bool {
 		b, ok := o.(*widget.Button)
-		return ok && b.Text == text
+		return ok && (b.Text == text || b.Text == "" && ui.IconButtonName(b) == text) // an icon-only action by its word
 	}).(*widget.Button)
 	return b
 }

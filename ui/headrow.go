@@ -14,7 +14,9 @@ import (
 // alone, so a split's divider — not the header's words — decides how
 // wide the panel is (at 1024×700 the inspector's "Inspector · Pause ·
 // Clear · Trace" took ~330 px and left the screens ~430).
-type headRow struct{}
+type headRow struct {
+	left bool // the actions start at the left edge (the title is a spacer)
+}
 
 // newHeadRow lays out title, full (the actions with words) and icons
 // (the same actions, icons only) with headRow.
@@ -30,7 +32,7 @@ func (headRow) MinSize(objs []fyne.CanvasObject) fyne.Size {
 }
 
 // Layout implements fyne.Layout.
-func (headRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+func (r headRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	title, full, icons := objs[0], objs[1], objs[2]
 	pad := theme.Padding()
 	tw := title.MinSize().Width
@@ -41,7 +43,11 @@ func (headRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	setVisible(hide, false)
 	setVisible(acts, true)
 	aw := acts.MinSize().Width
-	acts.Move(fyne.NewPos(size.Width-aw, 0))
+	if r.left {
+		acts.Move(fyne.NewPos(0, 0))
+	} else {
+		acts.Move(fyne.NewPos(size.Width-aw, 0))
+	}
 	acts.Resize(fyne.NewSize(aw, size.Height))
 	setVisible(title, tw+pad+aw <= size.Width)
 	title.Move(fyne.NewPos(0, 0))
@@ -66,14 +72,31 @@ type actionPair struct{ full, icon *widget.Button }
 
 func newActionPair(label string, icon fyne.Resource, f func()) actionPair {
 	p := actionPair{widget.NewButtonWithIcon(label, icon, f), widget.NewButtonWithIcon("", icon, f)}
+	iconNames[p.icon] = label
 	p.full.Importance = widget.LowImportance
 	p.icon.Importance = widget.LowImportance
 	return p
 }
 
+// show shows or hides the action in both forms.
+func (p actionPair) show(v bool) {
+	setVisible(p.full, v)
+	setVisible(p.icon, v)
+}
+
 // set changes the action's word and icon in both forms.
 func (p actionPair) set(label string, icon fyne.Resource) {
+	iconNames[p.icon] = label
 	p.full.SetText(label)
 	p.full.SetIcon(icon)
 	p.icon.SetIcon(icon)
 }
+
+// iconNames holds the word of each icon-only action button (UI thread
+// only): Fyne 2.7 has neither tooltips nor accessible names, so this is
+// where tests and tools find which action an icon is.
+var iconNames = map[*widget.Button]string{}
+
+// IconButtonName is the word of an icon-only action button ("Pause",
+// "Clear", "Trace", "Replay"…), or "" for any other button. UI thread only.
+func IconButtonName(b *widget.Button) string { return iconNames[b] }

@@ -11,6 +11,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -667,7 +668,7 @@ func (in *inspector) detailOffset() float64 {
 	}
 	row := in.createRow().MinSize().Height + theme.Padding()
 	rows := float32(3)
-	if h < 520 {
+	if h < 520 || in.split.Size().Width < pairSideBySide { // short, or the pair stacks: the payload needs the room
 		rows = 2
 	}
 	return float64(min(max(rows*row/h, 0.1), 0.3))
@@ -740,6 +741,9 @@ type eventDetail struct {
 	actions *fyne.Container // Replay, Edit and replay of a request
 	save    *widget.Button  // Save to collection… of a client→server request
 	answer  *widget.Button  // View Details of a server request waiting in the queue
+	// the actions with their words and as icons (headRow picks the one
+	// that fits): replay, edit, answer, save
+	acts    [4]actionPair
 	payload *fyne.Container
 	run     *fyne.Container
 	tabs    *container.AppTabs
@@ -771,15 +775,23 @@ func newEventDetail(in *inspector) *eventDetail {
 		container.NewTabItem("Payload", d.payload),
 		container.NewTabItem("This run", container.NewVScroll(d.run)),
 	)
-	replay := widget.NewButtonWithIcon("Replay", theme.MediaReplayIcon(), func() { in.onReplay(d.cur, false) })
-	edit := widget.NewButtonWithIcon("Edit and replay", theme.DocumentCreateIcon(), func() { in.onReplay(d.cur, true) })
-	replay.Importance, edit.Importance = widget.LowImportance, widget.LowImportance
-	d.answer = widget.NewButtonWithIcon("View Details", theme.ZoomInIcon(), func() { in.onOpenRequest(d.cur) })
-	d.answer.Hide()
-	d.save = widget.NewButtonWithIcon("Save to collection…", theme.DocumentSaveIcon(), func() { in.onSaveRequest(d.cur) })
-	d.save.Importance = widget.LowImportance
-	d.save.Hide()
-	d.actions = wrapRow(replay, edit, d.answer, d.save)
+	d.acts = [4]actionPair{
+		newActionPair("Replay", theme.MediaReplayIcon(), func() { in.onReplay(d.cur, false) }),
+		newActionPair("Edit and replay", theme.DocumentCreateIcon(), func() { in.onReplay(d.cur, true) }),
+		newActionPair("View Details", theme.ZoomInIcon(), func() { in.onOpenRequest(d.cur) }),
+		newActionPair("Save to collection…", theme.DocumentSaveIcon(), func() { in.onSaveRequest(d.cur) }),
+	}
+	d.acts[2].full.Importance, d.acts[2].icon.Importance = widget.MediumImportance, widget.MediumImportance
+	d.answer, d.save = d.acts[2].full, d.acts[3].full
+	full, icons := container.NewHBox(), container.NewHBox()
+	for _, p := range d.acts {
+		full.Add(p.full)
+		icons.Add(p.icon)
+	}
+	d.acts[2].show(false)
+	d.acts[3].show(false)
+	// one line: at 1280×800 the words took two and the payload's rows
+	d.actions = container.New(headRow{left: true}, layout.NewSpacer(), full, icons)
 	d.actions.Hide()
 	head := container.NewVBox(
 		container.NewBorder(nil, nil, nil, container.NewHBox(container.NewCenter(d.badge), cp, closeBtn), d.title),
@@ -853,23 +865,9 @@ func (d *eventDetail) show(seq uint64) {
 	// shown when one of them is; Show and Hide, not .Hidden, so that the
 	// head's layout follows.
 	canReplay, canAnswer := replayable(e, req) != nil, queued(e) && d.in.openRequest != nil
-	for _, o := range d.actions.Objects[:2] {
-		if canReplay {
-			o.Show()
-		} else {
-			o.Hide()
-		}
-	}
-	if canAnswer {
-		d.answer.Show()
-	} else {
-		d.answer.Hide()
-	}
 	canSave := d.in.canSave(req, resp)
-	if canSave {
-		d.save.Show()
-	} else {
-		d.save.Hide()
+	for i, v := range []bool{canReplay, canReplay, canAnswer, canSave} {
+		d.acts[i].show(v)
 	}
 	if canReplay || canAnswer || canSave {
 		d.actions.Show()
@@ -919,10 +917,18 @@ func pane(label string, e *EventView, missing string) fyne.CanvasObject {
 		}
 		return prettyJSON(raw)
 	})
-	if top != nil {
-		top = container.NewBorder(nil, nil, nil, cp, top)
+	if top == nil {
+		return container.NewBorder(nil, nil, nil, nil, tree.obj)
 	}
-	return container.NewBorder(top, nil, nil, nil, tree.obj)
+	// One line for the side's name, Tree/Raw, Expand all and Copy: the
+	// tree's own bar on a line of its own left a stacked pair about one
+	// row each at 1280×800. The name gives way (ellipsis) to the actions.
+	acts := container.NewHBox(cp)
+	if tree.bar.Visible() { // the tree's bar leaves its Border for this line
+		tree.obj.(*fyne.Container).Objects = tree.obj.(*fyne.Container).Objects[:1]
+		acts.Objects = []fyne.CanvasObject{tree.mode, tree.bar.Objects[1], cp}
+	}
+	return container.NewBorder(container.NewBorder(nil, nil, nil, acts, top), nil, nil, nil, tree.obj)
 }
 
 // missingResponse says why a request has no response, from its badge.

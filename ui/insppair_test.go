@@ -1,0 +1,53 @@
+package ui
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+)
+
+// TestInspectorStackedPairHasRoom: at 1280×800 the inspector's detail
+// pane is narrower than pairSideBySide, so the request and the response
+// stack; each tree still gets four rows and more (it got about one under
+// its heading, its Tree/Raw bar and a two-line actions row): the side's
+// name, Tree/Raw, Expand all and Copy share one line, the actions one
+// line, and the list keeps two rows (#12).
+func TestInspectorStackedPairHasRoom(t *testing.T) {
+	w, b, _ := connected(t, nil)
+	Sync(func() { w.win.Resize(fyne.NewSize(1280, 800)) })
+	now := time.Now()
+	b.ev.send(
+		EventView{Seq: 1001, Server: "fake", Kind: "message", Dir: "out", Type: "request", ID: "5", Method: "tools/call",
+			Title: "tools/call #5", Categories: []string{"tools", "rpc"}, Run: "r1", Pair: 1002, Time: now,
+			Raw: json.RawMessage(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{"message":"needle"}}}`)},
+		EventView{Seq: 1002, Server: "fake", Kind: "message", Dir: "in", Type: "result", ID: "5", Method: "tools/call",
+			Title: "result #5 · tools/call", Categories: []string{"tools", "rpc"}, Run: "r1", Pair: 1001, Time: now,
+			Raw: json.RawMessage(`{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"a"}],"isError":false}}`)},
+	)
+	in := w.inspector
+	if err := w.OpenEvent("result #5", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	Sync(func() {
+		d := in.detail
+		if d.payload.Size().Width >= pairSideBySide {
+			t.Fatalf("the detail pane is %v px wide at 1280×800; this test wants the stacked pair", d.payload.Size().Width)
+		}
+		row := in.createRow().MinSize().Height
+		if l := in.list.Size().Height; l < 2*row {
+			t.Errorf("the list keeps %v px, less than two rows of %v", l, row)
+		}
+		pair := d.payload.Objects[0].(*fyne.Container)
+		for i, p := range pair.Objects {
+			tree := p.(*fyne.Container).Objects[0] // Border: the tree, then its head line
+			if h := tree.Size().Height; h < 4*row {
+				t.Errorf("side %d's tree has %v px, under four rows' %v (pane %v)", i, h, 4*row, p.Size())
+			}
+		}
+		if h := d.actions.Size().Height; h > row+4 {
+			t.Errorf("the actions take %v px, more than one line", h)
+		}
+	})
+}
