@@ -43,6 +43,7 @@ func (b *guiBackend) useQueue(w *ui.Window, profiles string) *requests.Queue {
 	})
 	w.SetRequestInliner(q.Inline)
 	w.SetRequests(q.Object())
+	w.SetRequestQueue(q) // the panel shows the selected server's requests
 	w.SetEditProfiles(q.EditProfiles)
 	w.SetRequestOpener(q.OpenModal)
 	b.mu.Lock()

@@ -71,6 +71,8 @@ type Window struct {
 	reqSplit  *container.Split
 	inliner   func(server, id string) (fyne.CanvasObject, bool) // SetRequestInliner
 	reqCount  int                                               // the requests waiting (SetRequestCount)
+	reqQueue  RequestQueue                                      // SetRequestQueue: filters the panel by server
+	reqChip   *widget.Button                                    // "N requests wait on S": selects S
 	inspector *inspector
 	body      *fyne.Container // middle, or middle + inspector split
 	split     *container.Split
@@ -292,6 +294,9 @@ func (w *Window) selectServer(s *server) {
 	w.list.refresh()
 	w.inspector.setServer(s.cfg.Name)
 	w.updateHARItem()
+	if w.reqQueue != nil {
+		w.SetRequestCount(w.reqCount) // the queue shows this server's requests
+	}
 }
 
 // ToggleInspector shows or hides the inspector panel (Ctrl+I). A detached
@@ -355,6 +360,28 @@ func (w *Window) SetRequests(panel fyne.CanvasObject) {
 	w.requests = panel
 }
 
+// RequestQueue is what the window asks of the requests panel's queue
+// (ui/requests' Queue): to show only one server's requests, and which
+// servers have requests waiting.
+type RequestQueue interface {
+	Filter(server string) int
+	Servers() []string
+}
+
+// SetRequestQueue lets the window show only the selected server's
+// requests in the panel below the screens; another server's waiting
+// requests are then a one-line chip that selects that server. UI thread
+// only.
+func (w *Window) SetRequestQueue(q RequestQueue) {
+	w.reqQueue = q
+	w.SetRequestCount(w.reqCount)
+}
+
+// reqShare is the requests panel's default share of the centre's height:
+// at 1024×700 the screen above keeps 300 px and more (at 0.45 it kept
+// ~180); the user drags the divider from there.
+const reqShare = 0.62
+
 // SetRequestCount shows the requests panel when n requests wait, and hides
 // it when none do. UI thread only.
 func (w *Window) SetRequestCount(n int) {
@@ -369,19 +396,65 @@ func (w *Window) SetRequestCount(n int) {
 	}
 	w.reqCount = n
 	// the queue takes room below the screens only for requests that are
-	// not answered in a running tool's panel
-	if n-w.inlineRequests() > 0 {
+	// not answered in a running tool's panel, and, with a RequestQueue,
+	// only for the selected server's
+	mine, inline := n, w.inlineRequests()
+	var chip fyne.CanvasObject
+	if w.reqQueue != nil {
+		sel := ""
+		if w.selected != nil {
+			sel = w.selected.cfg.Name
+		}
+		mine, inline = w.reqQueue.Filter(sel), w.InlineRequests(sel)
+		if other := w.otherRequestServer(sel); other != "" && n-mine > 0 {
+			chip = w.requestChip(n-mine, other)
+		}
+	}
+	switch {
+	case mine-inline > 0:
 		if w.reqSplit == nil {
 			w.reqSplit = container.NewVSplit(w.middle, w.requests)
-			w.reqSplit.Offset = 0.45
+			w.reqSplit.Offset = reqShare
 		}
 		w.reqSplit.Leading = w.middle
 		w.center.Objects = []fyne.CanvasObject{w.reqSplit}
 		w.reqSplit.Refresh()
-	} else {
+	case chip != nil:
+		w.center.Objects = []fyne.CanvasObject{container.NewBorder(nil, chip, nil, nil, w.middle)}
+	default:
 		w.center.Objects = []fyne.CanvasObject{w.middle}
 	}
 	w.center.Refresh()
+}
+
+// otherRequestServer is the first server other than sel with a request
+// waiting that is not answered in its tool's panel, or "".
+func (w *Window) otherRequestServer(sel string) string {
+	for _, s := range w.reqQueue.Servers() {
+		if s != sel && w.server(s) != nil {
+			return s
+		}
+	}
+	return ""
+}
+
+// requestChip is the line below the screens that says n requests of
+// other servers wait and selects server, the first of them.
+func (w *Window) requestChip(n int, server string) fyne.CanvasObject {
+	if w.reqChip == nil {
+		w.reqChip = widget.NewButtonWithIcon("", theme.WarningIcon(), nil)
+	}
+	word := "requests wait"
+	if n == 1 {
+		word = "request waits"
+	}
+	w.reqChip.SetText(fmt.Sprintf("%d %s for you on %s — show", n, word, server))
+	w.reqChip.OnTapped = func() {
+		if s := w.server(server); s != nil {
+			w.selectServer(s)
+		}
+	}
+	return container.NewHBox(w.reqChip)
 }
 
 // Toast shows a transient message ("ok" or "error" level). UI thread only.

@@ -3,6 +3,7 @@ package requests
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"fyne.io/fyne/v2"
@@ -66,6 +67,11 @@ type Queue struct {
 
 	items    []*queueItem
 	selected *queueItem
+	// filter is the server whose requests the list shows (Filter); ""
+	// shows every server's. shown is that view of items.
+	filter string
+	shown  []*queueItem
+	quiet  bool // refresh leaves OnCountChanged out (Filter: the window asked)
 
 	list   *widget.List
 	detail *fyne.Container
@@ -141,7 +147,7 @@ func (q *Queue) Profiles() ProfileSet { return q.profiles.clone() }
 func (q *Queue) buildUI() fyne.CanvasObject {
 	q.count = heading("")
 	q.list = widget.NewList(
-		func() int { return len(q.items) },
+		func() int { return len(q.shown) },
 		func() fyne.CanvasObject {
 			icon := widget.NewIcon(theme.QuestionIcon())
 			title := widget.NewLabel("")
@@ -153,10 +159,10 @@ func (q *Queue) buildUI() fyne.CanvasObject {
 			return container.NewBorder(nil, nil, icon, nil, container.NewVBox(title, sub))
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
-			if i >= len(q.items) {
+			if i >= len(q.shown) {
 				return
 			}
-			it := q.items[i]
+			it := q.shown[i]
 			c := o.(*fyne.Container)
 			vb := c.Objects[0].(*fyne.Container)
 			icon := c.Objects[1].(*widget.Icon)
@@ -170,8 +176,8 @@ func (q *Queue) buildUI() fyne.CanvasObject {
 		},
 	)
 	q.list.OnSelected = func(i widget.ListItemID) {
-		if i < len(q.items) {
-			q.show(q.items[i])
+		if i < len(q.shown) {
+			q.show(q.shown[i])
 		}
 	}
 	q.detail = container.NewStack()
@@ -188,21 +194,77 @@ func (q *Queue) buildUI() fyne.CanvasObject {
 	return split
 }
 
+// Filter shows only server's requests in the list ("" shows every
+// server's) and returns how many of them wait; the others are counted in
+// the list's heading. A request of another server that was shown gives
+// way to the first of server's. The window calls it when the user selects
+// a server, so that a request of another one does not keep the room below
+// the screens.
+func (q *Queue) Filter(server string) int {
+	q.filter = server
+	q.view()
+	if q.selected != nil && q.indexOf(q.selected) < 0 {
+		q.selected = nil
+		q.list.UnselectAll()
+		if len(q.shown) > 0 {
+			q.show(q.shown[0])
+			q.list.Select(0)
+		}
+	}
+	q.quiet = true
+	q.refresh()
+	q.quiet = false
+	return len(q.shown)
+}
+
+// Servers returns the servers with requests waiting, in the order of
+// their oldest request.
+func (q *Queue) Servers() []string {
+	var out []string
+	for _, it := range q.items {
+		if !slices.Contains(out, it.server) {
+			out = append(out, it.server)
+		}
+	}
+	return out
+}
+
+// view recomputes shown from items and filter.
+func (q *Queue) view() {
+	q.shown = q.shown[:0]
+	for _, it := range q.items {
+		if q.filter == "" || it.server == q.filter {
+			q.shown = append(q.shown, it)
+		}
+	}
+}
+
+// indexOf is it's row in the list, or -1 when the filter hides it.
+func (q *Queue) indexOf(it *queueItem) int {
+	return slices.Index(q.shown, it)
+}
+
 // refresh redraws the count, the list and the empty state.
 func (q *Queue) refresh() {
-	switch n := len(q.items); n {
+	q.view()
+	var text string
+	switch n := len(q.shown); n {
 	case 0:
-		q.count.SetText("No pending requests")
+		text = "No pending requests"
 	case 1:
-		q.count.SetText("1 pending request")
+		text = "1 pending request"
 	default:
-		q.count.SetText(fmt.Sprintf("%d pending requests", n))
+		text = fmt.Sprintf("%d pending requests", n)
 	}
+	if others := len(q.items) - len(q.shown); others > 0 {
+		text += fmt.Sprintf(" · %d for other servers", others)
+	}
+	q.count.SetText(text)
 	q.list.Refresh()
 	if q.selected == nil {
 		q.detail.RemoveAll()
 		msg := "Requests a server sends to Spyglass — sampling and elicitation — wait here for your answer."
-		if len(q.items) > 0 {
+		if len(q.shown) > 0 {
 			msg = "Select a request to answer it."
 		}
 		q.detail.Add(container.NewPadded(emptyState(msg)))
@@ -219,7 +281,7 @@ func (q *Queue) refresh() {
 			q.notes.Add(mutedLabel(n))
 		}
 	}
-	if q.opts.OnCountChanged != nil {
+	if q.opts.OnCountChanged != nil && !q.quiet {
 		q.opts.OnCountChanged(len(q.items))
 	}
 }
@@ -401,9 +463,10 @@ func (q *Queue) CancelCall(server, id string) bool {
 
 func (q *Queue) add(it *queueItem) {
 	q.items = append(q.items, it)
-	if q.selected == nil {
+	q.view()
+	if i := q.indexOf(it); q.selected == nil && i >= 0 {
 		q.show(it)
-		q.list.Select(len(q.items) - 1)
+		q.list.Select(i)
 	}
 	q.refresh() // OnCountChanged sees a queue ready to use
 	if q.opts.OnAdded != nil {
@@ -436,19 +499,16 @@ func (q *Queue) remove(it *queueItem, note string) {
 			q.notesN = q.notesN[:maxNotes]
 		}
 	}
+	q.view()
 	if q.selected == it {
 		q.selected = nil
 		q.list.UnselectAll()
-		if len(q.items) > 0 { // go on with the oldest pending request
-			q.show(q.items[0])
+		if len(q.shown) > 0 { // go on with the oldest pending request
+			q.show(q.shown[0])
 			q.list.Select(0)
 		}
-	} else if q.selected != nil { // keep the highlight on the shown request
-		for i, x := range q.items {
-			if x == q.selected {
-				q.list.Select(i)
-			}
-		}
+	} else if i := q.indexOf(q.selected); i >= 0 { // keep the highlight on the shown request
+		q.list.Select(i)
 	}
 	q.refresh()
 }
