@@ -100,3 +100,42 @@ var iconNames = map[*widget.Button]string{}
 // IconButtonName is the word of an icon-only action button ("Pause",
 // "Clear", "Trace", "Replay"…), or "" for any other button. UI thread only.
 func IconButtonName(b *widget.Button) string { return iconNames[b] }
+
+// nameRow is a payload side's line: its name, then Tree/Raw, Expand all
+// and Copy at the end. Expand all loses its word (an icon twin is shown)
+// when the name would not fit whole beside it — the name ("Request · id
+// 3") tells the two stacked sides apart, the word Expand all does not.
+type nameRow struct {
+	name       *widget.Label
+	full, icon *widget.Button // Expand all with its word, and its icon twin
+}
+
+// newNameRow lays out name and acts (an HBox holding full and icon).
+func newNameRow(name *widget.Label, acts *fyne.Container, full, icon *widget.Button) *fyne.Container {
+	return container.New(&nameRow{name, full, icon}, name, acts)
+}
+
+// MinSize implements fyne.Layout.
+func (r *nameRow) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	a, n := objs[1].MinSize(), objs[0].MinSize()
+	return fyne.NewSize(a.Width+theme.Padding()+n.Width, max(a.Height, n.Height))
+}
+
+// Layout implements fyne.Layout.
+func (r *nameRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	name, acts := objs[0], objs[1]
+	want := fyne.MeasureText(r.name.Text, theme.TextSize(), r.name.TextStyle).Width + 2*theme.InnerPadding()
+	if r.full.Visible() || r.icon.Visible() { // the tree shows Expand all (not for a huge document)
+		r.full.Show()
+		r.icon.Hide()
+		if want+theme.Padding()+acts.MinSize().Width > size.Width {
+			r.full.Hide()
+			r.icon.Show()
+		}
+	}
+	aw := acts.MinSize().Width
+	acts.Move(fyne.NewPos(size.Width-aw, 0))
+	acts.Resize(fyne.NewSize(aw, size.Height))
+	name.Move(fyne.NewPos(0, 0))
+	name.Resize(fyne.NewSize(max(size.Width-aw-theme.Padding(), 0), size.Height))
+}

@@ -923,12 +923,24 @@ func pane(label string, e *EventView, missing string) fyne.CanvasObject {
 	// One line for the side's name, Tree/Raw, Expand all and Copy: the
 	// tree's own bar on a line of its own left a stacked pair about one
 	// row each at 1280×800. The name gives way (ellipsis) to the actions.
-	acts := container.NewHBox(cp)
-	if tree.bar.Visible() { // the tree's bar leaves its Border for this line
-		tree.obj.(*fyne.Container).Objects = tree.obj.(*fyne.Container).Objects[:1]
-		acts.Objects = []fyne.CanvasObject{tree.mode, tree.bar.Objects[1], cp}
+	if !tree.bar.Visible() {
+		return container.NewBorder(container.NewBorder(nil, nil, nil, cp, top), nil, nil, nil, tree.obj)
 	}
-	return container.NewBorder(container.NewBorder(nil, nil, nil, acts, top), nil, nil, nil, tree.obj)
+	// the tree's bar leaves its Border for this line
+	tree.obj.(*fyne.Container).Objects = tree.obj.(*fyne.Container).Objects[:1]
+	expand := tree.bar.Objects[1].(*widget.Button)
+	icon := widget.NewButtonWithIcon("", theme.MenuExpandIcon(), expand.OnTapped)
+	icon.Importance = widget.LowImportance
+	iconNames[icon] = expand.Text
+	icon.Hide()
+	if !expand.Visible() { // a huge document: no Expand all
+		icon.Hidden = true
+	}
+	if top != fyne.CanvasObject(hl) { // an HTTP event's line, not a side's name
+		return container.NewBorder(container.NewBorder(nil, nil, nil, container.NewHBox(tree.mode, expand, cp), top), nil, nil, nil, tree.obj)
+	}
+	acts := container.NewHBox(tree.mode, expand, icon, cp)
+	return container.NewBorder(newNameRow(hl, acts, expand, icon), nil, nil, nil, tree.obj)
 }
 
 // missingResponse says why a request has no response, from its badge.

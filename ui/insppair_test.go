@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 )
 
 // TestInspectorStackedPairHasRoom: at 1280×800 the inspector's detail
@@ -41,7 +43,12 @@ func TestInspectorStackedPairHasRoom(t *testing.T) {
 		}
 		pair := d.payload.Objects[0].(*fyne.Container)
 		for i, p := range pair.Objects {
-			tree := p.(*fyne.Container).Objects[0] // Border: the tree, then its head line
+			tree := p.(*fyne.Container).Objects[0]                   // Border: the tree, then its head line
+			line := p.(*fyne.Container).Objects[1].(*fyne.Container) // the side's name, Tree/Raw, Expand all, Copy
+			name := line.Objects[0].(*widget.Label)
+			if need := fyne.MeasureText(name.Text, theme.TextSize(), name.TextStyle).Width + 2*theme.InnerPadding(); name.Size().Width < need {
+				t.Errorf("side %d's name %q has %v px, under the %v it needs (cut)", i, name.Text, name.Size().Width, need)
+			}
 			if h := tree.Size().Height; h < 4*row {
 				t.Errorf("side %d's tree has %v px, under four rows' %v (pane %v)", i, h, 4*row, p.Size())
 			}
