@@ -172,6 +172,10 @@ func (h *guiHarness) hasText(s string) bool {
 // selectRow selects, in the first list that has one, the row that makes
 // s the heading of the detail view (every screen titles its selection).
 func (h *guiHarness) selectRow(s string) bool {
+	name := s
+	if i := strings.LastIndex(s, "("); i >= 0 && strings.HasSuffix(s, ")") {
+		name = s[i+1 : len(s)-1]
+	}
 	var lists []*widget.List
 	walk(h.win.Content(), func(o fyne.CanvasObject) {
 		if l, ok := o.(*widget.List); ok {
@@ -182,6 +186,11 @@ func (h *guiHarness) selectRow(s string) bool {
 		for i := 0; i < l.Length(); i++ {
 			l.Select(i)
 			if h.find(func(o fyne.CanvasObject) bool {
+				// a tool's name, under its title or as the heading
+				// ("Echo (echo)" and "(echo)" name the tool echo)
+				if id, ok := o.(interface{ Identifier() string }); ok && id.Identifier() == name {
+					return true
+				}
 				lb, ok := o.(*widget.Label)
 				return ok && lb.SizeName == theme.SizeNameSubHeadingText && strings.Contains(lb.Text, s) && lb.Text != "demo"
 			}) != nil {

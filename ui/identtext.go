@@ -22,6 +22,10 @@ type identText struct {
 	width   float32 // the width it was last given; 0 before its first layout
 }
 
+// Identifier returns the whole name it shows, however it is wrapped (the
+// window's tests find the form of a tool by its name).
+func (t *identText) Identifier() string { return t.text }
+
 func newIdentText(s string) *identText {
 	t := &identText{text: s}
 	t.ExtendBaseWidget(t)
