@@ -22,7 +22,8 @@ type Options struct {
 	ConnectAttempts int
 	RetryDelay      time.Duration
 	// Select names the server selected at start ("" = the first);
-	// AutoConnect connects to it at once.
+	// AutoConnect connects to it once the app calls Window.AutoConnect
+	// (after its request handlers are in place).
 	Select      string
 	AutoConnect bool
 	// SaveDialog replaces the system save dialog (tests): it is called
@@ -202,9 +203,6 @@ func (w *Window) buildUI() fyne.CanvasObject {
 
 	left := w.list.buildUI()
 	w.reloadServers()
-	if w.opts.AutoConnect && w.selected != nil {
-		w.selected.onConnect()
-	}
 	w.mainSp = container.NewHSplit(left, w.body)
 	w.mainSp.Offset = 0.2
 	expand := widget.NewButtonWithIcon("", theme.MenuIcon(), w.ToggleServerList)
@@ -276,6 +274,17 @@ func (w *Window) reloadServers() {
 func (w *Window) ServersChanged() { w.reloadServers() }
 
 // server returns the named server, or nil.
+// AutoConnect connects the selected server when Options.AutoConnect asks
+// for it. The app calls it once the handlers of the server's own requests
+// (the request queue) are in place: connected from New, a server that
+// asks for sampling or elicitation would find none and get "Method not
+// found".
+func (w *Window) AutoConnect() {
+	if w.opts.AutoConnect && w.selected != nil && w.selected.state.State != StateConnected {
+		w.selected.onConnect()
+	}
+}
+
 func (w *Window) server(name string) *server {
 	for _, s := range w.servers {
 		if s.cfg.Name == name {

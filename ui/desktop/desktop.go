@@ -29,6 +29,7 @@ func Run(be ui.Backend, opts *ui.Options, ready func(*ui.Window)) {
 	if ready != nil {
 		ready(w)
 	}
+	w.AutoConnect() // after ready: the request queue answers the server
 	w.ShowAndRun()
 }
 
