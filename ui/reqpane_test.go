@@ -58,16 +58,16 @@ func TestRequestPaneFollowsTheSelectedServer(t *testing.T) {
 		if h, c := w.middle.Size().Height, w.center.Size().Height; h < 300 || h < 0.6*c {
 			t.Errorf("at 1024×700 the screen above the queue keeps %v of %v px, under 300 or 60%%", h, c)
 		}
-		if got := texts(w.requests.(fyne.CanvasObject)); !strings.Contains(got, "1 pending request · 1 for other servers") {
+		if got := texts(w.requests); !strings.Contains(got, "1 pending request · 1 for other servers") {
 			t.Errorf("the queue's heading does not count the other server's request:\n%s", got)
 		}
-		if got := texts(w.requests.(fyne.CanvasObject)); strings.Contains(got, "Your name, other?") {
+		if got := texts(w.requests); strings.Contains(got, "Your name, other?") {
 			t.Errorf("the fake server's queue shows the other server's request:\n%s", got)
 		}
 		w.selectServer(w.server("other"))
 	})
 	Sync(func() {
-		if got := texts(w.requests.(fyne.CanvasObject)); !strings.Contains(got, "Your name, other?") || !strings.Contains(got, "1 for other servers") {
+		if got := texts(w.requests); !strings.Contains(got, "Your name, other?") || !strings.Contains(got, "1 for other servers") {
 			t.Errorf("selecting the other server does not show its request:\n%s", got)
 		}
 		q.Cancel("other", "1", "the server cancelled it")

@@ -273,7 +273,6 @@ func (w *Window) reloadServers() {
 // connection on), removed ones are disconnected. Call it on the UI thread.
 func (w *Window) ServersChanged() { w.reloadServers() }
 
-// server returns the named server, or nil.
 // AutoConnect connects the selected server when Options.AutoConnect asks
 // for it. The app calls it once the handlers of the server's own requests
 // (the request queue) are in place: connected from New, a server that
@@ -285,6 +284,7 @@ func (w *Window) AutoConnect() {
 	}
 }
 
+// server returns the named server, or nil.
 func (w *Window) server(name string) *server {
 	for _, s := range w.servers {
 		if s.cfg.Name == name {
