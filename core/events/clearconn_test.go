@@ -175,14 +175,16 @@ func TestClearConnEvicts(t *testing.T) {
 // removed; the other connection's requests pair as before.
 func TestClearConnPairing(t *testing.T) {
 	l := New(nil)
-	got := make(chan Batch, 100)
-	cancel := l.Subscribe(func(b Batch) { got <- b })
-	defer cancel()
 	req := l.Append(Event{Conn: "a", Kind: KindMessage, Dir: DirOut, Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}`)})
 	done := l.Append(Event{Conn: "a", Kind: KindMessage, Dir: DirOut, Raw: []byte(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)})
 	l.Append(Event{Conn: "a", Kind: KindMessage, Dir: DirIn, Raw: []byte(`{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`)})
 	other := l.Append(Event{Conn: "b", Kind: KindMessage, Dir: DirOut, Raw: []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)})
 	l.ClearConn("a", other)
+	// a listener from here on: a batch before the clear may hold what it
+	// then removed (batches go out on their own timer)
+	got := make(chan Batch, 100)
+	cancel := l.Subscribe(func(b Batch) { got <- b })
+	defer cancel()
 	l.MarkCancelled("a", DirOut, "1")
 	resp := l.Append(Event{Conn: "a", Kind: KindMessage, Dir: DirIn, Raw: []byte(`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`)})
 	late := l.Append(Event{Conn: "a", Kind: KindMessage, Dir: DirIn, Raw: []byte(`{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}`)})
