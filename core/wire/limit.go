@@ -44,9 +44,12 @@ func (e *tooLongError) sizeText() string {
 // readLine reads one line (with its '\n', like bufio.Reader.ReadBytes)
 // of at most limit bytes before its line ending, holding no more than
 // that in memory: a longer line is consumed through its '\n' and returned
-// as a *tooLongError.
+// as a *tooLongError. A line longer than br's buffer is gathered in a
+// stage and moved into a line allocated at its exact size, so that it
+// costs its own size and a stage chunk, not twice its size.
 func readLine(br *bufio.Reader, limit int) ([]byte, error) {
-	var full [][]byte
+	var st stage
+	defer st.free()
 	var head []byte
 	n, over := 0, false
 	for {
@@ -54,27 +57,22 @@ func readLine(br *bufio.Reader, limit int) ([]byte, error) {
 		n += len(frag)
 		if !over && n > limit+2 { // 2: room for "\r\n"
 			over = true
-			for _, f := range full {
-				head = append(head, f[:min(len(f), headBytes-len(head))]...)
-			}
-			full = nil
+			head = st.head(headBytes)
+			st.free()
 		}
 		if over {
 			if len(head) < headBytes {
 				head = append(head, frag[:min(len(frag), headBytes-len(head))]...)
 			}
 		} else if err == bufio.ErrBufferFull {
-			full = append(full, bytes.Clone(frag))
+			st.write(frag)
 		}
 		if err == bufio.ErrBufferFull {
 			continue
 		}
 		if !over {
-			line := make([]byte, 0, n)
-			for _, f := range full {
-				line = append(line, f...)
-			}
-			line = append(line, frag...)
+			line := make([]byte, n)
+			copy(line[st.moveTo(line):], frag)
 			if content := len(bytes.TrimSuffix(bytes.TrimSuffix(line, []byte{'\n'}), []byte{'\r'})); content > limit {
 				return nil, &tooLongError{size: content, limit: limit, head: line[:min(len(line), headBytes)]}
 			}
