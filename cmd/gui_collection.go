@@ -52,17 +52,32 @@ func (b *guiBackend) SaveCall(server string, seq uint64, path string) (string, e
 }
 
 // findCall is the request seq of server (0: its latest tools/call,
-// prompts/get or resources/read) with its answer, as the log holds them.
+// prompts/get or resources/read) with its answer, as the log holds them:
+// the request looked up by its seq, or walked back to from the newest
+// event, and its answer by the request's pair.
 func (b *guiBackend) findCall(server string, seq uint64) (*sessiondiff.Exchange, error) {
-	var found *sessiondiff.Exchange
-	xs := sessiondiff.Exchanges(b.log.Events())
-	for i := range xs {
-		x := &xs[i]
-		if x.Conn != server || x.Dir != events.DirOut {
-			continue
+	var req events.Event
+	ok := false
+	if seq != 0 {
+		req, ok = b.log.Get(seq)
+		ok = ok && req.Conn == server
+	} else {
+		for e := range b.log.ScanBackward(server) {
+			if e.Dir == events.DirOut && e.Kind == events.KindMessage && e.Type == events.MsgRequest && len(e.Raw) > 0 &&
+				(e.Method == "tools/call" || e.Method == "prompts/get" || e.Method == "resources/read") {
+				req, ok = e, true
+				break
+			}
 		}
-		if seq == 0 && (x.Method == "tools/call" || x.Method == "prompts/get" || x.Method == "resources/read") || x.Seq == seq && seq != 0 {
-			found = x
+	}
+	var found *sessiondiff.Exchange
+	if ok && req.Dir == events.DirOut {
+		evs := []events.Event{req}
+		if resp, has := b.log.Get(req.Pair); has && req.Pair != 0 {
+			evs = append(evs, resp)
+		}
+		if xs := sessiondiff.Exchanges(evs); len(xs) == 1 {
+			found = &xs[0]
 		}
 	}
 	if found == nil && seq == 0 {

@@ -22,17 +22,6 @@ import (
 // request.
 const replayTimeout = 5 * time.Minute
 
-// eventsOf are the log's events of the server entry name.
-func (b *guiBackend) eventsOf(name string) []events.Event {
-	var out []events.Event
-	for _, e := range b.log.Events() {
-		if e.Conn == name {
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // entryServer is the server the entry name connects to (the catalog's, or
 // the one handed over for this session).
 func (b *guiBackend) entryServer(name string) (catalog.Server, error) {
@@ -79,7 +68,7 @@ func (b *guiBackend) freshConnection(name, entry string, s catalog.Server) (*con
 // PlanReplay implements ui.Replayer: what replaying the session of the
 // entry from sends.
 func (b *guiBackend) PlanReplay(from string) (ui.ReplayPlan, error) {
-	plan := replay.New(b.eventsOf(from))
+	plan := replay.New(b.log.EventsOf(from))
 	if len(plan.Recorded) == 0 {
 		return ui.ReplayPlan{}, fmt.Errorf("%s holds no requests to replay", from)
 	}
@@ -93,7 +82,7 @@ func (b *guiBackend) PlanReplay(from string) (ui.ReplayPlan, error) {
 // recorded, speaking the recorded protocol version) and compares the
 // answers with the recorded ones.
 func (b *guiBackend) StartReplay(from, to string) (string, func(context.Context) (ui.SessionDiffer, error), error) {
-	plan := replay.New(b.eventsOf(from))
+	plan := replay.New(b.log.EventsOf(from))
 	if len(plan.Recorded) == 0 {
 		return "", nil, fmt.Errorf("%s holds no requests to replay", from)
 	}
@@ -164,5 +153,5 @@ type replayDiffer struct {
 
 // DiffSessions implements ui.SessionDiffer.
 func (d *replayDiffer) DiffSessions(_, _ string, ignore []string) (*sessiondiff.Result, error) {
-	return d.plan.Compare(d.b.eventsOf(d.session), &sessiondiff.Options{Ignore: ignore})
+	return d.plan.Compare(d.b.log.EventsOf(d.session), &sessiondiff.Options{Ignore: ignore})
 }

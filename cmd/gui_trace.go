@@ -133,12 +133,7 @@ func (b *guiBackend) OpenRecorded(name string) (ui.RecordedConn, error) {
 	if from == "" {
 		return nil, fmt.Errorf("%s is not a recorded session", name)
 	}
-	var evs []events.Event
-	for _, e := range b.log.Events() {
-		if e.Conn == name {
-			evs = append(evs, e)
-		}
-	}
+	evs := b.log.EventsOf(name)
 	if len(evs) == 0 {
 		return nil, fmt.Errorf("the log holds no events of %s", name)
 	}

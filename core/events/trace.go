@@ -305,21 +305,15 @@ func (l *Log) WriteTrace(w io.Writer, meta TraceMeta) error {
 }
 
 // WriteTraceOf writes the events of one connection (every one when conn
-// is "") as a trace file, reading the log a page at a time, so that a
-// long session is never decoded whole. meta.Dropped is left as given.
+// is "") as a trace file, reading the log a chunk at a time (Scan), so
+// that a long session is never decoded whole and another connection's
+// chunks not at all. meta.Dropped is left as given.
 func (l *Log) WriteTraceOf(w io.Writer, meta TraceMeta, conn string) error {
 	return writeTrace(w, meta, func(yield func(*Event) bool) {
-		for after := uint64(0); ; {
-			evs, _ := l.After(after, chunkEvents)
-			if len(evs) == 0 {
+		for e := range l.Scan(conn) {
+			if !yield(&e) {
 				return
 			}
-			for i := range evs {
-				if (conn == "" || evs[i].Conn == conn) && !yield(&evs[i]) {
-					return
-				}
-			}
-			after = evs[len(evs)-1].Seq
 		}
 	})
 }
