@@ -170,6 +170,7 @@ func (r *cliRun) run(ctx context.Context) (code int) {
 
 	r.red = wire.NewRedactor()
 	r.log = events.New(&events.Options{Redact: r.red.Redact})
+	defer r.log.Close() // runs last: the spill file goes, after the trace is written
 	if r.inv.Verbose {
 		cancel := r.log.Subscribe(func(b events.Batch) { r.writeVerbose(b.Events) })
 		defer func() {

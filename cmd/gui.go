@@ -157,5 +157,14 @@ func runGUI(inv *Invocation, args []string, stderr io.Writer) int {
 		}
 	}
 	desktop.Run(be, opts, ready)
+	be.close(stderr)
 	return 0
+}
+
+// close ends the backend once the window has closed: the event log's
+// spill file is removed now rather than swept by the next start.
+func (b *guiBackend) close(stderr io.Writer) {
+	if err := b.log.Close(); err != nil {
+		fmt.Fprintf(stderr, "spyglass: %v\n", err)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -69,8 +70,15 @@ func newGUIHarness(t *testing.T) *guiHarness {
 			done(wr, err)
 		}}
 	h.open(a, opts)
-	t.Cleanup(func() { ui.Sync(h.w.Close) })
+	t.Cleanup(h.exit)
 	return h
+}
+
+// exit ends the window as runGUI does when it closes: the window, then
+// the backend.
+func (h *guiHarness) exit() {
+	ui.Sync(h.w.Close)
+	h.be.close(io.Discard)
 }
 
 // walk visits every visible object under o.
@@ -542,7 +550,7 @@ func newCatalogHarness(t *testing.T, doc []byte) *guiHarness {
 	a := test.NewTempApp(t)
 	h.be = newGUIBackend(cat, "", nil)
 	h.open(a, &ui.Options{ConnectAttempts: 1})
-	t.Cleanup(func() { ui.Sync(h.w.Close) })
+	t.Cleanup(h.exit)
 	return h
 }
 
