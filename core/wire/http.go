@@ -779,13 +779,14 @@ func (c *StreamableHTTP) String() string {
 
 // readBody reads a JSON response's body, up to limit+1 bytes (a longer
 // one is the caller's to refuse). A body whose Content-Length is given
-// is read into one buffer of that size; io.ReadAll grows its buffer by
-// a quarter at a time, and the garbage of a 50 MB body summed to
-// several times the body (issue #17).
+// is read into one buffer of that size, and one without (a chunked
+// response) is gathered in a stage and moved into a buffer of its size
+// (readAllStaged): io.ReadAll grows its buffer by a quarter at a time, and the
+// garbage of a 50 MB body summed to several times the body (issue #17).
 func readBody(resp *http.Response, limit int) ([]byte, error) {
 	n := resp.ContentLength
 	if n < 0 || n > int64(limit) {
-		return io.ReadAll(io.LimitReader(resp.Body, int64(limit)+1))
+		return readAllStaged(resp.Body, limit+1)
 	}
 	body := make([]byte, n, n+1)
 	if _, err := io.ReadFull(resp.Body, body); err != nil {

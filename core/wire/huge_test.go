@@ -2,9 +2,11 @@ package wire
 
 import (
 	"bytes"
+	"io"
 	"runtime"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 // An SSE event of one 8 MB data line is the line readLine gathered, not
@@ -35,5 +37,37 @@ func TestSSEDataWithoutColon(t *testing.T) {
 	ev, err := newSSEReader(strings.NewReader("data\n\n"), 0).next()
 	if err != nil || ev.Data == nil || len(ev.Data) != 0 {
 		t.Fatalf("data %q (nil %v), err %v", ev.Data, ev.Data == nil, err)
+	}
+}
+
+// A body of unknown length (a chunked response) is read into one buffer
+// of its size, byte for byte across the stage's chunks, and no further
+// than max; io.ReadAll's growing buffer allocated 3.2x a 50 MB body (#17).
+func TestReadAllStaged(t *testing.T) {
+	const n = 5*stageChunk + 12345
+	src := make([]byte, n)
+	for i := range src {
+		src[i] = byte(i % 251)
+	}
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	got, err := readAllStaged(iotest.OneByteReader(bytes.NewReader(src[:3])), n)
+	if err != nil || string(got) != string(src[:3]) {
+		t.Fatalf("a 3-byte body read one byte at a time: %q, %v", got, err)
+	}
+	got, err = readAllStaged(bytes.NewReader(src), n)
+	runtime.ReadMemStats(&after)
+	if err != nil || !bytes.Equal(got, src) {
+		t.Fatalf("a %d-byte body read as %d bytes (equal %v), err %v", n, len(got), bytes.Equal(got, src), err)
+	}
+	if alloc, want := after.TotalAlloc-before.TotalAlloc, uint64(n+64<<10); alloc > want {
+		t.Fatalf("reading a %d-byte body allocated %d bytes, want at most %d", n, alloc, want)
+	}
+	if got, err := readAllStaged(bytes.NewReader(src), 1000); err != nil || !bytes.Equal(got, src[:1000]) {
+		t.Fatalf("a body read up to 1000 bytes: %d bytes, %v", len(got), err)
+	}
+	if _, err := readAllStaged(iotest.ErrReader(io.ErrUnexpectedEOF), n); err != io.ErrUnexpectedEOF {
+		t.Fatalf("a failed read: %v", err)
 	}
 }
