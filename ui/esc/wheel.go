@@ -64,11 +64,26 @@ func enclosing(o fyne.CanvasObject) *container.Scroll {
 		if op.X+slack < cp.X || op.Y+slack < cp.Y || op.X+os.Width > cp.X+cs.Width+slack || op.Y+os.Height > cp.Y+cs.Height+slack {
 			continue
 		}
-		if a := cs.Width * cs.Height; best == nil || a < bestArea {
+		// The smallest wins; of equal ones the newest, which replaced an
+		// older one in the same place (a screen built again).
+		if a := cs.Width * cs.Height; best == nil || a <= bestArea {
 			best, bestArea = s, a
 		}
 	}
 	return best
+}
+
+// ScrollEnclosing hands ev to the innermost NewVScroll container that
+// holds o on screen and reports whether there was one: for a widget that
+// takes the wheel itself (an editor with its own scroller) and passes on
+// what it cannot use.
+func ScrollEnclosing(o fyne.CanvasObject, ev *fyne.ScrollEvent) bool {
+	s := enclosing(o)
+	if s == nil {
+		return false
+	}
+	s.Scrolled(ev)
+	return true
 }
 
 // CreateRenderer implements fyne.Widget: Entry's own renderer with a

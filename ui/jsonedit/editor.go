@@ -10,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // Editor is a JSON text editor: an Entry for typing (caret, selection,
@@ -33,8 +35,8 @@ type Editor struct {
 
 	wheel *wheel
 	// PassWheel, when set, gets the mouse wheel the editor cannot use
-	// (scrolled to its end, or nothing to scroll): give it to the scroll
-	// the editor sits in, so the page scrolls on under the pointer.
+	// (scrolled to its end, or nothing to scroll). Left nil, that wheel
+	// goes to the esc.NewVScroll the editor sits in.
 	PassWheel func(*fyne.ScrollEvent)
 
 	// MarkSyntax makes the editor mark where its text stops being JSON
@@ -412,11 +414,25 @@ func (w *wheel) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(canvas.NewRectangle(color.Transparent))
 }
 
-// Scrolled implements fyne.Scrollable.
+// Scrolled implements fyne.Scrollable: the editor scrolls while it can,
+// and the rest goes to PassWheel, else to the esc.NewVScroll the editor
+// sits in (a form's JSON mode), so the page scrolls on under the pointer.
+// An up-down wheel scrolls the editor up and down only: Fyne's Scroll
+// turns it sideways when the text fits in height, which would keep the
+// wheel in an editor of a few long lines.
 func (w *wheel) Scrolled(ev *fyne.ScrollEvent) {
-	before := w.ed.scroll.Offset
-	w.ed.scroll.Scrolled(ev)
-	if w.ed.scroll.Offset == before && w.ed.PassWheel != nil {
-		w.ed.PassWheel(ev)
+	s := w.ed.scroll
+	before := s.Offset
+	upDown := ev.Scrolled.DX == 0
+	if !upDown || s.Content.MinSize().Height > s.Size().Height {
+		s.Scrolled(ev)
 	}
+	if s.Offset != before {
+		return
+	}
+	if w.ed.PassWheel != nil {
+		w.ed.PassWheel(ev)
+		return
+	}
+	esc.ScrollEnclosing(w.ed, ev)
 }
