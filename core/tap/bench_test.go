@@ -77,12 +77,15 @@ func (c *echoClient) call(b *testing.B, methodAndParams string) {
 }
 
 // BenchmarkTapEcho: b.N tools/call echo round trips to server-everything
-// over stdio, directly and through the tap (recording into a trace), in
-// interleaved rounds so both see the same machine load. Each round gives a wall ratio (tapped/direct time) and a
-// CPU ratio (the tap and its server against the server alone, read from
-// /proc around the round); the figures are their min, median and max
-// over the rounds (the goal: wall ratio ≤ 1.05). Within a round the two
-// take turns call by call. Run with
+// over stdio, directly, through a bare relay (the floor: two extra pipe
+// hops and nothing else, relayMain) and through the tap (recording into
+// a trace), in interleaved rounds so that all three see the same machine
+// load. Within a round they take turns call by call, the order rotating.
+// Each round gives a wall ratio (tapped/direct time) and a CPU ratio (the
+// tap and its server against the server alone, read from /proc around
+// the round); the figures are their min, median and max over the rounds
+// (the goal: wall ratio ≤ 1.05). The floor's figures are the relay's
+// wall ratio against direct, and the tap's against the relay. Run with
 // -benchtime 10000x.
 func BenchmarkTapEcho(b *testing.B) {
 	node := peers.Node(b)
@@ -93,60 +96,63 @@ func BenchmarkTapEcho(b *testing.B) {
 	}
 	trace := filepath.Join(b.TempDir(), "trace.json")
 	direct := startEcho(b, nil, node, ev)
+	relay := startEcho(b, []string{"TAP_TEST_MAIN=relay"}, self, "--", node, ev)
 	tapped := startEcho(b, []string{"TAP_TEST_MAIN=1"}, self, append(tapArgs(trace), "--", node, ev)...)
 	directPIDs := []int{direct.cmd.Process.Pid}
 	tappedPIDs := append([]int{tapped.cmd.Process.Pid}, childPIDs(tapped.cmd.Process.Pid)...)
 	if len(tappedPIDs) < 2 {
 		b.Fatal("the tap's server process was not found under /proc")
 	}
+	relayPID := []int{relay.cmd.Process.Pid}
+	clients := []*echoClient{direct, relay, tapped}
 	const echo = `"tools/call","params":{"name":"echo","arguments":{"message":"hello"}}`
-	for range 200 { // warm both up
-		direct.call(b, echo)
-		tapped.call(b, echo)
+	for range 200 { // warm them up
+		for _, c := range clients {
+			c.call(b, echo)
+		}
 	}
 	rounds := max(1, min(10, b.N/500))
-	var walls, cpus []float64
-	var tDirect, tTapped time.Duration
-	tap0 := cpuTicks(b, tappedPIDs[:1])
+	var walls, cpus, floors, overFloor []float64
+	var total [3]time.Duration
+	tap0, relay0 := cpuTicks(b, tappedPIDs[:1]), cpuTicks(b, relayPID)
 	b.ResetTimer()
 	for i := range rounds {
 		n := b.N/rounds + boolInt(i < b.N%rounds)
-		// Call by call, direct and tapped take turns (which goes first
-		// alternates too), so that both meet the same machine load.
+		// Call by call, the three take turns (which goes first rotates
+		// too), so that they meet the same machine load.
 		cd0, ct0 := cpuTicks(b, directPIDs), cpuTicks(b, tappedPIDs)
-		var wd, wt time.Duration
+		var w [3]time.Duration
 		for j := range n {
-			order := []*echoClient{direct, tapped}
-			if (i+j)%2 == 1 {
-				order[0], order[1] = tapped, direct
-			}
-			for _, c := range order {
+			for k := range clients {
+				c := (i + j + k) % len(clients)
 				start := time.Now()
-				c.call(b, echo)
-				if c == direct {
-					wd += time.Since(start)
-				} else {
-					wt += time.Since(start)
-				}
+				clients[c].call(b, echo)
+				w[c] += time.Since(start)
 			}
 		}
 		cd, ct := cpuTicks(b, directPIDs)-cd0, cpuTicks(b, tappedPIDs)-ct0
-		tDirect += wd
-		tTapped += wt
-		walls = append(walls, float64(wt)/float64(wd))
+		for c := range total {
+			total[c] += w[c]
+		}
+		walls = append(walls, float64(w[2])/float64(w[0]))
+		floors = append(floors, float64(w[1])/float64(w[0]))
+		overFloor = append(overFloor, float64(w[2])/float64(w[1]))
 		if cd > 0 {
 			cpus = append(cpus, ct/cd)
 		}
 	}
 	b.StopTimer()
-	tapCPU := cpuTicks(b, tappedPIDs[:1]) - tap0
+	tapCPU, relayCPU := cpuTicks(b, tappedPIDs[:1])-tap0, cpuTicks(b, relayPID)-relay0
+	perCall := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(b.N) }
 	b.ReportMetric(0, "ns/op")
 	// The tap's own CPU per call (the server's left out): what recording
 	// and copying cost, steadier than the ratios, which carry the
 	// server's own variation (its garbage collector, its JIT) per round.
 	b.ReportMetric(tapCPU/1e3/float64(b.N), "tap-cpu-µs/call")
-	b.ReportMetric(float64(tDirect.Microseconds())/float64(b.N), "direct-µs/call")
-	b.ReportMetric(float64(tTapped.Microseconds())/float64(b.N), "tapped-µs/call")
+	b.ReportMetric(relayCPU/1e3/float64(b.N), "floor-cpu-µs/call")
+	b.ReportMetric(perCall(total[0]), "direct-µs/call")
+	b.ReportMetric(perCall(total[1]), "floor-µs/call")
+	b.ReportMetric(perCall(total[2]), "tapped-µs/call")
 	lo, med, hi := minMedMax(walls)
 	b.ReportMetric(lo, "wall-ratio-min")
 	b.ReportMetric(med, "wall-ratio-median(goal≤1.05)")
@@ -155,6 +161,12 @@ func BenchmarkTapEcho(b *testing.B) {
 	b.ReportMetric(lo, "cpu-ratio-min")
 	b.ReportMetric(med, "cpu-ratio-median")
 	b.ReportMetric(hi, "cpu-ratio-max")
+	lo, med, hi = minMedMax(floors)
+	b.ReportMetric(lo, "floor-wall-ratio-min")
+	b.ReportMetric(med, "floor-wall-ratio-median")
+	b.ReportMetric(hi, "floor-wall-ratio-max")
+	_, med, _ = minMedMax(overFloor)
+	b.ReportMetric(med, "tap/floor-wall-median")
 }
 
 // cpuTicks sums the time the processes' threads ran on a CPU, in

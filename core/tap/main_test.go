@@ -20,10 +20,15 @@ import (
 // TestMain lets the test binary stand in for `spyglass --tap`: started
 // with TAP_TEST_MAIN=1 it runs a stdio tap wired the way cmd/tap.go wires
 // it (NewRecord, RunStdio, Finish), so that real clients (which start
-// their server as a command) can be put through it.
+// their server as a command) can be put through it. With
+// TAP_TEST_MAIN=relay it is the bare relay BenchmarkTapEcho measures the
+// tap against (relayMain).
 func TestMain(m *testing.M) {
-	if os.Getenv("TAP_TEST_MAIN") == "1" {
+	switch os.Getenv("TAP_TEST_MAIN") {
+	case "1":
 		os.Exit(tapMain(os.Args[1:]))
+	case "relay":
+		os.Exit(relayMain(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }

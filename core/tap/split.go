@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/wire"
+	"github.com/tidwall/gjson"
 )
 
 // headBytes is how much of a line that is not a message, or is too long,
@@ -141,7 +144,7 @@ const BatchElement = "batch element "
 // element as a message of its own with the element's exact bytes (or as
 // invalid when it is not an object).
 func recordMessage(record func(events.Event), dir events.Direction, raw []byte) {
-	record(events.Event{Kind: events.KindMessage, Dir: dir, Raw: raw})
+	record(describe(events.Event{Kind: events.KindMessage, Dir: dir, Raw: raw}))
 	t := bytes.TrimLeft(raw, " \t\r\n")
 	if len(t) == 0 || t[0] != '[' {
 		return
@@ -156,8 +159,94 @@ func recordMessage(record func(events.Event), dir events.Direction, raw []byte) 
 			record(events.Event{Kind: events.KindInvalid, Dir: dir, Raw: el, Text: text + ": not a JSON-RPC message: " + head(el)})
 			continue
 		}
-		record(events.Event{Kind: events.KindMessage, Dir: dir, Raw: el, Text: text})
+		record(describe(events.Event{Kind: events.KindMessage, Dir: dir, Raw: el, Text: text}))
 	}
+}
+
+// describe sets e's Type, ID and Method from e.Raw, a valid JSON value,
+// the way the log derives them when they are left empty
+// (events.Log.Append), in one walk over the top-level keys instead of a
+// reflective decode: about a third of the recording's CPU per message.
+// Where the shortcut could differ from encoding/json's reading (a key
+// that matches id, method, result or error only case-insensitively, a
+// repeated key, a non-ASCII or escaped key), e is left as it is and the
+// log decodes it itself.
+func describe(e events.Event) events.Event {
+	if len(e.Raw) == 0 {
+		return e
+	}
+	// Read in place: e.Raw is not modified once recorded (the log keeps
+	// it), and what is kept of it below is cloned.
+	v := gjson.Parse(unsafe.String(&e.Raw[0], len(e.Raw)))
+	if !v.IsObject() {
+		return e
+	}
+	var id, method string
+	var seen uint8 // 1 id, 2 method, 4 result, 8 error
+	ok := true
+	v.ForEach(func(k, val gjson.Result) bool {
+		name := k.Raw
+		if len(name) < 2 || name[0] != '"' || name[len(name)-1] != '"' {
+			ok = false
+			return false
+		}
+		name = name[1 : len(name)-1]
+		for i := 0; i < len(name); i++ {
+			if c := name[i]; c == '\\' || c >= utf8.RuneSelf {
+				ok = false // encoding/json would unescape or fold it
+				return false
+			}
+		}
+		var bit uint8
+		switch {
+		case name == "id":
+			bit, id = 1, val.Raw
+		case name == "method":
+			bit, method = 2, val.Raw
+		case name == "result":
+			bit = 4
+		case name == "error":
+			bit = 8
+		case strings.EqualFold(name, "id"), strings.EqualFold(name, "method"),
+			strings.EqualFold(name, "result"), strings.EqualFold(name, "error"):
+			ok = false // encoding/json matches keys case-insensitively
+			return false
+		default:
+			return true
+		}
+		if seen&bit != 0 || val.Raw == "" {
+			ok = false // a repeated key: the last one wins there
+			return false
+		}
+		seen |= bit
+		return true
+	})
+	if !ok {
+		return e
+	}
+	switch {
+	case seen&3 == 3:
+		e.Type = events.MsgRequest
+	case seen&2 != 0:
+		e.Type = events.MsgNotification
+	case seen&8 != 0:
+		e.Type = events.MsgError
+	case seen&4 != 0:
+		e.Type = events.MsgResult
+	default:
+		return e // not a JSON-RPC message: the log says so its own way
+	}
+	e.ID = events.NormalizeID(strings.Clone(id))
+	if seen&2 != 0 {
+		plain := len(method) >= 2 && method[0] == '"' && strings.IndexByte(method, '\\') < 0 && utf8.ValidString(method)
+		switch {
+		case plain:
+			e.Method = strings.Clone(method[1 : len(method)-1])
+		case json.Unmarshal([]byte(method), &e.Method) != nil:
+			e.Method = strings.Clone(method)
+		}
+	}
+	return e
 }
 
 func (s *Splitter) reset() {
