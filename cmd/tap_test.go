@@ -210,12 +210,9 @@ func TestTapInstallWithInspector(t *testing.T) {
 // host gets every one, in order, and the trace records every one.
 func TestTapFlood(t *testing.T) {
 	const n = 20000
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	trace := filepath.Join(t.TempDir(), "flood.json")
-	cmd := exec.Command(self, "--tap", "--trace", trace, "--", self, "--demo-server")
+	cmd := spyglassCmd(t, "--tap", "--trace", trace, "--")
+	cmd.Args = append(cmd.Args, cmd.Path, "--demo-server")
 	cmd.Env = append(os.Environ(), "XDG_DATA_HOME="+t.TempDir())
 	in, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
@@ -291,42 +288,12 @@ func TestHTTPTapCommand(t *testing.T) {
 	node := peers.Node(t)
 	inspector := peers.File(t, "@modelcontextprotocol/inspector/clients/launcher/build/index.js")
 	base := peers.EverythingHTTP(t, "streamableHttp")
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	trace := filepath.Join(t.TempDir(), "http.json")
-	cmd := exec.Command(self, "--tap", "--listen", "127.0.0.1:0", "--upstream", base+"/mcp", "--trace", trace)
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	br := bufio.NewReader(stderr)
-	var local string
-	for local == "" {
-		line, err := br.ReadString('\n')
-		if err != nil {
-			t.Fatalf("the tap said nothing about listening: %v", err)
-		}
-		if _, rest, ok := strings.Cut(line, "listening on "); ok {
-			local, _, _ = strings.Cut(rest, " ")
-		}
-	}
-	tail := make(chan string, 1)
-	go func() { b, _ := io.ReadAll(br); tail <- string(b) }()
+	cmd := spyglassCmd(t, "--tap", "--listen", "127.0.0.1:0", "--upstream", base+"/mcp", "--trace", trace)
+	local, _, tail := startHTTPTap(t, cmd)
 	const secret = "tok-secret-1234567"
 	inspect := func(u string) []byte {
-		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-		defer cancel()
-		c := exec.CommandContext(ctx, node, inspector, "--cli", u, "--transport", "http", "--header", "Authorization: Bearer "+secret,
-			"--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=over http")
-		c.Env = append(os.Environ(), "HOME="+t.TempDir())
-		b, err := c.Output()
-		if err != nil {
-			t.Fatalf("inspector %s: %v %s", u, err, b)
-		}
-		return b
+		return inspectorEcho(t, node, inspector, t.TempDir(), u, "over http", "", "--header", "Authorization: Bearer "+secret)
 	}
 	if direct, tapped := inspect(base+"/mcp"), inspect(local); !bytes.Equal(direct, tapped) {
 		t.Errorf("output differs through the HTTP tap:\n%s\n%s", direct, tapped)
@@ -412,34 +379,10 @@ func TestTapInstallHTTP(t *testing.T) {
 	}
 
 	tapCmd := exec.Command("sh", "-c", "exec "+command)
-	stderr, _ := tapCmd.StderrPipe()
-	if err := tapCmd.Start(); err != nil {
-		t.Fatal(err)
+	if local, said, _ := startHTTPTap(t, tapCmd); local != e.URL {
+		t.Fatalf("the tap listens on %s, not on the installed entry's %s:\n%s", local, e.URL, said)
 	}
-	defer tapCmd.Process.Kill()
-	br := bufio.NewReader(stderr)
-	for {
-		line, err := br.ReadString('\n')
-		if err != nil {
-			t.Fatalf("the tap said nothing about listening: %v", err)
-		}
-		if strings.Contains(line, "listening on "+e.URL) {
-			break
-		}
-	}
-	go io.Copy(io.Discard, br)
-	inspect := func(u string) []byte {
-		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-		defer cancel()
-		c := exec.CommandContext(ctx, node, inspector, "--cli", u, "--transport", "http",
-			"--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=installed http tap")
-		c.Env = append(os.Environ(), "HOME="+dir)
-		b, err := c.Output()
-		if err != nil {
-			t.Fatalf("inspector %s: %v %s", u, err, b)
-		}
-		return b
-	}
+	inspect := func(u string) []byte { return inspectorEcho(t, node, inspector, dir, u, "installed http tap", "") }
 	if direct, tapped := inspect(base+"/mcp"), inspect(e.URL); !bytes.Equal(direct, tapped) {
 		t.Errorf("output differs through the installed HTTP tap:\n%s\n%s", direct, tapped)
 	}
@@ -476,34 +419,12 @@ func TestHTTPTapFaultCommand(t *testing.T) {
 	node := peers.Node(t)
 	inspector := peers.File(t, "@modelcontextprotocol/inspector/clients/launcher/build/index.js")
 	base := peers.EverythingHTTP(t, "streamableHttp")
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	trace := filepath.Join(t.TempDir(), "http.json")
-	cmd := exec.Command(self, "--tap", "--listen", "127.0.0.1:0", "--upstream", base+"/mcp", "--trace", trace, "--fault", "error=tools/call:-32042")
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	cmd := spyglassCmd(t, "--tap", "--listen", "127.0.0.1:0", "--upstream", base+"/mcp", "--trace", trace, "--fault", "error=tools/call:-32042")
+	local, said, _ := startHTTPTap(t, cmd)
+	if !strings.Contains(said, "injecting faults: error=tools/call:-32042") {
+		t.Errorf("the tap did not say which faults it injects: %s", said)
 	}
-	defer cmd.Process.Kill()
-	br := bufio.NewReader(stderr)
-	var local string
-	var said strings.Builder
-	for local == "" {
-		line, err := br.ReadString('\n')
-		if err != nil {
-			t.Fatalf("the tap said nothing about listening: %v (%s)", err, said.String())
-		}
-		said.WriteString(line)
-		if _, rest, ok := strings.Cut(line, "listening on "); ok {
-			local, _, _ = strings.Cut(rest, " ")
-		}
-	}
-	if !strings.Contains(said.String(), "injecting faults: error=tools/call:-32042") {
-		t.Errorf("the tap did not say which faults it injects: %s", said.String())
-	}
-	go io.Copy(io.Discard, br)
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	c := exec.CommandContext(ctx, node, inspector, "--cli", local, "--transport", "http",
@@ -565,12 +486,8 @@ func TestTapTraceProblems(t *testing.T) {
 // does not kill the tap: it goes on until the host closes its input, then
 // exits with the server's status and writes the trace.
 func TestTapHostStopsReading(t *testing.T) {
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	trace := filepath.Join(t.TempDir(), "t.json")
-	cmd := exec.Command(self, "--tap", "--trace", trace, "--", "sh", "-c", `while read l; do echo "$l"; done; exit 3`)
+	cmd := spyglassCmd(t, "--tap", "--trace", trace, "--", "sh", "-c", `while read l; do echo "$l"; done; exit 3`)
 	in, _ := cmd.StdinPipe()
 	out, _ := cmd.StdoutPipe()
 	var errb bytes.Buffer
@@ -591,7 +508,7 @@ func TestTapHostStopsReading(t *testing.T) {
 		}
 	}
 	in.Close()
-	err = cmd.Wait()
+	err := cmd.Wait()
 	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 3 {
 		t.Fatalf("tap ended with %v, want the server's exit status 3; stderr: %s", err, errb.String())
 	}
@@ -629,30 +546,9 @@ func TestHTTPTapUpstreamUnreachable(t *testing.T) {
 	addr := ln.Addr().String()
 	ln.Close()
 	const secret = "key-secret-98765432"
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(self, "--tap", "--listen", "127.0.0.1:0", "--upstream", "http://"+addr+"/mcp?api_key="+secret,
+	cmd := spyglassCmd(t, "--tap", "--listen", "127.0.0.1:0", "--upstream", "http://"+addr+"/mcp?api_key="+secret,
 		"--trace", filepath.Join(t.TempDir(), "t.json"))
-	stderr, _ := cmd.StderrPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer cmd.Process.Kill()
-	br := bufio.NewReader(stderr)
-	var local string
-	for local == "" {
-		line, err := br.ReadString('\n')
-		if err != nil {
-			t.Fatalf("the tap said nothing about listening: %v", err)
-		}
-		if _, rest, ok := strings.Cut(line, "listening on "); ok {
-			local, _, _ = strings.Cut(rest, " ")
-		}
-	}
-	tail := make(chan string, 1)
-	go func() { b, _ := io.ReadAll(br); tail <- string(b) }()
+	local, _, tail := startHTTPTap(t, cmd)
 	for i := 0; i < 3; i++ {
 		resp, err := http.Post(local, "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"ping"}`))
 		if err != nil {
@@ -727,37 +623,12 @@ func TestTapInstallHTTPSecret(t *testing.T) {
 	}
 
 	tapCmd := exec.Command("sh", "-c", "exec "+command)
-	stderr, _ := tapCmd.StderrPipe()
-	if err := tapCmd.Start(); err != nil {
-		t.Fatal(err)
+	_, said, tail := startHTTPTap(t, tapCmd)
+	if strings.Contains(said, secret) {
+		t.Errorf("the tap's stderr shows the secret:\n%s", said)
 	}
-	defer tapCmd.Process.Kill()
-	br := bufio.NewReader(stderr)
-	for {
-		line, err := br.ReadString('\n')
-		if err != nil {
-			t.Fatalf("the tap said nothing about listening: %v", err)
-		}
-		if strings.Contains(line, secret) {
-			t.Errorf("the tap's stderr shows the secret: %s", line)
-		}
-		if strings.Contains(line, "listening on ") {
-			break
-		}
-	}
-	tail := make(chan string, 1)
-	go func() { b, _ := io.ReadAll(br); tail <- string(b) }()
 	inspect := func(u string) []byte {
-		ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
-		defer cancel()
-		c := exec.CommandContext(ctx, node, inspector, "--cli", u, "--transport", "http",
-			"--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=secret url")
-		c.Env = append(os.Environ(), "HOME="+dir)
-		b, err := c.Output()
-		if err != nil {
-			t.Fatalf("inspector %s: %v %s", redactForLog(u, secret), err, b)
-		}
-		return b
+		return inspectorEcho(t, node, inspector, dir, u, "secret url", secret)
 	}
 	if direct, tapped := inspect(base+"/mcp?api_key="+secret), inspect(e.URL); !bytes.Equal(direct, tapped) {
 		t.Errorf("output differs through the tap:\n%s\n%s", direct, tapped)
@@ -795,3 +666,64 @@ func TestTapInstallHTTPSecret(t *testing.T) {
 
 // redactForLog is u with secret masked, for a test's failure message.
 func redactForLog(u, secret string) string { return strings.ReplaceAll(u, secret, "****") }
+
+// spyglassCmd is this test binary run as spyglass with args (TestMain
+// runs cmd.Main when it is started so).
+func spyglassCmd(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exec.Command(self, args...)
+}
+
+// startHTTPTap starts cmd, an HTTP tap, and reads its stderr up to the
+// line that says where it listens. It returns that address, what the tap
+// said until then (that line included) and, once the tap ends, the rest
+// of its stderr; the tap is killed when the test ends.
+func startHTTPTap(t *testing.T, cmd *exec.Cmd) (local, said string, tail <-chan string) {
+	t.Helper()
+	stderr, _ := cmd.StderrPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	br := bufio.NewReader(stderr)
+	var b strings.Builder
+	for local == "" {
+		line, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("the tap said nothing about listening: %v (%s)", err, b.String())
+		}
+		b.WriteString(line)
+		if _, rest, ok := strings.Cut(line, "listening on "); ok {
+			local, _, _ = strings.Cut(strings.TrimSpace(rest), " ")
+		}
+	}
+	rest := make(chan string, 1)
+	go func() { b, _ := io.ReadAll(br); rest <- string(b) }()
+	return local, b.String(), rest
+}
+
+// inspectorEcho is the official inspector CLI's output for a tools/call
+// of echo with message over Streamable HTTP at u (HOME at home, args
+// added); a failure names u with hide, a secret in it, masked.
+func inspectorEcho(t *testing.T, node, inspector, home, u, message, hide string, args ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	argv := append([]string{inspector, "--cli", u, "--transport", "http"}, args...)
+	argv = append(argv, "--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message="+message)
+	c := exec.CommandContext(ctx, node, argv...)
+	c.Env = append(os.Environ(), "HOME="+home)
+	b, err := c.Output()
+	if err != nil {
+		shown := u
+		if hide != "" {
+			shown = redactForLog(u, hide)
+		}
+		t.Fatalf("inspector %s: %v %s", shown, err, b)
+	}
+	return b
+}
