@@ -12,6 +12,7 @@ import (
 
 	"github.com/spyglass-mcp/spyglass/core/appsock"
 	"github.com/spyglass-mcp/spyglass/core/catalog"
+	"github.com/spyglass-mcp/spyglass/core/idlemem"
 	"github.com/spyglass-mcp/spyglass/core/oauth"
 	"github.com/spyglass-mcp/spyglass/core/session"
 	"github.com/spyglass-mcp/spyglass/ui"
@@ -136,6 +137,9 @@ func runGUI(inv *Invocation, args []string, stderr io.Writer) int {
 	}
 	watchCtx, stopWatch := context.WithCancel(context.Background())
 	defer stopWatch()
+	// the window's runtime memory policy: what a burst freed goes back to
+	// the system once the window is quiet (docs/DESIGN.md)
+	go idlemem.Run(watchCtx, nil)
 	ready := func(w *ui.Window) {
 		be.useQueue(w, filepath.Join(xdg.ConfigHome, "spyglass", "sampling-profiles.json"))
 		be.watch(watchCtx, func(level, msg string) {
