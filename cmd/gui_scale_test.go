@@ -28,10 +28,7 @@ import (
 // runs many times slower there, and 50 MB passed 5 minutes on a loaded
 // 2-core machine; past 64 KB the window's path is the same.
 func TestGUIHugeResult(t *testing.T) {
-	size, sizeText := 50<<20, "50.0 MB"
-	if raceEnabled {
-		size, sizeText = 10<<20, "10.0 MB"
-	}
+	size, sizeText := hugeSize()
 	h := newGUIHarness(t)
 	h.tap("Connect")
 	h.waitFor("connected", func() bool { return h.hasText("Connected") && h.hasText("tools") })
@@ -54,24 +51,13 @@ func TestGUIHugeResult(t *testing.T) {
 		})).SetText(fmt.Sprintf(`{"size": %d}`, size))
 	})
 	h.tap("Run")
-	// The bound is a hang's, for -race on a loaded 2-core machine, where
-	// the in-process server's and the session's passes over 50 MB took
-	// over the harness's 90 s; each poll is also a turn of the UI thread,
-	// which answers while the call is under way.
-	if !testwait.Within(5*time.Minute, func() bool {
-		var ok bool
-		ui.Sync(func() { ok = h.hasText("Showing the first 64.0 KB of " + sizeText + ".") })
-		return ok
-	}) {
-		t.Fatalf("timed out waiting for the preview of the %s result", sizeText)
-	}
+	h.waitPreview("result", sizeText)
 	ui.Sync(func() {
 		if !h.hasText("Embedded resource demo://readme") {
 			t.Error("the embedded resource's heading is missing")
 		}
 	})
-	h.tap("Load more")
-	h.waitFor("more of the text", func() bool { return h.hasText("Showing the first 320.0 KB of " + sizeText + ".") })
+	h.loadMore(sizeText)
 
 	h.tap("Request and response")
 	h.waitFor("the response's tree", func() bool {
@@ -82,10 +68,46 @@ func TestGUIHugeResult(t *testing.T) {
 	})
 }
 
+// hugeSize is the size of the huge result and resource tests and how the
+// window writes it: 50 MB, and 10 MB under the race detector (see
+// TestGUIHugeResult).
+func hugeSize() (int, string) {
+	if raceEnabled {
+		return 10 << 20, "10.0 MB"
+	}
+	return 50 << 20, "50.0 MB"
+}
+
+// waitPreview waits for the 64 KB preview of a huge what (result, read)
+// of sizeText. The bound is a hang's, for -race on a loaded 2-core
+// machine, where the in-process server's and the session's passes over
+// 50 MB took over the harness's 90 s; each poll is also a turn of the UI
+// thread, which answers while the call is under way.
+func (h *guiHarness) waitPreview(what, sizeText string) {
+	h.t.Helper()
+	if !testwait.Within(5*time.Minute, func() bool {
+		var ok bool
+		ui.Sync(func() { ok = h.hasText("Showing the first 64.0 KB of " + sizeText + ".") })
+		return ok
+	}) {
+		h.t.Fatalf("timed out waiting for the preview of the %s %s", sizeText, what)
+	}
+}
+
+// loadMore taps Load more under a huge preview and waits for it to grow
+// to 320 KB.
+func (h *guiHarness) loadMore(sizeText string) {
+	h.t.Helper()
+	h.tap("Load more")
+	h.waitFor("more of the text", func() bool { return h.hasText("Showing the first 320.0 KB of " + sizeText + ".") })
+}
+
 // TestGUIThousandTools: a server on the official TypeScript SDK v2 with
 // 10,000 tools and resources (core/session/testdata/tssdk_many_tools.mjs)
 // is listed under a header per name prefix; search finds the last tool
-// and its form opens.
+// and its form opens. Its 10,000 resources are listed under a header per
+// URI folder; search says how many match and finds the last one, which
+// reads (#17).
 func TestGUIThousandTools(t *testing.T) {
 	node := testpeers.Node(t)
 	testpeers.File(t, "@modelcontextprotocol/server/dist/index.mjs")
@@ -110,5 +132,16 @@ func TestGUIThousandTools(t *testing.T) {
 	})
 	h.waitFor("its form", func() bool { return h.hasText("query") && h.button("Run") != nil })
 	h.openTab("Resources")
-	h.waitFor("10,000 resources", func() bool { return h.hasText("10000 resources · 0 templates") })
+	h.waitFor("10,000 resources in groups", func() bool {
+		return h.hasText("10000 resources · 0 templates") && h.hasText("▾ group00/ in test://records/") && h.hasText("100 resources · tap to collapse")
+	})
+	ui.Sync(func() { h.entry("Search resources").SetText("group99/9999") })
+	h.waitFor("the last resource", func() bool { return h.hasText("1 of 10000 resources") })
+	ui.Sync(func() {
+		if !h.selectRow("record9999") {
+			t.Fatal("could not select the last resource")
+		}
+	})
+	h.tap("Read")
+	h.waitFor("its text", func() bool { return h.hasText("record 9999") })
 }
