@@ -13,6 +13,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"runtime/pprof"
 	"runtime/trace"
 	"slices"
@@ -24,7 +25,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/widget"
 	"golang.org/x/sys/unix"
 
 	"github.com/spyglass-mcp/spyglass/core/catalog"
@@ -106,15 +106,17 @@ type floodStats struct {
 	// Memory, resident set in MB: before the flood (after a GC that
 	// returns free pages to the OS), the peak during it (VmHWM, reset
 	// before the flood), and after the inspector's Clear (again after a
-	// GC returning free pages). Heap figures are Go's HeapInuse at the
-	// same points. ClearButtons is how many "Clear" buttons were pressed.
-	RSSBeforeMB  float64 `json:"rss_before_mb"`
-	RSSPeakMB    float64 `json:"rss_peak_mb"`
-	RSSClearedMB float64 `json:"rss_cleared_mb"`
-	HeapBeforeMB float64 `json:"heap_before_mb"`
-	HeapPeakMB   float64 `json:"heap_peak_mb"`
-	HeapClearMB  float64 `json:"heap_cleared_mb"`
-	ClearButtons int     `json:"clear_buttons"`
+	// GC returning free pages). Heap figures are Go's in-use heap spans
+	// (HeapInuse) at the same points. ClearedEvents is how many events
+	// the inspector's Clear cleared (ui.Window.ClearInspector); a run that
+	// cleared none measured nothing after Clear and fails.
+	RSSBeforeMB   float64 `json:"rss_before_mb"`
+	RSSPeakMB     float64 `json:"rss_peak_mb"`
+	RSSClearedMB  float64 `json:"rss_cleared_mb"`
+	HeapBeforeMB  float64 `json:"heap_before_mb"`
+	HeapPeakMB    float64 `json:"heap_peak_mb"`
+	HeapClearMB   float64 `json:"heap_cleared_mb"`
+	ClearedEvents uint64  `json:"cleared_events"`
 	// CPUSeconds is the CPU time the whole process used from the first
 	// flood call until the UI thread had caught up (user + system), and
 	// Load1 the machine's one-minute load average at the start: on a
@@ -279,10 +281,9 @@ func benchFlood(be *guiBackend, w *ui.Window, server string, rep *benchReport) e
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				var ms runtime.MemStats
-				runtime.ReadMemStats(&ms)
+				h := heapInuse() // runtime/metrics: no stop of the world, unlike ReadMemStats
 				mu.Lock()
-				heapPeak = max(heapPeak, ms.HeapInuse)
+				heapPeak = max(heapPeak, h)
 				mu.Unlock()
 			}
 		}
@@ -341,8 +342,11 @@ func benchFlood(be *guiBackend, w *ui.Window, server string, rep *benchReport) e
 	fs.RSSPeakMB = procStatusMB("VmHWM")
 	rep.UIDelay = sampler.stats(tick)
 
-	ui.Sync(func() { fs.ClearButtons = pressClear(w.Window()) })
+	ui.Sync(func() { fs.ClearedEvents = w.ClearInspector() })
 	fs.RSSClearedMB, fs.HeapClearMB = settledMemory()
+	if floodErr == nil && fs.ClearedEvents == 0 {
+		floodErr = fmt.Errorf("the inspector's Clear cleared no event, so the memory after Clear was not measured")
+	}
 	return floodErr
 }
 
@@ -357,29 +361,6 @@ func floodSent(res *session.ToolResult) (int, error) {
 		return 0, fmt.Errorf("unexpected flood answer %q: %w", res.Result.Content[0].Text, err)
 	}
 	return n, nil
-}
-
-// pressClear presses every visible button labelled "Clear" (the
-// inspector's), found by walking the window's focus chain, the one public
-// way through widgets' children. It runs on the UI thread.
-func pressClear(win fyne.Window) int {
-	c := win.Canvas()
-	defer c.Unfocus()
-	seen := map[fyne.Focusable]bool{}
-	pressed := 0
-	for i := 0; i < 5000; i++ {
-		c.FocusNext()
-		f := c.Focused()
-		if f == nil || seen[f] {
-			break
-		}
-		seen[f] = true
-		if b, ok := f.(*widget.Button); ok && b.Text == "Clear" && !b.Disabled() && b.OnTapped != nil {
-			b.OnTapped()
-			pressed++
-		}
-	}
-	return pressed
 }
 
 // delaySampler measures how late the UI thread runs posted callbacks.
@@ -448,9 +429,22 @@ func writeBenchReport(path string, rep *benchReport) error {
 func settledMemory() (rss, heap float64) {
 	runtime.GC()
 	debug.FreeOSMemory()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return procStatusMB("VmRSS"), float64(m.HeapInuse) / (1 << 20)
+	return procStatusMB("VmRSS"), float64(heapInuse()) / (1 << 20)
+}
+
+// heapInuse is the bytes in in-use heap spans (MemStats.HeapInuse: live
+// and not yet swept objects plus the free room in their spans), read
+// through runtime/metrics, which does not stop the world.
+func heapInuse() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/unused:bytes"}}
+	metrics.Read(s)
+	var n uint64
+	for _, x := range s {
+		if x.Value.Kind() == metrics.KindUint64 {
+			n += x.Value.Uint64()
+		}
+	}
+	return n
 }
 
 // resetPeakRSS resets the kernel's VmHWM to the current resident set.

@@ -104,6 +104,7 @@ func newInspector(w *Window, src EventSource) *inspector {
 
 func (in *inspector) buildUI() fyne.CanvasObject {
 	in.later = newCoalescer(func() {
+		in.updateCounters()
 		if !in.paused {
 			in.listChanged()
 		}
@@ -276,12 +277,19 @@ func (in *inspector) onBatch(b EventBatch) {
 	}
 	if in.paused {
 		in.pending = append(in.pending, b)
+	} else {
+		in.apply(b)
+	}
+	// The counters and the list redraw together, once per interval
+	// however many batches (coalesce.go); while events come now and then
+	// the counters change at once.
+	if !in.later.streaming() {
 		in.updateCounters()
+	}
+	in.later.request()
+	if in.paused {
 		return
 	}
-	in.apply(b)
-	in.updateCounters()
-	in.later.request() // the list, once per redrawInterval however many batches
 	if in.selSeq != 0 {
 		for _, u := range b.Updated {
 			if u.Seq == in.selSeq || u.Pair == in.selSeq {

@@ -1,0 +1,18 @@
+package ui
+
+// ClearInspector does what the inspector's Clear button does for the
+// server it shows — that server's events so far leave the list, the
+// counters and the log — and returns how many events it cleared (the
+// events the counters counted; 0 when no server is shown or it had none).
+// The benchmark mode measures memory after Clear through it: the button
+// itself may be drawn as a word or as an icon (headrow.go), so looking it
+// up by its text found nothing. UI thread only.
+func (w *Window) ClearInspector() uint64 {
+	in := w.inspector
+	if in.server == "" {
+		return 0
+	}
+	n := in.stats.Events
+	in.onClear()
+	return n
+}
