@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -214,7 +213,7 @@ func showRawJSON(title string, raw []byte, w fyne.Window) {
 		return
 	}
 	p := newPagedText(bytesText(raw))
-	d := dialog.NewCustom(title, "Close", p.obj, w)
+	d := esc.NewCustom(title, "Close", p.obj, w)
 	d.Resize(fyne.NewSize(720, 480))
 	esc.Show(d, w)
 }

@@ -65,9 +65,9 @@ func (w *Window) SaveToCollection(server string, seq uint64) {
 	if st == nil {
 		return
 	}
-	path := widget.NewEntry()
+	path := esc.NewEntry()
 	path.SetText(st.DefaultCollection(server))
-	folder := widget.NewButtonWithIcon("Folder…", theme.FolderOpenIcon(), func() {
+	folder := esc.NewButtonWithIcon("Folder…", theme.FolderOpenIcon(), func() {
 		d := dialog.NewFolderOpen(func(u fyne.ListableURI, err error) {
 			if err == nil && u != nil {
 				path.SetText(filepath.Join(u.Path(), filepath.Base(path.Text)))
@@ -79,7 +79,7 @@ func (w *Window) SaveToCollection(server string, seq uint64) {
 	})
 	note := wrapLabel("The call is added to the end of this collection file (created when missing) and expects the result it had; a project folder keeps it under version control.")
 	body := container.NewVBox(note, container.NewBorder(nil, nil, nil, folder, path))
-	d := dialog.NewCustomConfirm("Save to collection", "Save", "Cancel", body, func(ok bool) {
+	d := esc.NewCustomConfirm("Save to collection", "Save", "Cancel", body, func(ok bool) {
 		if !ok {
 			return
 		}
@@ -140,7 +140,7 @@ func (w *Window) runCollection(path string) *collectionView {
 		return nil
 	}
 	v := &collectionView{w: w, path: path}
-	v.dlg = dialog.NewCustom("Run "+filepath.Base(path), "Close", v.buildUI(), w.win)
+	v.dlg = esc.NewCustom("Run "+filepath.Base(path), "Close", v.buildUI(), w.win)
 	sz := w.win.Canvas().Size()
 	v.dlg.Resize(fyne.NewSize(sz.Width*0.8, sz.Height*0.8))
 	esc.Show(v.dlg, w.win)
@@ -177,7 +177,7 @@ type collectionView struct {
 	w      *Window
 	path   string
 	status *widget.Label
-	full   *widget.Button // Show full error, while a run could not start
+	full   *esc.Button // Show full error, while a run could not start
 	rows   *fyne.Container
 	dlg    dialog.Dialog
 }
@@ -186,7 +186,7 @@ func (v *collectionView) buildUI() fyne.CanvasObject {
 	v.status = widget.NewLabel("")
 	v.status.TextStyle.Bold = true
 	v.status.Wrapping = fyne.TextWrapWord
-	v.full = widget.NewButton("Show full error", nil)
+	v.full = esc.NewButton("Show full error", nil)
 	v.full.Importance = widget.LowImportance
 	v.full.Hide()
 	v.rows = container.NewVBox()
@@ -309,7 +309,7 @@ func (v *collectionView) failureLine(r *collection.Result, f collection.Failure)
 		b.WriteString(c.Describe(0) + "\n")
 	}
 	text := b.String()
-	btn := widget.NewButton("Differences", func() {
+	btn := esc.NewButton("Differences", func() {
 		showTextDialog(r.Call.Label()+": "+f.Expectation+" differs (expected → got)", text, v.w.win)
 	})
 	btn.Importance = widget.LowImportance

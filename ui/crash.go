@@ -21,10 +21,10 @@ func (w *Window) offerCrash() {
 	msg := widget.NewLabel("Spyglass quit unexpectedly the last time it ran. Its crash log was kept;\n" +
 		"you can read it, or put it into a problem report to attach to a bug report.")
 	var d *dialog.CustomDialog
-	show := widget.NewButton("Show crash log", func() { d.Hide(); w.showCrashLog() })
-	report := widget.NewButton("Report a problem…", func() { d.Hide(); w.onReportProblem() })
+	show := esc.NewButton("Show crash log", func() { d.Hide(); w.showCrashLog() })
+	report := esc.NewButton("Report a problem…", func() { d.Hide(); w.onReportProblem() })
 	report.Importance = widget.HighImportance
-	d = dialog.NewCustom("Spyglass crashed last time", "Dismiss",
+	d = esc.NewCustom("Spyglass crashed last time", "Dismiss",
 		container.NewVBox(msg, container.NewHBox(show, report)), w.win)
 	esc.Show(d, w.win)
 }
@@ -35,11 +35,11 @@ func (w *Window) showCrashLog() {
 	text.TextStyle.Monospace = true
 	scroll := container.NewScroll(text)
 	scroll.SetMinSize(fyne.NewSize(720, 420))
-	copyBtn := widget.NewButton("Copy", func() {
+	copyBtn := esc.NewButton("Copy", func() {
 		w.app.Clipboard().SetContent(w.opts.PreviousCrash)
 		w.toast("ok", "Crash log copied")
 	})
-	esc.Show(dialog.NewCustom("Crash log", "Close", container.NewBorder(nil, copyBtn, nil, nil, scroll), w.win), w.win)
+	esc.Show(esc.NewCustom("Crash log", "Close", container.NewBorder(nil, copyBtn, nil, nil, scroll), w.win), w.win)
 }
 
 // onReportProblem (Help → Report a problem…) saves a zip to attach to a
@@ -50,14 +50,14 @@ func (w *Window) onReportProblem() {
 		w.toast("error", "This build cannot write problem reports")
 		return
 	}
-	withTrace := widget.NewCheck("Include the trace of this session (secrets masked)", nil)
+	withTrace := esc.NewCheck("Include the trace of this session (secrets masked)", nil)
 	note := widget.NewLabel("The report holds Spyglass's version, your system, and the last crash log.\n" +
 		"Nothing is sent anywhere: you choose where to save it and whom to give it to.")
 	server := ""
 	if w.selected != nil {
 		server = w.selected.cfg.Name
 	}
-	d := dialog.NewCustomConfirm("Report a problem", "Save report…", "Cancel",
+	d := esc.NewCustomConfirm("Report a problem", "Save report…", "Cancel",
 		container.NewVBox(note, withTrace), func(ok bool) {
 			if !ok {
 				return

@@ -6,7 +6,8 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // TestCrashOffered: after a crash, the window says so once it opens and
@@ -63,7 +64,7 @@ func TestReportProblem(t *testing.T) {
 			o := w.win.Canvas().Overlays().Top()
 			if tick {
 				walkVisible(o, func(c fyne.CanvasObject) {
-					if ch, ok := c.(*widget.Check); ok && strings.HasPrefix(ch.Text, "Include the trace") {
+					if ch, ok := c.(*esc.Check); ok && strings.HasPrefix(ch.Text, "Include the trace") {
 						ch.SetChecked(true)
 					}
 				})

@@ -32,7 +32,7 @@ type sessionDiffView struct {
 	w      *Window
 	d      SessionDiffer
 	a, b   string
-	ignore *widget.Entry
+	ignore *esc.Entry
 	status *statusLine
 	rows   *fyne.Container
 	dlg    dialog.Dialog
@@ -53,7 +53,7 @@ func (w *Window) onCompareSessions() {
 		w.toast("error", "Comparing needs two sessions: open a trace or connect a second server first.")
 		return
 	}
-	a, b := widget.NewSelect(names, nil), widget.NewSelect(names, nil)
+	a, b := esc.NewSelect(names, nil), esc.NewSelect(names, nil)
 	a.SetSelected(names[0])
 	b.SetSelected(names[1])
 	if w.selected != nil {
@@ -63,7 +63,7 @@ func (w *Window) onCompareSessions() {
 		}
 	}
 	form := widget.NewForm(widget.NewFormItem("A", a), widget.NewFormItem("B", b))
-	d := dialog.NewCustomConfirm("Compare sessions", "Compare", "Cancel", form, func(ok bool) {
+	d := esc.NewCustomConfirm("Compare sessions", "Compare", "Cancel", form, func(ok bool) {
 		if ok {
 			w.CompareSessions(a.Selected, b.Selected)
 		}
@@ -85,7 +85,7 @@ func (w *Window) compareSessions(a, b string) *sessionDiffView {
 		return nil
 	}
 	v := &sessionDiffView{w: w, d: d, a: a, b: b}
-	v.dlg = dialog.NewCustom("Compare "+a+" (A) with "+b+" (B)", "Close", v.buildUI(), w.win)
+	v.dlg = esc.NewCustom("Compare "+a+" (A) with "+b+" (B)", "Close", v.buildUI(), w.win)
 	sz := w.win.Canvas().Size()
 	v.dlg.Resize(fyne.NewSize(sz.Width*0.9, sz.Height*0.88))
 	esc.Show(v.dlg, w.win)
@@ -95,12 +95,12 @@ func (w *Window) compareSessions(a, b string) *sessionDiffView {
 func (v *sessionDiffView) buildUI() fyne.CanvasObject {
 	v.status = newStatusLine(v.w, "")
 	v.rows = container.NewVBox()
-	v.ignore = widget.NewMultiLineEntry()
+	v.ignore = esc.NewMultiLineEntry()
 	v.ignore.SetText(strings.Join(sessiondiff.DefaultIgnore, "\n"))
 	v.ignore.TextStyle.Monospace = true
 	v.ignore.SetMinRowsVisible(4)
 	v.ignore.OnChanged = func(string) { v.onIgnoreChanged() }
-	reset := widget.NewButton("Defaults", func() { v.ignore.SetText(strings.Join(sessiondiff.DefaultIgnore, "\n")) })
+	reset := esc.NewButton("Defaults", func() { v.ignore.SetText(strings.Join(sessiondiff.DefaultIgnore, "\n")) })
 	help := widget.NewLabel("Ignored paths, one JSON pointer per line (* is one key, ** any number); the comparison follows each edit.")
 	help.Wrapping = fyne.TextWrapWord
 	side := container.NewBorder(help, container.NewHBox(reset), nil, nil, v.ignore)

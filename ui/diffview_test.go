@@ -13,6 +13,7 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/collection"
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/sessiondiff"
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // diffBackend compares two fixed sessions.
@@ -46,6 +47,8 @@ func labelTexts(o fyne.CanvasObject) string {
 		case *widget.Label:
 			b.WriteString(x.Text + "\n")
 		case *widget.Button:
+			b.WriteString("[" + x.Text + "]\n")
+		case *esc.Button:
 			b.WriteString("[" + x.Text + "]\n")
 		case *fyne.Container:
 			for _, c := range x.Objects {

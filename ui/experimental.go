@@ -7,7 +7,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -228,13 +227,13 @@ func (e *experimentalScreen) save() {
 // onAddCustom asks for a capability name and value (a JSON object) and
 // advertises it from the next connect.
 func (e *experimentalScreen) onAddCustom() {
-	name := widget.NewEntry()
+	name := esc.NewEntry()
 	name.SetPlaceHolder("vendor.example/feature")
-	value := widget.NewMultiLineEntry()
+	value := esc.NewMultiLineEntry()
 	value.TextStyle = fyne.TextStyle{Monospace: true}
 	value.SetText("{}")
 	form := container.NewVBox(widget.NewLabel("Name"), name, widget.NewLabel("Value (a JSON object)"), value)
-	d := dialog.NewCustomConfirm("Add custom capability", "Add", "Cancel", form, func(ok bool) {
+	d := esc.NewCustomConfirm("Add custom capability", "Add", "Cancel", form, func(ok bool) {
 		if !ok {
 			return
 		}

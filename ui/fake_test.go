@@ -18,6 +18,7 @@ import (
 
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/mcpresult"
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // fakeBackend is an in-memory Backend for widget tests.
@@ -403,7 +404,11 @@ func texts(o fyne.CanvasObject) string {
 			b.WriteString(x.String() + "\n")
 		case *widget.Button:
 			b.WriteString("[" + x.Text + "]\n")
+		case *esc.Button:
+			b.WriteString("[" + x.Text + "]\n")
 		case *widget.Check:
+			b.WriteString(x.Text + "\n")
+		case *esc.Check:
 			b.WriteString(x.Text + "\n")
 		case *badge:
 			b.WriteString("<" + x.text + ">\n")
@@ -434,7 +439,7 @@ func tapButton(t *testing.T, o fyne.CanvasObject, text string) {
 	t.Helper()
 	var found *widget.Button
 	walkVisible(o, func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && b.Text == text && found == nil {
+		if b, ok := esc.AsButton(o); ok && b.Text == text && found == nil {
 			found = b
 		}
 	})

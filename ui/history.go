@@ -11,7 +11,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -921,7 +920,7 @@ func (in *inspector) showAnswered(e EventView) {
 	}
 	note := wrapLabel("This request no longer waits for an answer: it was answered, cancelled, or its connection ended. What was asked and what was sent back:")
 	body := container.NewGridWithRows(2, pane("Request", &e, ""), pane("Response", resp, missingResponse(e.Badge)))
-	d := dialog.NewCustom("Server Request: "+what+" (closed)", "Close", container.NewBorder(note, nil, nil, nil, body), in.w.win)
+	d := esc.NewCustom("Server Request: "+what+" (closed)", "Close", container.NewBorder(note, nil, nil, nil, body), in.w.win)
 	size := in.w.win.Canvas().Size()
 	d.Resize(fyne.NewSize(fyne.Min(720, size.Width*0.95), fyne.Min(640, size.Height*0.95)))
 	esc.Show(d, in.w.win)

@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/core/sessiondiff"
@@ -73,7 +72,7 @@ func (w *Window) protocolMatrix(server string, seq uint64) *matrixView {
 		return nil
 	}
 	v := &matrixView{status: newStatusLine(w, "Running "+server+"'s latest call under each protocol version…"), rows: container.NewVBox()}
-	d := dialog.NewCustom("Protocol matrix · "+server, "Close", container.NewBorder(v.status.obj, nil, nil, nil, container.NewVScroll(v.rows)), w.win)
+	d := esc.NewCustom("Protocol matrix · "+server, "Close", container.NewBorder(v.status.obj, nil, nil, nil, container.NewVScroll(v.rows)), w.win)
 	sz := w.win.Canvas().Size()
 	d.Resize(fyne.NewSize(sz.Width*0.8, sz.Height*0.8))
 	esc.Show(d, w.win)

@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -212,7 +211,7 @@ func (w *Window) onShortcutHelp(mod string) {
 	for _, s := range shortcutHelp {
 		b.WriteString("**" + strings.ReplaceAll(s[0], "mod", mod) + "** — " + s[1] + "\n\n")
 	}
-	esc.Show(dialog.NewCustom("Keyboard shortcuts", "Close", widget.NewRichTextFromMarkdown(b.String()), w.win), w.win)
+	esc.Show(esc.NewCustom("Keyboard shortcuts", "Close", widget.NewRichTextFromMarkdown(b.String()), w.win), w.win)
 }
 
 func (w *Window) onTroubleshooting() {
@@ -227,5 +226,5 @@ func (w *Window) onAbout() {
 	if v == "" {
 		v = "(development build)"
 	}
-	esc.Show(dialog.NewInformation("About Spyglass", "Spyglass "+v+"\nAn inspector for MCP servers.", w.win), w.win)
+	esc.Show(esc.NewInformation("About Spyglass", "Spyglass "+v+"\nAn inspector for MCP servers.", w.win), w.win)
 }

@@ -5,8 +5,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // Preference keys: what the window remembers across restarts in the
@@ -53,10 +53,10 @@ func (w *Window) onEventMemory() {
 		return
 	}
 	choices := []string{"64 MB", "128 MB", "256 MB", "512 MB", "1024 MB", "2048 MB"}
-	sel := widget.NewSelect(choices, nil)
+	sel := esc.NewSelect(choices, nil)
 	sel.SetSelected(fmt.Sprintf("%d MB", w.app.Preferences().IntWithFallback(prefEventMemMB, defaultEventMemMB)))
 	note := wrapLabel("Spyglass keeps every event of the session. Beyond this much memory it compresses older events and writes them to a file in its cache folder, and reads them back when you open or search them.")
-	d := dialog.NewCustomConfirm("Event log memory", "Save", "Cancel", container.NewVBox(note, sel), func(ok bool) {
+	d := esc.NewCustomConfirm("Event log memory", "Save", "Cancel", container.NewVBox(note, sel), func(ok bool) {
 		if !ok {
 			return
 		}
@@ -69,7 +69,7 @@ func (w *Window) onEventMemory() {
 	}, w.win)
 	// wide enough that the note reads as a paragraph, not a column
 	d.Resize(fyne.NewSize(min(480, w.win.Canvas().Size().Width-40), 250))
-	d.Show()
+	esc.Show(d, w.win)
 }
 
 // restorePrefs applies what the last window remembered: size, splits,

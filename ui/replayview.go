@@ -72,7 +72,7 @@ func (w *Window) onReplayAgainst() {
 		w.toast("error", "Replaying needs a server to send to: add one first.")
 		return
 	}
-	to := widget.NewSelect(targets, nil)
+	to := esc.NewSelect(targets, nil)
 	to.SetSelected(targets[0])
 	for _, s := range w.servers {
 		// the server itself, or the one the recording talked to
@@ -82,7 +82,7 @@ func (w *Window) onReplayAgainst() {
 	}
 	note := wrapLabel("The session's requests are sent again in recorded order on a connection of their own; the server's questions are answered as recorded, and each answer is compared with the recorded one.")
 	form := container.NewVBox(note, widget.NewForm(widget.NewFormItem("Send to", to)))
-	d := dialog.NewCustomConfirm("Replay "+from+" against…", "Replay", "Cancel", form, func(ok bool) {
+	d := esc.NewCustomConfirm("Replay "+from+" against…", "Replay", "Cancel", form, func(ok bool) {
 		if ok {
 			w.ReplaySession(from, to.Selected)
 		}
@@ -114,7 +114,7 @@ func (w *Window) replaySession(from, to string) {
 	}
 	msg := wrapLabel(fmt.Sprintf("The recording calls tools that do not say they are read-only (no readOnlyHint): %s. Calling them again against %s may change something there.",
 		strings.Join(plan.Writes, ", "), to))
-	d := dialog.NewCustomConfirm("Replay calls that may change something?", "Replay them", "Cancel", msg, func(ok bool) {
+	d := esc.NewCustomConfirm("Replay calls that may change something?", "Replay them", "Cancel", msg, func(ok bool) {
 		if ok {
 			w.startReplay(r, from, to)
 		}
@@ -135,7 +135,7 @@ func (w *Window) startReplay(r Replayer, from, to string) *replayView {
 	v := &replayView{w: w, from: from, to: to, session: name}
 	v.status = newStatusLine(w, "Replaying "+from+" against "+to+"… (its messages are in the inspector under "+name+")")
 	v.body = container.NewStack()
-	v.dlg = dialog.NewCustom("Replay of "+from+" against "+to, "Close", container.NewBorder(v.status.obj, nil, nil, nil, v.body), w.win)
+	v.dlg = esc.NewCustom("Replay of "+from+" against "+to, "Close", container.NewBorder(v.status.obj, nil, nil, nil, v.body), w.win)
 	sz := w.win.Canvas().Size()
 	v.dlg.Resize(fyne.NewSize(sz.Width*0.9, sz.Height*0.88))
 	esc.Show(v.dlg, w.win)

@@ -310,7 +310,7 @@ func (ss *serverScreens) openResource(uri string) {
 			for _, c := range r.Contents {
 				box.Add(ss.contentView(c))
 			}
-			d := dialog.NewCustom(uri, "Close", container.NewVScroll(box), ss.s.w.win)
+			d := esc.NewCustom(uri, "Close", container.NewVScroll(box), ss.s.w.win)
 			d.Resize(fyne.NewSize(640, 480))
 			esc.Show(d, ss.s.w.win)
 		})

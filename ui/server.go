@@ -11,7 +11,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -247,7 +246,7 @@ func (s *server) askInputs(need *InputsNeededError) {
 		items[i] = widget.NewFormItem(in.ID, e)
 		items[i].HintText = "used in " + in.Where
 	}
-	d := dialog.NewForm("Values for "+s.cfg.Name, "Use these values", "Don't connect", items, func(ok bool) {
+	d := esc.NewForm("Values for "+s.cfg.Name, "Use these values", "Don't connect", items, func(ok bool) {
 		if !ok {
 			s.setState(StateView{State: StateFailed, Err: need})
 			return

@@ -249,7 +249,7 @@ type serverForm struct {
 	errLbl *widget.Label
 	errs   map[string]*widget.Label // inline errors by catalog field name
 	base   ServerConfig
-	acc    *widget.Accordion
+	acc    *esc.Accordion
 	oauth  *widget.AccordionItem
 	// advancedItem is the Advanced section.
 	advancedItem *widget.AccordionItem
@@ -276,13 +276,13 @@ func showServerForm(w *Window, oldName string, cfg ServerConfig) {
 		title = "Edit " + oldName
 	}
 	var d dialog.Dialog
-	save := widget.NewButton("Save", func() {
+	save := esc.NewButton("Save", func() {
 		if f.onSave() {
 			d.Hide()
 		}
 	})
 	save.Importance = widget.HighImportance
-	cancel := widget.NewButton("Cancel", func() { d.Hide() })
+	cancel := esc.NewButton("Cancel", func() { d.Hide() })
 	content := container.NewBorder(nil, container.NewVBox(f.errLblInit(), container.NewHBox(layout.NewSpacer(), cancel, save)), nil, nil,
 		esc.NewVScroll(barRoom(f.buildUI(cfg), false))) // the entries end before the scroll bar
 	d = dialog.NewCustomWithoutButtons(title, content, w.win)
@@ -413,7 +413,7 @@ func (f *serverForm) buildUI(c ServerConfig) fyne.CanvasObject {
 	protocol := f.protocolSection(c)
 	f.oauth = widget.NewAccordionItem("OAuth", f.oauthSection(c.Auth))
 	f.advancedItem = widget.NewAccordionItem("Advanced", f.advancedSection(c))
-	f.acc = widget.NewAccordion(widget.NewAccordionItem("Protocol", protocol), f.oauth, f.advancedItem)
+	f.acc = esc.NewAccordion(widget.NewAccordionItem("Protocol", protocol), f.oauth, f.advancedItem)
 	f.acc.MultiOpen = true
 	t := c.Transport
 	if t == "" {
@@ -498,7 +498,7 @@ func (f *serverForm) oauthSection(o OAuthConfig) fyne.CanvasObject {
 	for _, k := range sortedKeys(o.AuthorizationParams) {
 		f.addParam(k, o.AuthorizationParams[k])
 	}
-	addParam := widget.NewButtonWithIcon("Add parameter", theme.ContentAddIcon(), func() { f.addParam("", "") })
+	addParam := esc.NewButtonWithIcon("Add parameter", theme.ContentAddIcon(), func() { f.addParam("", "") })
 	addParam.Importance = widget.LowImportance
 	f.authURL = entry(o.AuthorizationURL, "empty: from the server's metadata")
 	f.tokenURL = entry(o.TokenURL, "empty: from the server's metadata")
@@ -564,7 +564,7 @@ func (f *serverForm) oauthSection(o OAuthConfig) fyne.CanvasObject {
 	f.ema.SetChecked(o.EnterpriseManaged)
 	f.ema.OnChanged(o.EnterpriseManaged)
 
-	clear := widget.NewButtonWithIcon("Clear OAuth state", theme.DeleteIcon(), f.onClearOAuth)
+	clear := esc.NewButtonWithIcon("Clear OAuth state", theme.DeleteIcon(), f.onClearOAuth)
 	if _, ok := f.w.be.(OAuthClearer); !ok || f.oldName == "" {
 		clear.Hide()
 	}
@@ -599,7 +599,7 @@ func (f *serverForm) addParam(k, v string) {
 		r.err.Refresh()
 	}
 	r.key.OnChanged = check
-	del := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
+	del := esc.NewButtonWithIcon("", theme.DeleteIcon(), func() {
 		for i, p := range f.params {
 			if p == r {
 				f.params = slices.Delete(f.params, i, i+1)

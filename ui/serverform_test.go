@@ -357,7 +357,7 @@ func TestRemoveUndo(t *testing.T) {
 	var btn *widget.Button
 	Sync(func() {
 		walkAll(undo.obj, func(o fyne.CanvasObject) {
-			if bt, ok := o.(*widget.Button); ok && btn == nil && bt.Text == "Undo" {
+			if bt, ok := esc.AsButton(o); ok && btn == nil && bt.Text == "Undo" {
 				btn = bt
 			}
 		})

@@ -8,7 +8,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -325,7 +324,7 @@ func (c *serverCard) onDuplicate() {
 func (c *serverCard) onRemove() {
 	w := c.s.w
 	name := c.s.cfg.Name
-	esc.Show(dialog.NewConfirm("Remove "+name+"?", "The server is removed from the catalog file (Undo brings it back).", func(ok bool) {
+	esc.Show(esc.NewConfirm("Remove "+name+"?", "The server is removed from the catalog file (Undo brings it back).", func(ok bool) {
 		if ok {
 			w.removeServer(name)
 		}

@@ -128,7 +128,7 @@ func (w *Window) showTapIn(name string) {
 	}
 	body := container.NewVBox(intro, container.NewBorder(nil, nil, nil, browse, path),
 		container.NewHBox(show), scroll, container.NewStack(lines, status), container.NewHBox(write))
-	dlg = dialog.NewCustom("Tap "+name+" in a client", "Cancel", body, w.win)
+	dlg = esc.NewCustom("Tap "+name+" in a client", "Cancel", body, w.win)
 	esc.Show(dlg, w.win)
 }
 
@@ -145,7 +145,7 @@ func (w *Window) showTapRun(name, run string, closed func()) {
 	cmd.Wrapping = fyne.TextWrapBreak
 	cmd.Selectable = true
 	body := container.NewVBox(intro, cmd, container.NewHBox(copyButton("Copy the command", func() string { return run })))
-	d := dialog.NewCustom("Keep the tap for "+name+" running", "Close", body, w.win)
+	d := esc.NewCustom("Keep the tap for "+name+" running", "Close", body, w.win)
 	d.SetOnClosed(closed)
 	d.Resize(fyne.NewSize(min(720, w.win.Canvas().Size().Width-40), 0))
 	esc.Show(d, w.win)

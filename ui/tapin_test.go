@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // tapBackend is the fake backend with "Tap this server in…".
@@ -90,7 +92,7 @@ func TestTapIn(t *testing.T) {
 		for _, it := range w.toasts.items {
 			if strings.Contains(it.text, "a now goes through the tap in claude.json") {
 				walkAll(it.obj, func(o fyne.CanvasObject) {
-					if bt, ok := o.(*widget.Button); ok && bt.Text == "Undo" {
+					if bt, ok := esc.AsButton(o); ok && bt.Text == "Undo" {
 						undo = bt
 					}
 				})
@@ -171,7 +173,7 @@ func TestTapInHoldsStill(t *testing.T) {
 			if e, ok := o.(*widget.Entry); ok && path == nil {
 				path = e
 			}
-			if bt, ok := o.(*widget.Button); ok && bt.Text == "Write the change" {
+			if bt, ok := esc.AsButton(o); ok && bt.Text == "Write the change" {
 				write = bt
 			}
 		})

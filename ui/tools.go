@@ -11,7 +11,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -470,7 +469,7 @@ func (t *toolsScreen) onRun() {
 	if v, ok := t.args.(interface{ Problems() []string }); ok && !t.sendAnyway {
 		if probs := v.Problems(); len(probs) > 0 {
 			msg := "The arguments do not match the tool's schema:\n\n• " + strings.Join(probs, "\n• ") + "\n\nSend them anyway?"
-			esc.Show(dialog.NewConfirm("Send invalid arguments?", msg, func(ok bool) {
+			esc.Show(esc.NewConfirm("Send invalid arguments?", msg, func(ok bool) {
 				if ok {
 					t.sendAnyway = true
 					t.onRun()

@@ -11,6 +11,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 func TestConnectionStates(t *testing.T) {
@@ -97,7 +99,7 @@ func TestConnectionStates(t *testing.T) {
 func findButton(o fyne.CanvasObject, text string) *widget.Button {
 	var hit *widget.Button
 	walkVisible(o, func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && hit == nil && b.Text == text && !b.Disabled() {
+		if b, ok := esc.AsButton(o); ok && hit == nil && b.Text == text && !b.Disabled() {
 			hit = b
 		}
 	})

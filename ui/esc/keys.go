@@ -85,3 +85,16 @@ func (b *Button) TypedKey(ev *fyne.KeyEvent) {
 		b.Button.TypedKey(ev)
 	}
 }
+
+// AsButton returns the widget.Button of o when o is a Fyne Button or a
+// Button of this package, for code that finds buttons by their words (the
+// tests and the GUI harness): tapping it taps the button.
+func AsButton(o fyne.CanvasObject) (*widget.Button, bool) {
+	switch b := o.(type) {
+	case *widget.Button:
+		return b, true
+	case *Button:
+		return &b.Button, true
+	}
+	return nil, false
+}

@@ -106,7 +106,7 @@ func walk(o fyne.CanvasObject, fn func(fyne.CanvasObject)) {
 		}
 	case fyne.Widget:
 		switch o.(type) {
-		case *widget.Entry, *widget.Select, *widget.Label, *widget.Button, *widget.RichText, textField:
+		case *widget.Entry, *widget.Select, *widget.Label, *widget.Button, *esc.Button, *widget.RichText, textField:
 			return
 		}
 		if r := test.WidgetRenderer(c); r != nil {
@@ -122,7 +122,7 @@ func button(t *testing.T, o fyne.CanvasObject, text string) *widget.Button {
 	t.Helper()
 	var found *widget.Button
 	walk(o, func(x fyne.CanvasObject) {
-		if b, ok := x.(*widget.Button); ok && b.Text == text && found == nil {
+		if b, ok := esc.AsButton(x); ok && b.Text == text && found == nil {
 			found = b
 		}
 	})
@@ -160,6 +160,8 @@ func texts(o fyne.CanvasObject) string {
 		case *widget.Label:
 			b.WriteString(v.Text + "\n")
 		case *widget.Button:
+			b.WriteString("[" + v.Text + "]\n")
+		case *esc.Button:
 			b.WriteString("[" + v.Text + "]\n")
 		case *widget.RichText:
 			b.WriteString(v.String() + "\n")

@@ -6,7 +6,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -40,12 +39,12 @@ type ProfilesEditor struct {
 	editBox   *fyne.Container
 	editTitle *widget.Label
 
-	name      *widget.Entry
+	name      *esc.Entry
 	provider  *esc.Select
 	auto      *esc.Check
 	callTools *esc.Check
-	template  *widget.Entry
-	model     *widget.Entry
+	template  *esc.Entry
+	model     *esc.Entry
 	stop      *esc.Select
 	overrides *fyne.Container
 	rows      []*overrideRow
@@ -58,7 +57,7 @@ type ProfilesEditor struct {
 }
 
 type overrideRow struct {
-	pattern, template *widget.Entry
+	pattern, template *esc.Entry
 	obj               fyne.CanvasObject
 }
 
@@ -84,33 +83,33 @@ func (e *ProfilesEditor) Profiles() ProfileSet { return e.set.clone() }
 
 func (e *ProfilesEditor) buildUI() fyne.CanvasObject {
 	e.active = esc.NewSelect(nil, e.onActive)
-	newBtn := widget.NewButtonWithIcon("New Profile", theme.ContentAddIcon(), e.onNew)
+	newBtn := esc.NewButtonWithIcon("New Profile", theme.ContentAddIcon(), e.onNew)
 	e.list = container.NewVBox()
-	editSel := widget.NewButtonWithIcon("Edit Selected", theme.DocumentCreateIcon(), func() { e.onEdit(e.selected) })
-	del := widget.NewButtonWithIcon("Delete", theme.DeleteIcon(), e.onDelete)
+	editSel := esc.NewButtonWithIcon("Edit Selected", theme.DocumentCreateIcon(), func() { e.onEdit(e.selected) })
+	del := esc.NewButtonWithIcon("Delete", theme.DeleteIcon(), e.onDelete)
 	del.Importance = widget.DangerImportance
 	e.errLbl = errorLine()
 	e.status = wrapLabel("")
 	e.status.Importance = widget.SuccessImportance
 	e.status.Hide()
 
-	e.name = widget.NewEntry()
+	e.name = esc.NewEntry()
 	e.provider = esc.NewSelect([]string{providerLabels[ProviderManual], providerLabels[ProviderMock]}, nil)
 	e.auto = esc.NewCheck("Auto-respond to sampling requests", nil)
 	e.callTools = esc.NewCheck("Answer requests that offer tools with a tool call (toolUse)", nil)
-	e.template = widget.NewMultiLineEntry()
+	e.template = esc.NewMultiLineEntry()
 	e.template.Wrapping = fyne.TextWrapWord
 	e.template.SetMinRowsVisible(3)
 	e.template.SetPlaceHolder("Placeholders: {{last_user_message}}, {{model_hint}}")
-	e.model = widget.NewEntry()
+	e.model = esc.NewEntry()
 	e.model.SetPlaceHolder(DefaultModel)
 	e.stop = esc.NewSelect(stopReasons, nil)
 	e.overrides = container.NewVBox()
-	addOv := widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), func() { e.addOverride(Override{}) })
+	addOv := esc.NewButtonWithIcon("Add", theme.ContentAddIcon(), func() { e.addOverride(Override{}) })
 	addOv.Importance = widget.LowImportance
-	save := widget.NewButtonWithIcon("Save Profile", theme.DocumentSaveIcon(), e.onSave)
+	save := esc.NewButtonWithIcon("Save Profile", theme.DocumentSaveIcon(), e.onSave)
 	save.Importance = widget.HighImportance
-	cancel := widget.NewButton("Cancel", e.onCancelEdit)
+	cancel := esc.NewButton("Cancel", e.onCancelEdit)
 	e.editTitle = heading("")
 	fields := container.New(layout.NewFormLayout(),
 		widget.NewLabel("Profile Name:"), e.name,
@@ -194,7 +193,7 @@ func (e *ProfilesEditor) refresh() {
 		if name == e.selected {
 			icon = theme.RadioButtonCheckedIcon()
 		}
-		pick := widget.NewButtonWithIcon(name, icon, func() {
+		pick := esc.NewButtonWithIcon(name, icon, func() {
 			e.selected = name
 			e.refresh()
 		})
@@ -279,12 +278,12 @@ func (e *ProfilesEditor) load(p Profile) {
 
 // addOverride adds an override row.
 func (e *ProfilesEditor) addOverride(o Override) {
-	r := &overrideRow{pattern: widget.NewEntry(), template: widget.NewEntry()}
+	r := &overrideRow{pattern: esc.NewEntry(), template: esc.NewEntry()}
 	r.pattern.SetPlaceHolder("claude-*")
 	r.pattern.SetText(o.Pattern)
 	r.template.SetPlaceHolder("Response template for matching model hints")
 	r.template.SetText(o.Template)
-	rm := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
+	rm := esc.NewButtonWithIcon("", theme.DeleteIcon(), func() {
 		for i, x := range e.rows {
 			if x == r {
 				e.rows = append(e.rows[:i], e.rows[i+1:]...)
@@ -413,7 +412,7 @@ func ShowProfilesEditor(w fyne.Window, store ProfileStore, onSaved func(ProfileS
 	e := NewProfilesEditor(store)
 	e.OnSaved = onSaved
 	e.scroll = esc.NewVScroll(container.New(&rightInset{w: theme.Padding() * 3}, e.Object()))
-	d := dialog.NewCustom("Sampling profiles", "Close", e.scroll, w)
+	d := esc.NewCustom("Sampling profiles", "Close", e.scroll, w)
 	size := w.Canvas().Size()
 	d.Resize(fyne.NewSize(fyne.Min(720, size.Width*0.95), fyne.Min(680, size.Height*0.95)))
 	esc.Show(d, w)

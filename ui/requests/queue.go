@@ -346,7 +346,7 @@ func (q *Queue) OpenModal(server, id string) bool {
 	if it.round != "" { // a round of a multi round-trip request
 		content = container.NewVBox(q.roundBar(it), content)
 	}
-	d := dialog.NewCustom(title, "Close", esc.NewVScroll(container.NewPadded(content)), q.opts.Window)
+	d := esc.NewCustom(title, "Close", esc.NewVScroll(container.NewPadded(content)), q.opts.Window)
 	it.modal = d
 	d.SetOnClosed(func() {
 		it.modal = nil

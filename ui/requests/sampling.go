@@ -571,7 +571,7 @@ func (p *SamplingPanel) onViewDetails() {
 	p.rejectBtn.SetText("Reject Request")
 	body := container.NewVBox(p.buildDetails(), widget.NewSeparator(), p.editor)
 	scroll := esc.NewVScroll(container.New(&rightInset{w: theme.Padding() * 3}, body))
-	d := dialog.NewCustom(p.title(), "Close", scroll, p.opts.Window)
+	d := esc.NewCustom(p.title(), "Close", scroll, p.opts.Window)
 	d.SetOnClosed(func() {
 		p.modal = nil
 		p.sendBtn.SetText("Edit & Send")
@@ -751,7 +751,7 @@ func (p *SamplingPanel) imageView(b block) fyne.CanvasObject {
 		big := canvas.NewImageFromReader(bytes.NewReader(data), "image")
 		big.FillMode = canvas.ImageFillContain
 		big.SetMinSize(fyne.NewSize(480, 360))
-		esc.Show(dialog.NewCustom("Image ("+b.MimeType+")", "Close", big, p.opts.Window), p.opts.Window)
+		esc.Show(esc.NewCustom("Image ("+b.MimeType+")", "Close", big, p.opts.Window), p.opts.Window)
 	})
 	preview.Importance = widget.LowImportance
 	return container.NewVBox(label, container.NewHBox(img, container.NewVBox(preview)))
