@@ -115,6 +115,7 @@ func BenchmarkTapEcho(b *testing.B) {
 	var walls, cpus, floors, overFloor []float64
 	var total [3]time.Duration
 	tap0, relay0 := cpuTicks(b, tappedPIDs[:1]), cpuTicks(b, relayPID)
+	tapSw0, relaySw0 := switches(tappedPIDs[:1]), switches(relayPID)
 	b.ResetTimer()
 	for i := range rounds {
 		n := b.N/rounds + boolInt(i < b.N%rounds)
@@ -143,6 +144,7 @@ func BenchmarkTapEcho(b *testing.B) {
 	}
 	b.StopTimer()
 	tapCPU, relayCPU := cpuTicks(b, tappedPIDs[:1])-tap0, cpuTicks(b, relayPID)-relay0
+	tapSw, relaySw := switches(tappedPIDs[:1])-tapSw0, switches(relayPID)-relaySw0
 	perCall := func(d time.Duration) float64 { return float64(d.Microseconds()) / float64(b.N) }
 	b.ReportMetric(0, "ns/op")
 	// The tap's own CPU per call (the server's left out): what recording
@@ -150,6 +152,11 @@ func BenchmarkTapEcho(b *testing.B) {
 	// server's own variation (its garbage collector, its JIT) per round.
 	b.ReportMetric(tapCPU/1e3/float64(b.N), "tap-cpu-µs/call")
 	b.ReportMetric(relayCPU/1e3/float64(b.N), "floor-cpu-µs/call")
+	// How often the tap's threads went to sleep per call (a read that
+	// waits, a goroutine handed to another thread): a count that the
+	// machine's load hardly moves, unlike the times.
+	b.ReportMetric(tapSw/float64(b.N), "tap-sleeps/call")
+	b.ReportMetric(relaySw/float64(b.N), "floor-sleeps/call")
 	b.ReportMetric(perCall(total[0]), "direct-µs/call")
 	b.ReportMetric(perCall(total[1]), "floor-µs/call")
 	b.ReportMetric(perCall(total[2]), "tapped-µs/call")
@@ -188,6 +195,28 @@ func cpuTicks(b *testing.B, pids []int) float64 {
 			if len(f) > 0 {
 				ns, _ := strconv.ParseFloat(f[0], 64)
 				sum += ns
+			}
+		}
+	}
+	return sum
+}
+
+// switches sums the voluntary context switches of the processes'
+// threads (/proc/PID/task/TID/status): each time one went to sleep.
+func switches(pids []int) float64 {
+	var sum float64
+	for _, pid := range pids {
+		tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+		for _, t := range tasks {
+			data, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/status", pid, t.Name()))
+			if err != nil {
+				continue // the thread ended
+			}
+			for line := range strings.Lines(string(data)) {
+				if v, ok := strings.CutPrefix(line, "voluntary_ctxt_switches:"); ok {
+					n, _ := strconv.ParseFloat(strings.TrimSpace(v), 64)
+					sum += n
+				}
 			}
 		}
 	}

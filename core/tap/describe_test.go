@@ -39,6 +39,7 @@ var describeSeeds = []string{
 	`{"jsonrpc":"2.0"}`,
 	`{}`,
 	` {"id" : 3 , "result" : { } } `,
+	"{\"id\":1,\"result\":{}}\r\n",
 	`{"id":[1],"result":1}`,
 	`[{"jsonrpc":"2.0","id":1,"method":"a"}]`,
 	`"text"`,
