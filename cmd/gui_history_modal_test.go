@@ -12,6 +12,7 @@ import (
 
 	"github.com/spyglass-mcp/spyglass/core/sampling"
 	"github.com/spyglass-mcp/spyglass/ui"
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // overlayButton is the button named text in the window's top overlay (a
@@ -23,7 +24,7 @@ func (h *guiHarness) overlayButton(text string) *widget.Button {
 	}
 	var b *widget.Button
 	walk(top, func(o fyne.CanvasObject) {
-		if x, ok := o.(*widget.Button); ok && x.Text == text && b == nil {
+		if x, ok := esc.AsButton(o); ok && x.Text == text && b == nil {
 			b = x
 		}
 	})

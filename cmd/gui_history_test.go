@@ -14,6 +14,7 @@ import (
 
 	"github.com/spyglass-mcp/spyglass/core/sampling"
 	"github.com/spyglass-mcp/spyglass/ui"
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // historyButtons are the visible buttons named text, top to bottom (the
@@ -21,7 +22,7 @@ import (
 func (h *guiHarness) historyButtons(text string) []*widget.Button {
 	var out []*widget.Button
 	walk(h.win.Content(), func(o fyne.CanvasObject) {
-		if b, ok := o.(*widget.Button); ok && b.Text == text {
+		if b, ok := esc.AsButton(o); ok && b.Text == text {
 			out = append(out, b)
 		}
 	})
@@ -135,10 +136,10 @@ func (h *guiHarness) tapButtonPrefix(prefix string) {
 	h.t.Helper()
 	var b *widget.Button
 	h.waitFor("a button "+prefix, func() bool {
-		b, _ = h.find(func(o fyne.CanvasObject) bool {
-			x, ok := o.(*widget.Button)
+		b, _ = esc.AsButton(h.find(func(o fyne.CanvasObject) bool {
+			x, ok := esc.AsButton(o)
 			return ok && strings.HasPrefix(x.Text, prefix)
-		}).(*widget.Button)
+		}))
 		return b != nil
 	})
 	ui.Sync(func() { test.Tap(b) })
@@ -161,7 +162,7 @@ func TestGUIAttempts(t *testing.T) {
 	h.tap("Attempts")
 	h.waitFor("both attempts", func() bool {
 		return h.hasText("2 attempts of this call") && h.find(func(o fyne.CanvasObject) bool {
-			b, ok := o.(*widget.Button)
+			b, ok := esc.AsButton(o)
 			return ok && strings.HasPrefix(b.Text, "▸ Attempt 2 · ok · ") && strings.Contains(b.Text, " · id ")
 		}) != nil
 	})
@@ -221,7 +222,7 @@ func TestGUIAttemptsEverything(t *testing.T) {
 	h.tap("Attempts")
 	h.waitFor("both attempts", func() bool {
 		return h.hasText("2 attempts of this call") && h.find(func(o fyne.CanvasObject) bool {
-			b, ok := o.(*widget.Button)
+			b, ok := esc.AsButton(o)
 			return ok && strings.HasPrefix(b.Text, "Attempt 1 · ok · ")
 		}) != nil
 	})

@@ -10,6 +10,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/ui"
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // TestGUIRequestsInline: against the demo server, the elicitation and the
@@ -59,7 +60,7 @@ func TestGUIRequestsInline(t *testing.T) {
 	ui.Sync(func() {
 		var reject *widget.Button
 		walk(h.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-			if b, ok := o.(*widget.Button); ok && b.Text == "Reject" && reject == nil {
+			if b, ok := esc.AsButton(o); ok && b.Text == "Reject" && reject == nil {
 				reject = b
 			}
 		})

@@ -142,7 +142,7 @@ func (h *guiHarness) answerForm(message, value string) {
 	}
 	e.SetText("") // a default the schema gives
 	test.Type(e, value)
-	b, _ := under(p, func(o fyne.CanvasObject) bool { b, ok := o.(*widget.Button); return ok && b.Text == "Submit" }).(*widget.Button)
+	b, _ := esc.AsButton(under(p, func(o fyne.CanvasObject) bool { b, ok := esc.AsButton(o); return ok && b.Text == "Submit" }))
 	if b == nil {
 		h.t.Fatal("no Submit in the form")
 	}
@@ -303,7 +303,7 @@ func TestGUIMRTRProfile(t *testing.T) {
 	})
 	ui.Sync(func() {
 		walk(h.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-			if b, ok := o.(*widget.Button); ok && b.Text == "Close" {
+			if b, ok := esc.AsButton(o); ok && b.Text == "Close" {
 				test.Tap(b)
 			}
 		})

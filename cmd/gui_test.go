@@ -134,10 +134,10 @@ func (h *guiHarness) menuItem(menu, label string) *fyne.MenuItem {
 }
 
 func (h *guiHarness) button(text string) *widget.Button {
-	b, _ := h.find(func(o fyne.CanvasObject) bool {
-		b, ok := o.(*widget.Button)
+	b, _ := esc.AsButton(h.find(func(o fyne.CanvasObject) bool {
+		b, ok := esc.AsButton(o)
 		return ok && (b.Text == text || b.Text == "" && ui.IconButtonName(b) == text) // an icon-only action by its word
-	}).(*widget.Button)
+	}))
 	return b
 }
 
@@ -491,7 +491,7 @@ func (h *guiHarness) selectCard(name string) {
 			if !ok {
 				return false
 			}
-			if _, isBtn := o.(*widget.Button); isBtn {
+			if _, isBtn := esc.AsButton(o); isBtn {
 				return false
 			}
 			found := false
@@ -1195,7 +1195,7 @@ func TestGUIRequestQueue(t *testing.T) {
 	})
 	ui.Sync(func() { // the dialog's Close, not a Close elsewhere in the window
 		walk(h.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-			if b, ok := o.(*widget.Button); ok && b.Text == "Close" {
+			if b, ok := esc.AsButton(o); ok && b.Text == "Close" {
 				test.Tap(b)
 			}
 		})
