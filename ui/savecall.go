@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"encoding/json"
 
 	"fyne.io/fyne/v2/theme"
@@ -33,31 +34,27 @@ func (in *inspector) onSaveRequest(e EventView) {
 
 // latestRequest is the newest client→server request of server with
 // method whose params satisfy match (nil: any) in the event source; 0
-// when it holds none. It reads the whole record: call it off the UI
-// thread.
+// when it holds none. The source's search narrows it to the server's
+// events that name the method (a sealed chunk of another server's is not
+// read), looked at newest first; events no longer held are passed over.
+// Call it off the UI thread.
 func latestRequest(src EventSource, server, method string, match func(params json.RawMessage) bool) uint64 {
-	var found, after uint64
-	for {
-		// An error tells of older events no longer held; the events
-		// returned beside it are still read.
-		evs, _ := src.After(after, 10000)
-		if len(evs) == 0 {
-			return found
+	var seqs []uint64
+	_, _ = src.Search(context.Background(), EventQuery{Server: server, Text: method}, func(s []uint64) { seqs = append(seqs, s...) })
+	for i := len(seqs) - 1; i >= 0; i-- {
+		e, ok := src.Get(seqs[i])
+		if !ok || e.Server != server || e.Dir != "out" || e.Type != "request" || e.Method != method {
+			continue
 		}
-		for _, e := range evs {
-			if e.Server != server || e.Dir != "out" || e.Type != "request" || e.Method != method {
-				continue
-			}
-			var m struct {
-				Params json.RawMessage `json:"params"`
-			}
-			_ = json.Unmarshal(e.Raw, &m)
-			if match == nil || match(m.Params) {
-				found = e.Seq
-			}
+		var m struct {
+			Params json.RawMessage `json:"params"`
 		}
-		after = evs[len(evs)-1].Seq
+		_ = json.Unmarshal(e.Raw, &m)
+		if match == nil || match(m.Params) {
+			return e.Seq
+		}
 	}
+	return 0
 }
 
 // saveLatestButton is a "Save to collection…" button that saves the
