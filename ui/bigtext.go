@@ -35,9 +35,13 @@ const (
 // pagedText shows a long text in a list of rows (a line, or a window-wide
 // slice of a long line, cut to the width the list has), the first
 // textPage bytes at first and morePage more with each Load more. It keeps
-// only the text (not copied) and the rows' offsets.
+// only the text (not copied) and the rows' offsets; a text decoded on
+// demand (newPagedContent) only the head shown so far.
 type pagedText struct {
-	text  string
+	text  string // the text, or its head decoded so far (head)
+	total int    // the text's length
+	head  func(n int) string
+	all   func() string
 	shown int   // bytes of text the rows cover
 	rows  []int // where each row starts in text
 	cols  int   // bytes per row (the list's width in monospace cells)
@@ -51,7 +55,17 @@ type pagedText struct {
 
 // newPagedText shows text (not copied: a string shares its bytes).
 func newPagedText(text string) *pagedText {
-	p := &pagedText{text: text, cols: 80}
+	return newPaged(&pagedText{text: text, total: len(text), all: func() string { return text }})
+}
+
+// newPagedContent shows a content block's text, decoding only the head it
+// shows (a 50 MB text the session left undecoded stays so until Copy all).
+func newPagedContent(c Content) *pagedText {
+	return newPaged(&pagedText{total: c.TextLen(), head: c.TextHead, all: c.FullText})
+}
+
+func newPaged(p *pagedText) *pagedText {
+	p.cols = 80
 	p.list = widget.NewList(
 		func() int { return len(p.rows) },
 		func() fyne.CanvasObject {
@@ -74,7 +88,7 @@ func newPagedText(text string) *pagedText {
 	p.note.Wrapping = fyne.TextWrapWord
 	p.more = widget.NewButtonWithIcon("Load more", theme.MoreVerticalIcon(), p.onLoadMore)
 	p.more.Importance = widget.LowImportance
-	cp := copyButton("Copy all", func() string { return p.text })
+	cp := copyButton("Copy all", func() string { return p.all() })
 	height := canvas.NewRectangle(color.Transparent)
 	height.SetMinSize(fyne.NewSize(120, pagedRows*rowHeight()))
 	body := container.New(&pagedLayout{p: p}, height, p.list)
@@ -105,19 +119,21 @@ func (p *pagedText) row(i int) string {
 
 // extend shows the text up to about n bytes (at a rune's start).
 func (p *pagedText) extend(n int) {
-	if n > len(p.text) {
-		n = len(p.text)
+	n = min(n, p.total)
+	if p.head != nil && n > len(p.text) {
+		p.text = p.head(n)
 	}
+	n = min(n, len(p.text))
 	for n < len(p.text) && !utf8.RuneStart(p.text[n]) {
 		n++
 	}
 	p.shown = n
 	p.index()
-	if p.shown < len(p.text) {
-		p.note.SetText(fmt.Sprintf("Showing the first %s of %s.", sizeText(p.shown), sizeText(len(p.text))))
+	if p.shown < p.total {
+		p.note.SetText(fmt.Sprintf("Showing the first %s of %s.", sizeText(p.shown), sizeText(p.total)))
 		p.more.Show()
 	} else {
-		p.note.SetText(sizeText(len(p.text)) + ", all shown.")
+		p.note.SetText(sizeText(p.total) + ", all shown.")
 		p.more.Hide()
 	}
 	p.list.Refresh()
@@ -192,10 +208,10 @@ func bytesText(b []byte) string {
 // resultContentView is a result's content block: contentView, or for a
 // text beyond bigText its first page with Load more.
 func (ss *serverScreens) resultContentView(c Content) fyne.CanvasObject {
-	if len(c.Text) <= bigText || c.Data != nil {
+	if c.TextLen() <= bigText || c.Data != nil {
 		return ss.contentView(c)
 	}
-	p := newPagedText(c.Text)
+	p := newPagedContent(c)
 	if c.Type != "resource" {
 		return p.obj
 	}

@@ -267,7 +267,7 @@ func (ss *serverScreens) contentView(c Content) fyne.CanvasObject {
 	w := ss.s.w
 	switch c.Type {
 	case "text", "":
-		return textView(c.Text, c.MIMEType)
+		return textView(c.FullText(), c.MIMEType)
 	case "image":
 		return imageView(c, w)
 	case "audio":
@@ -291,7 +291,7 @@ func (ss *serverScreens) contentView(c Content) fyne.CanvasObject {
 		if c.Data != nil {
 			body = binaryView(c, w)
 		} else {
-			body = textView(c.Text, c.MIMEType)
+			body = textView(c.FullText(), c.MIMEType)
 		}
 		return container.NewVBox(head, body)
 	}

@@ -31,10 +31,11 @@ func TestDecodeAliasesRaw(t *testing.T) {
 }
 
 // TestDecodeHugeResultOnce: decoding a result with an 8 MB embedded text
-// and an 8 MB blob allocates the text once (unquoted into the buffer that
-// becomes the string; encoding/json made two copies) and the blob's bytes once (3/4 of
-// its base64), plus a small baseline: the blocks, the envelope and the
-// base64 text are not copied (each would add 8 MB).
+// (with escapes) and an 8 MB blob allocates the blob's bytes once (3/4 of
+// its base64) and no copy of the text, which is checked and measured and
+// decoded only when asked for (encoding/json made two copies, and an
+// eager decode one), plus a small baseline: the blocks, the envelope and
+// the base64 text are not copied (each would add 8 MB).
 func TestDecodeHugeResultOnce(t *testing.T) {
 	const n = 8 << 20
 	text := strings.Repeat("line of text\n", n/13+1)[:n]
@@ -46,11 +47,14 @@ func TestDecodeHugeResultOnce(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	r := DecodeToolResult(raw)
 	runtime.ReadMemStats(&after)
-	if len(r.Problems) > 0 || len(r.Content) != 2 || r.Content[0].Text != text || len(r.Content[1].Data) != 3*(n/4) {
+	if len(r.Problems) > 0 || len(r.Content) != 2 || r.Content[0].TextLen() != n || len(r.Content[1].Data) != 3*(n/4) {
 		t.Fatalf("decoded %d blocks, problems %v", len(r.Content), r.Problems)
 	}
-	want := uint64(len(text) + len(r.Content[1].Data) + 1<<20)
+	want := uint64(len(r.Content[1].Data) + 1<<20)
 	if got := after.TotalAlloc - before.TotalAlloc; got > want {
-		t.Errorf("decoding allocated %d bytes, want at most %d (the text and the blob's bytes once each)", got, want)
+		t.Errorf("decoding allocated %d bytes, want at most %d (the blob's bytes once, no copy of the text)", got, want)
+	}
+	if r.Content[0].FullText() != text {
+		t.Error("the text decoded on demand differs from the text sent")
 	}
 }

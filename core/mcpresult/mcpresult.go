@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/spyglass-mcp/spyglass/core/schemaform"
 )
@@ -82,7 +83,12 @@ type Content struct {
 	// Type is text, image, audio, resource_link or resource (an embedded
 	// resource; a read's binary item too), or whatever unknown kind the
 	// server sent.
-	Type     string
+	Type string
+	// Text is the text of a text block or a text resource, except for a
+	// text of more than LazyText bytes with escapes in its JSON: that one
+	// is checked and measured but decoded only when asked for (TextHead,
+	// FullText), and Text is "". TextLen, TextHead and FullText read
+	// either kind.
 	Text     string
 	MIMEType string
 	// Data holds the decoded bytes of image, audio and blob content
@@ -92,6 +98,52 @@ type Content struct {
 	Name string
 	// Raw is the block exactly as the server sent it.
 	Raw json.RawMessage
+
+	lazy    span // the quoted text decoded on demand, or nil
+	textLen int  // its length decoded
+}
+
+// LazyText is the size beyond which a text with escapes in its JSON is
+// decoded on demand rather than with the result: a 50 MB text was
+// otherwise a second copy of the message held for as long as the result,
+// while the window shows its first 64 KB (issue #17). A text without
+// escapes is the message's own bytes at any size.
+const LazyText = 1 << 20
+
+// TextLen is the text's length in bytes, decoded or not.
+func (c Content) TextLen() int {
+	if c.lazy != nil {
+		return c.textLen
+	}
+	return len(c.Text)
+}
+
+// FullText is the whole text: Text, or a text left for later decoded now
+// (one copy each call).
+func (c Content) FullText() string {
+	if c.lazy == nil {
+		return c.Text
+	}
+	s, _ := unquote(c.lazy) // checked when decoded
+	return s
+}
+
+// TextHead is the text's first n bytes or a few more, ending with a
+// whole character (all of it when shorter); only that much is decoded.
+func (c Content) TextHead(n int) string {
+	if c.lazy == nil {
+		if n >= len(c.Text) {
+			return c.Text
+		}
+		for n < len(c.Text) && !utf8.RuneStart(c.Text[n]) {
+			n++
+		}
+		return c.Text[:n]
+	}
+	in, _ := quoted(c.lazy)
+	u := unquoter{out: make([]byte, 0, min(n+8, c.textLen))}
+	u.run(in, n)
+	return bytesString(u.out)
 }
 
 // span is a JSON value kept as the bytes it was decoded from, like
@@ -142,7 +194,8 @@ func DecodeContent(raw json.RawMessage, path string) (Content, Problems) {
 		Resource *resourceContents `json:"resource"`
 	}
 	ps.decode(path, raw, &r)
-	c := Content{Type: r.Type, Text: ps.text(path+"/text", r.Text), MIMEType: r.MIMEType, URI: r.URI, Name: r.Name, Raw: raw}
+	c := Content{Type: r.Type, MIMEType: r.MIMEType, URI: r.URI, Name: r.Name, Raw: raw}
+	ps.setText(&c, path+"/text", r.Text)
 	switch r.Type {
 	case "image", "audio":
 		c.Data = ps.base64(path+"/data", r.Data)
@@ -152,7 +205,8 @@ func DecodeContent(raw json.RawMessage, path string) (Content, Problems) {
 			break
 		}
 		c.URI, c.MIMEType = r.Resource.URI, r.Resource.MIMEType
-		c.Text, c.Data = ps.textOrBlob(path+"/resource", r.Resource)
+		c.Text, c.lazy, c.textLen = "", nil, 0
+		c.Data = ps.textOrBlob(&c, path+"/resource", r.Resource)
 	case "text", "resource_link":
 	case "":
 		if len(ps) == 0 {
@@ -193,16 +247,18 @@ func (ps *Problems) base64(path string, s span) []byte {
 	return b
 }
 
-// textOrBlob returns an item's text, or its blob's bytes (non-nil).
-func (ps *Problems) textOrBlob(path string, r *resourceContents) (string, []byte) {
+// textOrBlob sets c's text to an item's text (setText), or returns its
+// blob's bytes (non-nil).
+func (ps *Problems) textOrBlob(c *Content, path string, r *resourceContents) []byte {
 	if len(r.Text) > 0 && string(r.Text) != "null" {
-		return ps.text(path+"/text", r.Text), nil
+		ps.setText(c, path+"/text", r.Text)
+		return nil
 	}
 	if r.Blob == nil || string(r.Blob) == "null" {
 		*ps = append(*ps, Problem{path, "resource contents need text or blob"})
-		return "", []byte{}
+		return []byte{}
 	}
-	return "", ps.base64(path+"/blob", r.Blob)
+	return ps.base64(path+"/blob", r.Blob)
 }
 
 func decodeContents(raws []span, path string, ps *Problems) []Content {
@@ -414,7 +470,7 @@ func DecodeReadResult(raw json.RawMessage) ReadResult {
 		var x resourceContents
 		out.Problems.decode(path, item.raw(), &x)
 		c := Content{Type: "text", URI: x.URI, MIMEType: x.MIMEType, Raw: item.raw()}
-		c.Text, c.Data = out.Problems.textOrBlob(path, &x)
+		c.Data = out.Problems.textOrBlob(&c, path, &x)
 		if c.Data != nil {
 			c.Type = "resource"
 		}

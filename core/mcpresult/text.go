@@ -35,6 +35,22 @@ func (ps *Problems) text(path string, s span) string {
 	return str
 }
 
+// setText sets c's text from s (a JSON string kept as its span): Text,
+// or for a text of more than LazyText bytes with escapes the span itself
+// and its decoded length, after a pass that checks it without a copy.
+func (ps *Problems) setText(c *Content, path string, s span) {
+	if len(s) > LazyText && s[0] == '"' {
+		if in, ok := quoted(s); ok && !plain(in) {
+			u := unquoter{count: true}
+			if _, ok := u.run(in, -1); ok {
+				c.lazy, c.textLen = s, u.n
+				return
+			}
+		}
+	}
+	c.Text = ps.text(path, s)
+}
+
 // jsonValueKind names the kind of a JSON value by its first byte, as
 // encoding/json's UnmarshalTypeError does.
 func jsonValueKind(c byte) string {
@@ -56,78 +72,132 @@ func jsonValueKind(c byte) string {
 // allocation: none when q has nothing to unescape, then the result
 // aliases q. It reports false for what is not a well-formed string.
 func unquote(q []byte) (string, bool) {
-	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
+	in, ok := quoted(q)
+	if !ok {
 		return "", false
 	}
-	in := q[1 : len(q)-1]
-	if bytes.IndexByte(in, '\\') < 0 && !hasQuoteOrControl(in) && utf8.Valid(in) {
-		if len(in) == 0 {
-			return "", true
-		}
-		return unsafe.String(&in[0], len(in)), true
+	if plain(in) {
+		return bytesString(in), true
 	}
-	out := make([]byte, 0, len(in)) // unescaping only shortens valid text
-	for i := 0; i < len(in); {
+	u := unquoter{out: make([]byte, 0, len(in))} // unescaping only shortens valid text
+	if _, ok := u.run(in, -1); !ok {
+		return "", false
+	}
+	return bytesString(u.out), true
+}
+
+// quoted is q's content between its quotes.
+func quoted(q []byte) ([]byte, bool) {
+	if len(q) < 2 || q[0] != '"' || q[len(q)-1] != '"' {
+		return nil, false
+	}
+	return q[1 : len(q)-1], true
+}
+
+// plain reports a string's content that decodes to itself.
+func plain(in []byte) bool {
+	return bytes.IndexByte(in, '\\') < 0 && !hasQuoteOrControl(in) && utf8.Valid(in)
+}
+
+// bytesString is b as a string without a copy (b is never modified).
+func bytesString(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// unquoter decodes a JSON string's content into out, or only counts the
+// bytes it decodes to (count), so that a huge text can be checked and
+// measured without a copy and decoded later, whole or its head.
+type unquoter struct {
+	out   []byte
+	n     int // bytes decoded
+	count bool
+}
+
+func (u *unquoter) put(b ...byte) {
+	u.n += len(b)
+	if !u.count {
+		u.out = append(u.out, b...)
+	}
+}
+
+func (u *unquoter) putRune(r rune) {
+	u.n += utf8.RuneLen(r)
+	if !u.count {
+		u.out = utf8.AppendRune(u.out, r)
+	}
+}
+
+// run decodes in (a JSON string's content, quotes stripped) until its
+// end, or until at least max bytes are decoded when max >= 0; it returns
+// how much of in it read, and false for what is not well-formed.
+func (u *unquoter) run(in []byte, max int) (int, bool) {
+	i := 0
+	for i < len(in) && (max < 0 || u.n < max) {
 		c := in[i]
 		switch {
 		case c == '\\':
 			if i+1 >= len(in) {
-				return "", false
+				return i, false
 			}
 			switch e := in[i+1]; e {
 			case '"', '\\', '/':
-				out = append(out, e)
+				u.put(e)
 			case 'b':
-				out = append(out, '\b')
+				u.put('\b')
 			case 'f':
-				out = append(out, '\f')
+				u.put('\f')
 			case 'n':
-				out = append(out, '\n')
+				u.put('\n')
 			case 'r':
-				out = append(out, '\r')
+				u.put('\r')
 			case 't':
-				out = append(out, '\t')
+				u.put('\t')
 			case 'u':
 				r, ok := hex4(in[i+2:])
 				if !ok {
-					return "", false
+					return i, false
 				}
 				i += 6
 				if utf16.IsSurrogate(r) {
 					if r2, ok := lowSurrogate(in[i:]); ok {
 						if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
-							out = utf8.AppendRune(out, d)
+							u.putRune(d)
 							i += 6
 							continue
 						}
 					}
 					r = utf8.RuneError
 				}
-				out = utf8.AppendRune(out, r)
+				u.putRune(r)
 				continue
 			default:
-				return "", false
+				return i, false
 			}
 			i += 2
 		case c == '"' || c < ' ':
-			return "", false
+			return i, false
 		case c < utf8.RuneSelf:
-			out = append(out, c)
-			i++
+			// a run of plain ASCII at once
+			j := i + 1
+			for j < len(in) && in[j] >= ' ' && in[j] < utf8.RuneSelf && in[j] != '\\' && in[j] != '"' {
+				j++
+			}
+			u.put(in[i:j]...)
+			i = j
 		default:
 			r, size := utf8.DecodeRune(in[i:])
 			if r == utf8.RuneError && size == 1 {
-				out = utf8.AppendRune(out, utf8.RuneError)
+				u.putRune(utf8.RuneError)
 			} else {
-				out = append(out, in[i:i+size]...)
+				u.put(in[i : i+size]...)
 			}
 			i += size
 		}
 	}
-	if len(out) == 0 {
-		return "", true
-	}
-	return unsafe.String(&out[0], len(out)), true
+	return i, true
 }
 
 // hasQuoteOrControl reports a byte no JSON string holds unescaped.

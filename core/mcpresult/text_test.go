@@ -19,22 +19,46 @@ func FuzzUnquote(f *testing.F) {
 		werr := json.Unmarshal(q, &want)
 		isString := len(q) >= 2 && q[0] == '"' && q[len(q)-1] == '"' // a span is the value alone
 		got, ok := unquote(q)
+		// the counting pass that checks and measures a lazy text agrees
+		var cok bool
+		counter := unquoter{count: true}
+		if in, qok := quoted(q); qok {
+			_, cok = counter.run(in, -1)
+		}
 		if werr != nil || !isString {
 			if ok && isString {
 				t.Fatalf("unquote(%q) = %q, encoding/json: %v", q, got, werr)
+			}
+			if cok && isString {
+				t.Fatalf("the counting pass took %q, encoding/json: %v", q, werr)
 			}
 			return
 		}
 		if !ok || got != want {
 			t.Fatalf("unquote(%q) = %q, %v; encoding/json %q", q, got, ok, want)
 		}
+		if !cok || counter.n != len(want) {
+			t.Fatalf("the counting pass over %q: %d bytes, %v; want %d", q, counter.n, cok, len(want))
+		}
+		// a head decodes a prefix of the text, at least as long as asked
+		c := Content{lazy: span(q), textLen: len(want)}
+		for _, n := range []int{0, 1, 3, len(want) / 2, len(want)} {
+			h := c.TextHead(n)
+			if !strings.HasPrefix(want, h) || len(h) < min(n, len(want)) {
+				t.Fatalf("TextHead(%d) of %q = %q, want a prefix of %q of at least %d bytes", n, q, h, want, n)
+			}
+		}
+		if c.FullText() != want || c.TextLen() != len(want) {
+			t.Fatalf("FullText of %q = %q", q, c.FullText())
+		}
 	})
 }
 
 // A big text is one copy at most: none without escapes (it is the
-// message's bytes), one with them; encoding/json made two.
+// message's bytes), one with them; encoding/json made two. (Beyond
+// LazyText, one with escapes is decoded on demand: TestDecodeLazyText.)
 func TestDecodeTextCopies(t *testing.T) {
-	body := strings.Repeat("Spyglass demo server line ", 40_000)
+	body := strings.Repeat("Spyglass demo server line ", 36_000)
 	for _, tc := range []struct {
 		name    string
 		text    string
@@ -45,7 +69,7 @@ func TestDecodeTextCopies(t *testing.T) {
 			raw := []byte(`{"type":"text","text":` + string(q) + `}`)
 			var c Content
 			allocs := testing.AllocsPerRun(3, func() { c, _ = DecodeContent(raw, "/content/0") })
-			if c.Text != tc.text {
+			if c.Text != tc.text || c.TextLen() != len(tc.text) || c.FullText() != tc.text {
 				t.Fatalf("text of %d bytes, want %d", len(c.Text), len(tc.text))
 			}
 			p := uintptr(unsafe.Pointer(unsafe.StringData(c.Text)))
@@ -65,6 +89,41 @@ func TestDecodeTextCopies(t *testing.T) {
 				t.Fatalf("allocated %d bytes for a %d-byte text without escapes, want no copy", ms1-ms0, len(tc.text))
 			}
 		})
+	}
+}
+
+// A text beyond LazyText with escapes is checked and measured when the
+// result is decoded, without a copy; its head decodes only itself, and
+// the whole text comes on demand (issue #17: the window shows 64 KB of a
+// 50 MB text that was decoded whole and held beside the message).
+func TestDecodeLazyText(t *testing.T) {
+	text := strings.Repeat(`Spyglass demo server\tline \u00e9\n`, 100_000) // escaped JSON
+	raw := []byte(`{"type":"text","text":"` + text + `"}`)
+	var want string
+	if err := json.Unmarshal([]byte(`"`+text+`"`), &want); err != nil {
+		t.Fatal(err)
+	}
+	ms0 := allocBytes()
+	c, ps := DecodeContent(raw, "/content/0")
+	ms1 := allocBytes()
+	if len(ps) > 0 || c.Text != "" || c.TextLen() != len(want) {
+		t.Fatalf("problems %v, Text of %d bytes, TextLen %d; want a lazy text of %d", ps, len(c.Text), c.TextLen(), len(want))
+	}
+	if got := ms1 - ms0; got > 64<<10 {
+		t.Fatalf("decoding allocated %d bytes, want no copy of the %d-byte text", got, len(want))
+	}
+	h := c.TextHead(64 << 10)
+	ms2 := allocBytes()
+	if !strings.HasPrefix(want, h) || len(h) < 64<<10 || ms2-ms1 > 80<<10 {
+		t.Fatalf("TextHead(64 KB): %d bytes (a prefix: %v), %d allocated", len(h), strings.HasPrefix(want, h), ms2-ms1)
+	}
+	if c.FullText() != want {
+		t.Fatal("FullText differs from the text sent")
+	}
+	// a malformed big text is a problem at once, as a small one is
+	bad := []byte(`{"type":"text","text":"` + text + `\x"}`)
+	if c, ps := DecodeContent(bad, "/content/0"); len(ps) == 0 || c.TextLen() != 0 {
+		t.Fatalf("a malformed %d-byte text: problems %v, TextLen %d", len(bad), ps, c.TextLen())
 	}
 }
 

@@ -103,7 +103,7 @@ func (s *Session) ReadSkillFile(ctx context.Context, skill mcpresult.Skill, uri 
 		if c.Data != nil {
 			out.Content = c.Data
 		} else {
-			out.Content = []byte(c.Text)
+			out.Content = []byte(c.FullText())
 		}
 		break
 	}
