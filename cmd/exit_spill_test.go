@@ -94,7 +94,7 @@ func TestGUIExitClosesSpill(t *testing.T) {
 	h.be.events.SetEventMemory(1 << 20)
 	h.tap("Connect")
 	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
-	h.runTool("flood", `{"count": 20000, "kind": "log"}`)
+	h.runFlood(20000, false)
 	h.waitFor("the log spilled", func() bool { return h.be.log.Retention().Spilled > 0 })
 	if len(spillFiles(t, spill)) == 0 {
 		t.Fatal("the log spilled, but no spill file is open: the test cannot tell")

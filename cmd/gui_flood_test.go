@@ -9,7 +9,6 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
-	"github.com/spyglass-mcp/spyglass/ui"
 )
 
 // floodRecorded counts the demo flood's notifications the log holds.
@@ -21,10 +20,8 @@ func floodRecorded(l *events.Log) int {
 
 // newestTitle is the title of the log's newest event of conn.
 func newestTitle(l *events.Log, conn string) string {
-	for s := l.LastSeq(); s > 0; s-- {
-		if e, ok := l.Get(s); ok && e.Conn == conn {
-			return e.Title()
-		}
+	for e := range l.ScanBackward(conn) {
+		return e.Title()
 	}
 	return ""
 }
@@ -38,23 +35,7 @@ func TestGUIFloodClear(t *testing.T) {
 	h := newGUIHarness(t)
 	h.tap("Connect")
 	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
-	h.openTab("Logs")
-	ui.Sync(func() {
-		h.find(func(o fyne.CanvasObject) bool {
-			s, ok := o.(*widget.Select)
-			return ok && s.PlaceHolder == "Server level…"
-		}).(*widget.Select).SetSelected("debug")
-	})
-	h.openTab("Tools")
-	ui.Sync(func() { h.entry("Search tools").SetText("flood") })
-	h.waitFor("flood", func() bool { return h.hasText("flood · ") })
-	ui.Sync(func() {
-		if !h.selectRow("flood") {
-			t.Fatal("could not select flood")
-		}
-	})
-	h.setArgs(fmt.Sprintf(`{"count": %d, "kind": "log"}`, n))
-	h.tap("Run")
+	h.runFlood(n, true)
 	h.waitFor("the flood's answer", func() bool { return h.hasText(fmt.Sprintf("Sent %d ", n)) })
 	if got := floodRecorded(h.be.log); got != n {
 		t.Fatalf("the log recorded %d of the %d flood notifications", got, n)

@@ -1,8 +1,6 @@
 package cmd
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -20,26 +18,8 @@ func TestGUISearchAfterFlood(t *testing.T) {
 	h := newGUIHarness(t)
 	h.tap("Connect")
 	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
-	ui.Sync(func() { h.entry("Search tools").SetText("flood") })
-	h.waitFor("flood", func() bool { return h.hasText("flood · ") })
-	ui.Sync(func() {
-		if !h.selectRow("flood") {
-			t.Fatal("could not select flood")
-		}
-	})
-	h.setArgs(fmt.Sprintf(`{"count": %d, "kind": "log"}`, n))
-	h.tap("Run")
-	h.waitFor("the flood in the inspector", func() bool {
-		return h.find(func(o fyne.CanvasObject) bool {
-			l, ok := o.(*widget.Label)
-			if !ok || !strings.HasSuffix(l.Text, " events") {
-				return false
-			}
-			var calls, errs, got int
-			_, _ = fmt.Sscanf(l.Text, "%d tool calls · %d errors · %d events", &calls, &errs, &got)
-			return got > n
-		}) != nil
-	})
+	h.runFlood(n, false)
+	h.waitEvents("the flood in the inspector", n)
 	if r := h.be.log.Retention(); r.Sealed == 0 {
 		t.Fatalf("the log sealed nothing: %+v", r)
 	}

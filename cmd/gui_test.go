@@ -1070,40 +1070,49 @@ func TestGUIInputVariables(t *testing.T) {
 	}
 }
 
+// runFlood runs the demo's flood of n log notifications from the Tools
+// screen, with the server's log level set to debug in the Logs screen
+// first when debug is set.
+func (h *guiHarness) runFlood(n int, debug bool) {
+	h.t.Helper()
+	if debug {
+		h.openTab("Logs")
+		ui.Sync(func() {
+			h.find(func(o fyne.CanvasObject) bool {
+				s, ok := o.(*widget.Select)
+				return ok && s.PlaceHolder == "Server level…"
+			}).(*widget.Select).SetSelected("debug")
+		})
+		h.openTab("Tools")
+	}
+	h.runTool("flood", fmt.Sprintf(`{"count": %d, "kind": "log"}`, n))
+}
+
+// waitEvents waits for the inspector's counters to count more than n
+// events.
+func (h *guiHarness) waitEvents(what string, n int) {
+	h.t.Helper()
+	h.waitFor(what, func() bool {
+		return h.find(func(o fyne.CanvasObject) bool {
+			l, ok := o.(*widget.Label)
+			if !ok || !strings.HasSuffix(l.Text, " events") {
+				return false
+			}
+			var calls, errs, got int
+			_, _ = fmt.Sscanf(l.Text, "%d tool calls · %d errors · %d events", &calls, &errs, &got)
+			return got > n
+		}) != nil
+	})
+}
+
 // TestGUIFlood: a server that floods log notifications; every one reaches
 // the inspector and the Logs screen, and the window keeps answering.
 func TestGUIFlood(t *testing.T) {
 	h := newGUIHarness(t)
 	h.tap("Connect")
 	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
-	h.openTab("Logs")
-	ui.Sync(func() {
-		h.find(func(o fyne.CanvasObject) bool {
-			s, ok := o.(*widget.Select)
-			return ok && s.PlaceHolder == "Server level…"
-		}).(*widget.Select).SetSelected("debug")
-	})
-	h.openTab("Tools")
-	ui.Sync(func() { h.entry("Search tools").SetText("flood") })
-	h.waitFor("flood", func() bool { return h.hasText("flood · ") })
-	ui.Sync(func() {
-		if !h.selectRow("flood") {
-			t.Fatal("could not select flood")
-		}
-	})
-	h.setArgs(`{"count": 5000, "kind": "log"}`)
-	h.tap("Run")
-	h.waitFor("the flood in the inspector", func() bool {
-		return h.find(func(o fyne.CanvasObject) bool {
-			l, ok := o.(*widget.Label)
-			if !ok || !strings.HasSuffix(l.Text, " events") {
-				return false
-			}
-			var calls, errs, n int
-			_, _ = fmt.Sscanf(l.Text, "%d tool calls · %d errors · %d events", &calls, &errs, &n)
-			return n > 5000
-		}) != nil
-	})
+	h.runFlood(5000, true)
+	h.waitEvents("the flood in the inspector", 5000)
 	h.openTab("Logs")
 	h.waitFor("the messages in the Logs screen", func() bool {
 		var list *widget.List
