@@ -373,7 +373,7 @@ func urlProblem(s string) string {
 func (f *serverForm) buildUI(c ServerConfig) fyne.CanvasObject {
 	f.name = entry(c.Name, "e.g. my-server")
 	f.command = entry(c.Command, "e.g. npx")
-	f.args = entry(joinArgs(c.Args), "e.g. -y @modelcontextprotocol/server-everything")
+	f.args = argsEntry(c.Args)
 	f.env = multiEntry(joinMap(c.Env, "="), "KEY=value, one per line", 2)
 	f.cwd = entry(c.Cwd, "the server's working folder (optional)")
 	f.url = entry(c.URL, "e.g. http://127.0.0.1:3001/mcp")
@@ -739,7 +739,7 @@ func (f *serverForm) config() (ServerConfig, []problem) {
 		if c.Command == "" {
 			bad("command", "A stdio server needs a command, such as npx or node (the grey text is only an example).")
 		}
-		if c.Args, err = splitArgs(f.args.Text); err != nil {
+		if c.Args, err = splitArgLines(f.args.Text); err != nil {
 			bad("args", "A quote is not closed.")
 		}
 		if c.Env, err = parseMap(f.env.Text, "=", "environment"); err != nil {
@@ -964,6 +964,33 @@ func parseDur(s, what string) (time.Duration, error) {
 		return 0, fmt.Errorf("%s: write a duration such as 30s or 5m, or milliseconds", what)
 	}
 	return d, nil
+}
+
+// argsEntry is the Arguments field: one argument a line, each line
+// wrapped when it is longer than the field (a single-line entry would
+// scroll sideways under a scroll line of its own, and a long list of
+// arguments read as one cut-off line). A line is read as a command line,
+// so a line pasted from a shell still splits into its arguments.
+func argsEntry(args []string) *esc.Entry {
+	lines := make([]string, len(args))
+	for i, a := range args {
+		lines[i] = joinArgs([]string{a})
+	}
+	return multiEntry(strings.Join(lines, "\n"), "one argument a line, e.g.\n-y\n@modelcontextprotocol/server-everything", min(max(len(args), 3), 6))
+}
+
+// splitArgLines reads the Arguments field: every line split as a command
+// line (splitArgs), the lines' arguments in order.
+func splitArgLines(s string) ([]string, error) {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		a, err := splitArgs(line)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a...)
+	}
+	return out, nil
 }
 
 func joinArgs(a []string) string {
