@@ -48,7 +48,9 @@ go test -run '^$' -bench 'BenchmarkCallTool' -benchtime 10000x ./core/session | 
 echo
 echo "== Tap: 10,000 tools/call echo round trips to server-everything over stdio, direct vs through spyglass --tap recording a trace, in 10 interleaved rounds;"
 echo "   min – median – max over the rounds of the wall ratio (goal: median <= 1.05) and the CPU ratio (the server and the tap against the server alone);"
-echo "   tap-cpu-µs/call is the tap's own CPU per call, what copying and recording cost"
+echo "   tap-cpu-µs/call is the tap's own CPU per call, what copying and recording cost;"
+echo "   floor-* is a bare Go relay (blocking read/write both ways, nothing recorded) taking the same turns: what two extra pipe hops cost here,"
+echo "   tap/floor-wall-median how far the tap is from it; *-sleeps/call counts the threads' voluntary context switches per call"
 go test -run '^$' -bench 'BenchmarkTapEcho' -benchtime 10000x ./core/tap | grep -E '^Benchmark'
 
 echo
