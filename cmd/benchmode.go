@@ -170,8 +170,38 @@ func startBench(be *guiBackend, w *ui.Window, server string, stdout, stderr io.W
 		}
 		err := benchFlood(be, w, server, rep)
 		finish(err)
-		fyne.Do(func() { fyne.CurrentApp().Quit() })
+		fyne.Do(func() { quitBench(w, stderr) })
 	}()
+}
+
+// quitBound is how long the app may take to end once the benchmark has
+// quit it.
+const quitBound = 30 * time.Second
+
+// quitBench ends the app the way File → Quit does — the window's Close
+// first, which disconnects every server and so closes a stdio server's
+// stdin — then quits Fyne. Should Fyne's shutdown wedge, the process
+// ends anyway after quitBound with its goroutines on stderr: once the
+// benchmark app wrote its report and stayed for 10 minutes, a thread
+// waiting on the demo child whose stdin was never closed. Fyne 2.7.1's
+// runGL drains its queue of posted functions while the lifecycle's
+// OnStopped hook is being posted to it with a wait; a post that lands
+// after the drain is never answered, and Run waits for that hook. UI
+// thread.
+func quitBench(w *ui.Window, stderr io.Writer) {
+	w.Close()
+	armExit(quitBound, stderr, os.Exit)
+	fyne.CurrentApp().Quit()
+}
+
+// armExit ends the process with exit(0) after bound unless it has ended
+// by then, with every goroutine's stack written to stderr first.
+func armExit(bound time.Duration, stderr io.Writer, exit func(int)) *time.Timer {
+	return time.AfterFunc(bound, func() {
+		fmt.Fprintf(stderr, "spyglass: benchmark: the app had not ended %s after Quit; its goroutines:\n", bound)
+		_ = pprof.Lookup("goroutine").WriteTo(stderr, 2)
+		exit(0)
+	})
 }
 
 // firstFrameHook puts a 1×1 transparent raster over the window's content;

@@ -5,9 +5,12 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -146,3 +149,41 @@ func TestFirstFrameHook(t *testing.T) {
 		t.Fatal("drawing a frame did not fire the hook")
 	}
 }
+
+// TestArmExit: a benchmark app that has not ended quitBound after Quit
+// ends with exit(0), its goroutines on stderr; stopped in time, nothing
+// happens. Under synctest's clock, no waiting.
+func TestArmExit(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		var out strings.Builder
+		code := -1
+		seen := func() (int, string) { mu.Lock(); defer mu.Unlock(); return code, out.String() }
+		armExit(quitBound, writerFunc(func(p []byte) (int, error) { mu.Lock(); defer mu.Unlock(); return out.Write(p) }),
+			func(c int) { mu.Lock(); code = c; mu.Unlock() })
+		time.Sleep(quitBound - time.Millisecond)
+		synctest.Wait()
+		if c, o := seen(); c != -1 || o != "" {
+			t.Fatalf("ended before the bound: code %d, %q", c, o)
+		}
+		time.Sleep(time.Millisecond)
+		synctest.Wait()
+		if c, o := seen(); c != 0 || !strings.Contains(o, "had not ended 30s after Quit") || !strings.Contains(o, "goroutine ") {
+			t.Errorf("after the bound: code %d, stderr %q", c, o)
+		}
+
+		var ended atomic.Bool
+		stop := armExit(quitBound, io.Discard, func(int) { ended.Store(true) })
+		stop.Stop() // the process ended first
+		time.Sleep(2 * quitBound)
+		synctest.Wait()
+		if ended.Load() {
+			t.Error("a stopped bound still ended the process")
+		}
+	})
+}
+
+// writerFunc is an io.Writer of a function.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
