@@ -32,6 +32,9 @@ func TestServerFormArgumentsOnePerLine(t *testing.T) {
 		if !f.args.MultiLine || f.args.Wrapping == fyne.TextWrapOff {
 			t.Errorf("the field is not a wrapping multi-line entry (multi %v, wrap %v)", f.args.MultiLine, f.args.Wrapping)
 		}
+		if f.args.AcceptsTab() {
+			t.Errorf("Tab in the field types a tab instead of moving on")
+		}
 		for _, o := range test.WidgetRenderer(f.args).Objects() {
 			if s, ok := o.(*container.Scroll); ok {
 				if s.Direction != container.ScrollVerticalOnly {

@@ -341,6 +341,7 @@ func entry(text, placeholder string) *esc.Entry {
 
 func multiEntry(text, placeholder string, rows int) *esc.Entry {
 	e := esc.NewMultiLineEntry()
+	e.TabMovesFocus = true // one value a line: Tab walks the form
 	e.SetText(text)
 	e.SetPlaceHolder(placeholder)
 	e.SetMinRowsVisible(rows)

@@ -100,6 +100,16 @@ func Open(c fyne.Canvas) int {
 // Entry is a widget.Entry that passes Esc on to the dialog it is in.
 type Entry struct {
 	widget.Entry
+
+	// TabMovesFocus makes Tab in a multi-line Entry move the focus on, as
+	// in a single-line one, instead of typing a tab: for fields where a
+	// tab means nothing (one value a line), so Tab walks a form.
+	TabMovesFocus bool
+}
+
+// AcceptsTab implements fyne.Tabbable.
+func (e *Entry) AcceptsTab() bool {
+	return e.MultiLine && !e.TabMovesFocus
 }
 
 // NewEntry returns a single-line Entry.
