@@ -76,7 +76,7 @@ type Event struct {
 	// Time is when it happened (set by the log on Append when zero).
 	Time time.Time `json:"time"`
 	// Conn names the connection (the catalog server name, or "ad-hoc").
-	Conn string    `json:"conn"`
+	Conn string    `json:"conn,omitempty"`
 	Kind Kind      `json:"kind"`
 	Dir  Direction `json:"dir,omitempty"`
 

@@ -62,35 +62,19 @@ type ConnInfo struct {
 	Instructions string `json:"instructions,omitempty"`
 }
 
+// eventFields are an Event's fields without its JSON methods: their tags
+// are the trace file's names (TRACE.md).
+type eventFields Event
+
 // traceEvent is the file form of an Event. Raw is written separately:
 // verbatim under "raw" when it is valid JSON and UTF-8, otherwise as
 // "rawText" (valid UTF-8) or "rawBase64".
 type traceEvent struct {
-	Seq       uint64      `json:"seq"`
-	Time      time.Time   `json:"time"`
-	Conn      string      `json:"conn,omitempty"`
-	Kind      Kind        `json:"kind"`
-	Dir       Direction   `json:"dir,omitempty"`
-	Type      MessageType `json:"type,omitempty"`
-	ID        string      `json:"id,omitempty"`
-	Method    string      `json:"method,omitempty"`
-	Size      int         `json:"size,omitempty"`
-	Text      string      `json:"text,omitempty"`
-	HTTP      *HTTPInfo   `json:"http,omitempty"`
-	Run       string      `json:"run,omitempty"`
-	Pair      uint64      `json:"pair,omitempty"`
-	Outcome   *Outcome    `json:"outcome,omitempty"`
-	Unpaired  bool        `json:"unpaired,omitempty"`
-	Late      bool        `json:"late,omitempty"`
-	RPC       *RPCInfo    `json:"rpc,omitempty"`
-	Tool      *ToolInfo   `json:"tool,omitempty"`
-	Lineage   *Lineage    `json:"lineage,omitempty"`
-	ErrorCl   string      `json:"errorClass,omitempty"`
-	Unknown   bool        `json:"outcomeUnknown,omitempty"`
-	Round     *RoundInfo  `json:"round,omitempty"`
-	RawText   *string     `json:"rawText,omitempty"`
-	RawBase64 []byte      `json:"rawBase64,omitempty"`
-	// Raw is only read; writing splices the bytes in verbatim.
+	eventFields
+	RawText   *string `json:"rawText,omitempty"`
+	RawBase64 []byte  `json:"rawBase64,omitempty"`
+	// Raw (which hides eventFields.Raw) is only read; writing splices
+	// the bytes in verbatim.
 	Raw json.RawMessage `json:"raw,omitempty"`
 }
 
@@ -123,13 +107,7 @@ func utf8JSON(v json.RawMessage) json.RawMessage {
 // toTrace converts e to its file form; verbatim says Raw must be spliced
 // in as is under "raw".
 func toTrace(e *Event) (te traceEvent, verbatim bool) {
-	te = traceEvent{
-		Seq: e.Seq, Time: e.Time, Conn: e.Conn, Kind: e.Kind, Dir: e.Dir, Type: e.Type,
-		ID: e.ID, Method: e.Method, Size: e.Size, Text: e.Text, HTTP: e.HTTP, Run: e.Run,
-		Pair: e.Pair, Outcome: e.Outcome, Unpaired: e.Unpaired, Late: e.Late,
-		RPC: e.RPC, Tool: e.Tool, Lineage: e.Lineage, ErrorCl: e.ErrorClass, Unknown: e.OutcomeUnknown,
-		Round: e.Round,
-	}
+	te.eventFields = eventFields(*e)
 	switch {
 	case len(e.Raw) == 0:
 	case rawVerbatim(e.Raw):
@@ -145,13 +123,8 @@ func toTrace(e *Event) (te traceEvent, verbatim bool) {
 
 // fromTrace converts the file form back to an Event.
 func fromTrace(te *traceEvent) Event {
-	e := Event{
-		Seq: te.Seq, Time: te.Time, Conn: te.Conn, Kind: te.Kind, Dir: te.Dir, Type: te.Type,
-		ID: te.ID, Method: te.Method, Size: te.Size, Text: te.Text, HTTP: te.HTTP, Run: te.Run,
-		Pair: te.Pair, Outcome: te.Outcome, Unpaired: te.Unpaired, Late: te.Late,
-		RPC: te.RPC, Tool: te.Tool, Lineage: te.Lineage, ErrorClass: te.ErrorCl, OutcomeUnknown: te.Unknown,
-		Round: te.Round,
-	}
+	e := Event(te.eventFields)
+	e.Raw = nil
 	switch {
 	case len(te.Raw) > 0:
 		e.Raw = te.Raw
