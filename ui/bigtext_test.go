@@ -75,7 +75,7 @@ func TestJSONTreeHuge(t *testing.T) {
 		if j.bar.Objects[1].Visible() {
 			t.Error("Expand all is offered on a document beyond bigText")
 		}
-		j.mode.SetSelected("Raw")
+		j.rawChk.SetChecked(true)
 		if j.paged == nil || !j.rawBx.Visible() {
 			t.Fatal("the raw view of a big document is not paged")
 		}

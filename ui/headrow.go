@@ -101,41 +101,71 @@ var iconNames = map[*widget.Button]string{}
 // "Clear", "Trace", "Replay"…), or "" for any other button. UI thread only.
 func IconButtonName(b *widget.Button) string { return iconNames[b] }
 
-// nameRow is a payload side's line: its name, then Tree/Raw, Expand all
-// and Copy at the end. Expand all loses its word (an icon twin is shown)
-// when the name would not fit whole beside it — the name ("Request · id
-// 3") tells the two stacked sides apart, the word Expand all does not.
+// nameRow is a payload side's line: its name, then Raw, Expand all and
+// Copy at the end. When the name does not fit whole beside them, it
+// gives way to a shorter one ("Request · id 3 · 12ms", then "Request · id
+// 3"), then Expand all loses its word (an icon twin is shown), then the
+// name is the shortest ("Request"): the name tells the two stacked sides
+// apart, the badge, the word Expand all and the id (all in the detail's
+// head too) do not. Its minimum is the shortest name beside the icons,
+// so the pane's words never widen the inspector.
 type nameRow struct {
 	name       *widget.Label
+	names      []string       // longest first
 	full, icon *widget.Button // Expand all with its word, and its icon twin
 }
 
-// newNameRow lays out name and acts (an HBox holding full and icon).
-func newNameRow(name *widget.Label, acts *fyne.Container, full, icon *widget.Button) *fyne.Container {
-	return container.New(&nameRow{name, full, icon}, name, acts)
+// newNameRow lays out name and acts (an HBox holding full and icon);
+// names are the name's forms, longest first.
+func newNameRow(name *widget.Label, names []string, acts *fyne.Container, full, icon *widget.Button) *fyne.Container {
+	return container.New(&nameRow{name, names, full, icon}, name, acts)
 }
 
-// MinSize implements fyne.Layout.
+// textWidth is how wide the name label must be to show s whole.
+func (r *nameRow) textWidth(s string) float32 {
+	return fyne.MeasureText(s, theme.TextSize(), r.name.TextStyle).Width + 2*theme.InnerPadding()
+}
+
+// MinSize implements fyne.Layout: the shortest name beside the actions
+// with Expand all as an icon.
 func (r *nameRow) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	a, n := objs[1].MinSize(), objs[0].MinSize()
-	return fyne.NewSize(a.Width+theme.Padding()+n.Width, max(a.Height, n.Height))
+	a := objs[1].MinSize()
+	if r.full.Visible() {
+		a.Width += r.icon.MinSize().Width - r.full.MinSize().Width
+	}
+	return fyne.NewSize(a.Width+theme.Padding()+r.textWidth(r.names[len(r.names)-1]), max(a.Height, objs[0].MinSize().Height))
 }
 
 // Layout implements fyne.Layout.
 func (r *nameRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	name, acts := objs[0], objs[1]
-	want := fyne.MeasureText(r.name.Text, theme.TextSize(), r.name.TextStyle).Width + 2*theme.InnerPadding()
+	pad := theme.Padding()
+	aw := acts.MinSize().Width
 	if r.full.Visible() || r.icon.Visible() { // the tree shows Expand all (not for a huge document)
-		r.full.Show()
-		r.icon.Hide()
-		if want+theme.Padding()+acts.MinSize().Width > size.Width {
-			r.full.Hide()
-			r.icon.Show()
+		if r.icon.Visible() {
+			aw += r.full.MinSize().Width - r.icon.MinSize().Width
+		}
+		// the word stays while a name with the id fits beside it (all
+		// names but the shortest): the badge goes first, then the word,
+		// so the two stacked sides mostly look the same
+		word := false
+		for _, n := range r.names[:max(1, len(r.names)-1)] {
+			word = word || r.textWidth(n)+pad+aw <= size.Width
+		}
+		setVisible(r.full, word)
+		setVisible(r.icon, !word)
+		aw = acts.MinSize().Width
+	}
+	text := r.names[len(r.names)-1]
+	for _, n := range r.names {
+		if r.textWidth(n)+pad+aw <= size.Width {
+			text = n
+			break
 		}
 	}
-	aw := acts.MinSize().Width
+	setText(r.name, text)
 	acts.Move(fyne.NewPos(size.Width-aw, 0))
 	acts.Resize(fyne.NewSize(aw, size.Height))
 	name.Move(fyne.NewPos(0, 0))
-	name.Resize(fyne.NewSize(max(size.Width-aw-theme.Padding(), 0), size.Height))
+	name.Resize(fyne.NewSize(max(size.Width-aw-pad, 0), size.Height))
 }

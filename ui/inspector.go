@@ -807,7 +807,9 @@ func newEventDetail(in *inspector) *eventDetail {
 		d.attempt,
 		d.actions,
 	)
-	d.obj = container.NewBorder(head, nil, nil, nil, d.tabs)
+	// as wide as the inspector's split, never wider: a tab's words
+	// (an attempt's, a run's) must not move the divider when it opens
+	d.obj = newFreeWidth(container.NewBorder(head, nil, nil, nil, d.tabs))
 	return d
 }
 
@@ -902,14 +904,17 @@ func pane(label string, e *EventView, missing string) fyne.CanvasObject {
 		tree.SetJSON(nil)
 		tree.empty.SetText(text)
 	}
-	head := label
+	// the side's name, longest first: it gives way to a shorter one
+	// before it is cut (the id and badge are in the detail's head too)
+	names := []string{label}
 	if e.ID != "" {
-		head += " · id " + e.ID
+		names = append(names, label+" · id "+e.ID)
 	}
 	if e.Badge != "" && label == "Request" {
-		head += " · " + e.Badge
+		names = append(names, names[len(names)-1]+" · "+e.Badge)
 	}
-	hl := heading(head)
+	slices.Reverse(names)
+	hl := heading(names[0])
 	hl.Truncation = fyne.TextTruncateEllipsis
 	var top fyne.CanvasObject = hl
 	if label == "" {
@@ -920,7 +925,7 @@ func pane(label string, e *EventView, missing string) fyne.CanvasObject {
 	}
 	raw := e.Raw
 	cp := copyButton("", func() string {
-		if tree.mode.Selected == "Raw" {
+		if tree.rawChk.Checked {
 			return string(raw) // the bytes as they crossed the wire
 		}
 		return prettyJSON(raw)
@@ -928,15 +933,19 @@ func pane(label string, e *EventView, missing string) fyne.CanvasObject {
 	if top == nil {
 		return container.NewBorder(nil, nil, nil, nil, tree.obj)
 	}
-	// One line for the side's name, Tree/Raw, Expand all and Copy: the
+	// One line for the side's name, Raw, Expand all and Copy: the
 	// tree's own bar on a line of its own left a stacked pair about one
-	// row each at 1280×800. The name gives way (ellipsis) to the actions.
+	// row each at 1280×800.
 	if !tree.bar.Visible() {
 		return container.NewBorder(container.NewBorder(nil, nil, nil, cp, top), nil, nil, nil, tree.obj)
 	}
-	// the tree's bar leaves its Border for this line
-	tree.obj.(*fyne.Container).Objects = tree.obj.(*fyne.Container).Objects[:1]
-	expand := tree.bar.Objects[1].(*widget.Button)
+	// Raw and Expand all leave the tree's bar for this line, and the
+	// tree is laid out without it (body): obj's Border kept the bar's
+	// row, a blank row above the first node.
+	if top != fyne.CanvasObject(hl) { // an HTTP event's line, not a side's name
+		return container.NewBorder(container.NewBorder(nil, nil, nil, container.NewHBox(tree.rawChk, tree.expand, cp), top), nil, nil, nil, tree.body)
+	}
+	expand := tree.expand
 	icon := widget.NewButtonWithIcon("", theme.MenuExpandIcon(), expand.OnTapped)
 	icon.Importance = widget.LowImportance
 	iconNames[icon] = expand.Text
@@ -944,11 +953,8 @@ func pane(label string, e *EventView, missing string) fyne.CanvasObject {
 	if !expand.Visible() { // a huge document: no Expand all
 		icon.Hidden = true
 	}
-	if top != fyne.CanvasObject(hl) { // an HTTP event's line, not a side's name
-		return container.NewBorder(container.NewBorder(nil, nil, nil, container.NewHBox(tree.mode, expand, cp), top), nil, nil, nil, tree.obj)
-	}
-	acts := container.NewHBox(tree.mode, expand, icon, cp)
-	return container.NewBorder(newNameRow(hl, acts, expand, icon), nil, nil, nil, tree.obj)
+	acts := container.NewHBox(tree.rawChk, expand, icon, cp)
+	return container.NewBorder(newNameRow(hl, names, acts, expand, icon), nil, nil, nil, tree.body)
 }
 
 // missingResponse says why a request has no response, from its badge.

@@ -118,7 +118,7 @@ func TestInspectorScale(t *testing.T) {
 			t.Errorf("row 0 is event %d, want 21", in.rowSeq(0))
 		}
 		in.list.Select(0)
-		if d := in.detail; d.cur.Seq != 21 || !strings.Contains(string(d.cur.Raw), "an Old Needle") || !strings.Contains(texts(d.obj), "Request · id 20") {
+		if d := in.detail; d.cur.Seq != 21 || !strings.Contains(string(d.cur.Raw), "an Old Needle") || !strings.Contains(texts(d.obj), "tools/call #20") || !strings.Contains(texts(d.obj), "Request") {
 			t.Errorf("the details show event %d: %s", d.cur.Seq, d.cur.Raw)
 		}
 		in.closeDetail()

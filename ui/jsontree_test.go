@@ -41,54 +41,60 @@ func TestJSONTreeWireOrderAndKeys(t *testing.T) {
 		{"numbers keep their text", `[1.50,1e400]`,
 			[]string{"[2]", "0: 1.50", "1: 1e400"}},
 	}
-	for _, tt := range tests {
-		j := newJSONTree()
-		j.SetJSON([]byte(tt.raw))
-		if got := j.labels(); !slices.Equal(got, tt.want) {
-			t.Errorf("%s: tree %q, want %q", tt.name, got, tt.want)
+	// on the UI thread: a toast of an earlier test expiring touches
+	// Fyne's render cache too (a data race under -race otherwise)
+	Sync(func() {
+		for _, tt := range tests {
+			j := newJSONTree()
+			j.SetJSON([]byte(tt.raw))
+			if got := j.labels(); !slices.Equal(got, tt.want) {
+				t.Errorf("%s: tree %q, want %q", tt.name, got, tt.want)
+			}
 		}
-	}
+	})
 }
 
 func TestJSONTreeRawAndExpandAll(t *testing.T) {
 	test.NewTempApp(t)
-	raw := `{"b" : {"c":{"d":1}}, "b":2}`
-	j := newJSONTree()
-	test.NewTempWindow(t, j.obj)
-	j.SetJSON([]byte(raw))
-	if !j.tree.Visible() || j.rawBx.Visible() {
-		t.Fatal("the tree is not the first view")
-	}
-	if j.rawL.Text != "" {
-		t.Error("the hidden raw view holds the payload (laying it out froze the window on a 16 KB tools/list)")
-	}
-	if j.tree.IsBranchOpen("/0/0") {
-		t.Fatal("the third level is open before Expand all")
-	}
-	test.Tap(j.bar.Objects[1].(*widget.Button))
-	if !j.tree.IsBranchOpen("/0/0") {
-		t.Error("Expand all left the third level closed")
-	}
-	j.mode.SetSelected("Raw")
-	if j.tree.Visible() || !j.rawBx.Visible() {
-		t.Fatal("Raw does not show the raw view")
-	}
-	if j.bar.Objects[1].Visible() {
-		t.Error("Expand all is offered in the raw view")
-	}
-	if j.rawL.Text != raw {
-		t.Errorf("raw view %q, want the exact bytes %q", j.rawL.Text, raw)
-	}
-	j.SetJSON([]byte(`{"c":3}`)) // a new payload while Raw is shown
-	if j.rawL.Text != `{"c":3}` {
-		t.Errorf("raw view after SetJSON in Raw: %q", j.rawL.Text)
-	}
-	j.SetJSON([]byte(`not json`))
-	if !j.empty.Visible() || j.empty.Text != "not json" || j.bar.Visible() {
-		t.Errorf("invalid JSON: text %q shown %v, bar shown %v", j.empty.Text, j.empty.Visible(), j.bar.Visible())
-	}
-	j.SetJSON([]byte(`{"a":1} {"b":2}`))
-	if !j.empty.Visible() {
-		t.Error("two values are shown as one tree")
-	}
+	Sync(func() {
+		raw := `{"b" : {"c":{"d":1}}, "b":2}`
+		j := newJSONTree()
+		test.NewTempWindow(t, j.obj)
+		j.SetJSON([]byte(raw))
+		if !j.tree.Visible() || j.rawBx.Visible() {
+			t.Fatal("the tree is not the first view")
+		}
+		if j.rawL.Text != "" {
+			t.Error("the hidden raw view holds the payload (laying it out froze the window on a 16 KB tools/list)")
+		}
+		if j.tree.IsBranchOpen("/0/0") {
+			t.Fatal("the third level is open before Expand all")
+		}
+		test.Tap(j.bar.Objects[1].(*widget.Button))
+		if !j.tree.IsBranchOpen("/0/0") {
+			t.Error("Expand all left the third level closed")
+		}
+		j.rawChk.SetChecked(true)
+		if j.tree.Visible() || !j.rawBx.Visible() {
+			t.Fatal("Raw does not show the raw view")
+		}
+		if j.bar.Objects[1].Visible() {
+			t.Error("Expand all is offered in the raw view")
+		}
+		if j.rawL.Text != raw {
+			t.Errorf("raw view %q, want the exact bytes %q", j.rawL.Text, raw)
+		}
+		j.SetJSON([]byte(`{"c":3}`)) // a new payload while Raw is shown
+		if j.rawL.Text != `{"c":3}` {
+			t.Errorf("raw view after SetJSON in Raw: %q", j.rawL.Text)
+		}
+		j.SetJSON([]byte(`not json`))
+		if !j.empty.Visible() || j.empty.Text != "not json" || j.bar.Visible() {
+			t.Errorf("invalid JSON: text %q shown %v, bar shown %v", j.empty.Text, j.empty.Visible(), j.bar.Visible())
+		}
+		j.SetJSON([]byte(`{"a":1} {"b":2}`))
+		if !j.empty.Visible() {
+			t.Error("two values are shown as one tree")
+		}
+	})
 }

@@ -55,3 +55,36 @@ func (pairLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	objs[1].Move(fyne.NewPos(0, h+pad))
 	objs[1].Resize(fyne.NewSize(size.Width, h))
 }
+
+// freeWidth lays one object out over the whole room and asks for no
+// width of its own: the pane it holds is as wide as its split makes it,
+// whatever its content would like. The inspector's details use it, so
+// that opening an event never moves the divider the user placed (a
+// detail whose words asked for ~300 px widened the inspector from ~262
+// at 1024×700); what does not fit is cut at the pane's edge, not laid
+// out by pushing the split.
+type freeWidth struct{}
+
+// newFreeWidth holds o with freeWidth.
+func newFreeWidth(o fyne.CanvasObject) *fyne.Container {
+	return container.New(freeWidth{}, o)
+}
+
+// MinSize implements fyne.Layout: the object's height, no width.
+func (freeWidth) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var h float32
+	for _, o := range objs {
+		if o.Visible() {
+			h = max(h, o.MinSize().Height)
+		}
+	}
+	return fyne.NewSize(0, h)
+}
+
+// Layout implements fyne.Layout.
+func (freeWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}

@@ -298,10 +298,19 @@ type jsonTree struct {
 	rawSc *container.Scroll
 	paged *pagedText // the raw view of a document beyond bigText
 	rawBx *fyne.Container
-	mode  *widget.RadioGroup
-	bar   *fyne.Container
-	empty *widget.Label
-	obj   fyne.CanvasObject
+	// rawChk switches to the raw bytes: one "Raw" toggle (as in
+	// Firefox's network panel), ~64 px where a Tree/Raw radio pair took
+	// ~137 and cut a narrow pane's side name to "Re…"
+	rawChk *widget.Check
+	expand *widget.Button // Expand all
+	bar    *fyne.Container
+	empty  *widget.Label
+	// body is the tree, the raw view or the text, without the bar: for a
+	// caller that puts rawChk and expand on a line of its own (the
+	// inspector's pane). Laying out obj without its bar is not the same:
+	// its Border still keeps the bar's row (a blank row over the tree).
+	body *fyne.Container
+	obj  fyne.CanvasObject
 }
 
 // rawCut is how much of a payload that is not JSON is drawn as text.
@@ -332,17 +341,15 @@ func newJSONTree() *jsonTree {
 	j.rawSc = container.NewVScroll(j.rawL)
 	j.rawBx = container.NewStack(j.rawSc)
 	j.rawBx.Hide()
-	j.mode = widget.NewRadioGroup([]string{"Tree", "Raw"}, j.onMode)
-	j.mode.Horizontal = true
-	j.mode.Required = true
-	j.mode.Selected = "Tree"
-	expand := widget.NewButton("Expand all", j.tree.OpenAllBranches)
-	expand.Importance = widget.LowImportance
-	j.bar = wrapRow(j.mode, expand) // wraps in a narrow pane
+	j.rawChk = widget.NewCheck("Raw", j.onRaw)
+	j.expand = widget.NewButton("Expand all", j.tree.OpenAllBranches)
+	j.expand.Importance = widget.LowImportance
+	j.bar = wrapRow(j.rawChk, j.expand) // wraps in a narrow pane
 	j.empty = widget.NewLabel("")
 	j.empty.Wrapping = fyne.TextWrapWord
 	j.empty.Hide()
-	j.obj = container.NewBorder(j.bar, nil, nil, nil, container.NewStack(j.tree, j.rawBx, j.empty))
+	j.body = container.NewStack(j.tree, j.rawBx, j.empty)
+	j.obj = container.NewBorder(j.bar, nil, nil, nil, j.body)
 	return j
 }
 
@@ -364,16 +371,16 @@ func showKey(k string) string {
 	return k
 }
 
-// onMode switches between the tree and the raw bytes.
-func (j *jsonTree) onMode(m string) {
+// onRaw switches between the tree (false) and the raw bytes (true).
+func (j *jsonTree) onRaw(raw bool) {
 	if len(j.nodes) == 0 {
 		return // not JSON: the text is shown already
 	}
-	expand := j.bar.Objects[1]
+	expand := j.expand
 	// A hidden label is laid out all the same (the stack sizes every
 	// child), and wrapping kilobytes of JSON takes seconds on the UI
 	// thread: the raw text is in the label only while Raw is shown.
-	if m == "Raw" {
+	if raw {
 		j.tree.Hide()
 		expand.Hide()
 		if j.paged == nil {
@@ -427,9 +434,9 @@ func (j *jsonTree) SetJSON(raw []byte) {
 	j.nodes[""] = jsonValue("", root)
 	j.empty.Hide()
 	j.bar.Show()
-	j.onMode(j.mode.Selected)
+	j.onRaw(j.rawChk.Checked)
 	if len(raw) > bigText {
-		j.bar.Objects[1].Hide() // Expand all would build every node
+		j.expand.Hide() // Expand all would build every node
 	}
 	j.tree.Refresh()
 	j.tree.OpenBranch("")
