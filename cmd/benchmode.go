@@ -51,7 +51,8 @@ import (
 //     sent, and the process's memory before the flood, at its peak, and
 //     after the inspector's Clear. Then the window quits.
 //     SPYGLASS_BENCH_CPUPROFILE=FILE writes a CPU profile of the flood,
-//     SPYGLASS_BENCH_TRACE=FILE an execution trace of it.
+//     SPYGLASS_BENCH_TRACE=FILE an execution trace of it,
+//     SPYGLASS_BENCH_HEAPPROFILE=FILE a heap profile after Clear.
 //
 // When the report is written, one line "SPYGLASS_BENCH done" goes to stdout.
 const (
@@ -374,10 +375,32 @@ func benchFlood(be *guiBackend, w *ui.Window, server string, rep *benchReport) e
 
 	ui.Sync(func() { fs.ClearedEvents = w.ClearInspector() })
 	fs.RSSClearedMB, fs.HeapClearMB = settledMemory()
+	if path := os.Getenv("SPYGLASS_BENCH_HEAPPROFILE"); path != "" {
+		// what stays after Clear (go tool pprof -sample_index=inuse_space)
+		if err := writeHeapProfile(path); err != nil {
+			return err
+		}
+	}
 	if floodErr == nil && fs.ClearedEvents == 0 {
 		floodErr = fmt.Errorf("the inspector's Clear cleared no event, so the memory after Clear was not measured")
 	}
 	return floodErr
+}
+
+// writeHeapProfile writes the heap profile of what is live now.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("heap profile: %w", err)
+	}
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		f.Close()
+		return fmt.Errorf("heap profile: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("heap profile: %w", err)
+	}
+	return nil
 }
 
 // floodSent reads the count from the flood tool's answer ("Sent N log
