@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,13 +18,7 @@ import (
 // field set to value ("" leaves the form as it is).
 func runToolForm(h *guiHarness, name, value string) {
 	h.t.Helper()
-	ui.Sync(func() { h.entry("Search tools").SetText(name) })
-	h.waitFor(name, func() bool { return h.hasText(name + " · ") })
-	ui.Sync(func() {
-		if !h.selectRow(name) {
-			h.t.Fatalf("could not select %s", name)
-		}
-	})
+	h.selectTool(name, "")
 	if value != "" {
 		h.waitFor(name+"'s form", func() bool { return len(h.formEntries()) > 0 })
 		ui.Sync(func() { h.formEntries()[0].SetText(value) })
@@ -43,15 +36,7 @@ func recordDemoTrace(h *guiHarness) string {
 	h.waitFor("the echo result", func() bool { return h.hasText("Echo: replayed") })
 	runToolForm(h, "clear_notes", "")
 	h.waitFor("the clear_notes result", func() bool { return h.hasText("Deleted 0 note(s).") })
-	path := filepath.Join(h.dir, "run"+ui.TraceExt)
-	f, err := os.Create(path)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	if err := h.be.Events().WriteTrace(f, "demo"); err != nil {
-		h.t.Fatal(err)
-	}
-	f.Close()
+	path := h.saveTrace("demo")
 	ui.Sync(func() { h.w.OpenTrace(path) })
 	h.waitFor("the recorded entry", func() bool { return h.hasText("— read-only") })
 	return path

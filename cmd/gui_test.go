@@ -668,13 +668,7 @@ func TestGUIURLElicitationCompleted(t *testing.T) {
 	ui.Sync(func() { h.be.useQueue(h.w, filepath.Join(h.dir, "profiles.json")) })
 	h.tap("Connect")
 	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
-	ui.Sync(func() { h.entry("Search tools").SetText("link_account") })
-	h.waitFor("link_account", func() bool { return h.hasText("link_account · ") })
-	ui.Sync(func() {
-		if !h.selectRow("link_account") {
-			t.Fatal("could not select link_account")
-		}
-	})
+	h.selectTool("link_account", "")
 	h.setArgs(`{"finish_ms": 0}`) // the page stays open until complete_link
 	h.tap("Run")
 	h.waitFor("the refusal", func() bool {
@@ -699,17 +693,27 @@ func TestGUIURLElicitationCompleted(t *testing.T) {
 	h.waitFor("the linked account", func() bool { return h.hasText("The demo account is linked to this session.") })
 }
 
+// selectTool searches the Tools screen for name, waits for its row and
+// selects the row that reads row (name when row is "").
+func (h *guiHarness) selectTool(name, row string) {
+	h.t.Helper()
+	if row == "" {
+		row = name
+	}
+	ui.Sync(func() { h.entry("Search tools").SetText(name) })
+	h.waitFor(name, func() bool { return h.hasText(name + " · ") })
+	ui.Sync(func() {
+		if !h.selectRow(row) {
+			h.t.Fatalf("could not select %s", name)
+		}
+	})
+}
+
 // runTool searches the Tools screen for name, selects it and runs it with
 // args (JSON; empty keeps the form as it is).
 func (h *guiHarness) runTool(name, args string) {
 	h.t.Helper()
-	ui.Sync(func() { h.entry("Search tools").SetText(name) })
-	h.waitFor(name, func() bool { return h.hasText(name + " · ") })
-	ui.Sync(func() {
-		if !h.selectRow(name) {
-			h.t.Fatalf("could not select %s", name)
-		}
-	})
+	h.selectTool(name, "")
 	if args != "" {
 		h.setArgs(args)
 	}
@@ -722,13 +726,7 @@ func TestGUIProgressAndCancel(t *testing.T) {
 	h := newGUIHarness(t)
 	h.tap("Connect")
 	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
-	ui.Sync(func() { h.entry("Search tools").SetText("slow_task") })
-	h.waitFor("slow_task", func() bool { return h.hasText("slow_task · ") })
-	ui.Sync(func() {
-		if !h.selectRow("slow_task") {
-			t.Fatal("could not select slow_task")
-		}
-	})
+	h.selectTool("slow_task", "")
 	ui.Sync(func() {
 		h.find(func(o fyne.CanvasObject) bool {
 			r, ok := o.(*widget.RadioGroup)
@@ -780,13 +778,7 @@ func TestGUIFlakyWrite(t *testing.T) {
 
 	h.tap("Connect")
 	h.waitFor("connected", func() bool { return h.hasText("flaky_write · ") || h.hasText("echo · Echoes the message back.") })
-	ui.Sync(func() { h.entry("Search tools").SetText("flaky_write") })
-	h.waitFor("flaky_write", func() bool { return h.hasText("flaky_write · ") })
-	ui.Sync(func() {
-		if !h.selectRow("flaky_write") {
-			t.Fatal("could not select flaky_write")
-		}
-	})
+	h.selectTool("flaky_write", "")
 	h.setArgs(`{"text": "written before the crash"}`)
 	h.tap("Run")
 	h.waitFor("the crash", func() bool {
@@ -811,13 +803,7 @@ func TestGUIFlakyWrite(t *testing.T) {
 	}
 	h.waitFor("the no-response marker", func() bool { return h.hasText("No response: the connection closed") })
 	// the next call starts the server again
-	ui.Sync(func() { h.entry("Search tools").SetText("read_notes") })
-	h.waitFor("read_notes", func() bool { return h.hasText("read_notes · ") })
-	ui.Sync(func() {
-		if !h.selectRow("read_notes") {
-			t.Fatal("could not select read_notes")
-		}
-	})
+	h.selectTool("read_notes", "")
 	h.tap("Run")
 	h.waitFor("connected again, with the note", func() bool {
 		return !h.hasText("The next request starts it again.") && h.hasText("notes: [1]") && h.hasText("Connected")
@@ -1145,13 +1131,7 @@ func TestGUIRequestQueue(t *testing.T) {
 	ui.Sync(func() { h.be.useQueue(h.w, filepath.Join(h.dir, "profiles.json")) })
 	h.tap("Connect")
 	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
-	ui.Sync(func() { h.entry("Search tools").SetText("elicit_form") })
-	h.waitFor("elicit_form", func() bool { return h.hasText("elicit_form · ") })
-	ui.Sync(func() {
-		if !h.selectRow("elicit_form") {
-			t.Fatal("could not select elicit_form")
-		}
-	})
+	h.selectTool("elicit_form", "")
 	h.tap("Run")
 	h.waitFor("the queued elicitation", func() bool { return h.button("Decline") != nil && h.button("Submit") != nil })
 	// the window still fits the smallest supported size, the inspector's
@@ -1181,13 +1161,7 @@ func TestGUIRequestQueue(t *testing.T) {
 	h.tap("Decline")
 	h.waitFor("the answer in the result", func() bool { return h.hasText("The user chose decline") && h.button("Submit") == nil })
 
-	ui.Sync(func() { h.entry("Search tools").SetText("sample") })
-	h.waitFor("sample", func() bool { return h.hasText("sample · ") })
-	ui.Sync(func() {
-		if !h.selectRow("(sample)") {
-			t.Fatal("could not select sample")
-		}
-	})
+	h.selectTool("sample", "(sample)")
 	// Manual Review is the default profile; the user makes Quick Mock the
 	// active one in Settings → Sampling profiles, and then it auto-responds:
 	// the answer arrives without a sampling panel in the queue.
@@ -1243,13 +1217,7 @@ func TestGUIRoots(t *testing.T) {
 	if err := h.w.ShowScreen("Tools"); err != nil {
 		t.Fatal(err)
 	}
-	ui.Sync(func() { h.entry("Search tools").SetText("list_roots") })
-	h.waitFor("list_roots", func() bool { return h.hasText("list_roots · ") })
-	ui.Sync(func() {
-		if !h.selectRow("list_roots") {
-			t.Fatal("could not select list_roots")
-		}
-	})
+	h.selectTool("list_roots", "")
 	h.tap("Run")
 	h.waitFor("the root at the server", func() bool { return h.hasText("roots: [1]") })
 }

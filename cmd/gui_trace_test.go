@@ -13,6 +13,24 @@ import (
 	"github.com/spyglass-mcp/spyglass/ui"
 )
 
+// saveTrace writes the trace of server's events, as the window's Save
+// trace does, to run.spyglass-trace in the harness's folder.
+func (h *guiHarness) saveTrace(server string) string {
+	h.t.Helper()
+	path := filepath.Join(h.dir, "run"+ui.TraceExt)
+	f, err := os.Create(path)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	if err := h.be.Events().WriteTrace(f, server); err != nil {
+		h.t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		h.t.Fatal(err)
+	}
+	return path
+}
+
 // TestGUIOpenTrace records a real session with the demo server, saves its
 // trace, and opens it in the window: a recorded entry appears in the server
 // list, selected, marked Recorded and never connecting, with the session's
@@ -25,15 +43,7 @@ func TestGUIOpenTrace(t *testing.T) {
 	h.runTool("echo", `{"message":"kept in the trace"}`)
 	h.waitFor("the echo result", func() bool { return h.hasText("Echo: kept in the trace") }) // the result, not the arguments shown
 
-	path := filepath.Join(h.dir, "run"+ui.TraceExt)
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := h.be.Events().WriteTrace(f, "demo"); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	path := h.saveTrace("demo")
 	if got := traceArgs("/", []string{path}); len(got) != 1 || got[0] != path {
 		t.Fatalf("traceArgs(%s) = %v: the command line would not open it", path, got)
 	}
@@ -99,15 +109,7 @@ func TestGUIRecordedScreens(t *testing.T) {
 	h.openTab("Prompts")
 	h.waitFor("the greet prompt", func() bool { return h.hasText("Greet someone") })
 
-	path := filepath.Join(h.dir, "run"+ui.TraceExt)
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := h.be.Events().WriteTrace(f, "demo"); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
+	path := h.saveTrace("demo")
 	ui.Sync(func() { h.w.OpenTrace(path) })
 	h.waitFor("the recorded tools", func() bool {
 		return h.hasText("— read-only") && h.hasText(live) && h.hasText("echo · Echoes the message back.")
