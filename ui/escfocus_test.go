@@ -8,7 +8,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/ui/esc"
 	"github.com/spyglass-mcp/spyglass/ui/requests"
@@ -61,52 +60,63 @@ func TestEscCancelsDialogsWhateverHasFocus(t *testing.T) {
 		{"report a problem", w.onReportProblem},
 	}
 	for _, o := range open {
-		t.Run(o.name, func(t *testing.T) {
-			// how many controls Tab reaches before it comes round again
-			n := 0
-			Sync(func() {
-				o.fn()
-				test.FocusNext(c)
-				first := c.Focused()
-				n = 1
-				for test.FocusNext(c); c.Focused() != first && n < 300; test.FocusNext(c) {
-					n++
-				}
-				pressEsc(c)
-				for c.Overlays().Top() != nil {
-					c.Overlays().Top().Hide()
-					c.Overlays().Remove(c.Overlays().Top())
-				}
-			})
-			if n < 1 {
-				t.Fatalf("Tab reached nothing")
-			}
-			for i := 1; i <= n; i++ {
-				Sync(func() {
-					before := len(c.Overlays().List())
-					o.fn()
-					if len(c.Overlays().List()) == before {
-						t.Fatalf("no dialog opened")
-					}
-					for range i {
-						test.FocusNext(c)
-					}
-					focused := fmt.Sprintf("%T", c.Focused())
-					if b, ok := c.Focused().(*widget.Button); ok {
-						focused += " " + b.Text
-					}
-					pressEsc(c)
-					if got := len(c.Overlays().List()); got != before {
-						t.Errorf("Esc with %s focused (Tab ×%d of %d) left the dialog open", focused, i, n)
-						for c.Overlays().Top() != nil {
-							c.Overlays().Remove(c.Overlays().Top())
-						}
-					}
-				})
-			}
-		})
+		t.Run(o.name, func(t *testing.T) { escFromEveryControl(t, c, o.fn) })
 	}
 	if len(b.Servers()) != 1 {
 		t.Error("Esc on the remove confirmation removed the server")
+	}
+}
+
+// TestEscCancelsTapInWhateverHasFocus: the same for "Tap this server in…".
+func TestEscCancelsTapInWhateverHasFocus(t *testing.T) {
+	b := &tapBackend{fakeBackend: newFakeBackend("a")}
+	w := newTestWindowBackend(t, b)
+	escFromEveryControl(t, w.win.Canvas(), func() { w.showTapIn("a") })
+}
+
+// escFromEveryControl opens a dialog with open once to count the controls
+// Tab reaches, then once per control: Tab onto it, Esc, and the dialog
+// must be gone.
+func escFromEveryControl(t *testing.T, c fyne.Canvas, open func()) {
+	t.Helper()
+	// how many controls Tab reaches before it comes round again
+	n := 0
+	Sync(func() {
+		open()
+		test.FocusNext(c)
+		first := c.Focused()
+		n = 1
+		for test.FocusNext(c); c.Focused() != first && n < 300; test.FocusNext(c) {
+			n++
+		}
+		pressEsc(c)
+		for c.Overlays().Top() != nil {
+			c.Overlays().Remove(c.Overlays().Top())
+		}
+	})
+	for i := 1; i <= n; i++ {
+		Sync(func() {
+			before := len(c.Overlays().List())
+			open()
+			if len(c.Overlays().List()) == before {
+				t.Fatalf("no dialog opened")
+			}
+			for range i {
+				test.FocusNext(c)
+			}
+			focused := fmt.Sprintf("%T", c.Focused())
+			if f, ok := c.Focused().(fyne.CanvasObject); ok {
+				if b, ok := esc.AsButton(f); ok {
+					focused += " " + b.Text
+				}
+			}
+			pressEsc(c)
+			if got := len(c.Overlays().List()); got != before {
+				t.Errorf("Esc with %s focused (Tab ×%d of %d) left the dialog open", focused, i, n)
+				for c.Overlays().Top() != nil {
+					c.Overlays().Remove(c.Overlays().Top())
+				}
+			}
+		})
 	}
 }

@@ -52,7 +52,7 @@ func (w *Window) showTapIn(name string) {
 	}
 	intro := widget.NewLabel("The client will reach " + name + " through Spyglass's tap: every byte passes\n" +
 		"through unchanged, and each session is recorded. The file's original is kept beside it.")
-	path := widget.NewEntry()
+	path := esc.NewEntry()
 	path.SetPlaceHolder("The client's config file, e.g. ~/.config/Claude/claude_desktop_config.json")
 	diff := widget.NewLabel("")
 	diff.TextStyle.Monospace = true
@@ -65,12 +65,12 @@ func (w *Window) showTapIn(name string) {
 	// they fill in (#12)
 	lines := canvas.NewRectangle(color.Transparent)
 	lines.SetMinSize(fyne.NewSize(0, 2*fyne.MeasureText("Mg", theme.TextSize(), fyne.TextStyle{}).Height+2*theme.InnerPadding()))
-	write := widget.NewButton("Write the change", nil)
+	write := esc.NewButton("Write the change", nil)
 	write.Importance = widget.HighImportance
 	write.Disable()
 
 	var plan TapPlan
-	show := widget.NewButton("Show the change", func() {
+	show := esc.NewButton("Show the change", func() {
 		p, err := t.PlanTap(expandHome(path.Text), name, false)
 		if err != nil {
 			status.SetText(sentence(err.Error()))
@@ -85,7 +85,7 @@ func (w *Window) showTapIn(name string) {
 	})
 	path.OnChanged = func(string) { write.Disable() } // a new file needs a new look
 	path.OnSubmitted = func(string) { show.OnTapped() }
-	browse := widget.NewButton("Browse…", func() {
+	browse := esc.NewButton("Browse…", func() {
 		d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 			if err != nil || r == nil {
 				return

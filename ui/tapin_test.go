@@ -57,7 +57,7 @@ func TestTapIn(t *testing.T) {
 		w.showTapIn("a")
 		top = w.win.Canvas().Overlays().Top()
 		walkVisible(top, func(o fyne.CanvasObject) {
-			if e, ok := o.(*widget.Entry); ok && path == nil {
+			if e, ok := esc.AsEntry(o); ok && path == nil {
 				path = e
 			}
 		})
@@ -122,7 +122,7 @@ func TestTapInHTTP(t *testing.T) {
 		w.showTapIn("a")
 		top = w.win.Canvas().Overlays().Top()
 		walkVisible(top, func(o fyne.CanvasObject) {
-			if e, ok := o.(*widget.Entry); ok && e.Text == "" {
+			if e, ok := esc.AsEntry(o); ok && e.Text == "" {
 				e.SetText("/home/u/mcp.json")
 			}
 		})
@@ -170,7 +170,7 @@ func TestTapInHoldsStill(t *testing.T) {
 		w.showTapIn("a")
 		top = w.win.Canvas().Overlays().Top()
 		walkAll(top, func(o fyne.CanvasObject) {
-			if e, ok := o.(*widget.Entry); ok && path == nil {
+			if e, ok := esc.AsEntry(o); ok && path == nil {
 				path = e
 			}
 			if bt, ok := esc.AsButton(o); ok && bt.Text == "Write the change" {

@@ -98,3 +98,16 @@ func AsButton(o fyne.CanvasObject) (*widget.Button, bool) {
 	}
 	return nil, false
 }
+
+// AsEntry returns the widget.Entry of o when o is a Fyne Entry or an Entry
+// of this package, for code that finds entries (the tests and the GUI
+// harness).
+func AsEntry(o fyne.CanvasObject) (*widget.Entry, bool) {
+	switch e := o.(type) {
+	case *widget.Entry:
+		return e, true
+	case *Entry:
+		return &e.Entry, true
+	}
+	return nil, false
+}
