@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"encoding/json"
 	"testing"
 	"time"
 
@@ -19,15 +18,7 @@ import (
 func TestInspectorStackedPairHasRoom(t *testing.T) {
 	w, b, _ := connected(t, nil)
 	Sync(func() { w.win.Resize(fyne.NewSize(1280, 800)) })
-	now := time.Now()
-	b.ev.send(
-		EventView{Seq: 1001, Server: "fake", Kind: "message", Dir: "out", Type: "request", ID: "5", Method: "tools/call",
-			Title: "tools/call #5", Categories: []string{"tools", "rpc"}, Run: "r1", Pair: 1002, Time: now,
-			Raw: json.RawMessage(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{"message":"needle"}}}`)},
-		EventView{Seq: 1002, Server: "fake", Kind: "message", Dir: "in", Type: "result", ID: "5", Method: "tools/call",
-			Title: "result #5 · tools/call", Categories: []string{"tools", "rpc"}, Run: "r1", Pair: 1001, Time: now,
-			Raw: json.RawMessage(`{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"a"}],"isError":false}}`)},
-	)
+	sendPair(b)
 	in := w.inspector
 	if err := w.OpenEvent("result #5", time.Minute); err != nil {
 		t.Fatal(err)
