@@ -9,6 +9,8 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // sendPair sends a tools/call request (Seq 1001) and its result (1002)
@@ -145,7 +147,7 @@ func TestInspectorNarrowPaneNames(t *testing.T) {
 				var acts []string
 				walkVisible(s.line.Objects[1], func(o fyne.CanvasObject) {
 					switch x := o.(type) {
-					case *widget.Check:
+					case *esc.Check:
 						acts = append(acts, x.Text)
 					case *widget.Button:
 						acts = append(acts, x.Text+IconButtonName(x))

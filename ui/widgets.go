@@ -300,8 +300,9 @@ type jsonTree struct {
 	rawBx *fyne.Container
 	// rawChk switches to the raw bytes: one "Raw" toggle (as in
 	// Firefox's network panel), ~64 px where a Tree/Raw radio pair took
-	// ~137 and cut a narrow pane's side name to "Re…"
-	rawChk *widget.Check
+	// ~137 and cut a narrow pane's side name to "Re…"; an esc.Check, as
+	// the History's dialog shows the pair too
+	rawChk *esc.Check
 	expand *widget.Button // Expand all
 	bar    *fyne.Container
 	empty  *widget.Label
@@ -341,7 +342,7 @@ func newJSONTree() *jsonTree {
 	j.rawSc = container.NewVScroll(j.rawL)
 	j.rawBx = container.NewStack(j.rawSc)
 	j.rawBx.Hide()
-	j.rawChk = widget.NewCheck("Raw", j.onRaw)
+	j.rawChk = esc.NewCheck("Raw", j.onRaw)
 	j.expand = widget.NewButton("Expand all", j.tree.OpenAllBranches)
 	j.expand.Importance = widget.LowImportance
 	j.bar = wrapRow(j.rawChk, j.expand) // wraps in a narrow pane
