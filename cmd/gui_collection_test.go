@@ -31,7 +31,7 @@ func TestGUICollection(t *testing.T) {
 	h.tap("Save to collection…") // on the result
 	path := filepath.Join(collection.DefaultDir(), "demo.json")
 	h.waitFor("the save dialog with the default file", func() bool {
-		return h.find(func(o fyne.CanvasObject) bool { e, ok := o.(*widget.Entry); return ok && e.Text == path }) != nil
+		return h.find(func(o fyne.CanvasObject) bool { e := asEntry(o); return e != nil && e.Text == path }) != nil
 	})
 	h.tap("Save")
 	h.waitFor("the saved toast", func() bool { return h.hasText("Saved tools/call echo to " + path) })
@@ -85,8 +85,8 @@ func TestGUICollection(t *testing.T) {
 	h.tap("Differences")
 	h.waitFor("the failure's differences", func() bool {
 		return h.find(func(o fyne.CanvasObject) bool {
-			e, ok := o.(*widget.Entry)
-			return ok && strings.Contains(e.Text, `changed /result/content/0/text: "Echo: saved" → "Echo: changed"`)
+			e := asEntry(o)
+			return e != nil && strings.Contains(e.Text, `changed /result/content/0/text: "Echo: saved" → "Echo: changed"`)
 		}) != nil
 	})
 	h.tap("Close")
@@ -96,7 +96,7 @@ func TestGUICollection(t *testing.T) {
 	ui.Sync(h.menuItem("Tools", "Save last call to collection…").Action)
 	other := filepath.Join(h.dir, "project", "calls.json")
 	ui.Sync(func() {
-		e, _ := h.find(func(o fyne.CanvasObject) bool { e, ok := o.(*widget.Entry); return ok && e.Text == path }).(*widget.Entry)
+		e := asEntry(h.find(func(o fyne.CanvasObject) bool { e := asEntry(o); return e != nil && e.Text == path }))
 		if e == nil {
 			t.Fatal("no path in the save dialog")
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/ui"
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // recordDemoRun connects to the demo server, calls echo with args,
@@ -90,7 +91,7 @@ func TestGUICompareSessions(t *testing.T) {
 	ui.Sync(h.menuItem("File", "Compare sessions…").Action)
 	h.waitFor("the picker", func() bool { return h.button("Compare") != nil })
 	ui.Sync(func() {
-		if s, ok := h.find(func(o fyne.CanvasObject) bool { _, ok := o.(*widget.Select); return ok }).(*widget.Select); !ok || len(s.Options) != 5 {
+		if s, ok := h.find(func(o fyne.CanvasObject) bool { _, ok := o.(*esc.Select); return ok }).(*esc.Select); !ok || len(s.Options) != 5 {
 			t.Fatalf("the picker offers %v, want demo, broken and the three recordings", s)
 		}
 	})
@@ -110,10 +111,10 @@ func TestGUICompareSessions(t *testing.T) {
 
 	// ignoring the message and the echoed text leaves no differences
 	ui.Sync(func() {
-		e, _ := h.find(func(o fyne.CanvasObject) bool {
-			e, ok := o.(*widget.Entry)
-			return ok && e.MultiLine && strings.HasPrefix(e.Text, "/id")
-		}).(*widget.Entry)
+		e := asEntry(h.find(func(o fyne.CanvasObject) bool {
+			e := asEntry(o)
+			return e != nil && e.MultiLine && strings.HasPrefix(e.Text, "/id")
+		}))
 		if e == nil {
 			t.Fatal("no ignore list in the diff view")
 		}
