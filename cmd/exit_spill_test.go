@@ -18,9 +18,9 @@ import (
 func spillCache(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
+	t.Cleanup(xdg.Reload) // after the variable is restored (cleanups run last first)
 	t.Setenv("XDG_CACHE_HOME", dir)
 	xdg.Reload()
-	t.Cleanup(xdg.Reload)
 	return filepath.Join(dir, "spyglass", "spill")
 }
 
