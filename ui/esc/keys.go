@@ -5,6 +5,11 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
+// PassEsc cancels the topmost dialog of o's canvas when ev is Esc, and
+// reports whether it did: for a focusable widget of another package (the
+// JSON editor) to call first in its TypedKey.
+func PassEsc(o fyne.CanvasObject, ev *fyne.KeyEvent) bool { return passEsc(o, ev) }
+
 // passEsc cancels the topmost dialog of o's canvas when ev is Esc, and
 // reports whether it did.
 func passEsc(o fyne.CanvasObject, ev *fyne.KeyEvent) bool {

@@ -206,8 +206,11 @@ func byteOffset(line string, col int) int {
 }
 
 // TypedKey implements fyne.Focusable: Tab inserts two spaces, Enter
-// keeps the indent.
+// keeps the indent, Esc cancels the dialog the editor is in.
 func (e *Entry) TypedKey(k *fyne.KeyEvent) {
+	if esc.PassEsc(e, k) { // Esc cancels the dialog the editor is in
+		return
+	}
 	switch k.Name {
 	case fyne.KeyTab:
 		e.TypedRune(' ')

@@ -14,6 +14,9 @@ import (
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 const sample = "{\n  \"jsonrpc\": \"2.0\",\n  \"method\": \"tools/call\",\n  \"params\": {\"n\": -1.5e3, \"ok\": true, \"x\": null}\n}"
@@ -295,5 +298,25 @@ func TestMarkSyntax(t *testing.T) {
 		if l, col := ed.Problem(); l != c.line || col != c.col {
 			t.Errorf("%q: marked %d:%d, want %d:%d", c.text, l, col, c.line, c.col)
 		}
+	}
+}
+
+// TestEscInEditorCancelsDialog: Esc typed in the editor cancels the
+// dialog it is in (Fyne gives the key to the focused editor only).
+func TestEscInEditorCancelsDialog(t *testing.T) {
+	test.NewTempApp(t)
+	w := test.NewTempWindow(t, widget.NewLabel("behind"))
+	w.Resize(fyne.NewSize(500, 400))
+	ed := New()
+	ed.SetText(`{"a": 1}`)
+	esc.Show(esc.NewCustom("Edit", "Close", ed, w), w)
+	c := w.Canvas()
+	c.Focus(ed.Entry)
+	c.Focused().TypedKey(&fyne.KeyEvent{Name: fyne.KeyEscape})
+	if esc.Open(c) != 0 || c.Overlays().Top() != nil {
+		t.Fatalf("Esc in the JSON editor left its dialog open")
+	}
+	if ed.Text() != `{"a": 1}` {
+		t.Errorf("Esc changed the text to %q", ed.Text())
 	}
 }
