@@ -217,48 +217,39 @@ func newRecordedConn(evs []events.Event) *recordedConn {
 		if rerr != nil {
 			continue
 		}
-		if isListMethod(x.Method) && !hasCursor(x.Request) {
-			// a list asked for again (after list_changed, say) starts
-			// over: the latest list wins; a cursor's page adds to it
+		// a list asked for again (after list_changed, say) starts over:
+		// the latest list wins; a cursor's page adds to it
+		again := strings.HasSuffix(x.Method, "/list") && !hasCursor(x.Request)
+		if again {
 			delete(lists, x.Method)
-			switch x.Method {
-			case "tools/list":
-				c.tools = nil
-			case "resources/list":
-				c.res = nil
-			case "resources/templates/list":
-				c.tmpl = nil
-			case "prompts/list":
-				c.proms = nil
-			}
 		}
 		switch x.Method {
 		case "initialize", "server/discover":
 			c.info = recordedInfo(x, result)
 		case "tools/list":
 			ts, _ := mcpresult.DecodeTools(items(x.Method, "tools", result, field("name")))
-			c.tools = append(c.tools, ts...)
+			c.tools = listPage(c.tools, again, ts)
 		case "resources/list":
 			rs, _ := mcpresult.DecodeResources(items(x.Method, "resources", result, field("uri")))
-			c.res = append(c.res, rs...)
+			c.res = listPage(c.res, again, rs)
 		case "resources/templates/list":
 			ts, _ := mcpresult.DecodeResourceTemplates(items(x.Method, "resourceTemplates", result, field("uriTemplate")))
-			c.tmpl = append(c.tmpl, ts...)
+			c.tmpl = listPage(c.tmpl, again, ts)
 		case "prompts/list":
 			ps, _ := mcpresult.DecodePrompts(items(x.Method, "prompts", result, field("name")))
-			c.proms = append(c.proms, ps...)
+			c.proms = listPage(c.proms, again, ps)
 		}
 	}
 	return c
 }
 
-// isListMethod reports whether method lists what a server offers.
-func isListMethod(method string) bool {
-	switch method {
-	case "tools/list", "resources/list", "resources/templates/list", "prompts/list":
-		return true
+// listPage is a recorded list with a page of items added, or started over
+// with them when the list was asked for again.
+func listPage[T any](had []T, again bool, items []T) []T {
+	if again {
+		had = nil
 	}
-	return false
+	return append(had, items...)
 }
 
 // hasCursor reports whether a recorded list request asks for a page
