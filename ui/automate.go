@@ -153,8 +153,5 @@ func (w *Window) DismissToasts() {
 
 // Quit disconnects every server and ends the app.
 func (w *Window) Quit() {
-	do(func() {
-		w.Close()
-		w.app.Quit()
-	})
+	do(w.quit)
 }

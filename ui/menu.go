@@ -26,6 +26,7 @@ var shortcutHelp = [][2]string{
 	{"mod+B", "Show or hide the server list"},
 	{"mod+I", "Show or hide the inspector"},
 	{"mod+O", "Open a trace file (File → Open trace…)"},
+	{"mod+Q", "Quit: disconnect every server and close Spyglass"},
 	{"Esc", "Close the dialog"},
 }
 
@@ -60,12 +61,17 @@ func (w *Window) addShortcuts() {
 	}
 	themes.ChildMenu = fyne.NewMenu("", w.themeItems["light"], w.themeItems["dark"], w.themeItems["system"])
 	w.markTheme(w.app.Preferences().StringWithFallback(prefTheme, "system"))
+	// Quit is ours, so that it disconnects the servers first (Fyne would
+	// add one of its own to the first menu, without a shortcut).
+	quit := key(fyne.NewMenuItem("Quit", w.quit), fyne.KeyQ)
+	quit.IsQuit = true
 	w.win.SetMainMenu(fyne.NewMainMenu(
 		fyne.NewMenu("File", key(fyne.NewMenuItem("Open trace…", w.onOpenTraceDialog), fyne.KeyO),
 			fyne.NewMenuItem("Compare sessions…", w.onCompareSessions),
 			fyne.NewMenuItem("Replay against…", w.onReplayAgainst),
 			w.harItem,
-			fyne.NewMenuItem("Run collection…", w.onRunCollectionDialog)),
+			fyne.NewMenuItem("Run collection…", w.onRunCollectionDialog),
+			fyne.NewMenuItemSeparator(), quit),
 		fyne.NewMenu("Servers", add, paste, fyne.NewMenuItemSeparator(),
 			fyne.NewMenuItem("Connect", w.onConnectServer),
 			fyne.NewMenuItem("Disconnect", w.onDisconnectServer),
@@ -92,6 +98,13 @@ func (w *Window) addShortcuts() {
 			fyne.NewMenuItem("About Spyglass", w.onAbout)),
 	))
 	w.updateHARItem()
+}
+
+// quit disconnects every server and ends the app (File → Quit, mod+Q).
+// UI thread.
+func (w *Window) quit() {
+	w.Close()
+	w.app.Quit()
 }
 
 // selectedCard is the selected server's card, or nil (with a toast saying
