@@ -180,9 +180,13 @@ func (u *unquoter) run(in []byte, max int) (int, bool) {
 		case c == '"' || c < ' ':
 			return i, false
 		case c < utf8.RuneSelf:
-			// a run of plain ASCII at once
+			// a run of plain ASCII at once, no further than max
+			end := len(in)
+			if max >= 0 {
+				end = min(end, i+max-u.n)
+			}
 			j := i + 1
-			for j < len(in) && in[j] >= ' ' && in[j] < utf8.RuneSelf && in[j] != '\\' && in[j] != '"' {
+			for j < end && in[j] >= ' ' && in[j] < utf8.RuneSelf && in[j] != '\\' && in[j] != '"' {
 				j++
 			}
 			u.put(in[i:j]...)

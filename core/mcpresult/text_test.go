@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -44,8 +45,8 @@ func FuzzUnquote(f *testing.F) {
 		c := Content{lazy: span(q), textLen: len(want)}
 		for _, n := range []int{0, 1, 3, len(want) / 2, len(want)} {
 			h := c.TextHead(n)
-			if !strings.HasPrefix(want, h) || len(h) < min(n, len(want)) {
-				t.Fatalf("TextHead(%d) of %q = %q, want a prefix of %q of at least %d bytes", n, q, h, want, n)
+			if !strings.HasPrefix(want, h) || len(h) < min(n, len(want)) || len(h) > n+utf8.UTFMax-1 {
+				t.Fatalf("TextHead(%d) of %q = %q, want a prefix of %q of %d bytes or a character more", n, q, h, want, n)
 			}
 		}
 		if c.FullText() != want || c.TextLen() != len(want) {
@@ -119,6 +120,12 @@ func TestDecodeLazyText(t *testing.T) {
 	}
 	if c.FullText() != want {
 		t.Fatal("FullText differs from the text sent")
+	}
+	// one escape, then a long plain run: the head still stops at its size
+	long := `\t` + strings.Repeat("a", 2*LazyText)
+	c, ps = DecodeContent([]byte(`{"type":"text","text":"`+long+`"}`), "/content/0")
+	if h := c.TextHead(64 << 10); len(ps) > 0 || c.TextLen() != 2*LazyText+1 || len(h) != 64<<10 {
+		t.Fatalf("TextHead(64 KB) of a text with one escape: %d bytes (problems %v, TextLen %d)", len(h), ps, c.TextLen())
 	}
 	// a malformed big text is a problem at once, as a small one is
 	bad := []byte(`{"type":"text","text":"` + text + `\x"}`)
