@@ -43,8 +43,9 @@ func TestSSEDataWithoutColon(t *testing.T) {
 // A body of unknown length (a chunked response) is read into one buffer
 // of its size, byte for byte across the stage's chunks, and no further
 // than max; io.ReadAll's growing buffer allocated 3.2x a 50 MB body (#17).
+// A small body is read as io.ReadAll reads it.
 func TestReadAllStaged(t *testing.T) {
-	const n = 5*stageChunk + 12345
+	const n = 16*stageChunk + 12345
 	src := make([]byte, n)
 	for i := range src {
 		src[i] = byte(i % 251)
@@ -61,11 +62,22 @@ func TestReadAllStaged(t *testing.T) {
 	if err != nil || !bytes.Equal(got, src) {
 		t.Fatalf("a %d-byte body read as %d bytes (equal %v), err %v", n, len(got), bytes.Equal(got, src), err)
 	}
-	if alloc, want := after.TotalAlloc-before.TotalAlloc, uint64(n+64<<10); alloc > want {
+	// the body once, and the garbage of its first 256 KB, read as
+	// io.ReadAll reads a small body
+	if alloc, want := after.TotalAlloc-before.TotalAlloc, uint64(n+2<<20); alloc > want {
 		t.Fatalf("reading a %d-byte body allocated %d bytes, want at most %d", n, alloc, want)
 	}
 	if got, err := readAllStaged(bytes.NewReader(src), 1000); err != nil || !bytes.Equal(got, src[:1000]) {
 		t.Fatalf("a body read up to 1000 bytes: %d bytes, %v", len(got), err)
+	}
+	if got, err := readAllStaged(bytes.NewReader(src[:firstChunk]), n); err != nil || !bytes.Equal(got, src[:firstChunk]) {
+		t.Fatalf("a body of exactly the first chunk: %d bytes, %v", len(got), err)
+	}
+	if got, err := readAllStaged(bytes.NewReader(src[:firstChunk+1]), n); err != nil || !bytes.Equal(got, src[:firstChunk+1]) {
+		t.Fatalf("a body one byte past the first chunk: %d bytes, %v", len(got), err)
+	}
+	if _, err := readAllStaged(io.MultiReader(bytes.NewReader(src), iotest.ErrReader(io.ErrUnexpectedEOF)), n+1); err != io.ErrUnexpectedEOF {
+		t.Fatalf("a read failing after the first chunk: %v", err)
 	}
 	if _, err := readAllStaged(iotest.ErrReader(io.ErrUnexpectedEOF), n); err != io.ErrUnexpectedEOF {
 		t.Fatalf("a failed read: %v", err)

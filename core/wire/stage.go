@@ -9,23 +9,36 @@ import "io"
 // and each chunk is returned to the system as soon as it was moved, so
 // that a 50 MB line costs about 50 MB and a chunk at its peak, not the
 // fragments and the line side by side (issue #17: a stdio line was
-// briefly twice the message).
+// briefly twice the message). The first chunk is smaller and from the
+// heap: a message of a few hundred KB, common in a busy session, costs
+// no mapping, no fresh pages and a copy that the collector soon reuses.
 type stage struct {
-	chunks [][]byte // each of cap stageChunk, filled in order
+	chunks [][]byte // filled in order, each to its cap
 	n      int      // bytes held
 }
 
-// stageChunk is the size of one chunk of a stage.
-const stageChunk = 1 << 20
+const (
+	// firstChunk is the size of a stage's first chunk, from the heap.
+	firstChunk = 256 << 10
+	// stageChunk is the size of each later chunk, mapped.
+	stageChunk = 1 << 20
+)
+
+// room returns the chunk to fill next, adding one when the last is full.
+func (s *stage) room() *[]byte {
+	if len(s.chunks) == 0 {
+		s.chunks = append(s.chunks, make([]byte, 0, firstChunk))
+	} else if c := s.chunks[len(s.chunks)-1]; len(c) == cap(c) {
+		s.chunks = append(s.chunks, newStageChunk())
+	}
+	return &s.chunks[len(s.chunks)-1]
+}
 
 // write appends p.
 func (s *stage) write(p []byte) {
 	for len(p) > 0 {
-		if len(s.chunks) == 0 || len(s.chunks[len(s.chunks)-1]) == stageChunk {
-			s.chunks = append(s.chunks, newStageChunk())
-		}
-		c := &s.chunks[len(s.chunks)-1]
-		k := copy((*c)[len(*c):stageChunk], p)
+		c := s.room()
+		k := copy((*c)[len(*c):cap(*c)], p)
 		*c = (*c)[:len(*c)+k]
 		p = p[k:]
 		s.n += k
@@ -70,11 +83,8 @@ func (s *stage) free() {
 // readFrom reads r into the stage until EOF or until it holds max bytes.
 func (s *stage) readFrom(r io.Reader, max int) error {
 	for s.n < max {
-		if len(s.chunks) == 0 || len(s.chunks[len(s.chunks)-1]) == stageChunk {
-			s.chunks = append(s.chunks, newStageChunk())
-		}
-		c := &s.chunks[len(s.chunks)-1]
-		k, err := r.Read((*c)[len(*c):min(stageChunk, len(*c)+max-s.n)])
+		c := s.room()
+		k, err := r.Read((*c)[len(*c):min(cap(*c), len(*c)+max-s.n)])
 		*c = (*c)[:len(*c)+k]
 		s.n += k
 		if err == io.EOF {
@@ -87,12 +97,20 @@ func (s *stage) readFrom(r io.Reader, max int) error {
 	return nil
 }
 
-// readAllStaged reads r to its end, or its first max bytes, into one buffer of
-// exactly that size, where io.ReadAll grows its buffer by copies that the
-// garbage collector frees later (a 50 MB body of unknown length cost
-// about 2.2x its size in garbage beside it).
+// readAllStaged reads r to its end, or its first max bytes, into one
+// buffer of exactly that size, where io.ReadAll grows its buffer by
+// copies that the garbage collector frees later (a 50 MB body of unknown
+// length cost about 2.2x its size in garbage beside it). A body within
+// firstChunk is read as io.ReadAll reads it.
 func readAllStaged(r io.Reader, max int) ([]byte, error) {
-	var st stage
+	head, err := io.ReadAll(io.LimitReader(r, int64(min(max, firstChunk))))
+	if err != nil {
+		return nil, err
+	}
+	if len(head) < firstChunk || len(head) >= max {
+		return head, nil
+	}
+	st := stage{chunks: [][]byte{head[:len(head):len(head)]}, n: len(head)}
 	defer st.free()
 	if err := st.readFrom(r, max); err != nil {
 		return nil, err
