@@ -12,12 +12,14 @@ import (
 // TestServerFormArgumentsOnePerLine: the Arguments field shows one
 // argument a line, wraps a long one instead of scrolling it sideways (no
 // horizontal scroll line of its own), reads a pasted command line, and
-// saves the arguments it was given unchanged.
+// saves the arguments it was given unchanged — quotes, backslashes and
+// line ends in them included.
 func TestServerFormArgumentsOnePerLine(t *testing.T) {
 	b := newFakeBackend("one")
 	w := newTestWindow(t, b, nil)
 	long := "/home/me/projects/" + strings.Repeat("deeply-nested-folder/", 8) + "server.js"
-	args := []string{"-y", "@modelcontextprotocol/server-filesystem", "--root", "/tmp/My Project ä", long, ""}
+	args := []string{"-y", "@modelcontextprotocol/server-filesystem", "--root", "/tmp/My Project ä", long, "",
+		`--config={"root": "/tmp"}`, `C:\Program Files\node\server.js`, "it's \"quoted\"", "two\nlines"}
 	Sync(func() {
 		f := &serverForm{w: w, base: ServerConfig{}}
 		f.errLblInit()
@@ -25,7 +27,8 @@ func TestServerFormArgumentsOnePerLine(t *testing.T) {
 		win := test.NewTempWindow(t, container.NewVScroll(obj))
 		win.Resize(fyne.NewSize(640, 700))
 
-		want := "-y\n@modelcontextprotocol/server-filesystem\n--root\n\"/tmp/My Project ä\"\n" + long + "\n\"\""
+		want := "-y\n@modelcontextprotocol/server-filesystem\n--root\n\"/tmp/My Project ä\"\n" + long + "\n\"\"\n" +
+			`'--config={"root": "/tmp"}'` + "\n" + `"C:\Program Files\node\server.js"` + "\n" + `"it's "'"'"quoted"'"'` + "\n\"two\nlines\""
 		if f.args.Text != want {
 			t.Errorf("the field shows %q, want one argument a line %q", f.args.Text, want)
 		}
@@ -55,7 +58,7 @@ func TestServerFormArgumentsOnePerLine(t *testing.T) {
 
 		// a command line pasted on one line still splits
 		f.args.SetText("-y pkg --name \"a b\"\n--verbose")
-		a, err := splitArgLines(f.args.Text)
+		a, err := splitArgs(f.args.Text)
 		if err != nil || strings.Join(a, "|") != "-y|pkg|--name|a b|--verbose" {
 			t.Errorf("read %q, %v", a, err)
 		}

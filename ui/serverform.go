@@ -740,7 +740,7 @@ func (f *serverForm) config() (ServerConfig, []problem) {
 		if c.Command == "" {
 			bad("command", "A stdio server needs a command, such as npx or node (the grey text is only an example).")
 		}
-		if c.Args, err = splitArgLines(f.args.Text); err != nil {
+		if c.Args, err = splitArgs(f.args.Text); err != nil {
 			bad("args", "A quote is not closed.")
 		}
 		if c.Env, err = parseMap(f.env.Text, "=", "environment"); err != nil {
@@ -970,43 +970,49 @@ func parseDur(s, what string) (time.Duration, error) {
 // argsEntry is the Arguments field: one argument a line, each line
 // wrapped when it is longer than the field (a single-line entry would
 // scroll sideways under a scroll line of its own, and a long list of
-// arguments read as one cut-off line). A line is read as a command line,
-// so a line pasted from a shell still splits into its arguments.
+// arguments read as one cut-off line). The field is read as a command
+// line whose line ends are spaces (splitArgs), so a line pasted from a
+// shell still splits into its arguments.
 func argsEntry(args []string) *esc.Entry {
 	lines := make([]string, len(args))
 	for i, a := range args {
-		lines[i] = joinArgs([]string{a})
+		lines[i] = quoteArg(a)
 	}
 	return multiEntry(strings.Join(lines, "\n"), "one argument a line, e.g.\n-y\n@modelcontextprotocol/server-everything", min(max(len(args), 3), 6))
 }
 
-// splitArgLines reads the Arguments field: every line split as a command
-// line (splitArgs), the lines' arguments in order.
-func splitArgLines(s string) ([]string, error) {
-	var out []string
-	for _, line := range strings.Split(s, "\n") {
-		a, err := splitArgs(line)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, a...)
+// quoteArg writes an argument so that splitArgs reads it back unchanged:
+// as it is when it holds no space, line end or quote, else in quotes that
+// splitArgs takes literally — double ones, single ones when it holds a
+// double quote, and for an argument holding both, its runs between
+// double quotes each in double quotes with '"' between them (quoted parts
+// side by side make one argument). strconv.Quote's backslash escapes,
+// which splitArgs does not read, turned a JSON argument or a Windows path
+// with a space into another argument on Save.
+func quoteArg(s string) string {
+	switch {
+	case s != "" && !strings.ContainsAny(s, " \t\r\n\"'"):
+		return s
+	case !strings.Contains(s, `"`):
+		return `"` + s + `"`
+	case !strings.Contains(s, "'"):
+		return "'" + s + "'"
 	}
-	return out, nil
+	var b strings.Builder
+	for i, part := range strings.Split(s, `"`) {
+		if i > 0 {
+			b.WriteString(`'"'`)
+		}
+		if part != "" {
+			b.WriteString(`"` + part + `"`)
+		}
+	}
+	return b.String()
 }
 
-func joinArgs(a []string) string {
-	out := make([]string, len(a))
-	for i, s := range a {
-		if s == "" || strings.ContainsAny(s, " \t\"'") {
-			s = strconv.Quote(s)
-		}
-		out[i] = s
-	}
-	return strings.Join(out, " ")
-}
-
-// splitArgs splits a command line on spaces, honouring double and single
-// quotes.
+// splitArgs splits a command line on spaces, tabs and line ends,
+// honouring double and single quotes (taken literally: no backslash
+// escapes, so a Windows path keeps its backslashes).
 func splitArgs(s string) ([]string, error) {
 	var out []string
 	var cur strings.Builder
@@ -1020,7 +1026,7 @@ func splitArgs(s string) ([]string, error) {
 			cur.WriteRune(r)
 		case r == '"' || r == '\'':
 			in, has = r, true
-		case r == ' ' || r == '\t':
+		case r == ' ' || r == '\t' || r == '\n' || r == '\r':
 			if has || cur.Len() > 0 {
 				out = append(out, cur.String())
 				cur.Reset()
