@@ -411,7 +411,7 @@ func (h *guiHarness) formEntries() []*widget.Entry {
 	walk(h.win.Content(), func(o fyne.CanvasObject) {
 		if f, ok := o.(*form.Form); ok {
 			walk(f, func(o fyne.CanvasObject) {
-				if e, ok := o.(*widget.Entry); ok {
+				if e := asEntry(o); e != nil {
 					out = append(out, e)
 				}
 			})

@@ -455,7 +455,7 @@ func formEntry(t *testing.T, o fyne.CanvasObject, i int) *widget.Entry {
 	t.Helper()
 	var ents []*widget.Entry
 	walkVisible(o, func(o fyne.CanvasObject) {
-		if e, ok := o.(*widget.Entry); ok {
+		if e, ok := esc.AsEntry(o); ok {
 			ents = append(ents, e)
 		}
 	})

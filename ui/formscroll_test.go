@@ -6,7 +6,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
-	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/ui/esc"
 	"github.com/spyglass-mcp/spyglass/ui/requests"
@@ -30,10 +29,10 @@ func TestToolFormWheelAndTop(t *testing.T) {
 	})
 	Sync(func() {
 		form := ss.tools.formObj.(*container.Scroll)
-		var entry *widget.Entry
+		var entry fyne.CanvasObject
 		walkVisible(form, func(o fyne.CanvasObject) {
-			if e, ok := o.(*widget.Entry); ok && entry == nil && e.PlaceHolder != "Search tools" {
-				entry = e
+			if e, ok := esc.AsEntry(o); ok && entry == nil && e.PlaceHolder != "Search tools" {
+				entry = o
 			}
 		})
 		if entry == nil {

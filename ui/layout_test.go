@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 	"github.com/spyglass-mcp/spyglass/ui/requests"
 )
 
@@ -57,7 +58,7 @@ func TestValidationLineHoldsStill(t *testing.T) {
 		before := fyne.CurrentApp().Driver().AbsolutePositionForObject(run)
 		var entry *widget.Entry
 		walkVisible(ed.Object(), func(o fyne.CanvasObject) {
-			if e, ok := o.(*widget.Entry); ok && entry == nil {
+			if e, ok := esc.AsEntry(o); ok && entry == nil {
 				entry = e
 			}
 		})

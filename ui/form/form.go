@@ -298,21 +298,23 @@ func (f *Form) control(st *schemaform.State, item string) fyne.CanvasObject {
 	case schemaform.KindString, schemaform.KindText:
 		return f.textControl(st, kind == schemaform.KindText)
 	case schemaform.KindFormat:
-		e := widget.NewEntry()
+		ee := esc.NewEntry() // passes Esc and the wheel on
+		e := &ee.Entry
 		e.SetPlaceHolder(placeholders[fld.Format])
 		e.SetText(st.Text)
 		e.OnChanged = func(s string) { st.SetText(s); f.changed(st) }
 		e.OnSubmitted = f.onSubmitted
-		return e
+		return ee
 	case schemaform.KindNumber, schemaform.KindInteger:
 		// A plain entry: a typo (12.5x in an integer) is shown and refused
 		// by the field check, never silently turned into another number.
-		e := widget.NewEntry()
+		ee := esc.NewEntry()
+		e := &ee.Entry
 		e.SetPlaceHolder(numberHint(fld))
 		e.SetText(st.Text)
 		e.OnChanged = func(s string) { st.SetText(s); f.changed(st) }
 		e.OnSubmitted = f.onSubmitted
-		return e
+		return ee
 	case schemaform.KindEnum, schemaform.KindTitledEnum:
 		titles := make([]string, 0, len(fld.Options)+1)
 		offset := 0
@@ -381,14 +383,15 @@ func (f *Form) control(st *schemaform.State, item string) fyne.CanvasObject {
 		c.OnChanged = func(on bool) { st.SetNull(on); show(); f.changed(st) }
 		return container.NewBorder(nil, nil, nil, c, container.NewStack(inner, nullLabel))
 	default: // KindJSON and values that do not fit their control
-		e := widget.NewMultiLineEntry()
+		ee := esc.NewMultiLineEntry() // scrolls the form at its end
+		e := &ee.Entry
 		e.TextStyle = fyne.TextStyle{Monospace: true}
 		e.Wrapping = fyne.TextWrapOff
 		e.SetMinRowsVisible(min(max(strings.Count(st.Text, "\n")+1, 3), 10))
 		e.SetPlaceHolder("JSON value")
 		e.SetText(st.Text)
 		e.OnChanged = func(s string) { st.SetText(s); f.changed(st) }
-		return e
+		return ee
 	}
 }
 
@@ -437,13 +440,15 @@ func (f *Form) textControl(st *schemaform.State, multi bool) fyne.CanvasObject {
 	slot := container.NewStack()
 	var build func(multi bool)
 	build = func(multi bool) {
-		var e *widget.Entry
+		// esc entries pass Esc to a dialog and the wheel to the form
+		ee := esc.NewEntry()
 		if multi {
-			e = widget.NewMultiLineEntry()
+			ee = esc.NewMultiLineEntry()
+		}
+		e := &ee.Entry
+		if multi {
 			e.Wrapping = fyne.TextWrapWord
 			e.SetMinRowsVisible(4)
-		} else {
-			e = widget.NewEntry()
 		}
 		if st.Field.MaxLength >= 0 {
 			e.SetPlaceHolder(fmt.Sprintf("up to %d characters", st.Field.MaxLength))
@@ -457,10 +462,10 @@ func (f *Form) textControl(st *schemaform.State, multi bool) fyne.CanvasObject {
 		if multi {
 			icon = theme.MenuDropUpIcon()
 		}
-		toggle := widget.NewButtonWithIcon("", icon, func() { build(!multi) })
+		toggle := esc.NewButtonWithIcon("", icon, func() { build(!multi) })
 		toggle.Importance = widget.LowImportance
 		e.ActionItem = toggle
-		slot.Objects = []fyne.CanvasObject{esc.PassWheel(e)}
+		slot.Objects = []fyne.CanvasObject{ee}
 		slot.Refresh()
 		f.controls[st] = slot
 	}

@@ -72,6 +72,8 @@ func find[T any](o fyne.CanvasObject) (T, bool) {
 	}
 	var objs []fyne.CanvasObject
 	switch c := o.(type) {
+	case *esc.Entry: // an esc Entry is its widget.Entry
+		objs = []fyne.CanvasObject{&c.Entry}
 	case *fyne.Container:
 		objs = c.Objects
 	case *widget.Accordion:
@@ -126,11 +128,11 @@ func TestTypeIntoEveryControl(t *testing.T) {
 	test.Tap(perms.Objects[1].(*esc.Check)) // Write
 	test.Tap(perms.Objects[0].(*esc.Check)) // Read
 	test.Type(entry(t, ctl(t, f, "/home")), "https://example.com/a%20b")
-	ratio := ctl(t, f, "/ratio").(*widget.Entry)
+	ratio := entry(t, ctl(t, f, "/ratio"))
 	test.Type(ratio, "0.25")
-	count := ctl(t, f, "/count").(*widget.Entry)
+	count := entry(t, ctl(t, f, "/count"))
 	test.Type(count, "15")
-	test.Type(ctl(t, f, "/big").(*widget.Entry), "123456789012345678901234567890")
+	test.Type(entry(t, ctl(t, f, "/big")), "123456789012345678901234567890")
 	test.Tap(ctl(t, f, "/force").(*esc.Check))
 	add, ok := find[*widget.Button](ctl(t, f, "/tags"))
 	if !ok || add.Text != "Add item" {
@@ -139,7 +141,7 @@ func TestTypeIntoEveryControl(t *testing.T) {
 	test.Tap(add)
 	test.Type(entry(t, ctl(t, f, "/tags/0")), "x")
 	test.Type(entry(t, ctl(t, f, "/server/host")), "localhost")
-	test.Type(ctl(t, f, "/server/port").(*widget.Entry), "5432")
+	test.Type(entry(t, ctl(t, f, "/server/port")), "5432")
 	limit := ctl(t, f, "/limit")
 	nullCheck, _ := find[*esc.Check](limit)
 	test.Tap(nullCheck)
@@ -170,7 +172,7 @@ func TestTypeIntoEveryControl(t *testing.T) {
 	test.Tap(perms.Objects[1].(*esc.Check))
 	test.Tap(nullCheck)
 	entry(t, ctl(t, f, "/server/host")).SetText("")
-	ctl(t, f, "/server/port").(*widget.Entry).SetText("")
+	entry(t, ctl(t, f, "/server/port")).SetText("")
 	want = `{"name":"Ada","bio":"line one\nline \"two\"","color":"blue","size":"s",` +
 		`"home":"https://example.com/a%20b","ratio":0.25,"count":15,"big":123456789012345678901234567890,"force":true,` +
 		`"tags":["x"],"extra":{"k":"\u00e9","n":1.50}}`
@@ -232,7 +234,7 @@ func TestJSONToggleLosesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	// count 1e0 does not fit an integer entry: it is kept as JSON.
-	if _, ok := ctl(t, f, "/count").(*widget.Entry); !ok {
+	if _, ok := esc.AsEntry(ctl(t, f, "/count")); !ok {
 		t.Errorf("count is shown as %T, want a JSON entry", ctl(t, f, "/count"))
 	}
 	if got, want := values(t, f), `{"name":"Ad\u00e9","count":1e0,"unknown":{"kept":[1,2.0]},"big":98765432109876543210}`; got != want {
@@ -290,7 +292,7 @@ func TestInvalidJSONIsNotSent(t *testing.T) {
 // TestErrorsNextToFields checks live and on-send problems under fields.
 func TestErrorsNextToFields(t *testing.T) {
 	f, _ := newForm(t, everyKind, nil)
-	count := ctl(t, f, "/count").(*widget.Entry)
+	count := entry(t, ctl(t, f, "/count"))
 	test.Type(count, "0")
 	st, _ := f.state.Find("/count")
 	if r := f.rows[st]; !r.err.Visible() || r.err.Text != "must be at least 1" {
@@ -323,7 +325,7 @@ func TestSetValuesResetAndDefaults(t *testing.T) {
 	if got := values(t, f); got != `{"n":2.50,"zz":[1]}` {
 		t.Fatalf("loaded %s", got)
 	}
-	if e := ctl(t, f, "/n").(*widget.Entry); e.Text != "2.50" {
+	if e := entry(t, ctl(t, f, "/n")); e.Text != "2.50" {
 		t.Errorf("n shows %q", e.Text)
 	}
 	changed := 0
@@ -353,7 +355,8 @@ func TestMultiLineToggle(t *testing.T) {
 		t.Fatal("starts multi-line")
 	}
 	test.Type(e, "a")
-	test.Tap(e.ActionItem.(*widget.Button))
+	toggle, _ := esc.AsButton(e.ActionItem)
+	test.Tap(toggle)
 	e2 := entry(t, ctl(t, f, "/s"))
 	if !e2.MultiLine || e2.Text != "a" {
 		t.Fatalf("after toggle: multi %v text %q", e2.MultiLine, e2.Text)
@@ -392,7 +395,7 @@ func TestValueThatDoesNotFit(t *testing.T) {
 	if got := values(t, f); got != `{"n":"twelve","c":"z"}` {
 		t.Fatalf("sent %s", got)
 	}
-	n := ctl(t, f, "/n").(*widget.Entry)
+	n := entry(t, ctl(t, f, "/n"))
 	if n.Text != `"twelve"` || !n.MultiLine {
 		t.Fatalf("n shown as %q", n.Text)
 	}
@@ -407,7 +410,7 @@ func TestValueThatDoesNotFit(t *testing.T) {
 		t.Fatal("no button back to the control")
 	}
 	test.Tap(back)
-	test.Type(ctl(t, f, "/n").(*widget.Entry), "12")
+	test.Type(entry(t, ctl(t, f, "/n")), "12")
 	if got := values(t, f); got != `{"c":"z","n":12}` && got != `{"n":12,"c":"z"}` {
 		t.Fatalf("sent %s", got)
 	}
@@ -472,7 +475,7 @@ func TestRealElicitationForm(t *testing.T) {
 	ctl(t, f, "/titledSingleSelectEnum").(*esc.Select).SetSelectedIndex(3) // "(not set)", Superman, Green Lantern, Wonder Woman
 	fish := ctl(t, f, "/titledMultipleSelectEnum").(*fyne.Container)
 	test.Tap(fish.Objects[2].(*esc.Check)) // Trout
-	num := ctl(t, f, "/number").(*widget.Entry)
+	num := entry(t, ctl(t, f, "/number"))
 	num.SetText("")
 	test.Type(num, "2.5e2")
 	want := `{"name":"Ada Lovelace","check":true,"firstLine":"It was a dark and stormy night.","integer":42,"number":2.5e2,` +
@@ -492,7 +495,7 @@ func TestRealElicitationForm(t *testing.T) {
 // and refused, not turned into another number (12.5x is not 125).
 func TestIntegerTypoRefused(t *testing.T) {
 	f, _ := newForm(t, `{"type":"object","properties":{"n":{"type":"integer"}}}`, nil)
-	n := ctl(t, f, "/n").(*widget.Entry)
+	n := entry(t, ctl(t, f, "/n"))
 	st, _ := f.state.Find("/n")
 	for _, tt := range []struct {
 		typed, msg string
@@ -520,7 +523,7 @@ func TestEnterSubmits(t *testing.T) {
 	f, _ := newForm(t, `{"type":"object","properties":{"n":{"type":"integer"}}}`, nil)
 	submitted := 0
 	f.OnSubmit = func() { submitted++ }
-	n := ctl(t, f, "/n").(*widget.Entry)
+	n := entry(t, ctl(t, f, "/n"))
 	test.Type(n, "7")
 	n.TypedKey(&fyne.KeyEvent{Name: fyne.KeyReturn})
 	if submitted != 1 || values(t, f) != `{"n":7}` {
