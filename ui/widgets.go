@@ -10,7 +10,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -531,13 +530,19 @@ func copyButton(label string, text func() string) *widget.Button {
 }
 
 // showTextDialog shows a long text (a full error, a raw payload) in a
-// scrollable, selectable dialog.
+// scrollable, selectable dialog. Its entry and buttons are esc's, so Esc
+// closes it whichever has the focus.
 func showTextDialog(title, text string, w fyne.Window) {
-	e := widget.NewMultiLineEntry()
+	e := esc.NewMultiLineEntry()
 	e.SetText(text)
 	e.Wrapping = fyne.TextWrapWord
-	copyBtn := copyButton("Copy", func() string { return text })
-	d := dialog.NewCustom(title, "Close", container.NewBorder(nil, container.NewHBox(copyBtn), nil, nil, e), w)
+	var copyBtn *esc.Button
+	copyBtn = esc.NewButtonWithIcon("Copy", theme.ContentCopyIcon(), func() {
+		fyne.CurrentApp().Clipboard().SetContent(text)
+		copyBtn.SetText("Copied")
+	})
+	copyBtn.Importance = widget.LowImportance
+	d := esc.NewCustom(title, "Close", container.NewBorder(nil, container.NewHBox(copyBtn), nil, nil, e), w)
 	d.Resize(fyne.NewSize(640, 420))
 	esc.Show(d, w)
 }
