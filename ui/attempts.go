@@ -192,14 +192,22 @@ func (in *inspector) attemptsOf(e EventView) (attempts []EventView, this *EventV
 }
 
 // attemptText is one attempt's line: its number, outcome, duration and
-// request id (short: the line must fit the details of a 1024 px window).
+// request id.
 func attemptText(x EventView) string {
+	head, rest := attemptParts(x)
+	return head + " · " + rest
+}
+
+// attemptParts are an attempt's line in two: "Attempt N", and its
+// outcome, duration and request id.
+func attemptParts(x EventView) (head, rest string) {
 	ev := x.Event
 	n := 0
 	if ev.Lineage != nil {
 		n = ev.Lineage.Attempt
 	}
-	s := fmt.Sprintf("Attempt %d · ", n)
+	head = fmt.Sprintf("Attempt %d", n)
+	s := ""
 	switch {
 	case ev.Tool != nil && ev.Tool.Status == "ok":
 		s += "ok"
@@ -224,7 +232,29 @@ func attemptText(x EventView) string {
 			s += " · not sent"
 		}
 	}
-	return s
+	return head, s
+}
+
+// attemptRow is one attempt in the Attempts tab: a small "Attempt N"
+// button that opens its messages, and beside it its outcome, duration and
+// request id in a label that wraps at spaces, so that the whole line reads
+// in a details pane as narrow as 250 px (a button's text is never wrapped
+// or cut by Fyne: a long outcome ran off the pane's right edge). this
+// marks the attempt whose details are open.
+func attemptRow(x EventView, this bool, onTap func()) fyne.CanvasObject {
+	head, rest := attemptParts(x)
+	if this {
+		head = "▸ " + head
+	}
+	b := widget.NewButtonWithIcon(head, theme.SearchIcon(), onTap)
+	b.Alignment = widget.ButtonAlignLeading
+	b.Importance = widget.LowImportance
+	l := wrapLabel(rest)
+	if x.BadgeLevel == "error" || x.Event.ErrorClass != "" {
+		b.Importance = widget.DangerImportance
+		l.Importance = widget.DangerImportance
+	}
+	return container.NewBorder(nil, nil, container.NewVBox(b), nil, l)
 }
 
 // attemptsView is the Attempts tab of a tool call event.
@@ -245,17 +275,7 @@ func (d *eventDetail) attemptsView(e EventView) fyne.CanvasObject {
 	box.Add(heading(head))
 	for i := range attempts {
 		x := attempts[i]
-		text := attemptText(x)
-		if this != nil && x.Seq == this.Seq {
-			text = "▸ " + text // this one
-		}
-		b := widget.NewButtonWithIcon(text, theme.SearchIcon(), func() { d.in.onAttempt(x) })
-		b.Alignment = widget.ButtonAlignLeading
-		b.Importance = widget.LowImportance
-		if x.BadgeLevel == "error" || x.Event.ErrorClass != "" {
-			b.Importance = widget.DangerImportance
-		}
-		box.Add(b)
+		box.Add(attemptRow(x, this != nil && x.Seq == this.Seq, func() { d.in.onAttempt(x) }))
 	}
 	note := wrapLabel("Attempts share a lineage when they call the same tool with the same arguments (key order aside) and the same input schema. Click one to see its messages.")
 	note.SizeName = theme.SizeNameCaptionText

@@ -3,7 +3,16 @@ package ui
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/core/events"
 )
 
 // TestArgumentDiffs: the hops of a tool call's arguments are compared the
@@ -29,4 +38,53 @@ func TestArgumentDiffs(t *testing.T) {
 	if got := enteredDiffs(ent); !reflect.DeepEqual(got, want) {
 		t.Errorf("enteredDiffs = %q, want %q", got, want)
 	}
+}
+
+// TestAttemptRowFitsNarrowPane: the details pane asks for no width of its
+// own, so an attempt's row with a long outcome must fit a 250 px pane and
+// still say everything: the button is only "Attempt N", the rest wraps
+// at spaces beside it.
+func TestAttemptRowFitsNarrowPane(t *testing.T) {
+	test.NewTempApp(t)
+	x := EventView{Seq: 7, Kind: "tool", Event: events.Event{
+		Lineage: &events.Lineage{ID: "L1", Attempt: 2}, ErrorClass: "transport", OutcomeUnknown: true,
+		Tool: &events.ToolInfo{Name: "write_file", Status: "failed", RequestID: "1234567", Duration: 1500 * time.Millisecond},
+	}}
+	whole := attemptText(x)
+	if !strings.Contains(whole, "failed: transport (outcome unknown)") || !strings.Contains(whole, "id 1234567") {
+		t.Fatalf("the attempt's line is %q", whole)
+	}
+	Sync(func() {
+		tapped := false
+		row := attemptRow(x, true, func() { tapped = true })
+		w := test.NewTempWindow(t, container.NewVBox(row))
+		w.Resize(fyne.NewSize(250, 300))
+		if m := row.MinSize(); m.Width > 250 {
+			t.Errorf("the row needs %v px, more than a 250 px pane", m.Width)
+		}
+		got := texts(row)
+		for _, part := range strings.Split(whole, " · ") {
+			if !strings.Contains(got, part) {
+				t.Errorf("the row lacks %q:\n%s", part, got)
+			}
+		}
+		if !strings.Contains(got, "[▸ Attempt 2]") {
+			t.Errorf("the row's button is not ▸ Attempt 2:\n%s", got)
+		}
+		// the label wraps inside the row's width, not past it
+		walkAll(row, func(o fyne.CanvasObject) {
+			if l, ok := o.(*widget.Label); ok {
+				if r := l.Position().X + l.Size().Width; r > row.Size().Width+1 {
+					t.Errorf("the label ends at %v, past the row's %v", r, row.Size().Width)
+				}
+				if l.Size().Height <= l.MinSize().Height-1 {
+					t.Errorf("the label is cut: %v tall, needs %v", l.Size().Height, l.MinSize().Height)
+				}
+			}
+		})
+		test.Tap(findButton(row, "▸ Attempt 2"))
+		if !tapped {
+			t.Error("the attempt's button does not open its messages")
+		}
+	})
 }
