@@ -8,6 +8,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/core/sessiondiff"
@@ -105,7 +106,10 @@ func (v *sessionDiffView) buildUI() fyne.CanvasObject {
 	help.Wrapping = fyne.TextWrapWord
 	side := container.NewBorder(help, container.NewHBox(reset), nil, nil, v.ignore)
 	v.refresh()
-	list := container.NewBorder(v.status.obj, nil, nil, nil, container.NewVScroll(v.rows))
+	// both ways: a change line wraps at spaces only, and one whose single
+	// word is wider than the pane widens the rows, which then scroll
+	// sideways
+	list := container.NewBorder(v.status.obj, nil, nil, nil, container.NewScroll(v.rows))
 	split := container.NewHSplit(list, side)
 	split.Offset = 0.72
 	return split
@@ -180,15 +184,48 @@ func (v *sessionDiffView) pairRow(p *sessiondiff.Pair) fyne.CanvasObject {
 	box := container.NewVBox(container.NewBorder(nil, nil, nil, t, title))
 	add := func(side string, cs []sessiondiff.Change) {
 		for _, c := range cs {
-			l := widget.NewLabel(side + " " + c.Describe(diffValueSize))
-			l.TextStyle.Monospace = true
-			l.Wrapping = fyne.TextWrapBreak
-			box.Add(container.NewPadded(l))
+			box.Add(container.NewPadded(diffLine(side + " " + c.Describe(diffValueSize))))
 		}
 	}
 	add("request ", p.Request)
 	add("response", p.Response)
 	return box
+}
+
+// diffLine is one change line in monospace: it wraps at spaces only, and
+// asks for the width of its longest word, so that a value ("tuesday", a
+// URL, compact JSON) is never broken inside (Fyne's break wrapping cut
+// "tues day"; its word wrapping still cuts a word wider than the line).
+func diffLine(text string) fyne.CanvasObject {
+	l := widget.NewLabel(text)
+	l.TextStyle.Monospace = true
+	l.Wrapping = fyne.TextWrapWord
+	widest := float32(0)
+	for _, word := range strings.Fields(text) {
+		widest = max(widest, fyne.MeasureText(word, theme.TextSize(), l.TextStyle).Width)
+	}
+	return container.New(&minWidthLayout{width: widest + 2*theme.InnerPadding() + 1}, l)
+}
+
+// minWidthLayout gives its objects the whole space and asks for at least
+// width.
+type minWidthLayout struct{ width float32 }
+
+// MinSize is the objects' minimum, at least width wide.
+func (m *minWidthLayout) MinSize(objects []fyne.CanvasObject) fyne.Size {
+	out := fyne.NewSize(m.width, 0)
+	for _, o := range objects {
+		out = out.Max(o.MinSize())
+	}
+	return out
+}
+
+// Layout gives each object the whole size.
+func (m *minWidthLayout) Layout(objects []fyne.CanvasObject, size fyne.Size) {
+	for _, o := range objects {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
 }
 
 // roundDiffDur shows a latency to a tenth of a millisecond (to 10 ms

@@ -8,6 +8,9 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/core/collection"
@@ -144,5 +147,64 @@ func TestCollectionChecklist(t *testing.T) {
 	})
 	if !shown {
 		t.Fatal("Differences did not show the change")
+	}
+}
+
+// shownRows are the rows a label draws, as its text objects hold them.
+func shownRows(l *widget.Label) []string {
+	var out []string
+	var walk func(o fyne.CanvasObject)
+	walk = func(o fyne.CanvasObject) {
+		switch x := o.(type) {
+		case *canvas.Text:
+			out = append(out, x.Text)
+		case fyne.Widget:
+			for _, c := range test.WidgetRenderer(x).Objects() {
+				walk(c)
+			}
+		}
+	}
+	walk(l)
+	return out
+}
+
+// TestDiffLinesBreakOnlyAtSpaces: in a pane narrower than a change line,
+// the line wraps at spaces, never inside a word ("tues day"), and a word
+// wider than the pane widens the rows (they scroll sideways) instead of
+// being cut.
+func TestDiffLinesBreakOnlyAtSpaces(t *testing.T) {
+	test.NewTempApp(t)
+	long := "https://example.com/" + strings.Repeat("segment/", 12) + "end"
+	for _, text := range []string{
+		`request  changed /params/arguments/day: "monday and then" → "tuesday and then wednesday and thursday"`,
+		`request  changed /params/arguments/url: "` + long + `" → "x"`,
+	} {
+		Sync(func() {
+			line := diffLine(text)
+			pane := container.NewScroll(container.NewVBox(line))
+			w := test.NewTempWindow(t, pane)
+			w.Resize(fyne.NewSize(240, 400))
+			var l *widget.Label
+			walkAll(line, func(o fyne.CanvasObject) {
+				if x, ok := o.(*widget.Label); ok {
+					l = x
+				}
+			})
+			rows := shownRows(l)
+			if len(rows) < 2 {
+				t.Fatalf("%q is one row of %v px in a 240 px pane: it should wrap", text, l.Size().Width)
+			}
+			words := map[string]bool{}
+			for _, r := range rows {
+				for _, w := range strings.Fields(r) {
+					words[w] = true
+				}
+			}
+			for _, w := range strings.Fields(text) {
+				if !words[w] {
+					t.Errorf("%q is broken inside a word: the rows are %q", w, rows)
+				}
+			}
+		})
 	}
 }
