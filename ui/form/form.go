@@ -57,7 +57,7 @@ type Form struct {
 	opts  Options
 
 	mode      *widget.RadioGroup
-	resetBtn  *widget.Button
+	resetBtn  *esc.Button
 	notes     *widget.Label // elicitation warnings, validator notes
 	elicit    string        // the elicitation warning, when there is one
 	fields    *fyne.Container
@@ -119,7 +119,7 @@ func (f *Form) buildUI() {
 	f.mode.Horizontal = true
 	f.mode.Required = true
 	f.mode.SetSelected("Form")
-	f.resetBtn = widget.NewButtonWithIcon("Reset", theme.HistoryIcon(), f.onReset)
+	f.resetBtn = esc.NewButtonWithIcon("Reset", theme.HistoryIcon(), f.onReset)
 	f.resetBtn.Importance = widget.LowImportance
 	f.notes = widget.NewLabel("")
 	f.notes.Wrapping = fyne.TextWrapWord
@@ -253,7 +253,7 @@ func (f *Form) fillRow(st *schemaform.State, r *row, item string) {
 	}
 	if st.Raw {
 		objs = append(objs, helper("This value does not fit the form control; it is kept and edited as JSON."))
-		back := widget.NewButton("Clear it and use the form control", func() {
+		back := esc.NewButton("Clear it and use the form control", func() {
 			st.Set(nil)
 			f.fillRow(st, r, item)
 			f.changed(st)
@@ -362,7 +362,7 @@ func (f *Form) control(st *schemaform.State, item string) fyne.CanvasObject {
 		indent := layout.NewCustomPaddedLayout(0, 0, theme.Padding()*3, 0)
 		ai := widget.NewAccordionItem(label(st, item), container.New(indent, box))
 		ai.Open = true
-		return widget.NewAccordion(ai)
+		return esc.NewAccordion(ai)
 	case schemaform.KindNullable:
 		inner := f.control(st.Inner, item)
 		f.controls[st.Inner] = inner
@@ -486,9 +486,9 @@ func (f *Form) arrayControl(st *schemaform.State) fyne.CanvasObject {
 		items.Objects = nil
 		for i, it := range st.Items {
 			r := f.fieldRow(it, fmt.Sprintf("#%d", i+1))
-			up := widget.NewButtonWithIcon("", theme.MoveUpIcon(), func() { st.Move(i, i-1); refresh(); f.changed(st) })
-			down := widget.NewButtonWithIcon("", theme.MoveDownIcon(), func() { st.Move(i, i+1); refresh(); f.changed(st) })
-			del := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() { st.Remove(i); refresh(); f.changed(st) })
+			up := esc.NewButtonWithIcon("", theme.MoveUpIcon(), func() { st.Move(i, i-1); refresh(); f.changed(st) })
+			down := esc.NewButtonWithIcon("", theme.MoveDownIcon(), func() { st.Move(i, i+1); refresh(); f.changed(st) })
+			del := esc.NewButtonWithIcon("", theme.DeleteIcon(), func() { st.Remove(i); refresh(); f.changed(st) })
 			up.Importance, down.Importance, del.Importance = widget.LowImportance, widget.LowImportance, widget.LowImportance
 			if i == 0 {
 				up.Disable()
@@ -501,7 +501,7 @@ func (f *Form) arrayControl(st *schemaform.State) fyne.CanvasObject {
 		items.Refresh()
 	}
 	refresh()
-	add := widget.NewButtonWithIcon("Add item", theme.ContentAddIcon(), func() {
+	add := esc.NewButtonWithIcon("Add item", theme.ContentAddIcon(), func() {
 		st.Add()
 		refresh()
 		f.changed(st)

@@ -80,6 +80,10 @@ func find[T any](o fyne.CanvasObject) (T, bool) {
 		for _, it := range c.Items {
 			objs = append(objs, it.Detail)
 		}
+	case *esc.Accordion:
+		for _, it := range c.Items {
+			objs = append(objs, it.Detail)
+		}
 	case fyne.Widget:
 		objs = test.WidgetRenderer(c).Objects()
 	}
@@ -134,7 +138,7 @@ func TestTypeIntoEveryControl(t *testing.T) {
 	test.Type(count, "15")
 	test.Type(entry(t, ctl(t, f, "/big")), "123456789012345678901234567890")
 	test.Tap(ctl(t, f, "/force").(*esc.Check))
-	add, ok := find[*widget.Button](ctl(t, f, "/tags"))
+	add, ok := find[*esc.Button](ctl(t, f, "/tags"))
 	if !ok || add.Text != "Add item" {
 		t.Fatal("no add button")
 	}
@@ -185,7 +189,7 @@ func TestTypeIntoEveryControl(t *testing.T) {
 func TestArrayAddRemoveReorder(t *testing.T) {
 	f, _ := newForm(t, `{"type":"object","properties":{"tags":{"type":"array","items":{"type":"string"}}}}`, nil)
 	list := ctl(t, f, "/tags").(*fyne.Container)
-	add := list.Objects[1].(*fyne.Container).Objects[0].(*widget.Button)
+	add := list.Objects[1].(*fyne.Container).Objects[0].(*esc.Button)
 	for _, s := range []string{"a", "b", "c"} {
 		test.Tap(add)
 		st, _ := f.state.Find("/tags")
@@ -195,7 +199,7 @@ func TestArrayAddRemoveReorder(t *testing.T) {
 		item := list.Objects[0].(*fyne.Container).Objects[i].(*fyne.Container)
 		for _, o := range item.Objects {
 			if c, ok := o.(*fyne.Container); ok && len(c.Objects) == 3 {
-				if _, ok := c.Objects[0].(*widget.Button); ok {
+				if _, ok := c.Objects[0].(*esc.Button); ok {
 					return c.Objects
 				}
 			}
@@ -203,9 +207,9 @@ func TestArrayAddRemoveReorder(t *testing.T) {
 		t.Fatal("no item buttons")
 		return nil
 	}
-	test.Tap(buttons(2)[0].(*widget.Button)) // c up → a c b
-	test.Tap(buttons(0)[1].(*widget.Button)) // a down → c a b
-	test.Tap(buttons(2)[2].(*widget.Button)) // remove b → c a
+	test.Tap(buttons(2)[0].(*esc.Button)) // c up → a c b
+	test.Tap(buttons(0)[1].(*esc.Button)) // a down → c a b
+	test.Tap(buttons(2)[2].(*esc.Button)) // remove b → c a
 	if got := values(t, f); got != `{"tags":["c","a"]}` {
 		t.Errorf("sent %s", got)
 	}
@@ -400,9 +404,9 @@ func TestValueThatDoesNotFit(t *testing.T) {
 		t.Fatalf("n shown as %q", n.Text)
 	}
 	st, _ := f.state.Find("/n")
-	var back *widget.Button
+	var back *esc.Button
 	for _, o := range f.rows[st].box.Objects {
-		if b, ok := find[*widget.Button](o); ok && strings.HasPrefix(b.Text, "Clear it") {
+		if b, ok := find[*esc.Button](o); ok && strings.HasPrefix(b.Text, "Clear it") {
 			back = b
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 	"github.com/spyglass-mcp/spyglass/ui/form"
 )
 
@@ -49,13 +50,13 @@ type ElicitationPanel struct {
 	formErr   error
 	errLbl    *widget.Label
 	noteLbl   *widget.Label
-	submit    *widget.Button
-	anyway    *widget.Button
-	decline   *widget.Button
-	cancel    *widget.Button
-	openBtn   *widget.Button
-	copyBtn   *widget.Button
-	acceptBtn *widget.Button
+	submit    *esc.Button
+	anyway    *esc.Button
+	decline   *esc.Button
+	cancel    *esc.Button
+	openBtn   *esc.Button
+	copyBtn   *esc.Button
+	acceptBtn *esc.Button
 	waiting   *fyne.Container
 	spinner   *widget.Activity
 	statusLbl *widget.Label
@@ -112,8 +113,8 @@ func (p *ElicitationPanel) buildUI() fyne.CanvasObject {
 	p.errLbl = errorLine()
 	p.noteLbl = mutedLabel("")
 	p.noteLbl.Hide()
-	p.decline = widget.NewButton("Decline", p.onDecline)
-	p.cancel = widget.NewButton("Cancel", p.onCancel)
+	p.decline = esc.NewButton("Decline", p.onDecline)
+	p.cancel = esc.NewButton("Cancel", p.onCancel)
 	var body fyne.CanvasObject
 	if p.isURL() {
 		body = p.buildURL()
@@ -125,9 +126,9 @@ func (p *ElicitationPanel) buildUI() fyne.CanvasObject {
 
 // buildForm builds the form mode body.
 func (p *ElicitationPanel) buildForm() fyne.CanvasObject {
-	p.submit = widget.NewButtonWithIcon("Submit", theme.ConfirmIcon(), p.onSubmit)
+	p.submit = esc.NewButtonWithIcon("Submit", theme.ConfirmIcon(), p.onSubmit)
 	p.submit.Importance = widget.HighImportance
-	p.anyway = widget.NewButton("Submit anyway", p.onSubmitAnyway)
+	p.anyway = esc.NewButton("Submit anyway", p.onSubmitAnyway)
 	p.anyway.Importance = widget.WarningImportance
 	p.anyway.Hide()
 	warn, _ := warning(fmt.Sprintf("Only provide information you trust this server with. The server “%s” is requesting this data.", p.req.Server))
@@ -168,11 +169,11 @@ func (p *ElicitationPanel) buildURL() fyne.CanvasObject {
 	}
 	link := widget.NewRichText(urlSegments(p.req.URL, host)...)
 	link.Wrapping = fyne.TextWrapBreak
-	p.copyBtn = widget.NewButtonWithIcon("Copy URL", theme.ContentCopyIcon(), p.onCopy)
+	p.copyBtn = esc.NewButtonWithIcon("Copy URL", theme.ContentCopyIcon(), p.onCopy)
 	p.copyBtn.Importance = widget.LowImportance
-	p.openBtn = widget.NewButtonWithIcon("Open in Browser", theme.ComputerIcon(), p.onOpen)
+	p.openBtn = esc.NewButtonWithIcon("Open in Browser", theme.ComputerIcon(), p.onOpen)
 	p.openBtn.Importance = widget.HighImportance
-	p.acceptBtn = widget.NewButton("I opened it", p.onAcceptOpened)
+	p.acceptBtn = esc.NewButton("I opened it", p.onAcceptOpened)
 	p.acceptBtn.Hide()
 	switch {
 	case err != nil || u.Scheme == "" || host == "":
@@ -392,7 +393,7 @@ func (p *ElicitationPanel) Close(note string) {
 
 func (p *ElicitationPanel) finish(note string) {
 	p.done = true
-	for _, b := range []*widget.Button{p.submit, p.anyway, p.decline, p.cancel, p.openBtn, p.acceptBtn} {
+	for _, b := range []*esc.Button{p.submit, p.anyway, p.decline, p.cancel, p.openBtn, p.acceptBtn} {
 		if b != nil {
 			b.Disable()
 		}

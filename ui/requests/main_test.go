@@ -104,6 +104,10 @@ func walk(o fyne.CanvasObject, fn func(fyne.CanvasObject)) {
 		for _, it := range c.Items {
 			walk(it.Detail, fn)
 		}
+	case *esc.Accordion:
+		for _, it := range c.Items {
+			walk(it.Detail, fn)
+		}
 	case fyne.Widget:
 		switch o.(type) {
 		case *widget.Entry, *widget.Select, *widget.Label, *widget.Button, *esc.Button, *widget.RichText, textField:

@@ -301,7 +301,7 @@ func (q *Queue) show(it *queueItem) {
 		q.detail.Add(container.NewPadded(emptyState("This request is answered in the panel of the tool call that sent it (Tools).")))
 		return
 	}
-	modal := widget.NewButtonWithIcon("Open in a dialog", theme.ViewFullScreenIcon(), func() { q.OpenModal(it.server, it.id) })
+	modal := esc.NewButtonWithIcon("Open in a dialog", theme.ViewFullScreenIcon(), func() { q.OpenModal(it.server, it.id) })
 	modal.Importance = widget.LowImportance
 	if q.opts.Window == nil {
 		modal.Hide()
@@ -315,7 +315,7 @@ func (q *Queue) show(it *queueItem) {
 
 // roundBar names the call a round belongs to, with [Cancel call].
 func (q *Queue) roundBar(it *queueItem) fyne.CanvasObject {
-	cancel := widget.NewButtonWithIcon("Cancel call", theme.CancelIcon(), func() { q.onCancelCall(it) })
+	cancel := esc.NewButtonWithIcon("Cancel call", theme.CancelIcon(), func() { q.onCancelCall(it) })
 	lbl := wrapLabel(it.round + ": the call waits for this answer, then is sent again with it.")
 	return container.NewBorder(nil, nil, nil, container.NewCenter(cancel), lbl)
 }
@@ -363,7 +363,7 @@ func (q *Queue) OpenModal(server, id string) bool {
 		q.show(it)
 	}
 	d.Resize(fyne.NewSize(680, 560))
-	d.Show()
+	esc.Show(d, q.opts.Window) // Esc closes it, as Close does
 	return true
 }
 
@@ -413,7 +413,7 @@ func (q *Queue) fillInline(it *queueItem, panel fyne.CanvasObject) {
 	}
 	head := heading("⚠ " + title + " · " + it.ref())
 	head.Wrapping = fyne.TextWrapWord // the tool's column is narrow
-	details := widget.NewButtonWithIcon("View Details", theme.ZoomInIcon(), func() { q.OpenModal(it.server, it.id) })
+	details := esc.NewButtonWithIcon("View Details", theme.ZoomInIcon(), func() { q.OpenModal(it.server, it.id) })
 	details.Importance = widget.LowImportance
 	if q.opts.Window == nil {
 		details.Hide()

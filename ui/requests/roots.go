@@ -47,8 +47,8 @@ type RootsPanel struct {
 
 	list    *fyne.Container
 	caption *widget.Label
-	name    *widget.Entry
-	path    *widget.Entry
+	name    *esc.Entry
+	path    *esc.Entry
 	status  *widget.Label
 	errLbl  *widget.Label
 	obj     fyne.CanvasObject
@@ -86,16 +86,16 @@ func (p *RootsPanel) SetRoots(roots []Root) {
 func (p *RootsPanel) buildUI() fyne.CanvasObject {
 	p.list = container.NewVBox()
 	p.caption = wrapLabel("Filesystem roots exposed to the connected server:")
-	p.name = widget.NewEntry()
+	p.name = esc.NewEntry()
 	p.name.SetPlaceHolder("Name (optional), e.g. Project")
-	p.path = widget.NewEntry()
+	p.path = esc.NewEntry()
 	p.path.SetPlaceHolder("/path/to/folder")
 	p.path.OnSubmitted = func(string) { p.onAdd() }
-	browse := widget.NewButtonWithIcon("Browse", theme.FolderOpenIcon(), p.onBrowse)
+	browse := esc.NewButtonWithIcon("Browse", theme.FolderOpenIcon(), p.onBrowse)
 	if p.opts.Window == nil {
 		browse.Hide()
 	}
-	add := widget.NewButtonWithIcon("Add", theme.ContentAddIcon(), p.onAdd)
+	add := esc.NewButtonWithIcon("Add", theme.ContentAddIcon(), p.onAdd)
 	add.Importance = widget.HighImportance
 	p.status = wrapLabel("")
 	p.status.Importance = widget.SuccessImportance
@@ -130,7 +130,7 @@ func (p *RootsPanel) refreshList() {
 		p.list.Add(emptyState("No roots yet. Add a folder below, or drop one onto the window."))
 		return
 	}
-	probe := widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), nil)
+	probe := esc.NewButtonWithIcon("Remove", theme.DeleteIcon(), nil)
 	actionsW := probe.MinSize().Width
 	actions := heading("Actions")
 	actions.Alignment = fyne.TextAlignCenter
@@ -147,7 +147,7 @@ func (p *RootsPanel) refreshList() {
 		uri := widget.NewLabel(r.URI)
 		uri.TextStyle = fyne.TextStyle{Monospace: true}
 		uri.Truncation = fyne.TextTruncateEllipsis
-		rm := widget.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() { p.onRemove(r.URI) })
+		rm := esc.NewButtonWithIcon("Remove", theme.DeleteIcon(), func() { p.onRemove(r.URI) })
 		rm.Importance = widget.LowImportance
 		p.list.Add(widget.NewSeparator())
 		p.list.Add(container.NewBorder(nil, nil, container.New(&fixedWidth{w: nameWidth}, name), rm, uri))

@@ -57,20 +57,20 @@ type SamplingPanel struct {
 	done     bool
 
 	profileSel *esc.Select
-	editBtn    *widget.Button
+	editBtn    *esc.Button
 	response   *esc.Entry // the wheel over it scrolls the pane at its end
 	model      *esc.Entry
 	stop       *esc.Select
 	calls      *fyne.Container
 	noCalls    *widget.Label
 	callRows   []*toolCallRow
-	addCall    *widget.Button
+	addCall    *esc.Button
 	toolWarn   fyne.CanvasObject
 	errLbl     *widget.Label
 	noteLbl    *widget.Label
-	autoBtn    *widget.Button
-	sendBtn    *widget.Button
-	rejectBtn  *widget.Button
+	autoBtn    *esc.Button
+	sendBtn    *esc.Button
+	rejectBtn  *esc.Button
 	editor     *fyne.Container
 	inlineSlot *fyne.Container
 	modal      *dialog.CustomDialog
@@ -144,7 +144,7 @@ func (p *SamplingPanel) buildUI() fyne.CanvasObject {
 	if p.parseErr != nil {
 		summary.Add(errText("The params could not be read: " + p.parseErr.Error()))
 	}
-	details := widget.NewButtonWithIcon("View Details", theme.ZoomInIcon(), p.onViewDetails)
+	details := esc.NewButtonWithIcon("View Details", theme.ZoomInIcon(), p.onViewDetails)
 	details.Importance = widget.LowImportance
 	summary.Add(container.NewHBox(details))
 
@@ -157,7 +157,7 @@ func (p *SamplingPanel) buildUI() fyne.CanvasObject {
 func (p *SamplingPanel) buildEditor() {
 	p.profileSel = esc.NewSelect(p.opts.Profiles.Names(), func(string) { p.onProfile() })
 	p.profileSel.PlaceHolder = "(no profiles)"
-	p.editBtn = widget.NewButtonWithIcon("Edit Profiles", theme.SettingsIcon(), func() {
+	p.editBtn = esc.NewButtonWithIcon("Edit Profiles", theme.SettingsIcon(), func() {
 		if p.opts.OnEditProfiles != nil {
 			p.opts.OnEditProfiles()
 		}
@@ -175,7 +175,7 @@ func (p *SamplingPanel) buildEditor() {
 	p.stop = esc.NewSelect(stopReasons, func(string) { p.onStopReason() })
 	p.noCalls = mutedLabel("None: the answer is text only. Add a tool call to answer with toolUse.")
 	p.calls = container.NewVBox(p.noCalls)
-	p.addCall = widget.NewButtonWithIcon("Add tool call", theme.ContentAddIcon(), p.onAddToolCall)
+	p.addCall = esc.NewButtonWithIcon("Add tool call", theme.ContentAddIcon(), p.onAddToolCall)
 	p.addCall.Importance = widget.LowImportance
 	warn, _ := warning("Server must execute the tools and send a follow-up sampling request with the results.")
 	p.toolWarn = warn
@@ -184,10 +184,10 @@ func (p *SamplingPanel) buildEditor() {
 	p.noteLbl = mutedLabel("")
 	p.noteLbl.Hide()
 
-	p.autoBtn = widget.NewButtonWithIcon("Auto-respond", theme.MediaFastForwardIcon(), p.onAutoRespond)
-	p.sendBtn = widget.NewButtonWithIcon("Edit & Send", theme.MailSendIcon(), p.onSend)
+	p.autoBtn = esc.NewButtonWithIcon("Auto-respond", theme.MediaFastForwardIcon(), p.onAutoRespond)
+	p.sendBtn = esc.NewButtonWithIcon("Edit & Send", theme.MailSendIcon(), p.onSend)
 	p.sendBtn.Importance = widget.HighImportance
-	p.rejectBtn = widget.NewButtonWithIcon("Reject", theme.CancelIcon(), p.onReject)
+	p.rejectBtn = esc.NewButtonWithIcon("Reject", theme.CancelIcon(), p.onReject)
 	p.rejectBtn.Importance = widget.DangerImportance
 
 	// the label and Edit Profiles above the choice, which takes the width:
@@ -336,7 +336,7 @@ func (p *SamplingPanel) addRow(name, args string) *toolCallRow {
 	} else {
 		r.args.SetText(p.skeleton(name))
 	}
-	rm := widget.NewButtonWithIcon("", theme.DeleteIcon(), func() {
+	rm := esc.NewButtonWithIcon("", theme.DeleteIcon(), func() {
 		p.removeRow(r)
 		if len(p.callRows) == 0 && p.stop.Selected == StopToolUse {
 			p.stop.SetSelected(StopEndTurn)
@@ -744,7 +744,7 @@ func (p *SamplingPanel) imageView(b block) fyne.CanvasObject {
 	img := canvas.NewImageFromReader(bytes.NewReader(data), "image")
 	img.FillMode = canvas.ImageFillContain
 	img.SetMinSize(fyne.NewSize(160, 100))
-	preview := widget.NewButtonWithIcon("Preview", theme.ZoomInIcon(), func() {
+	preview := esc.NewButtonWithIcon("Preview", theme.ZoomInIcon(), func() {
 		if p.opts.Window == nil {
 			return
 		}
@@ -764,7 +764,7 @@ func (p *SamplingPanel) audioView(b block) fyne.CanvasObject {
 	if err != nil {
 		return container.NewVBox(label, errText("The audio data is not valid base64."))
 	}
-	save := widget.NewButtonWithIcon("Save…", theme.DocumentSaveIcon(), func() {
+	save := esc.NewButtonWithIcon("Save…", theme.DocumentSaveIcon(), func() {
 		p.opts.Save("sampling-audio"+audioExt(b.MimeType), data)
 	})
 	if p.opts.Save == nil {
