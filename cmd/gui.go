@@ -2,8 +2,10 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -166,9 +168,14 @@ func runGUI(inv *Invocation, args []string, stderr io.Writer) int {
 }
 
 // close ends the backend once the window has closed: the event log's
-// spill file is removed now rather than swept by the next start.
+// spill file is removed now rather than swept by the next start. A
+// failure is said cause first, without the error chain.
 func (b *guiBackend) close(stderr io.Writer) {
 	if err := b.log.Close(); err != nil {
-		fmt.Fprintf(stderr, "spyglass: %v\n", err)
+		why := err.Error()
+		if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+			why = pe.Err.Error() + ": " + pe.Path
+		}
+		fmt.Fprintf(stderr, "spyglass: the event log's spill file was not removed (%s); the next start removes it\n", why)
 	}
 }
