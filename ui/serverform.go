@@ -283,16 +283,29 @@ func showServerForm(w *Window, oldName string, cfg ServerConfig) {
 	})
 	save.Importance = widget.HighImportance
 	cancel := esc.NewButton("Cancel", func() { d.Hide() })
-	content := container.NewBorder(nil, container.NewVBox(f.errLblInit(), container.NewHBox(layout.NewSpacer(), cancel, save)), nil, nil,
-		esc.NewVScroll(barRoom(f.buildUI(cfg), false))) // the entries end before the scroll bar
+	scroll := esc.NewVScroll(barRoom(f.buildUI(cfg), false)) // the entries end before the scroll bar
+	content := container.NewBorder(nil, container.NewVBox(f.errLblInit(), container.NewHBox(layout.NewSpacer(), cancel, save)), nil, nil, scroll)
 	d = dialog.NewCustomWithoutButtons(title, content, w.win)
-	// fits a 1024×700 window; the sections scroll
-	size := fyne.NewSize(660, 600)
-	if cs := w.win.Canvas().Size(); cs.Width > 0 && cs.Height > 0 {
-		size = fyne.NewSize(fyne.Min(size.Width, cs.Width-40), fyne.Min(size.Height, cs.Height-60))
-	}
-	d.Resize(size)
+	d.Resize(serverFormSize(d, scroll, w.win.Canvas().Size()))
 	esc.Show(d, w.win)
+}
+
+// serverFormSize is the server form dialog's size: 660 wide, and as tall
+// as its content with the sections as they open (closed), at most 600 px
+// and never beyond the window (it fits a 1024×700 one); the sections
+// scroll inside when opened. A fixed 600 px left an empty band under
+// Advanced wherever the closed sections were shorter (1920×1080). It is
+// not resized as sections open: the dialog is centred, and growing would
+// move the header just clicked from under the pointer.
+func serverFormSize(d dialog.Dialog, scroll *container.Scroll, win fyne.Size) fyne.Size {
+	size := fyne.NewSize(660, 600)
+	if h := d.MinSize().Height - scroll.MinSize().Height + scroll.Content.MinSize().Height; h < size.Height {
+		size.Height = h
+	}
+	if win.Width > 0 && win.Height > 0 {
+		size = fyne.NewSize(fyne.Min(size.Width, win.Width-40), fyne.Min(size.Height, win.Height-60))
+	}
+	return size
 }
 
 func (f *serverForm) errLblInit() *widget.Label {

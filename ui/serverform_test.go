@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -435,6 +436,42 @@ func TestThemeRecoloursCards(t *testing.T) {
 			want := fyne.CurrentApp().Settings().Theme().Color(theme.ColorNameInputBackground, map[string]fyne.ThemeVariant{"dark": theme.VariantDark, "light": theme.VariantLight}[name])
 			if got := w.list.cards[w.server("b")].bg.FillColor; got != want {
 				t.Errorf("%s: the unselected card is %v, want %v", name, got, want)
+			}
+		})
+	}
+}
+
+// TestServerFormEndsWithContent: on a 1920×1080 window the Edit server
+// dialog ends where its content does (its sections closed): no empty
+// band under Advanced; on 1024×700 it still fits the window, the
+// sections scrolling inside once opened.
+func TestServerFormEndsWithContent(t *testing.T) {
+	b := newFakeBackend("one")
+	w := newTestWindow(t, b, nil)
+	for _, size := range []fyne.Size{{Width: 1920, Height: 1080}, {Width: 1024, Height: 700}} {
+		Sync(func() {
+			w.win.Resize(size)
+			c := w.win.Canvas()
+			showServerForm(w, "one", b.Servers()[0])
+			top := c.Overlays().Top()
+			var scroll *container.Scroll
+			walkAll(top, func(o fyne.CanvasObject) {
+				if s, ok := o.(*container.Scroll); ok && scroll == nil {
+					scroll = s
+				}
+			})
+			if scroll == nil {
+				t.Fatal("no scrolling sections in the server form")
+			}
+			if band := scroll.Size().Height - scroll.Content.MinSize().Height; band > 1 {
+				t.Errorf("at %v the sections leave an empty band of %v px under Advanced", size, band)
+			}
+			pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(scroll)
+			if pos.Y < 0 || pos.Y+scroll.Size().Height > size.Height {
+				t.Errorf("at %v the sections run from y=%v to %v, beyond the window", size, pos.Y, pos.Y+scroll.Size().Height)
+			}
+			for c.Overlays().Top() != nil {
+				c.Overlays().Remove(c.Overlays().Top())
 			}
 		})
 	}
