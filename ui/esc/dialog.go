@@ -28,7 +28,7 @@ const (
 // NewCustom is dialog.NewCustom with its dismiss button an esc Button.
 func NewCustom(title, dismiss string, content fyne.CanvasObject, parent fyne.Window) *dialog.CustomDialog {
 	d := dialog.NewCustomWithoutButtons(title, content, parent)
-	d.SetButtons([]fyne.CanvasObject{NewButton(dismiss, d.Hide)})
+	d.SetButtons([]fyne.CanvasObject{NewButton(dismiss, hideUnfocused(parent, d.Hide))})
 	return d
 }
 
@@ -51,7 +51,7 @@ type ConfirmDialog struct {
 // NewCustomConfirm is dialog.NewCustomConfirm with esc Buttons.
 func NewCustomConfirm(title, confirm, dismiss string, content fyne.CanvasObject, callback func(bool), parent fyne.Window) *ConfirmDialog {
 	d := &ConfirmDialog{CustomDialog: dialog.NewCustomWithoutButtons(title, content, parent), parent: parent}
-	d.dismiss = NewButtonWithIcon(dismiss, theme.CancelIcon(), d.CustomDialog.Hide)
+	d.dismiss = NewButtonWithIcon(dismiss, theme.CancelIcon(), hideUnfocused(parent, d.CustomDialog.Hide))
 	d.confirm = NewButtonWithIcon(confirm, theme.ConfirmIcon(), d.Confirm)
 	d.confirm.Importance = widget.HighImportance
 	d.SetButtons([]fyne.CanvasObject{d.dismiss, d.confirm})
@@ -78,7 +78,7 @@ func NewConfirm(title, message string, callback func(bool), parent fyne.Window) 
 // Button.
 func NewInformation(title, message string, parent fyne.Window) dialog.Dialog {
 	d := &ConfirmDialog{CustomDialog: dialog.NewCustomWithoutButtons(title, wrappedText(message), parent), parent: parent}
-	d.dismiss = NewButton(lang.L("OK"), d.CustomDialog.Hide)
+	d.dismiss = NewButton(lang.L("OK"), hideUnfocused(parent, d.CustomDialog.Hide))
 	d.SetButtons([]fyne.CanvasObject{d.dismiss})
 	d.SetIcon(theme.InfoIcon())
 	d.textWidth = textWidth(message)
@@ -110,7 +110,7 @@ func (d *ConfirmDialog) Confirm() {
 		return
 	}
 	d.confirmed = true
-	d.CustomDialog.Hide()
+	hideUnfocused(d.parent, d.CustomDialog.Hide)()
 }
 
 // SetConfirmText changes the confirm button's words.

@@ -86,8 +86,23 @@ func Cancel(c fyne.Canvas) bool {
 	}
 	top := st[len(st)-1]
 	mu.Unlock()
+	c.Unfocus()
 	top.d.Hide()
 	return true
+}
+
+// hideUnfocused returns a func that takes the focus from the dialog's
+// control and then runs hide: Fyne removes a dialog's overlay with its
+// focus manager without telling the focused control, and a control shown
+// again elsewhere (a request's panel goes back inline) kept its focus
+// tint.
+func hideUnfocused(parent fyne.Window, hide func()) func() {
+	return func() {
+		if parent != nil {
+			parent.Canvas().Unfocus()
+		}
+		hide()
+	}
 }
 
 // Open reports how many dialogs Esc can cancel on c (tests).
