@@ -170,6 +170,8 @@ func (p *SamplingPanel) buildEditor() {
 	p.response.Wrapping = fyne.TextWrapWord
 	p.response.SetMinRowsVisible(4)
 	p.response.SetPlaceHolder("Type the model's response…")
+	// Tab walks on to the buttons (a keyboard user was kept in the field)
+	p.response.TabMovesFocus = true
 	p.model = esc.NewEntry()
 	p.model.SetPlaceHolder(DefaultModel)
 	p.stop = esc.NewSelect(stopReasons, func(string) { p.onStopReason() })

@@ -279,3 +279,13 @@ func TestSamplingBadParams(t *testing.T) {
 		t.Fatal("cannot reject")
 	}
 }
+
+// TestSamplingResponseTabMovesOn: Tab in the response field moves the
+// focus on to the panel's buttons instead of typing a tab, so a keyboard
+// user can reach Edit & Send.
+func TestSamplingResponseTabMovesOn(t *testing.T) {
+	p, _ := newSampling(t, plainSampling(), testProfiles())
+	if p.response.AcceptsTab() {
+		t.Error("Tab in the sampling response types a tab: the keyboard cannot leave the field")
+	}
+}
