@@ -283,22 +283,34 @@ func showServerForm(w *Window, oldName string, cfg ServerConfig) {
 	})
 	save.Importance = widget.HighImportance
 	cancel := esc.NewButton("Cancel", func() { d.Hide() })
-	scroll := esc.NewVScroll(barRoom(f.buildUI(cfg), false)) // the entries end before the scroll bar
+	form := f.buildUI(cfg)
+	scroll := esc.NewVScroll(barRoom(form, false)) // the entries end before the scroll bar
 	content := container.NewBorder(nil, container.NewVBox(f.errLblInit(), container.NewHBox(layout.NewSpacer(), cancel, save)), nil, nil, scroll)
 	d = dialog.NewCustomWithoutButtons(title, content, w.win)
 	d.Resize(serverFormSize(d, scroll, w.win.Canvas().Size()))
+	// a section opened or closed: the dialog follows its content, and an
+	// opened section is scrolled into view below its header
+	f.acc.OnChanged = func(i int, open bool) {
+		d.Resize(serverFormSize(d, scroll, w.win.Canvas().Size()))
+		// lay the sections out at their new height now, not at the next
+		// frame, so that showSection finds them where they will be
+		c := scroll.Content
+		c.Resize(fyne.NewSize(c.Size().Width, fyne.Max(c.MinSize().Height, scroll.Size().Height)))
+		if open && i < len(f.acc.Items) {
+			showSection(scroll, form.Position().Y+f.acc.Position().Y, f.acc.Items[i].Detail)
+		}
+	}
 	esc.Show(d, w.win)
 }
 
 // serverFormSize is the server form dialog's size: 660 wide, and as tall
-// as its content with the sections as they open (closed), at most 600 px
-// and never beyond the window (it fits a 1024×700 one); the sections
-// scroll inside when opened. A fixed 600 px left an empty band under
-// Advanced wherever the closed sections were shorter (1920×1080). It is
-// not resized as sections open: the dialog is centred, and growing would
-// move the header just clicked from under the pointer.
+// as its content with the sections as they are (a fixed 600 px left an
+// empty band under Advanced wherever the closed sections were shorter,
+// as on 1920×1080), at most 600 px or 80% of a taller window, and never
+// beyond the window (it fits a 1024×700 one); beyond that the sections
+// scroll.
 func serverFormSize(d dialog.Dialog, scroll *container.Scroll, win fyne.Size) fyne.Size {
-	size := fyne.NewSize(660, 600)
+	size := fyne.NewSize(660, fyne.Max(600, win.Height*0.8))
 	if h := d.MinSize().Height - scroll.MinSize().Height + scroll.Content.MinSize().Height; h < size.Height {
 		size.Height = h
 	}
@@ -306,6 +318,19 @@ func serverFormSize(d dialog.Dialog, scroll *container.Scroll, win fyne.Size) fy
 		size = fyne.NewSize(fyne.Min(size.Width, win.Width-40), fyne.Min(size.Height, win.Height-60))
 	}
 	return size
+}
+
+// showSection scrolls the server form so that an opened section's fields
+// are in view, as many as fit, its header kept on screen; accTop is where
+// the sections start in the scrolled content.
+func showSection(scroll *container.Scroll, accTop float32, detail fyne.CanvasObject) {
+	top := accTop + detail.Position().Y
+	header := widget.NewButton("Advanced", nil).MinSize().Height + 2*theme.Padding()
+	off, view := scroll.Offset.Y, scroll.Size().Height
+	if bottom := top + detail.MinSize().Height; bottom > off+view {
+		off = fyne.Min(bottom-view, top-header)
+	}
+	scroll.ScrollToOffset(fyne.NewPos(0, off))
 }
 
 func (f *serverForm) errLblInit() *widget.Label {

@@ -442,9 +442,9 @@ func TestThemeRecoloursCards(t *testing.T) {
 }
 
 // TestServerFormEndsWithContent: on a 1920×1080 window the Edit server
-// dialog ends where its content does (its sections closed): no empty
-// band under Advanced; on 1024×700 it still fits the window, the
-// sections scrolling inside once opened.
+// dialog ends where its content does: no empty band under Advanced,
+// closed or open; on 1024×700 it still fits the window, the sections
+// scrolling inside; an opened section's fields are scrolled into view.
 func TestServerFormEndsWithContent(t *testing.T) {
 	b := newFakeBackend("one")
 	w := newTestWindow(t, b, nil)
@@ -466,9 +466,39 @@ func TestServerFormEndsWithContent(t *testing.T) {
 			if band := scroll.Size().Height - scroll.Content.MinSize().Height; band > 1 {
 				t.Errorf("at %v the sections leave an empty band of %v px under Advanced", size, band)
 			}
-			pos := fyne.CurrentApp().Driver().AbsolutePositionForObject(scroll)
+			drv := fyne.CurrentApp().Driver()
+			pos := drv.AbsolutePositionForObject(scroll)
 			if pos.Y < 0 || pos.Y+scroll.Size().Height > size.Height {
 				t.Errorf("at %v the sections run from y=%v to %v, beyond the window", size, pos.Y, pos.Y+scroll.Size().Height)
+			}
+			// opening Advanced: the dialog follows (still no band, still
+			// in the window) and Advanced's fields are in view
+			var acc *esc.Accordion
+			walkAll(top, func(o fyne.CanvasObject) {
+				if a, ok := o.(*esc.Accordion); ok {
+					acc = a
+				}
+			})
+			last := len(acc.Items) - 1
+			before := scroll.Size().Height
+			acc.Open(last)
+			if band := scroll.Size().Height - scroll.Content.MinSize().Height; band > 1 {
+				t.Errorf("at %v with Advanced open the sections leave an empty band of %v px", size, band)
+			}
+			pos = drv.AbsolutePositionForObject(scroll)
+			if pos.Y < 0 || pos.Y+scroll.Size().Height > size.Height {
+				t.Errorf("at %v with Advanced open the sections run from y=%v to %v, beyond the window", size, pos.Y, pos.Y+scroll.Size().Height)
+			}
+			if size.Height > 1000 && scroll.Size().Height <= before {
+				t.Errorf("at %v the dialog did not grow as Advanced opened (%v px)", size, before)
+			}
+			detail := acc.Items[last].Detail
+			y := drv.AbsolutePositionForObject(detail).Y - pos.Y
+			if y < 0 || y+40 > scroll.Size().Height {
+				t.Errorf("at %v Advanced's fields start at %v px in a %v px view: not in view", size, y, scroll.Size().Height)
+			}
+			if scroll.Content.MinSize().Height > scroll.Size().Height && scroll.Offset.Y == 0 {
+				t.Errorf("at %v Advanced opened below the view and the sections did not scroll to it", size)
 			}
 			for c.Overlays().Top() != nil {
 				c.Overlays().Remove(c.Overlays().Top())

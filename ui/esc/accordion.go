@@ -18,6 +18,9 @@ type Accordion struct {
 	Items []*widget.AccordionItem
 	// MultiOpen lets more than one section be open at a time.
 	MultiOpen bool
+	// OnChanged, if set, is called after a section opened or closed
+	// (the index of the one that did, and whether it is now open).
+	OnChanged func(index int, open bool)
 }
 
 // NewAccordion returns an Accordion of items, all closed.
@@ -41,6 +44,9 @@ func (a *Accordion) Open(index int) {
 		}
 	}
 	a.Refresh()
+	if a.OnChanged != nil {
+		a.OnChanged(index, true)
+	}
 }
 
 // Close closes the section at index.
@@ -50,6 +56,9 @@ func (a *Accordion) Close(index int) {
 	}
 	a.Items[index].Open = false
 	a.Refresh()
+	if a.OnChanged != nil {
+		a.OnChanged(index, false)
+	}
 }
 
 // CreateRenderer implements fyne.Widget.
