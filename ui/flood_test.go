@@ -58,6 +58,7 @@ func historySettled(t *testing.T, h *historyScreen) int {
 func TestHistoryIgnoresBatchesWithoutCalls(t *testing.T) {
 	_, b, ss := connected(t, nil)
 	h := ss.history
+	Sync(func() { ss.selectTab("History") }) // a hidden History draws nothing (TestHistoryHiddenDrawsWhenShown)
 	before := historySettled(t, h)
 
 	// a flood: notifications, a list's request and its outcome, another

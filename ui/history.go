@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -52,6 +53,39 @@ type historyScreen struct {
 	started time.Time // when the screen was made: calls stored later are this session's
 	rows    map[*historyCall]historyRow
 	redraws int
+	// view is the screen's content, told when its tab shows it again;
+	// callOf finds the call of a request or nested Seq; dirty holds the
+	// calls whose row may read otherwise since it was drawn (only their
+	// text is made again); stale is set when a redraw was left undone
+	// because the screen was not shown (#17: ten calls a second redrew
+	// every row of a hidden History).
+	view   *shownView
+	callOf map[uint64]*historyCall
+	dirty  map[*historyCall]bool
+	stale  bool
+}
+
+// shownView holds a screen's content and is told when its tab shows it
+// (AppTabs calls Show on the selected content each time it lays out).
+type shownView struct {
+	widget.BaseWidget
+	content fyne.CanvasObject
+	onShow  func()
+}
+
+func newShownView(content fyne.CanvasObject, onShow func()) *shownView {
+	v := &shownView{content: content, onShow: onShow}
+	v.ExtendBaseWidget(v)
+	return v
+}
+
+// CreateRenderer draws the content.
+func (v *shownView) CreateRenderer() fyne.WidgetRenderer { return widget.NewSimpleRenderer(v.content) }
+
+// Show shows the view and tells its screen.
+func (v *shownView) Show() {
+	v.BaseWidget.Show()
+	v.onShow()
 }
 
 // historyRow is a call's row as drawn and the text it was drawn from.
@@ -105,6 +139,7 @@ func (h *historyScreen) buildUI() fyne.CanvasObject {
 	h.byRun = map[string]*historyCall{}
 	h.stored, h.first, h.differs = map[uint64]bool{}, map[uint64]uint64{}, map[uint64][]string{}
 	h.rows = map[*historyCall]historyRow{}
+	h.callOf, h.dirty = map[uint64]*historyCall{}, map[*historyCall]bool{}
 	h.later = newCoalescer(h.redraw)
 	h.started = time.Now()
 	h.loadPast()
@@ -136,7 +171,27 @@ func (h *historyScreen) buildUI() fyne.CanvasObject {
 		go func() { <-h.ss.ctx.Done(); cancel() }()
 		h.load(src)
 	}
-	return container.NewBorder(container.NewVBox(h.replay, h.empty), nil, nil, nil, container.NewVScroll(h.box))
+	h.view = newShownView(container.NewBorder(container.NewVBox(h.replay, h.empty), nil, nil, nil, container.NewVScroll(h.box)), h.onShown)
+	return h.view
+}
+
+// onShown redraws what changed while the screen was not shown.
+func (h *historyScreen) onShown() {
+	if h.stale {
+		h.later.request()
+	}
+}
+
+// shown reports whether the History is on screen: its tab is the
+// selected one of the selected server.
+func (h *historyScreen) shown() bool {
+	if h.view != nil && !h.view.Visible() {
+		return false
+	}
+	if t := h.ss.tabs; t != nil && (t.Selected() == nil || t.Selected().Content != h.view) {
+		return false
+	}
+	return h.ss.s.w.selected == h.ss.s
 }
 
 // load reads what the log already holds (the screen may open late).
@@ -201,6 +256,7 @@ func (h *historyScreen) onBatch(b EventBatch) {
 	for _, u := range b.Updated {
 		if e, ok := h.bySeq[u.Seq]; ok {
 			*e = u
+			h.dirty[h.callOf[u.Seq]] = true
 			changed = true
 		}
 	}
@@ -221,6 +277,8 @@ func (h *historyScreen) release() {
 	clear(h.bySeq)
 	clear(h.byRun)
 	clear(h.rows)
+	clear(h.callOf)
+	clear(h.dirty)
 	clear(h.first)
 	clear(h.differs)
 	h.loadPast()
@@ -312,6 +370,7 @@ func (h *historyScreen) add(evs []EventView) bool {
 			h.dropPast(e)
 			h.calls = append(h.calls, c)
 			h.bySeq[e.Seq] = &c.req
+			h.callOf[e.Seq] = c
 			if e.Run != "" {
 				h.byRun[e.Run] = c
 			}
@@ -319,6 +378,8 @@ func (h *historyScreen) add(evs []EventView) bool {
 			took = true
 			c := h.byRun[e.Run]
 			c.nested = append(c.nested, e)
+			h.callOf[e.Seq] = c
+			h.dirty[c] = true
 			h.bySeq[e.Seq] = &c.nested[len(c.nested)-1]
 			for i := range c.nested { // the append may have moved them
 				h.bySeq[c.nested[i].Seq] = &c.nested[i]
@@ -336,33 +397,65 @@ func callTitle(e EventView) string {
 	return e.Method
 }
 
-// redraw draws the calls newest first, making rows again only for the
-// calls whose text changed.
+// redraw draws the calls newest first while the screen is shown (else
+// it is left until the tab shows it again): the text of a row is made
+// again only for the calls that changed since, and a row only when its
+// text did. The rows kept are not refreshed — a container's Refresh
+// refreshes every child and has the painter drop every text it drew.
 func (h *historyScreen) redraw() {
 	if h.ss.ctx.Err() != nil {
 		return
 	}
-	h.redraws++
 	h.later.pending = false // a redraw asked for before is done now
-	h.empty.Hidden = len(h.calls) > 0
+	h.storeSettled()
+	if !h.shown() {
+		h.stale = true
+		return
+	}
+	h.stale = false
+	h.redraws++
+	if len(h.calls) > 0 {
+		h.empty.Hide()
+	} else {
+		h.empty.Show()
+	}
 	objs := make([]fyne.CanvasObject, 0, len(h.calls))
-	rows := make(map[*historyCall]historyRow, len(h.calls))
+	var fresh []fyne.CanvasObject
 	for i := len(h.calls) - 1; i >= 0; i-- {
 		c := h.calls[i]
-		head, chain := h.rowText(c)
-		key := head + "\x00" + strings.Join(h.differs[c.req.Seq], ",") + "\x00" + strings.Join(chain, "\n")
 		r, ok := h.rows[c]
-		if !ok || r.key != key {
-			r = historyRow{key: key, obj: h.row(c, head, chain)}
+		if !ok || h.dirty[c] {
+			head, chain := h.rowText(c)
+			key := head + "\x00" + strings.Join(h.differs[c.req.Seq], ",") + "\x00" + strings.Join(chain, "\n")
+			if !ok || r.key != key {
+				r = historyRow{key: key, obj: h.row(c, head, chain)}
+				h.rows[c] = r
+				fresh = append(fresh, r.obj)
+			}
 		}
-		rows[c] = r
 		objs = append(objs, r.obj)
 	}
-	h.rows = rows
+	clear(h.dirty)
+	if len(h.rows) > len(objs) { // calls gone (an earlier session's, met again in the log)
+		for c := range h.rows {
+			if !slices.Contains(h.calls, c) {
+				delete(h.rows, c)
+			}
+		}
+	}
+	if slices.Equal(objs, h.box.Objects) {
+		return
+	}
 	h.box.Objects = objs
-	h.box.Refresh()
-	h.empty.Refresh()
-	h.storeSettled()
+	h.box.Layout.Layout(objs, h.box.Size()) // a taller box is laid out again by its scroll
+	cv := fyne.CurrentApp().Driver().CanvasForObject(h.box)
+	if cv == nil || len(fresh) == 0 {
+		h.box.Refresh()
+		return
+	}
+	for _, o := range fresh {
+		cv.Refresh(o) // new: nothing drawn to drop; the frame is due
+	}
 }
 
 // historyStatus is a request's outcome badge as the inspector shows it
@@ -727,6 +820,7 @@ func (h *historyScreen) onReplay(e EventView) {
 				paths := diffPaths(firstResult, rep.Result)
 				h.first[rep.Seq] = first
 				h.differs[rep.Seq] = paths
+				h.dirty[h.callOf[rep.Seq]] = true
 				if len(paths) > 0 {
 					text = "Differs from the first run at " + strings.Join(paths, ", ") + ". " + text
 				} else {
