@@ -153,6 +153,32 @@ func (h *guiHarness) hasButton(text string) bool {
 	}) != nil
 }
 
+// attemptLine is the text beside the "Attempt n" button of the Attempts
+// list (its outcome, duration and request id), or "" while there is none.
+// Called from waitFor, on the UI thread.
+func (h *guiHarness) attemptLine(n int) string {
+	want := fmt.Sprintf("Attempt %d", n)
+	line := ""
+	h.find(func(o fyne.CanvasObject) bool {
+		row, ok := o.(*fyne.Container)
+		if !ok || len(row.Objects) != 2 {
+			return false
+		}
+		l, ok := row.Objects[0].(*widget.Label)
+		box, ok2 := row.Objects[1].(*fyne.Container)
+		if !ok || !ok2 || len(box.Objects) != 1 {
+			return false
+		}
+		b, ok := esc.AsButton(box.Objects[0])
+		if !ok || strings.TrimPrefix(b.Text, "▸ ") != want {
+			return false
+		}
+		line = l.Text
+		return true
+	})
+	return line
+}
+
 // TestGUIAttempts: the same echo twice is one lineage of two attempts;
 // Attempts on the result card lists both with outcome, duration and
 // request id, and clicking the first selects its messages in the
@@ -171,8 +197,10 @@ func TestGUIAttempts(t *testing.T) {
 	h.waitFor("both attempts", func() bool {
 		// each attempt is an "Attempt N" button, its outcome, duration
 		// and request id in a label beside it
+		l1, l2 := h.attemptLine(1), h.attemptLine(2)
 		return h.hasText("2 attempts of this call") && h.hasButton("▸ Attempt 2") && h.hasButton("Attempt 1") &&
-			h.hasText("ok · ") && h.hasText(" · id ")
+			strings.HasPrefix(l1, "ok · ") && strings.Contains(l1, " · id ") &&
+			strings.HasPrefix(l2, "ok · ") && strings.Contains(l2, " · id ") && l1 != l2
 	})
 	ui.Sync(func() {
 		if m := h.win.Content().MinSize(); m.Width > 1024 || m.Height > 700 {
@@ -229,7 +257,7 @@ func TestGUIAttemptsEverything(t *testing.T) {
 	h.waitFor("the second call", func() bool { return len(h.requestSeqs("tools/call", "get-sum")) == 2 })
 	h.tap("Attempts")
 	h.waitFor("both attempts", func() bool {
-		return h.hasText("2 attempts of this call") && h.hasButton("Attempt 1") && h.hasText("ok · ")
+		return h.hasText("2 attempts of this call") && h.hasButton("Attempt 1") && strings.HasPrefix(h.attemptLine(1), "ok · ")
 	})
 	ui.Sync(func() { h.detailTab("Attempts") })
 	h.waitFor("the form hops", func() bool {
