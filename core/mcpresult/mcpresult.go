@@ -131,6 +131,7 @@ func (c Content) FullText() string {
 // TextHead is the text's first n bytes or a few more, ending with a
 // whole character (all of it when shorter); only that much is decoded.
 func (c Content) TextHead(n int) string {
+	n = max(n, 0)
 	if c.lazy == nil {
 		if n >= len(c.Text) {
 			return c.Text

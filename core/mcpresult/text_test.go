@@ -139,3 +139,17 @@ func allocBytes() uint64 {
 	runtime.ReadMemStats(&ms)
 	return ms.TotalAlloc
 }
+
+// TestTextHeadNegative: a head of fewer than no bytes is empty, for a
+// plain text and a lazy one alike (a plain text panicked).
+func TestTextHeadNegative(t *testing.T) {
+	for _, raw := range []string{`{"type":"text","text":"plain"}`, `{"type":"text","text":"a\n` + strings.Repeat("b", 2<<20) + `"}`} {
+		var c Content
+		if err := json.Unmarshal([]byte(raw), &c); err != nil {
+			t.Fatal(err)
+		}
+		if got := c.TextHead(-1); got != "" {
+			t.Errorf("TextHead(-1) of a %d-byte text = %d bytes, want none", c.TextLen(), len(got))
+		}
+	}
+}
