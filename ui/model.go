@@ -108,10 +108,16 @@ type ServerConfig struct {
 }
 
 // Summary is the command line or URL of a server, for its card, with
-// secrets masked (a URL's ?token=, a --api-key value).
+// secrets masked (a URL's ?token=, a --api-key value) and each argument
+// quoted as the server form writes it, so "--name" "My Project" reads
+// as two arguments, not three.
 func (c ServerConfig) Summary() string {
 	if c.Transport == "stdio" || c.Transport == "" {
-		return strings.Join(append([]string{c.Command}, redact.Args(c.Args)...), " ")
+		words := []string{quoteArg(c.Command)}
+		for _, a := range redact.Args(c.Args) {
+			words = append(words, quoteArg(a))
+		}
+		return strings.Join(words, " ")
 	}
 	return redact.URL(c.URL)
 }
