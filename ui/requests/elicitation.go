@@ -24,7 +24,8 @@ type ElicitationOptions struct {
 	// Open opens the URL of a URL-mode request; without it [Open in
 	// Browser] is disabled and the user copies the URL.
 	Open Opener
-	// Clipboard receives [Copy URL]; the app's clipboard when nil.
+	// Clipboard receives [Copy URL] and [Copy ID]; the app's clipboard
+	// when nil.
 	Clipboard fyne.Clipboard
 }
 
@@ -56,6 +57,7 @@ type ElicitationPanel struct {
 	cancel    *esc.Button
 	openBtn   *esc.Button
 	copyBtn   *esc.Button
+	copyID    *esc.Button
 	acceptBtn *esc.Button
 	waiting   *fyne.Container
 	spinner   *widget.Activity
@@ -198,8 +200,16 @@ func (p *ElicitationPanel) buildURL() fyne.CanvasObject {
 	if id == "" {
 		id = "(none)"
 	}
+	// a plain label and a Copy button, not a selectable label: Fyne's
+	// selectable label takes the focus on Tab and drops every key, Esc
+	// included, so the dialog it was in no longer closed on Esc
 	idLbl := widget.NewLabel("Elicitation ID: " + id)
-	idLbl.Selectable = true
+	idLbl.Truncation = fyne.TextTruncateEllipsis
+	p.copyID = esc.NewButtonWithIcon("Copy ID", theme.ContentCopyIcon(), p.onCopyID)
+	p.copyID.Importance = widget.LowImportance
+	if p.req.ElicitationID == "" {
+		p.copyID.Hide()
+	}
 	p.spinner = widget.NewActivity()
 	p.statusLbl = widget.NewLabel("Status: Waiting for completion…")
 	p.waiting = container.NewHBox(p.statusLbl, p.spinner)
@@ -209,7 +219,7 @@ func (p *ElicitationPanel) buildURL() fyne.CanvasObject {
 		box("", link),
 		container.NewHBox(p.copyBtn),
 		warn,
-		idLbl,
+		container.NewBorder(nil, nil, nil, p.copyID, idLbl),
 		p.waiting,
 		p.errLbl,
 		p.noteLbl,
@@ -292,15 +302,26 @@ func (p *ElicitationPanel) onCancel() {
 
 // onCopy copies the URL; the user may then open it elsewhere and say so.
 func (p *ElicitationPanel) onCopy() {
-	cb := p.opts.Clipboard
-	if cb == nil {
-		cb = fyne.CurrentApp().Clipboard()
-	}
-	cb.SetContent(p.req.URL)
+	p.clipboard().SetContent(p.req.URL)
 	p.copyBtn.SetText("Copied")
 	if !p.done {
 		p.acceptBtn.Show()
 	}
+}
+
+// onCopyID copies the elicitation's ID (the one its
+// notifications/elicitation/complete names).
+func (p *ElicitationPanel) onCopyID() {
+	p.clipboard().SetContent(p.req.ElicitationID)
+	p.copyID.SetText("Copied")
+}
+
+// clipboard is the injected clipboard, else the app's.
+func (p *ElicitationPanel) clipboard() fyne.Clipboard {
+	if p.opts.Clipboard != nil {
+		return p.opts.Clipboard
+	}
+	return fyne.CurrentApp().Clipboard()
 }
 
 // onOpen opens the URL through the injected opener and accepts.

@@ -165,7 +165,7 @@ func TestElicitationURLOpenAndComplete(t *testing.T) {
 	capture(t, win, "elicitation-url")
 	shown := texts(p.Object())
 	for _, want := range []string{"Elicitation Request (external URL)", "https://auth.example.com/oauth/authorize?client_id=abc&state=xyz",
-		"Verify the domain before proceeding: auth.example.com", "Elicitation ID: abc123-def456", "[Copy URL]", "[Open in Browser]"} {
+		"Verify the domain before proceeding: auth.example.com", "Elicitation ID: abc123-def456", "[Copy ID]", "[Copy URL]", "[Open in Browser]"} {
 		if !strings.Contains(shown, want) {
 			t.Errorf("panel does not show %q:\n%s", want, shown)
 		}
@@ -191,6 +191,10 @@ func TestElicitationURLOpenAndComplete(t *testing.T) {
 	}
 	if len(got) != 0 {
 		t.Fatal("copying answered the request")
+	}
+	test.Tap(button(t, p.Object(), "Copy ID"))
+	if clip.Content() != "abc123-def456" {
+		t.Errorf("Copy ID put %q on the clipboard", clip.Content())
 	}
 	test.Tap(button(t, p.Object(), "Open in Browser"))
 	if len(opened) != 1 || opened[0] != urlRequest().URL {
