@@ -675,8 +675,8 @@ func (s *Session) onMessage(l *link, raw []byte) {
 
 func (s *Session) onOne(l *link, raw []byte) {
 	now := time.Now()
-	var env envelope
-	if err := json.Unmarshal(raw, &env); err != nil {
+	env, err := decodeEnvelope(raw)
+	if err != nil {
 		s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindInvalid, Raw: raw, Text: "not a JSON-RPC message: " + err.Error()})
 		return
 	}
@@ -797,31 +797,7 @@ type related struct {
 // by progress token, by related task, by the request a cancellation
 // names, or, when exactly one user operation is in flight, that one.
 func (s *Session) relate(params json.RawMessage) (string, related) {
-	var rel related
-	if len(params) > 0 {
-		var p struct {
-			ProgressToken json.RawMessage `json:"progressToken"`
-			RequestID     json.RawMessage `json:"requestId"`
-			TaskID        string          `json:"taskId"`
-			Meta          struct {
-				ProgressToken json.RawMessage `json:"progressToken"`
-				Related       struct {
-					TaskID string `json:"taskId"`
-				} `json:"io.modelcontextprotocol/related-task"`
-			} `json:"_meta"`
-		}
-		if json.Unmarshal(params, &p) == nil {
-			rel.token = string(bytes.TrimSpace(p.ProgressToken))
-			if rel.token == "" {
-				rel.token = string(bytes.TrimSpace(p.Meta.ProgressToken))
-			}
-			rel.requestID = string(bytes.TrimSpace(p.RequestID))
-			rel.taskID = p.Meta.Related.TaskID
-			if rel.taskID == "" {
-				rel.taskID = p.TaskID
-			}
-		}
-	}
+	rel := relatedOf(params)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if rel.token != "" {
