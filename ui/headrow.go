@@ -14,9 +14,7 @@ import (
 // alone, so a split's divider — not the header's words — decides how
 // wide the panel is (at 1024×700 the inspector's "Inspector · Pause ·
 // Clear · Trace" took ~330 px and left the screens ~430).
-type headRow struct {
-	left bool // the actions start at the left edge (the title is a spacer)
-}
+type headRow struct{}
 
 // newHeadRow lays out title, full (the actions with words) and icons
 // (the same actions, icons only) with headRow.
@@ -32,7 +30,7 @@ func (headRow) MinSize(objs []fyne.CanvasObject) fyne.Size {
 }
 
 // Layout implements fyne.Layout.
-func (r headRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+func (headRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	title, full, icons := objs[0], objs[1], objs[2]
 	pad := theme.Padding()
 	tw := title.MinSize().Width
@@ -43,11 +41,7 @@ func (r headRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	setVisible(hide, false)
 	setVisible(acts, true)
 	aw := acts.MinSize().Width
-	if r.left {
-		acts.Move(fyne.NewPos(0, 0))
-	} else {
-		acts.Move(fyne.NewPos(size.Width-aw, 0))
-	}
+	acts.Move(fyne.NewPos(size.Width-aw, 0))
 	acts.Resize(fyne.NewSize(aw, size.Height))
 	setVisible(title, tw+pad+aw <= size.Width)
 	title.Move(fyne.NewPos(0, 0))
@@ -168,4 +162,82 @@ func (r *nameRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	acts.Resize(fyne.NewSize(aw, size.Height))
 	name.Move(fyne.NewPos(0, 0))
 	name.Resize(fyne.NewSize(max(size.Width-aw-pad, 0), size.Height))
+}
+
+// metaRow is the event detail's line under its title: the event's facts
+// (one line, cut with an ellipsis when narrow) at the start and its
+// actions at the end, with their words when those fit beside the whole
+// facts, else as icons. The facts on two lines and the actions on a line
+// of their own took ~90 px at 1024×700 and left a stacked request and
+// response two rows each.
+type metaRow struct{ meta *widget.Label }
+
+// newMetaRow lays out meta, full (the actions with words) and icons (the
+// same actions, icons only) with metaRow.
+func newMetaRow(meta *widget.Label, full, icons fyne.CanvasObject) *fyne.Container {
+	return container.New(&metaRow{meta}, meta, full, icons)
+}
+
+// MinSize implements fyne.Layout: the icons beside the shortest facts,
+// as tall as the taller of the two.
+func (r *metaRow) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	m, a := objs[0].MinSize(), objs[2].MinSize()
+	return fyne.NewSize(m.Width+theme.Padding()+a.Width, max(m.Height, a.Height, objs[1].MinSize().Height))
+}
+
+// Layout implements fyne.Layout.
+func (r *metaRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	meta, full, icons := objs[0], objs[1], objs[2]
+	pad := theme.Padding()
+	tw := fyne.MeasureText(r.meta.Text, theme.Size(r.meta.SizeName), r.meta.TextStyle).Width + 2*theme.InnerPadding()
+	acts, hide := full, icons
+	if tw+pad+full.MinSize().Width > size.Width {
+		acts, hide = icons, full
+	}
+	setVisible(hide, false)
+	setVisible(acts, true)
+	aw := acts.MinSize().Width
+	acts.Move(fyne.NewPos(size.Width-aw, 0))
+	acts.Resize(fyne.NewSize(aw, size.Height))
+	if aw > 0 {
+		aw += pad
+	}
+	mh := meta.MinSize().Height
+	meta.Move(fyne.NewPos(0, (size.Height-mh)/2))
+	meta.Resize(fyne.NewSize(max(size.Width-aw, 0), mh))
+}
+
+// detailColumn stacks the event detail's head lines and its tabs with no
+// gap between them (each line's own inner padding is space enough) and
+// gives the last object, the tabs, the height left: VBox's and Border's
+// gaps took 8 px a stacked pair's trees needed at 1024×700.
+type detailColumn struct{}
+
+// MinSize implements fyne.Layout: the visible objects' heights, summed.
+func (detailColumn) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for _, o := range objs {
+		if o.Visible() {
+			m := o.MinSize()
+			s = fyne.NewSize(max(s.Width, m.Width), s.Height+m.Height)
+		}
+	}
+	return s
+}
+
+// Layout implements fyne.Layout.
+func (detailColumn) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	var y float32
+	for i, o := range objs {
+		if !o.Visible() {
+			continue
+		}
+		h := o.MinSize().Height
+		if i == len(objs)-1 {
+			h = max(size.Height-y, h)
+		}
+		o.Move(fyne.NewPos(0, y))
+		o.Resize(fyne.NewSize(size.Width, h))
+		y += h
+	}
 }

@@ -11,7 +11,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -663,9 +662,11 @@ func (in *inspector) onSelect(seq uint64) {
 
 // detailOffset is where the split between the list and the details goes
 // when details open: where the user last dragged it, else the list keeps
-// about three rows (two on a short screen) and the details get the rest —
-// their head (title, meta, actions) and the payload's bars come before the
-// first payload row, and at 1024×700 a 30% list left one row of the tree.
+// about three rows (two on a short screen or when the pair stacks, one —
+// the event shown — when both) and the details get the rest: their head
+// (title, meta and actions, tabs) and each side's name line come before
+// the first payload row, and at 1024×700 a two-row list left a stacked
+// pair three rows a side.
 func (in *inspector) detailOffset() float64 {
 	if off := in.w.app.Preferences().FloatWithFallback(prefDetailOff, 0); off > 0.05 && off < 0.95 {
 		return off
@@ -676,10 +677,14 @@ func (in *inspector) detailOffset() float64 {
 	}
 	row := in.createRow().MinSize().Height + theme.Padding()
 	rows := float32(3)
-	if h < 520 || in.split.Size().Width < pairSideBySide { // short, or the pair stacks: the payload needs the room
+	short, stacked := h < 600, in.split.Size().Width < pairSideBySide
+	switch {
+	case short && stacked: // 1024×700: each side of the pair keeps four rows
+		rows = 1
+	case h < 520 || stacked: // the payload needs the room
 		rows = 2
 	}
-	return float64(min(max(rows*row/h, 0.1), 0.3))
+	return float64(min(max(rows*row/h, 0.05), 0.3))
 }
 
 // keepDetailOffset remembers where the split between the list and the
@@ -744,9 +749,10 @@ type eventDetail struct {
 	in      *inspector
 	title   *widget.Label
 	badge   *badge
-	meta    *widget.Label
+	meta    *widget.Label   // one line: #seq, time, kind, direction, size
+	round   *widget.Label   // a multi round-trip request's conversation
 	attempt *widget.Label   // a tool call attempt's lineage and warnings
-	actions *fyne.Container // Replay, Edit and replay of a request
+	actions *fyne.Container // the meta's line, with Replay, Edit and replay… at its end
 	save    *widget.Button  // Save to collection… of a client→server request
 	answer  *widget.Button  // View Details of a server request waiting in the queue
 	// the actions with their words and as icons (headRow picks the one
@@ -766,7 +772,10 @@ func newEventDetail(in *inspector) *eventDetail {
 	d.badge = newBadge("", "")
 	d.meta = widget.NewLabel("")
 	d.meta.SizeName = theme.SizeNameCaptionText
-	d.meta.Wrapping = fyne.TextWrapWord
+	d.meta.Truncation = fyne.TextTruncateEllipsis
+	d.round = wrapLabel("")
+	d.round.SizeName = theme.SizeNameCaptionText
+	d.round.Hide()
 	d.attempt = wrapLabel("")
 	d.attempt.Hide()
 	d.payload = container.NewStack()
@@ -798,18 +807,19 @@ func newEventDetail(in *inspector) *eventDetail {
 	}
 	d.acts[2].show(false)
 	d.acts[3].show(false)
-	// one line: at 1280×800 the words took two and the payload's rows
-	d.actions = container.New(headRow{left: true}, layout.NewSpacer(), full, icons)
-	d.actions.Hide()
-	head := container.NewVBox(
-		container.NewBorder(nil, nil, nil, container.NewHBox(container.NewCenter(d.badge), cp, closeBtn), d.title),
-		d.meta,
-		d.attempt,
-		d.actions,
-	)
+	// the actions share the meta's line (words when they fit beside it,
+	// else icons): at 1024×700 the meta's two lines and the actions' own
+	// line left a stacked pair two rows a side
+	d.actions = newMetaRow(d.meta, full, icons)
 	// as wide as the inspector's split, never wider: a tab's words
 	// (an attempt's, a run's) must not move the divider when it opens
-	d.obj = newFreeWidth(container.NewBorder(head, nil, nil, nil, d.tabs))
+	d.obj = newFreeWidth(container.New(detailColumn{},
+		container.NewBorder(nil, nil, nil, container.NewHBox(container.NewCenter(d.badge), cp, closeBtn), d.title),
+		d.actions,
+		d.round,
+		d.attempt,
+		d.tabs,
+	))
 	return d
 }
 
@@ -829,10 +839,9 @@ func (d *eventDetail) show(seq uint64) {
 	if e.Size > 0 {
 		meta += " · " + sizeText(e.Size)
 	}
-	if r := d.in.rounds.Describe(&e.Event); r != "" {
-		meta += "\n" + r
-	}
 	d.meta.SetText(meta)
+	d.round.SetText(d.in.rounds.Describe(&e.Event))
+	setVisible(d.round, d.round.Text != "")
 	d.attempt.Hide()
 	if a := e.Attempt; a != nil {
 		if text := a.Explain(); text != "" {
@@ -871,19 +880,14 @@ func (d *eventDetail) show(seq uint64) {
 	}
 	d.payload.Refresh()
 	d.showRun(e)
-	// One row for the actions (Replay, Edit and replay, View Details),
-	// shown when one of them is; Show and Hide, not .Hidden, so that the
-	// head's layout follows.
+	// The actions (Replay, Edit and replay, View Details, Save to
+	// collection…) at the end of the meta's line, those that apply.
 	canReplay, canAnswer := replayable(e, req) != nil, queued(e) && d.in.openRequest != nil
 	canSave := d.in.canSave(req, resp)
 	for i, v := range []bool{canReplay, canReplay, canAnswer, canSave} {
 		d.acts[i].show(v)
 	}
-	if canReplay || canAnswer || canSave {
-		d.actions.Show()
-	} else {
-		d.actions.Hide()
-	}
+	d.actions.Refresh()
 	d.showToolCall(e)
 }
 

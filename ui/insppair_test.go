@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -9,43 +10,61 @@ import (
 	"fyne.io/fyne/v2/widget"
 )
 
-// TestInspectorStackedPairHasRoom: at 1280×800 the inspector's detail
-// pane is narrower than pairSideBySide, so the request and the response
-// stack; each tree still gets four rows and more (it got about one under
-// its heading, its Tree/Raw bar and a two-line actions row): the side's
-// name, Tree/Raw, Expand all and Copy share one line, the actions one
-// line, and the list keeps two rows (#12).
+// TestInspectorStackedPairHasRoom: at 1280×800 and 1024×700 the
+// inspector's detail pane is narrower than pairSideBySide, so the request
+// and the response stack; each tree still gets four rows and more (at
+// 1024×700 it got two: the meta's two lines and the actions' own line
+// took the room): the side's name, Raw, Expand all and Copy share one
+// line, the meta and the actions one line — the actions named icons when
+// narrow, every one of them there — and the list keeps two rows at
+// 1280×800, the event shown at 1024×700 (#12).
 func TestInspectorStackedPairHasRoom(t *testing.T) {
-	w, b, _ := connected(t, nil)
-	Sync(func() { w.win.Resize(fyne.NewSize(1280, 800)) })
-	sendPair(b)
-	in := w.inspector
-	if err := w.OpenEvent("result #5", time.Minute); err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		size fyne.Size
+		rows float32 // the list keeps at least these
+	}{{fyne.NewSize(1280, 800), 2}, {fyne.NewSize(1024, 700), 1}} {
+		w, b, _ := connected(t, nil)
+		Sync(func() { w.win.Resize(c.size) })
+		sendPair(b)
+		in := w.inspector
+		for _, ev := range []string{"result #5", "tools/call #5"} {
+			if err := w.OpenEvent(ev, time.Minute); err != nil {
+				t.Fatal(err)
+			}
+			Sync(func() {
+				d := in.detail
+				if d.payload.Size().Width >= pairSideBySide {
+					t.Fatalf("%v: the detail pane is %v px wide; this test wants the stacked pair", c.size, d.payload.Size().Width)
+				}
+				row := in.createRow().MinSize().Height
+				if l := in.list.Size().Height; l < c.rows*row {
+					t.Errorf("%v: the list keeps %v px, less than %v rows of %v", c.size, l, c.rows, row)
+				}
+				pair := d.payload.Objects[0].(*fyne.Container)
+				for i, p := range pair.Objects {
+					tree := p.(*fyne.Container).Objects[0]                   // Border: the tree, then its head line
+					line := p.(*fyne.Container).Objects[1].(*fyne.Container) // the side's name, Raw, Expand all, Copy
+					name := line.Objects[0].(*widget.Label)
+					if need := fyne.MeasureText(name.Text, theme.TextSize(), name.TextStyle).Width + 2*theme.InnerPadding(); name.Size().Width < need {
+						t.Errorf("%v: side %d's name %q has %v px, under the %v it needs (cut)", c.size, i, name.Text, name.Size().Width, need)
+					}
+					if h := tree.Size().Height; h < 4*row {
+						t.Errorf("%v, %s: side %d's tree has %v px, under four rows' %v (pane %v)", c.size, ev, i, h, 4*row, p.Size())
+					}
+				}
+				if h := d.actions.Size().Height; h > row+4 {
+					t.Errorf("%v: the meta and actions take %v px, more than one line", c.size, h)
+				}
+				var acts []string
+				walkVisible(d.actions, func(o fyne.CanvasObject) {
+					if b, ok := o.(*widget.Button); ok {
+						acts = append(acts, b.Text+IconButtonName(b))
+					}
+				})
+				if got := strings.Join(acts, ","); got != "Replay,Edit and replay" {
+					t.Errorf("%v, %s: the actions shown are %q, want Replay and Edit and replay, named", c.size, ev, got)
+				}
+			})
+		}
 	}
-	Sync(func() {
-		d := in.detail
-		if d.payload.Size().Width >= pairSideBySide {
-			t.Fatalf("the detail pane is %v px wide at 1280×800; this test wants the stacked pair", d.payload.Size().Width)
-		}
-		row := in.createRow().MinSize().Height
-		if l := in.list.Size().Height; l < 2*row {
-			t.Errorf("the list keeps %v px, less than two rows of %v", l, row)
-		}
-		pair := d.payload.Objects[0].(*fyne.Container)
-		for i, p := range pair.Objects {
-			tree := p.(*fyne.Container).Objects[0]                   // Border: the tree, then its head line
-			line := p.(*fyne.Container).Objects[1].(*fyne.Container) // the side's name, Tree/Raw, Expand all, Copy
-			name := line.Objects[0].(*widget.Label)
-			if need := fyne.MeasureText(name.Text, theme.TextSize(), name.TextStyle).Width + 2*theme.InnerPadding(); name.Size().Width < need {
-				t.Errorf("side %d's name %q has %v px, under the %v it needs (cut)", i, name.Text, name.Size().Width, need)
-			}
-			if h := tree.Size().Height; h < 4*row {
-				t.Errorf("side %d's tree has %v px, under four rows' %v (pane %v)", i, h, 4*row, p.Size())
-			}
-		}
-		if h := d.actions.Size().Height; h > row+4 {
-			t.Errorf("the actions take %v px, more than one line", h)
-		}
-	})
 }
