@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+
+	"github.com/tidwall/gjson"
 )
 
 // envelopeSeeds are messages whose envelopes decodeEnvelope must read as
@@ -20,6 +22,8 @@ var envelopeSeeds = []string{
 	`{"method":"a","method":null}`, `{"method":"a","method":"b"}`, `{"id":null,"method":"x"}`,
 	`{"id":1,"id":2,"result":null}`, `null`, `5`, `"x"`, `[]`, `{`, `{"a":}`, "\x00", `{} {}`,
 	`{"jsonrpc":"2.0","id":01}`, `{"params":[1,2,{"progressToken":"t"}]}`,
+	`[1e5,-0.0,1E+2,-1.5e-3]`, `[01]`, `[1.]`, `[-]`, `[.5]`, `["\ud800"]`, `["\u00"]`, `["\x"]`, `[tru]`, `[nul]`,
+	`{"a":1,}`, `[1,]`, "[\"\t\"]", "[\"\x7f\"]", `{"a" 1}`, `{1:2}`, ` [ ] `, `[[[[[]]]]]`, `{"a":{"b":[{}]}}`,
 }
 
 // TestDecodeEnvelopeAsEncodingJSON: the envelope, and whether it is an
@@ -50,6 +54,9 @@ func FuzzDecodeEnvelope(f *testing.F) {
 
 func checkEnvelope(t *testing.T, raw []byte) {
 	t.Helper()
+	if gjson.ValidBytes(raw) != json.Valid(raw) { // core/wire takes a message by gjson's Valid
+		t.Fatalf("%q: gjson's Valid %v, encoding/json's %v", raw, gjson.ValidBytes(raw), json.Valid(raw))
+	}
 	var want envelope
 	werr := json.Unmarshal(raw, &want)
 	got, gerr := decodeEnvelope(raw)

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -55,6 +56,7 @@ func BenchmarkFlood(b *testing.B) {
 					b.Fatal(err)
 				}
 				before := heapAfterGC()
+				cpu0 := cpuTime(b)
 				b.StartTimer()
 				start := time.Now()
 				sent, err := flood(ctx, s, count)
@@ -64,6 +66,7 @@ func BenchmarkFlood(b *testing.B) {
 					b.Fatal(err)
 				}
 				c.waitFor(log.LastSeq())
+				cpu := cpuTime(b) - cpu0
 				full := heapAfterGC()
 				kept := log.Len()
 				log.Clear()
@@ -74,6 +77,7 @@ func BenchmarkFlood(b *testing.B) {
 				cancel()
 				_ = s.Close()
 				b.ReportMetric(float64(sent)/elapsed.Seconds(), "notif/s")
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(max(sent, 1)), "cpu-ns/notif")
 				b.ReportMetric(float64(sent), "sent")
 				b.ReportMetric(float64(recorded), "recorded")
 				b.ReportMetric(float64(kept), "kept-events")
@@ -84,6 +88,16 @@ func BenchmarkFlood(b *testing.B) {
 			}
 		})
 	}
+}
+
+// cpuTime is the CPU time this process used so far (user and system):
+// the client's, since the demo server is a child process.
+func cpuTime(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // procStatus returns a field of /proc/self/status in bytes (VmRSS, VmHWM).
