@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"maps"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -110,20 +111,54 @@ func (w *Window) restoreTheme() {
 
 // savePrefs records the window's geometry, panels, server and tab.
 func (w *Window) savePrefs() {
-	p := w.app.Preferences()
 	sz := w.win.Canvas().Size()
-	p.SetFloat(prefWidth, float64(sz.Width))
-	p.SetFloat(prefHeight, float64(sz.Height))
-	p.SetFloat(prefListOff, w.mainSp.Offset)
-	p.SetFloat(prefInspOff, w.split.Offset)
-	w.inspector.keepDetailOffset()
-	p.SetBool(prefInspOpen, w.inspOpen)
-	p.SetBool(prefListOpen, w.listOpen)
-	p.SetBool(prefInspDetached, w.inspWin != nil)
+	b := map[string]any{
+		prefWidth:        float64(sz.Width),
+		prefHeight:       float64(sz.Height),
+		prefListOff:      w.mainSp.Offset,
+		prefInspOff:      w.split.Offset,
+		prefInspOpen:     w.inspOpen,
+		prefListOpen:     w.listOpen,
+		prefInspDetached: w.inspWin != nil,
+	}
+	if in := w.inspector; in.detail.obj.Visible() && in.split.Offset > 0.05 && in.split.Offset < 0.95 {
+		b[prefDetailOff] = in.split.Offset
+	}
+	if w.inspWin != nil {
+		if sz := w.inspWin.Canvas().Size(); sz.Width > 0 && sz.Height > 0 {
+			b[prefInspWinW], b[prefInspWinH] = float64(sz.Width), float64(sz.Height)
+		}
+	}
 	if w.selected != nil {
-		p.SetString(prefServer, w.selected.cfg.Name)
+		b[prefServer] = w.selected.cfg.Name
 		if ss := w.selected.screens; ss != nil && ss.tabs.Selected() != nil {
-			p.SetString(prefTab, ss.tabs.Selected().Text)
+			b[prefTab] = ss.tabs.Selected().Text
+		}
+	}
+	writePrefs(w.app.Preferences(), b)
+}
+
+// writePrefs writes the values (float64, bool or string) as one change of
+// Fyne's preferences, which Fyne writes to disk at once. A run of Set
+// calls saved only the first: Fyne saves a change at once and the changes
+// of the next 100 ms later, from a goroutine that waits on the UI thread,
+// which a quitting app never runs — the window's size, splits, server and
+// tab were lost on two of three quits. Fyne's app preferences have
+// WriteValues (internal.InMemoryPreferences); other Preferences get Set
+// calls.
+func writePrefs(p fyne.Preferences, values map[string]any) {
+	if bw, ok := p.(interface{ WriteValues(func(map[string]any)) }); ok {
+		bw.WriteValues(func(v map[string]any) { maps.Copy(v, values) })
+		return
+	}
+	for k, v := range values {
+		switch v := v.(type) {
+		case float64:
+			p.SetFloat(k, v)
+		case bool:
+			p.SetBool(k, v)
+		case string:
+			p.SetString(k, v)
 		}
 	}
 }

@@ -164,9 +164,8 @@ func (w *Window) FitScreen(width, height float32) {
 
 // Close disconnects every server and stops the inspector's subscription.
 func (w *Window) Close() {
-	w.savePrefs()
+	w.savePrefs() // the detached inspector's size too
 	if w.inspWin != nil {
-		w.saveInspectorWindow()
 		w.inspWin.SetCloseIntercept(nil)
 		w.inspWin.Close()
 		w.inspWin = nil
