@@ -355,7 +355,7 @@ func TestGUITaskResultLikeToolResult(t *testing.T) {
 	h.tap("Run")
 	h.waitFor("the task started", func() bool { return h.hasText("Started task ") })
 	h.openTab("Tasks")
-	h.waitFor("the task listed", func() bool { return h.hasText("1 tasks") })
+	h.waitFor("the task listed", func() bool { return h.hasText("1 task") })
 	ui.Sync(func() {
 		walk(h.win.Content(), func(o fyne.CanvasObject) {
 			if l, ok := o.(*widget.List); ok && l.Length() == 1 {

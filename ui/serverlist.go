@@ -412,7 +412,7 @@ func (w *Window) importConfig(data []byte, source string) {
 		return
 	}
 	w.reloadServers()
-	msg := "Imported " + itoa(len(added)) + " server(s)"
+	msg := "Imported " + plural(len(added), "server")
 	if len(added) > 0 {
 		msg += ": " + strings.Join(added, ", ")
 	}

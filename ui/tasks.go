@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -82,7 +81,7 @@ func (t *tasksScreen) onRefresh() {
 				return
 			}
 			t.tasks = ts
-			t.status.SetText(fmt.Sprintf("%d tasks", len(ts)))
+			t.status.SetText(plural(len(ts), "task"))
 			t.list.Refresh()
 			if t.cur != nil {
 				for _, x := range ts {

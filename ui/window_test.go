@@ -177,7 +177,7 @@ func TestServerCRUDAndImport(t *testing.T) {
 		fyne.CurrentApp().Clipboard().SetContent(`{"mcpServers":{"three":{"command":"c"},"one":{"command":"other"}}}`)
 		w.list.onPasteImport()
 	})
-	if ts := w.toasts.texts(); !strings.Contains(strings.Join(ts, "\n"), "Imported 1 server(s): three. Skipped (name exists): one") {
+	if ts := w.toasts.texts(); !strings.Contains(strings.Join(ts, "\n"), "Imported 1 server: three. Skipped (name exists): one") {
 		t.Errorf("toasts = %q", ts)
 	}
 	dir := t.TempDir()
