@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/ui/esc"
+	"github.com/spyglass-mcp/spyglass/ui/fit"
 	"github.com/spyglass-mcp/spyglass/ui/form"
 )
 
@@ -204,7 +205,7 @@ func (p *ElicitationPanel) buildURL() fyne.CanvasObject {
 	// selectable label takes the focus on Tab and drops every key, Esc
 	// included, so the dialog it was in no longer closed on Esc
 	idLbl := widget.NewLabel("Elicitation ID: " + id)
-	idLbl.Truncation = fyne.TextTruncateEllipsis
+	idLbl.Wrapping = fyne.TextWrapBreak // read whole, not cut
 	p.copyID = esc.NewButtonWithIcon("Copy ID", theme.ContentCopyIcon(), p.onCopyID)
 	p.copyID.Importance = widget.LowImportance
 	if p.req.ElicitationID == "" {
@@ -212,18 +213,22 @@ func (p *ElicitationPanel) buildURL() fyne.CanvasObject {
 	}
 	p.spinner = widget.NewActivity()
 	p.statusLbl = widget.NewLabel("Status: Waiting for completion…")
-	p.waiting = container.NewHBox(p.statusLbl, p.spinner)
+	p.statusLbl.Wrapping = fyne.TextWrapWord
+	p.waiting = container.NewBorder(nil, nil, nil, p.spinner, p.statusLbl)
 	p.waiting.Hide()
+	// Every line wraps and the buttons wrap onto a second row: shown in a
+	// running tool's panel, the URL panel asks for no more width than the
+	// tool's detail has (its row of buttons made the window wider, #12).
 	return container.NewVBox(
-		widget.NewLabel("The server is requesting you visit:"),
+		wrapLabel("The server is requesting you visit:"),
 		box("", link),
-		container.NewHBox(p.copyBtn),
+		container.New(fit.NewRowWrap(), p.copyBtn),
 		warn,
 		container.NewBorder(nil, nil, nil, p.copyID, idLbl),
 		p.waiting,
 		p.errLbl,
 		p.noteLbl,
-		container.NewHBox(layout.NewSpacer(), p.cancel, p.decline, p.acceptBtn, p.openBtn),
+		container.New(fit.NewRowWrap(), p.cancel, p.decline, p.acceptBtn, p.openBtn),
 	)
 }
 

@@ -228,8 +228,12 @@ func requestHeader(title, server, id, round string) fyne.CanvasObject {
 	case id != "":
 		from += " · request " + id
 	}
+	// the title wraps: a request shown in a narrow tool panel must not
+	// make the window wider (#12)
+	head := heading(title)
+	head.Wrapping = fyne.TextWrapWord
 	return container.NewVBox(
-		container.NewHBox(widget.NewIcon(theme.WarningIcon()), heading(title)),
+		container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, head),
 		mutedLabel(from),
 	)
 }
