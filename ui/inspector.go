@@ -657,6 +657,11 @@ func (in *inspector) onSelect(seq uint64) {
 	in.detail.obj.Show()
 	if in.split.Offset > 0.9 {
 		in.split.SetOffset(in.detailOffset())
+		// the list shrank under its scroll: keep the event shown in it
+		// (a short window's list keeps a single row)
+		if r := in.rowOf(seq); r >= 0 {
+			in.list.ScrollTo(r)
+		}
 	}
 }
 

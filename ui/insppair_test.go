@@ -25,6 +25,12 @@ func TestInspectorStackedPairHasRoom(t *testing.T) {
 	}{{fyne.NewSize(1280, 800), 2}, {fyne.NewSize(1024, 700), 1}} {
 		w, b, _ := connected(t, nil)
 		Sync(func() { w.win.Resize(c.size) })
+		// rows above the pair, so that the list scrolls to its end and
+		// shrinks under that scroll when the details open
+		for i := range 20 {
+			b.ev.send(EventView{Seq: uint64(900 + i), Server: "fake", Kind: "message", Dir: "in", Type: "notification",
+				Method: "notifications/progress", Title: "notifications/progress", Categories: []string{"rpc"}, Time: time.Now()})
+		}
 		sendPair(b)
 		in := w.inspector
 		for _, ev := range []string{"result #5", "tools/call #5"} {
@@ -39,6 +45,18 @@ func TestInspectorStackedPairHasRoom(t *testing.T) {
 				row := in.createRow().MinSize().Height
 				if l := in.list.Size().Height; l < c.rows*row {
 					t.Errorf("%v: the list keeps %v px, less than %v rows of %v", c.size, l, c.rows, row)
+				}
+				drv := fyne.CurrentApp().Driver()
+				top := drv.AbsolutePositionForObject(in.list).Y
+				shown := false
+				walkVisible(in.list, func(o fyne.CanvasObject) {
+					if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, ev) {
+						y := drv.AbsolutePositionForObject(l).Y
+						shown = shown || y >= top-1 && y+l.Size().Height <= top+in.list.Size().Height+1
+					}
+				})
+				if !shown {
+					t.Errorf("%v: the list does not show %s, the event open", c.size, ev)
 				}
 				pair := d.payload.Objects[0].(*fyne.Container)
 				for i, p := range pair.Objects {
