@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image/color"
 	"sort"
 	"strings"
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -260,8 +262,12 @@ func (t *testerScreen) buildUI() fyne.CanvasObject {
 	t.editor.OnChanged = func(string) { t.onEdited() }
 	t.jsonErr = widget.NewLabel("")
 	t.jsonErr.Importance = widget.DangerImportance
-	t.jsonErr.Wrapping = fyne.TextWrapWord
+	t.jsonErr.Truncation = fyne.TextTruncateEllipsis // one line, so the space kept for it is enough
 	t.jsonErr.Hide()
+	// The line's space is kept while the JSON parses, so its coming and
+	// going never moves Send Request from under the pointer.
+	errRoom := canvas.NewRectangle(color.Transparent)
+	errRoom.SetMinSize(fyne.NewSize(0, widget.NewLabel("x").MinSize().Height))
 	t.template = widget.NewSelect(t.methods(), t.onTemplate)
 	t.template.PlaceHolder = "Template for a method…"
 	t.progress = widget.NewCheck("Ask for progress", nil)
@@ -315,7 +321,7 @@ func (t *testerScreen) buildUI() fyne.CanvasObject {
 		heading("Request"),
 		container.NewBorder(nil, nil, widget.NewLabel("Method template"), nil, t.template),
 		t.jsonEd,
-		t.jsonErr,
+		container.NewStack(errRoom, t.jsonErr),
 		idNote,
 		t.progress,
 		container.NewBorder(nil, nil, nil, container.NewHBox(t.cancelBtn, t.send), t.loadHist),

@@ -3,6 +3,8 @@ package ui
 import (
 	"strings"
 	"testing"
+
+	"fyne.io/fyne/v2"
 )
 
 func TestJSONErrorText(t *testing.T) {
@@ -59,4 +61,32 @@ func TestExperimentalCaps(t *testing.T) {
 	if n := len(experimentalCaps([]byte(`{"tools":{}}`))); n != 0 {
 		t.Fatalf("%d experimental capabilities in none", n)
 	}
+}
+
+// TestTesterSendHoldsStill: Send Request stays where it was when the live
+// parse error appears under the editor, so a click aimed at it lands (the
+// new-user walk missed it by 39 px).
+func TestTesterSendHoldsStill(t *testing.T) {
+	w, _, ss := connected(t, nil)
+	Sync(func() {
+		if ss.tester.obj == nil {
+			t.Fatal("the tester has no content")
+		}
+		w.win.SetContent(ss.tester.obj)
+		w.win.Resize(fyne.NewSize(900, 1400))
+		d := fyne.CurrentApp().Driver()
+		before := d.AbsolutePositionForObject(ss.tester.send)
+		ss.tester.editor.SetText("{\n  \"method\": \"ping\",,\n}")
+		if !ss.tester.jsonErr.Visible() {
+			t.Fatal("no parse error shown for broken JSON")
+		}
+		w.win.Content().Refresh()
+		if after := d.AbsolutePositionForObject(ss.tester.send); after != before {
+			t.Errorf("Send Request moved from %v to %v when the parse error appeared", before, after)
+		}
+		ss.tester.editor.SetText(`{"method": "ping"}`)
+		if after := d.AbsolutePositionForObject(ss.tester.send); after != before {
+			t.Errorf("Send Request moved from %v to %v when the parse error went", before, after)
+		}
+	})
 }
