@@ -133,7 +133,7 @@ func TestGUINoRetryOfDeterministicFailures(t *testing.T) {
 		{"noexec", "Permission denied", "#could-not-start", false},
 		{"http404", "HTTP 404", "#http-error", false},
 		{"http401", "HTTP 401", "#sign-in", false},
-		{"refused", "cannot reach", "#unreachable", true},
+		{"refused", "Cannot reach", "#unreachable", true},
 		{"http503", "HTTP 503", "#http-error", true},
 	}
 	for _, c := range cases {

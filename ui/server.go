@@ -440,5 +440,6 @@ func (s *server) causeText() string {
 	if s.dropped {
 		return "Disconnected: " + s.state.Err.Error()
 	}
-	return s.state.Err.Error()
+	headline, _ := plainError(s.state.Err) // as the server's page says it
+	return headline
 }

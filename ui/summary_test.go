@@ -1,6 +1,10 @@
 package ui
 
-import "testing"
+import (
+	"errors"
+	"strings"
+	"testing"
+)
 
 // TestSummaryQuotesArguments: a card's command line shows where each
 // argument begins and ends, as the server form writes it, with secrets
@@ -11,4 +15,24 @@ func TestSummaryQuotesArguments(t *testing.T) {
 	if got := c.Summary(); got != want {
 		t.Errorf("Summary() = %s, want %s", got, want)
 	}
+}
+
+// TestCardCauseReadsAsASentence: a failed server's card says its cause
+// as the server's page does, capitalised ("Cannot reach …", where the card
+// said "cannot reach …" under a page that said "Cannot reach …").
+func TestCardCauseReadsAsASentence(t *testing.T) {
+	w, b, _ := connected(t, nil)
+	b.mu.Lock()
+	b.servers = append(b.servers, ServerConfig{Name: "bad", Transport: "http", URL: "http://127.0.0.1:9/mcp"})
+	b.mu.Unlock()
+	Sync(w.reloadServers)
+	c, _ := b.Open("bad", nil)
+	c.(*fakeConn).fail = errors.New("cannot reach http://127.0.0.1:9/mcp — is the server running, and is the URL right?")
+	Sync(func() { w.server("bad").onConnect() })
+	waitFor(t, "bad failed", func() bool { return w.server("bad").state.State == StateFailed && !w.server("bad").retrying })
+	Sync(func() {
+		if got := w.list.cards[w.server("bad")].cause.Text; !strings.HasPrefix(got, "Cannot reach http://127.0.0.1:9/mcp") {
+			t.Errorf("the card's cause reads %q", got)
+		}
+	})
 }
