@@ -135,7 +135,7 @@ func (p *ElicitationPanel) buildForm() fyne.CanvasObject {
 	p.anyway.Importance = widget.WarningImportance
 	p.anyway.Hide()
 	warn, _ := warning(fmt.Sprintf("Only provide information you trust this server with. The server “%s” is requesting this data.", p.req.Server))
-	buttons := container.NewHBox(layout.NewSpacer(), p.cancel, p.decline, p.anyway, p.submit)
+	buttons := container.NewHBox(layout.NewSpacer(), p.cancel, p.decline, p.submit)
 	var fields fyne.CanvasObject
 	switch {
 	case p.opts.Forms == nil:
@@ -160,7 +160,10 @@ func (p *ElicitationPanel) buildForm() fyne.CanvasObject {
 		p.form.OnSubmit = p.onSubmit
 		fields = p.form
 	}
-	return container.NewVBox(fields, warn, p.errLbl, p.noteLbl, buttons)
+	// The problem line and Submit anyway come below the buttons, so they
+	// appear without moving Cancel, Decline or Submit from under the pointer.
+	problems := container.NewBorder(nil, nil, nil, container.NewVBox(p.anyway), p.errLbl)
+	return container.NewVBox(fields, warn, p.noteLbl, buttons, problems)
 }
 
 // buildURL builds the URL mode body.
@@ -264,6 +267,9 @@ func (p *ElicitationPanel) onSubmit() {
 		}
 		setError(p.errLbl, fmt.Sprintf("Fix the %d %s marked in the form before submitting (or submit anyway to see what the server does).", len(issues), word))
 		p.anyway.Show()
+		if f := firstProblem(p.form); f != nil {
+			esc.Reveal(f)
+		}
 		return
 	}
 	p.accept()
@@ -453,4 +459,32 @@ func ElicitationsFromError(data json.RawMessage) ([]ElicitationRequest, error) {
 		out = append(out, ElicitationRequest{Mode: "url", Message: e.Message, URL: e.URL, ElicitationID: e.ElicitationID})
 	}
 	return out, nil
+}
+
+// firstProblem is the field of f whose validation message comes first
+// (the message's row: the field's label, control and message), or nil.
+func firstProblem(f *form.Form) fyne.CanvasObject {
+	var found fyne.CanvasObject
+	var visit func(o, parent fyne.CanvasObject)
+	visit = func(o, parent fyne.CanvasObject) {
+		if found != nil || o == nil || !o.Visible() {
+			return
+		}
+		switch c := o.(type) {
+		case *widget.Label:
+			if c.Importance == widget.DangerImportance && strings.TrimSpace(c.Text) != "" {
+				found = parent
+			}
+		case *fyne.Container:
+			for _, x := range c.Objects {
+				visit(x, c)
+			}
+		case *form.Form:
+			for _, x := range c.CreateRenderer().Objects() { // the form's body, as drawn
+				visit(x, c)
+			}
+		}
+	}
+	visit(f, f)
+	return found
 }

@@ -10,6 +10,8 @@ import (
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 const dbSchema = `{
@@ -265,5 +267,42 @@ func TestElicitationURLCancel(t *testing.T) {
 	test.Tap(button(t, p.Object(), "Cancel"))
 	if len(got) != 1 || got[0].Action != ActionCancel {
 		t.Fatalf("answers = %+v", got)
+	}
+}
+
+// TestElicitationProblemLineHoldsButtons: Submit on a form with a missing
+// field puts its "Fix the … problems" line where Cancel, Decline and Submit
+// stay put (the new-user walk saw them pushed out of view), and scrolls
+// the first bad field into view.
+func TestElicitationProblemLineHoldsButtons(t *testing.T) {
+	newApp(t)
+	p := NewElicitationPanel(formRequest(), &ElicitationOptions{Forms: buildForm})
+	p.OnAnswer = func(a ElicitationAnswer) { t.Errorf("an invalid form was answered: %+v", a) }
+	s := esc.NewVScroll(p.Object())
+	win := window(t, s, 640, 260)
+	s.ScrollToBottom()
+	d := fyne.CurrentApp().Driver()
+	at := func() map[string]fyne.Position {
+		m := map[string]fyne.Position{}
+		for name, b := range map[string]fyne.CanvasObject{"Cancel": p.cancel, "Decline": p.decline, "Submit": p.submit} {
+			m[name] = d.AbsolutePositionForObject(b).Subtract(d.AbsolutePositionForObject(p.Object()))
+		}
+		return m
+	}
+	before := at()
+	test.Tap(button(t, p.Object(), "Submit"))
+	if !strings.Contains(texts(p.Object()), "Fix the 2 problems") {
+		t.Fatalf("no problem line:\n%s", texts(p.Object()))
+	}
+	win.Content().Refresh() // lay out again, as the next frame does
+	for name, pos := range at() {
+		if pos != before[name] {
+			t.Errorf("%s moved from %v to %v when the problem line appeared", name, before[name], pos)
+		}
+	}
+	host := entries(p.Form())[0].(fyne.CanvasObject)
+	top := d.AbsolutePositionForObject(host).Y - d.AbsolutePositionForObject(s).Y
+	if top < 0 || top+host.Size().Height > s.Size().Height {
+		t.Errorf("the first bad field (Host) is at %v in a view of %v: not scrolled into view", top, s.Size().Height)
 	}
 }

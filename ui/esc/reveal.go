@@ -1,0 +1,34 @@
+package esc
+
+import (
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+)
+
+// Reveal scrolls the innermost NewVScroll that holds o on screen so that
+// all of o is in view (its top when o is taller than the view) and reports
+// whether there was such a scroll. An o already in view leaves the scroll
+// where the user left it.
+func Reveal(o fyne.CanvasObject) bool {
+	if o == nil || fyne.CurrentApp() == nil {
+		return false
+	}
+	s := enclosing(o)
+	if s == nil {
+		return false
+	}
+	d := fyne.CurrentApp().Driver()
+	top := d.AbsolutePositionForObject(o).Y - d.AbsolutePositionForObject(s.Content).Y
+	bottom := top + o.Size().Height
+	off, view := s.Offset.Y, s.Size().Height
+	switch {
+	case top >= off && bottom <= off+view:
+		return true
+	case bottom-top > view || top < off:
+		off = top - theme.Padding()
+	default:
+		off = bottom - view + theme.Padding()
+	}
+	s.ScrollToOffset(fyne.NewPos(s.Offset.X, max(0, off)))
+	return true
+}
