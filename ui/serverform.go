@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image/color"
 	"maps"
 	"net/url"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/dialog"
 	"fyne.io/fyne/v2/layout"
@@ -247,10 +249,13 @@ type serverForm struct {
 	emaNotes     []*widget.Label // "does not apply under enterprise-managed authorization"
 
 	errLbl *widget.Label
-	errs   map[string]*widget.Label // inline errors by catalog field name
-	base   ServerConfig
-	acc    *esc.Accordion
-	oauth  *widget.AccordionItem
+	// checked: a Save showed problems; the form is validated as it is
+	// edited from then on
+	checked bool
+	errs    map[string]*widget.Label // inline errors by catalog field name
+	base    ServerConfig
+	acc     *esc.Accordion
+	oauth   *widget.AccordionItem
 	// advancedItem is the Advanced section.
 	advancedItem *widget.AccordionItem
 	// rebuild lays the form out again for the transport.
@@ -333,10 +338,13 @@ func showSection(scroll *container.Scroll, accTop float32, detail fyne.CanvasObj
 	scroll.ScrollToOffset(fyne.NewPos(0, off))
 }
 
+// errLblInit makes the summary line under the form: one line, kept while
+// empty, so that Save showing it does not move the form (the problems are
+// whole at their fields).
 func (f *serverForm) errLblInit() *widget.Label {
-	f.errLbl = wrapLabel("")
+	f.errLbl = widget.NewLabel("")
 	f.errLbl.Importance = widget.DangerImportance
-	f.errLbl.Hide()
+	f.errLbl.Truncation = fyne.TextTruncateEllipsis
 	return f.errLbl
 }
 
@@ -350,6 +358,54 @@ func (f *serverForm) at(key string, obj fyne.CanvasObject) fyne.CanvasObject {
 	l.Hide()
 	f.errs[key] = l
 	return container.NewVBox(obj, l)
+}
+
+// atReserved is at for a field that an empty Save complains about (name,
+// command, URL): the line of its error is kept while it is hidden, so
+// that the fields below do not move when Save shows it or when typing
+// clears it (#12).
+func (f *serverForm) atReserved(key string, obj fyne.CanvasObject) fyne.CanvasObject {
+	c := f.at(key, obj).(*fyne.Container)
+	room := canvas.NewRectangle(color.Transparent)
+	room.SetMinSize(fyne.NewSize(0, f.errs[key].MinSize().Height))
+	c.Objects[1] = container.NewStack(room, f.errs[key])
+	return c
+}
+
+// recheck validates the form again as it is edited once a Save showed
+// problems: a fixed field loses its error at once, not at the next Save.
+func (f *serverForm) recheck() {
+	if !f.checked || f.errLbl == nil {
+		return
+	}
+	_, ps := f.config()
+	f.showProblems(ps)
+}
+
+// showProblems shows ps at their fields (a field without one loses its
+// error) and the first under the form; it reports whether there were any.
+func (f *serverForm) showProblems(ps []problem) bool {
+	for k := range f.errs {
+		if k != "oauth.scopes" {
+			f.setErr(k, "")
+		}
+	}
+	for _, p := range ps {
+		f.setErr(p.field, p.msg)
+	}
+	if len(ps) == 0 {
+		f.errLbl.SetText("")
+		return false
+	}
+	first := ps[0].msg
+	switch {
+	case len(ps) == 2:
+		first += " (and 1 more problem, marked at its field)"
+	case len(ps) > 2:
+		first += fmt.Sprintf(" (and %d more problems, marked at their fields)", len(ps)-1)
+	}
+	f.errLbl.SetText(first)
+	return true
 }
 
 // setErr shows msg at field key ("" hides it).
@@ -419,12 +475,15 @@ func (f *serverForm) buildUI(c ServerConfig) fyne.CanvasObject {
 	f.headers = multiEntry(joinMap(c.Headers, ": "), "Name: value, one per line", 2)
 
 	main := container.NewStack()
-	fName := f.at("name", f.name)
-	fCommand := f.at("command", f.command)
+	fName := f.atReserved("name", f.name)
+	fCommand := f.atReserved("command", f.command)
 	fArgs := f.at("args", f.args)
 	fEnv := f.at("env", f.env)
-	fURL := f.at("url", f.url)
+	fURL := f.atReserved("url", f.url)
 	fHeaders := f.at("headers", f.headers)
+	for _, e := range []*esc.Entry{f.name, f.command, f.args, f.env, f.url, f.headers} {
+		e.OnChanged = func(string) { f.recheck() }
+	}
 	f.rebuild = func() {
 		items := []*widget.FormItem{widget.NewFormItem("Name", fName), widget.NewFormItem("Transport", f.trans)}
 		if f.trans.Selected == "stdio" {
@@ -447,7 +506,7 @@ func (f *serverForm) buildUI(c ServerConfig) fyne.CanvasObject {
 			f.acc.Refresh()
 		}
 	}
-	f.trans = esc.NewSelect([]string{"stdio", "http", "sse"}, func(string) { f.rebuild() })
+	f.trans = esc.NewSelect([]string{"stdio", "http", "sse"}, func(string) { f.rebuild(); f.recheck() })
 
 	protocol := f.protocolSection(c)
 	f.oauth = widget.NewAccordionItem("OAuth", f.oauthSection(c.Auth))
@@ -776,7 +835,7 @@ func (f *serverForm) config() (ServerConfig, []problem) {
 	if c.Transport == "stdio" {
 		c.Command = strings.TrimSpace(f.command.Text)
 		if c.Command == "" {
-			bad("command", "A stdio server needs a command, such as npx or node (the grey text is only an example).")
+			bad("command", "A stdio server needs a command, such as npx or node.")
 		}
 		if c.Args, err = splitArgs(f.args.Text); err != nil {
 			bad("args", "A quote is not closed.")
@@ -932,11 +991,6 @@ func (f *serverForm) oauthConfig(transport string, ps []problem) (OAuthConfig, [
 // onSave validates and saves; it reports whether the dialog may close.
 // Problems are shown at their fields, and the first one under the form.
 func (f *serverForm) onSave() bool {
-	for k := range f.errs {
-		if k != "oauth.scopes" {
-			f.setErr(k, "")
-		}
-	}
 	c, ps := f.config()
 	if len(ps) == 0 && c.Name != f.oldName && f.w.server(c.Name) != nil {
 		ps = append(ps, problem{"name", fmt.Sprintf("A server named %q exists already.", c.Name)})
@@ -951,19 +1005,8 @@ func (f *serverForm) onSave() bool {
 			ps = append(ps, problem{field, err.Error()})
 		}
 	}
-	if len(ps) > 0 {
-		for _, p := range ps {
-			f.setErr(p.field, p.msg)
-		}
-		first := ps[0].msg
-		switch {
-		case len(ps) == 2:
-			first += " (and 1 more problem, marked at its field)"
-		case len(ps) > 2:
-			first += fmt.Sprintf(" (and %d more problems, marked at their fields)", len(ps)-1)
-		}
-		f.errLbl.SetText(first)
-		f.errLbl.Show()
+	if f.showProblems(ps) {
+		f.checked = true
 		return false
 	}
 	if s := f.w.server(f.oldName); s != nil && f.oldName != "" && f.oldName != c.Name {
