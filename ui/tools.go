@@ -569,8 +569,10 @@ func (t *toolsScreen) onResult(name string, ctx context.Context, res ToolResult,
 		t.showProtocolError("The call failed", err)
 		t.showAttempt(res.Attempt)
 		t.revealResult()
-		head, _ := plainError(err)
-		t.ss.s.w.toast("error", head)
+		if !t.inView() { // the card says it already; a toast would only cover it
+			head, _ := plainError(err)
+			t.ss.s.w.toast("error", head)
+		}
 		return
 	}
 	t.lastRes = &res
@@ -579,6 +581,14 @@ func (t *toolsScreen) onResult(name string, ctx context.Context, res ToolResult,
 	}
 	t.showResult(res, elapsed)
 	t.revealResult()
+}
+
+// inView reports whether the user is looking at this screen: its server
+// is the one shown and its tab is open.
+func (t *toolsScreen) inView() bool {
+	w := t.ss.s.w
+	tab := t.ss.tabs.Selected()
+	return w.selected == t.ss.s && tab != nil && tab.Text == "Tools"
 }
 
 // revealResult scrolls the form to the result card when its top landed
