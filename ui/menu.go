@@ -2,11 +2,12 @@ package ui
 
 import (
 	"image/color"
-	"net/url"
 	"runtime"
 	"strings"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -227,11 +228,17 @@ func (w *Window) onShortcutHelp(mod string) {
 	esc.Show(esc.NewCustom("Keyboard shortcuts", "Close", widget.NewRichTextFromMarkdown(b.String()), w.win), w.win)
 }
 
+// onTroubleshooting opens the troubleshooting guide in the browser and
+// shows its address with Copy and Open, as the sign-in does: the opener
+// may start no browser and still report success.
 func (w *Window) onTroubleshooting() {
-	u, _ := url.Parse(TroubleshootingURL)
-	if err := w.app.OpenURL(u); err != nil {
-		w.toast("error", "Could not open a browser; the page is "+TroubleshootingURL)
-	}
+	w.openURL(TroubleshootingURL)
+	room := canvas.NewRectangle(color.Transparent)
+	room.SetMinSize(fyne.NewSize(fyne.Min(620, w.win.Canvas().Size().Width-120), 0)) // the address on one line where it fits
+	content := container.NewVBox(
+		container.NewStack(room, wrapLabel("The guide opens in your browser. If none opened, copy the address into one:")),
+		w.addressBox(TroubleshootingURL))
+	esc.Show(esc.NewCustom("Troubleshooting guide", "Close", content, w.win), w.win)
 }
 
 func (w *Window) onAbout() {

@@ -155,14 +155,20 @@ func (s *server) placeholder() fyne.CanvasObject {
 // elsewhere).
 func (s *server) signInBox(si *SignInView) fyne.CanvasObject {
 	msg := wrapLabel("Waiting up to " + si.waitText() + " (until " + si.Until.Format("15:04") + ") for you to sign in in your browser…")
-	addr := wrapLabel(si.URL)
+	return container.NewVBox(msg, widget.NewLabel("Sign-in page:"), s.w.addressBox(si.URL))
+}
+
+// addressBox shows the web address u on one line with Copy and Open, for
+// a page the browser may not have opened (a sign-in, the troubleshooting
+// guide): an opener that started no browser reports no error.
+func (w *Window) addressBox(u string) fyne.CanvasObject {
+	addr := wrapLabel(u)
 	addr.TextStyle = fyne.TextStyle{Monospace: true}
 	addr.Truncation = fyne.TextTruncateEllipsis
 	addr.Wrapping = fyne.TextWrapOff
-	open := widget.NewButtonWithIcon("Open", theme.ComputerIcon(), func() { s.w.openURL(si.URL) })
+	open := widget.NewButtonWithIcon("Open", theme.ComputerIcon(), func() { w.openURL(u) })
 	open.Importance = widget.LowImportance
-	return container.NewVBox(msg, widget.NewLabel("Sign-in page:"), addr,
-		container.NewHBox(copyButton("Copy", func() string { return si.URL }), open))
+	return container.NewVBox(addr, container.NewHBox(copyButton("Copy", func() string { return u }), open))
 }
 
 // openURL opens u in the browser (Options.OpenURL, else the app's).
