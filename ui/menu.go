@@ -234,7 +234,7 @@ func (w *Window) onShortcutHelp(mod string) {
 func (w *Window) onTroubleshooting() {
 	w.openURL(TroubleshootingURL)
 	room := canvas.NewRectangle(color.Transparent)
-	room.SetMinSize(fyne.NewSize(fyne.Min(620, w.win.Canvas().Size().Width-120), 0)) // the address on one line where it fits
+	room.SetMinSize(fyne.NewSize(fyne.Min(720, w.win.Canvas().Size().Width-120), 0)) // the address on one line where it fits
 	content := container.NewVBox(
 		container.NewStack(room, wrapLabel("The guide opens in your browser. If none opened, copy the address into one:")),
 		w.addressBox(TroubleshootingURL))
