@@ -9,14 +9,7 @@ import (
 // 1024×700, the smallest size the product supports.
 func TestFitsSmallWindow(t *testing.T) {
 	w, b, _ := connected(t, nil)
-	b.mu.Lock()
-	b.servers = append(b.servers, ServerConfig{Name: "bad", Transport: "http", URL: "http://127.0.0.1:9/mcp"})
-	b.mu.Unlock()
-	Sync(w.reloadServers)
-	c, _ := b.Open("bad", nil)
-	c.(*fakeConn).fail = errors.New("cannot reach http://127.0.0.1:9/mcp — is the server running, and is the URL right?")
-	Sync(func() { w.server("bad").onConnect() })
-	waitFor(t, "bad failed", func() bool { return w.server("bad").state.State == StateFailed && !w.server("bad").retrying })
+	addFailedServer(t, w, b)
 	Sync(func() { w.selectServer(w.server("fake")) })
 	b.ev.send(EventView{Seq: 1, Server: "fake", Kind: "message", Dir: "out", Type: "request", ID: "7", Title: "tools/call #7", Badge: "17ms", Pair: 2,
 		Raw: []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call"}`)},
@@ -32,4 +25,19 @@ func TestFitsSmallWindow(t *testing.T) {
 			}
 		}
 	})
+}
+
+// addFailedServer adds the HTTP server "bad" to the window, whose
+// connection fails with "cannot reach …", and waits until it has failed
+// for good.
+func addFailedServer(t *testing.T, w *Window, b *fakeBackend) {
+	t.Helper()
+	b.mu.Lock()
+	b.servers = append(b.servers, ServerConfig{Name: "bad", Transport: "http", URL: "http://127.0.0.1:9/mcp"})
+	b.mu.Unlock()
+	Sync(w.reloadServers)
+	c, _ := b.Open("bad", nil)
+	c.(*fakeConn).fail = errors.New("cannot reach http://127.0.0.1:9/mcp — is the server running, and is the URL right?")
+	Sync(func() { w.server("bad").onConnect() })
+	waitFor(t, "bad failed", func() bool { return w.server("bad").state.State == StateFailed && !w.server("bad").retrying })
 }

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"errors"
 	"strings"
 	"testing"
 )
@@ -22,14 +21,7 @@ func TestSummaryQuotesArguments(t *testing.T) {
 // said "cannot reach …" under a page that said "Cannot reach …").
 func TestCardCauseReadsAsASentence(t *testing.T) {
 	w, b, _ := connected(t, nil)
-	b.mu.Lock()
-	b.servers = append(b.servers, ServerConfig{Name: "bad", Transport: "http", URL: "http://127.0.0.1:9/mcp"})
-	b.mu.Unlock()
-	Sync(w.reloadServers)
-	c, _ := b.Open("bad", nil)
-	c.(*fakeConn).fail = errors.New("cannot reach http://127.0.0.1:9/mcp — is the server running, and is the URL right?")
-	Sync(func() { w.server("bad").onConnect() })
-	waitFor(t, "bad failed", func() bool { return w.server("bad").state.State == StateFailed && !w.server("bad").retrying })
+	addFailedServer(t, w, b)
 	Sync(func() {
 		if got := w.list.cards[w.server("bad")].cause.Text; !strings.HasPrefix(got, "Cannot reach http://127.0.0.1:9/mcp") {
 			t.Errorf("the card's cause reads %q", got)
