@@ -139,7 +139,7 @@ func TestCollectionChecklist(t *testing.T) {
 	Sync(func() {
 		for _, o := range w.win.Canvas().Overlays().List() {
 			walkVisible(o, func(o fyne.CanvasObject) {
-				if e, ok := o.(*widget.Entry); ok && strings.Contains(e.Text, "changed /result/x: 1 → 2") {
+				if e, ok := esc.AsEntry(o); ok && strings.Contains(e.Text, "changed /result/x: 1 → 2") {
 					shown = true
 				}
 			})
