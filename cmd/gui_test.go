@@ -1020,7 +1020,7 @@ func TestGUIInputVariables(t *testing.T) {
 	h.waitFor("the question", func() bool { return h.entry("value of ${input:team-token}") != nil })
 	h.tap("Don't connect")
 	h.waitFor("the reason", func() bool {
-		return h.hasText("needs values for VS Code inputs: ${input:team-token} in headers.X-Team-Token")
+		return h.hasText("Needs values for VS Code inputs: ${input:team-token} in headers.X-Team-Token")
 	})
 
 	h.tap("Retry")
