@@ -139,14 +139,34 @@ func objectOf(data []byte, v *hujson.Value, base int) (*object, error) {
 	return o, nil
 }
 
-// lineTrail returns the span of data[from:to] up to its first line break
-// when it holds a comment, else an empty span at from.
+// lineTrail returns the span of data[from:to] (whitespace and comments)
+// up to its first line break outside a block comment when it holds a
+// comment, else an empty span at from. A line break inside /* … */ does
+// not end the line: cut there, the trail split the comment, and an entry
+// added after it landed inside the comment (found by FuzzParse).
 func lineTrail(data []byte, from, to int) [2]int {
-	nl := bytes.IndexByte(data[from:to], '\n')
-	if nl < 0 || isBlank(data[from:from+nl]) {
-		return [2]int{from, from}
+	for i := from; i < to; i++ {
+		switch {
+		case data[i] == '\n':
+			if isBlank(data[from:i]) {
+				return [2]int{from, from}
+			}
+			return [2]int{from, i}
+		case data[i] == '/' && i+1 < to && data[i+1] == '/':
+			nl := bytes.IndexByte(data[i:to], '\n')
+			if nl < 0 {
+				return [2]int{from, from}
+			}
+			i += nl - 1 // the loop comes to the line break next
+		case data[i] == '/' && i+1 < to && data[i+1] == '*':
+			end := bytes.Index(data[i+2:to], []byte("*/"))
+			if end < 0 {
+				return [2]int{from, from}
+			}
+			i += 2 + end + 1 // the comment's last '/'
+		}
 	}
-	return [2]int{from, from + nl}
+	return [2]int{from, from}
 }
 
 // closing returns what the object holds after its last value, trailing
