@@ -2,7 +2,9 @@ package ui
 
 import (
 	"slices"
+	"sort"
 	"strings"
+	"unicode"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -197,17 +199,15 @@ func (p *palette) show() {
 	c.Focus(p.entry)
 }
 
-// filter shows the items matching the typed text: fuzzy (the letters in
-// order, best matches first), or everything when nothing is typed.
+// filter shows the items matching the typed text (paletteMatches), or
+// everything when nothing is typed.
 func (p *palette) filter() {
 	q := strings.TrimSpace(p.entry.Text)
 	p.shown = p.shown[:0]
 	if q == "" {
 		p.shown = append(p.shown, p.all...)
 	} else {
-		for _, m := range fuzzy.FindFrom(q, paletteSource(p.all)) {
-			p.shown = append(p.shown, p.all[m.Index])
-		}
+		p.shown = append(p.shown, paletteMatches(q, p.all)...)
 	}
 	if len(p.shown) == 0 {
 		p.empty.SetText("Nothing matches \"" + q + "\".")
@@ -219,6 +219,136 @@ func (p *palette) filter() {
 	p.list.Refresh()
 	p.cur = -1
 	p.move(1)
+}
+
+// How well the query matches a line, best first (matchTier).
+const (
+	tierPrefix    = iota // the line begins with the query
+	tierWordStart        // the query begins a word of the line
+	tierWords            // the query is the beginnings of words, in order
+	tierInside           // the query is inside a word, its letters together
+	tierScattered        // only the letters in order, scattered: no match
+)
+
+// paletteMatches is what the palette lists for the query q, best first.
+// An item is matched on its label and kind ("echo Tool"). The rule
+// (issue #12): github.com/sahilm/fuzzy finds the items that hold the
+// query's letters in order (its spaces left out), and of those the
+// palette lists the ones a user calls matches, ranked:
+//
+//  1. the line begins with the query: "echo" → echo;
+//  2. the query, as typed, begins a word: "time" → get_time, "dark" →
+//     View › Theme › Dark (a word begins after a space, punctuation or
+//     "_", or at a capital after a small letter);
+//  3. the query is the beginnings of words, in order, each word typed
+//     beginning one: "theme dark" and "vtd" → View › Theme › Dark,
+//     "get time" → get_time;
+//  4. the query is inside a word, its letters together: "ound" → Round.
+//
+// Within each rank the library's score decides (fewer letters between
+// and before the matched ones first), then the order before anything was
+// typed. Letters merely scattered in order are no match, even when
+// nothing else matches: the library alone listed Image (get_image) and
+// Settings › Event log memory for "time", where "Nothing matches" is
+// the answer.
+func paletteMatches(q string, items []paletteItem) []paletteItem {
+	words := strings.Fields(strings.ToLower(q))
+	if len(words) == 0 {
+		return nil
+	}
+	ms := fuzzy.FindFrom(strings.Join(words, ""), paletteSource(items))
+	type ranked struct{ tier, index int }
+	var kept []ranked
+	for _, m := range ms {
+		if tier := matchTier(words, m.Str); tier != tierScattered {
+			kept = append(kept, ranked{tier, m.Index})
+		}
+	}
+	// ms is sorted by score already (a stable sort: ties keep the items'
+	// order), so a stable sort by rank keeps the score within each
+	sort.SliceStable(kept, func(a, b int) bool { return kept[a].tier < kept[b].tier })
+	out := make([]paletteItem, len(kept))
+	for i, k := range kept {
+		out[i] = items[k.index]
+	}
+	return out
+}
+
+// matchTier is how the query's words (lower case) match s: one of the
+// tier constants, tierScattered when none of the others.
+func matchTier(words []string, s string) int {
+	line := []rune(s)
+	low := make([]rune, len(line))
+	starts := make([]bool, len(line))
+	for i, r := range line {
+		low[i] = unicode.ToLower(r)
+		starts[i] = i == 0 || !isWordRune(line[i-1]) || unicode.IsLower(line[i-1]) && unicode.IsUpper(r)
+	}
+	tier := tierScattered
+	phrase := []rune(strings.Join(words, " "))
+	for at := range len(low) - len(phrase) + 1 {
+		if !slices.Equal(low[at:at+len(phrase)], phrase) {
+			continue
+		}
+		switch {
+		case at == 0:
+			return tierPrefix
+		case starts[at]:
+			tier = tierWordStart
+		default:
+			tier = min(tier, tierInside)
+		}
+	}
+	if tier == tierWordStart {
+		return tier
+	}
+	if wordPieces(words, low, starts) {
+		return tierWords
+	}
+	return tier
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+// wordPieces reports whether the words can be cut into pieces that each
+// begin a word of low (starts tells where words begin), in order, every
+// word typed beginning a piece of its own.
+func wordPieces(words []string, low []rune, starts []bool) bool {
+	var q []rune
+	var first []bool // q[i] begins a word typed
+	for _, w := range words {
+		for i, r := range []rune(w) {
+			q = append(q, r)
+			first = append(first, i == 0)
+		}
+	}
+	failed := map[[2]int]bool{}
+	var match func(qi, si int) bool
+	match = func(qi, si int) bool {
+		if qi == len(q) {
+			return true
+		}
+		if failed[[2]int{qi, si}] {
+			return false
+		}
+		for at := si; at < len(low); at++ {
+			if !starts[at] || low[at] != q[qi] {
+				continue
+			}
+			n := 1
+			for qi+n < len(q) && at+n < len(low) && !first[qi+n] && low[at+n] == q[qi+n] {
+				n++
+			}
+			for k := n; k > 0; k-- { // the longest piece first
+				if match(qi+k, at+k) {
+					return true
+				}
+			}
+		}
+		failed[[2]int{qi, si}] = true
+		return false
+	}
+	return match(0, 0)
 }
 
 // paletteSource lets the fuzzy matcher read the items' labels and kinds.

@@ -91,13 +91,20 @@ func TestPaletteOpensFilteredOutTool(t *testing.T) {
 	})
 }
 
-func TestPaletteFuzzyMatch(t *testing.T) {
+func TestPaletteWordStartsMatch(t *testing.T) {
 	w, _, _ := connected(t, nil)
-	// the letters in order, not a substring
-	p := openPalette(t, w, "thprmt")
+	// the beginnings of words, not a substring
+	p := openPalette(t, w, "thepr")
 	Sync(func() {
 		if len(p.shown) == 0 || p.shown[0].kind != "Prompt" {
-			t.Errorf("thprmt lists %v, want the prompt first", shownLabels(p))
+			t.Errorf("thepr lists %v, want the prompt first", shownLabels(p))
+		}
+	})
+	// letters scattered in order are no match
+	Sync(func() { p.entry.SetText("thprmt") })
+	Sync(func() {
+		if len(p.shown) != 0 {
+			t.Errorf("thprmt lists %v, want nothing", shownLabels(p))
 		}
 	})
 	Sync(func() { p.entry.SetText("zzzzqqq") })
