@@ -47,7 +47,7 @@ func (l *Log) ClearConn(conn string, upTo uint64) {
 					continue
 				}
 				if evs == nil {
-					evs, _ = l.cache.get(c, l.sp) // unreadable: counts stay
+					evs, _ = l.cache.peek(c, l.sp) // unreadable: counts stay
 				}
 				if evs != nil {
 					d.Add(&evs[j])
@@ -216,4 +216,21 @@ func (cc *chunkCache) drop(c *chunk) {
 		}
 	}
 	cc.mu.Unlock()
+}
+
+// peek returns c's decoded events, from the cache when they are there;
+// otherwise it decodes them without caching them: ClearConn reads each
+// chunk it clears once, to count what goes, and caching those would push
+// out the chunks readers use and keep up to cacheBytes of events that are
+// about to be removed.
+func (cc *chunkCache) peek(c *chunk, sp *spill) ([]Event, error) {
+	cc.mu.Lock()
+	for _, it := range cc.items {
+		if it.c == c {
+			cc.mu.Unlock()
+			return it.evs, nil
+		}
+	}
+	cc.mu.Unlock()
+	return decodeChunk(c, sp)
 }

@@ -2,6 +2,8 @@ package events
 
 import (
 	"context"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -261,5 +263,36 @@ func TestClearConnConcurrent(t *testing.T) {
 	}
 	if n := l.Len(); n != 20000 || len(l.Events()) != n {
 		t.Errorf("Len %d, read %d, want 20000", n, len(l.Events()))
+	}
+}
+
+// TestClearConnLeavesTheChunkCache: ClearConn reads every chunk it
+// clears events from, to count what goes, and keeps none of them decoded:
+// a chunk that also holds another connection's events stays, and cached
+// it kept its removed events decoded in memory after the Clear (up to
+// cacheBytes), pushing out what a reader had open.
+func TestClearConnLeavesTheChunkCache(t *testing.T) {
+	l := New(&Options{SpillDir: t.TempDir(), NoSpill: true})
+	t.Cleanup(func() { l.Close() })
+	line := strings.Repeat("progress ", 200)
+	const n = 12 * chunkEvents
+	for i := 0; i < n; i++ {
+		c := "a"
+		if i%16 == 0 { // every chunk holds some of b's events
+			c = "b"
+		}
+		l.Append(Event{Conn: c, Kind: KindStderr, Text: line + strconv.Itoa(i)})
+	}
+	if r := l.Retention(); r.Sealed == 0 {
+		t.Fatalf("want sealed events, got %+v", r)
+	}
+	l.ClearConn("a", l.LastSeq())
+	if r := l.Retention(); r.Events != n/16 || r.Sealed == 0 {
+		t.Fatalf("after the Clear: %+v, want b's %d events left, some sealed", r, n/16)
+	}
+	l.cache.mu.Lock()
+	defer l.cache.mu.Unlock()
+	if len(l.cache.items) != 0 || l.cache.bytes != 0 {
+		t.Fatalf("%d decoded chunks (%d bytes) cached after a Clear when no reader opened one", len(l.cache.items), l.cache.bytes)
 	}
 }

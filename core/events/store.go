@@ -404,6 +404,7 @@ func (cc *chunkCache) get(c *chunk, sp *spill) ([]Event, error) {
 	cc.bytes += size
 	for len(cc.items) > 1 && cc.bytes > cacheBytes {
 		cc.bytes -= cc.items[0].size
+		cc.items[0] = cached{} // the array behind the slice keeps what it holds
 		cc.items = cc.items[1:]
 	}
 	cc.mu.Unlock()
