@@ -49,10 +49,16 @@ import (
 //     as one flood call of rate/10 notifications every 100 ms. It counts the
 //     flood's notifications the log recorded against those the server
 //     sent, and the process's memory before the flood, at its peak, and
-//     after the inspector's Clear. Then the window quits.
+//     after the inspector's Clear. The baseline is taken after a warm-up:
+//     one flood call of SPYGLASS_BENCH_WARMUP notifications (default
+//     1000), drawn, then cleared, so that what any use of the window
+//     loads once (the font faces of the styles the inspector draws,
+//     Fyne's caches) is in the baseline as it is after Clear. Then the
+//     window quits.
 //     SPYGLASS_BENCH_CPUPROFILE=FILE writes a CPU profile of the flood,
 //     SPYGLASS_BENCH_TRACE=FILE an execution trace of it,
-//     SPYGLASS_BENCH_HEAPPROFILE=FILE a heap profile after Clear.
+//     SPYGLASS_BENCH_HEAPPROFILE=FILE a heap profile after Clear and
+//     FILE.before one at the baseline (go tool pprof -diff_base).
 //
 // When the report is written, one line "SPYGLASS_BENCH done" goes to stdout.
 const (
@@ -126,6 +132,11 @@ type floodStats struct {
 	CPUSeconds      float64 `json:"cpu_s"`
 	CaughtUpSeconds float64 `json:"caught_up_s"`
 	Load1           float64 `json:"load1"`
+	// UIThreadCPUSeconds is the part of CPUSeconds the UI thread used (the main
+	// thread, which Fyne's loop is locked to: its Go code and the GL
+	// calls it makes), read from the kernel per thread; unlike the delay
+	// it hardly moves with the machine's load.
+	UIThreadCPUSeconds float64 `json:"ui_thread_cpu_s"`
 }
 
 // startBench installs the benchmark mode when SPYGLASS_BENCH is set. It
@@ -250,6 +261,9 @@ func benchFlood(be *guiBackend, w *ui.Window, server string, rep *benchReport) e
 	}
 	fs := &floodStats{Rate: rate, Seconds: float64(seconds)}
 	rep.Flood = fs
+	if err := warmUp(be, w, sess, envInt("SPYGLASS_BENCH_WARMUP", 1000)); err != nil {
+		return err
+	}
 
 	// the flood's notifications as the log records them
 	var mu sync.Mutex
@@ -275,6 +289,11 @@ func benchFlood(be *guiBackend, w *ui.Window, server string, rep *benchReport) e
 	defer cancel()
 
 	fs.RSSBeforeMB, fs.HeapBeforeMB = settledMemory()
+	if path := os.Getenv("SPYGLASS_BENCH_HEAPPROFILE"); path != "" {
+		if err := writeHeapProfile(path + ".before"); err != nil {
+			return err
+		}
+	}
 	resetPeakRSS()
 	if path := os.Getenv("SPYGLASS_BENCH_CPUPROFILE"); path != "" {
 		// where the UI thread's time goes during the flood (go tool pprof)
@@ -301,6 +320,7 @@ func benchFlood(be *guiBackend, w *ui.Window, server string, rep *benchReport) e
 		defer trace.Stop()
 	}
 	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
 	sampler := &delaySampler{do: fyne.Do}
 	go sampler.run(ctx, tick)
 	var heapPeak uint64
@@ -321,7 +341,7 @@ func benchFlood(be *guiBackend, w *ui.Window, server string, rep *benchReport) e
 	}()
 
 	fs.Load1 = loadAverage()
-	cpu0 := processCPU()
+	cpu0, uiCPU0 := processCPU(), mainThreadCPU()
 	chunk := max(rate/10, 1)
 	calls := seconds * 10
 	start := time.Now()
@@ -365,6 +385,7 @@ func benchFlood(be *guiBackend, w *ui.Window, server string, rep *benchReport) e
 	ui.Sync(func() {}) // the UI thread has run everything posted so far
 	stop()
 	fs.CPUSeconds = (processCPU() - cpu0).Seconds()
+	fs.UIThreadCPUSeconds = (mainThreadCPU() - uiCPU0).Seconds()
 	fs.CaughtUpSeconds = time.Since(start).Seconds()
 	mu.Lock()
 	fs.Recorded, fs.ListenerDropped = recorded, dropped
@@ -373,7 +394,11 @@ func benchFlood(be *guiBackend, w *ui.Window, server string, rep *benchReport) e
 	fs.RSSPeakMB = procStatusMB("VmHWM")
 	rep.UIDelay = sampler.stats(tick)
 
-	ui.Sync(func() { fs.ClearedEvents = w.ClearInspector() })
+	cleared, err := clearInspector(be, w)
+	if err != nil {
+		return err
+	}
+	fs.ClearedEvents = cleared
 	fs.RSSClearedMB, fs.HeapClearMB = settledMemory()
 	if path := os.Getenv("SPYGLASS_BENCH_HEAPPROFILE"); path != "" {
 		// what stays after Clear (go tool pprof -sample_index=inuse_space)
@@ -385,6 +410,53 @@ func benchFlood(be *guiBackend, w *ui.Window, server string, rep *benchReport) e
 		floodErr = fmt.Errorf("the inspector's Clear cleared no event, so the memory after Clear was not measured")
 	}
 	return floodErr
+}
+
+// warmUp has the window draw a flood of n notifications once and clears
+// it, before the baseline: the first draw of the inspector's rows loads
+// the font faces of their styles and fills Fyne's caches, which stay for
+// the life of the window whatever it shows; measured from a window that
+// had never drawn them, that one-time cost read as memory the flood kept.
+func warmUp(be *guiBackend, w *ui.Window, sess *session.Session, n int) error {
+	if _, err := sess.CallTool(context.Background(), session.ToolCall{Name: "flood", Arguments: map[string]any{"count": n}}, nil); err != nil {
+		return fmt.Errorf("warm-up flood: %w", err)
+	}
+	// its notifications were recorded before its answer; the window
+	// redraws within its longest redraw interval and paints the next
+	// frame: this waits well past both
+	time.Sleep(time.Second) // the window drawing, not synchronisation
+	ui.Sync(func() {})
+	if _, err := clearInspector(be, w); err != nil {
+		return fmt.Errorf("warm-up: %w", err)
+	}
+	return nil
+}
+
+// clearInspector presses the inspector's Clear (ui.Window.ClearInspector)
+// and waits until the log has dropped the events too: the window hands
+// that to a goroutine (ui.EventClearer), and memory read before it ends
+// still holds them. It returns how many events were cleared.
+func clearInspector(be *guiBackend, w *ui.Window) (uint64, error) {
+	logCleared := make(chan struct{}, 1)
+	hook := func() {
+		select {
+		case logCleared <- struct{}{}:
+		default:
+		}
+	}
+	be.events.cleared.Store(&hook)
+	defer be.events.cleared.Store(nil)
+	var n uint64
+	ui.Sync(func() { n = w.ClearInspector() })
+	if n == 0 {
+		return 0, nil
+	}
+	select {
+	case <-logCleared:
+	case <-time.After(2 * time.Minute): // a hang bound, not a measurement
+		return n, fmt.Errorf("the log had not dropped the cleared events 2 minutes after the inspector's Clear")
+	}
+	return n, nil
 }
 
 // writeHeapProfile writes the heap profile of what is live now.
@@ -558,6 +630,28 @@ func processCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// mainThreadCPU is the user and system CPU time of the process's main
+// thread (/proc/self/task/PID/stat, in clock ticks of 10 ms), the thread
+// the UI loop runs on; 0 when it cannot be read.
+func mainThreadCPU() time.Duration {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/self/task/%d/stat", os.Getpid()))
+	if err != nil {
+		return 0
+	}
+	_, after, ok := bytes.Cut(stat, []byte(") "))
+	f := strings.Fields(string(after))
+	if !ok || len(f) < 13 {
+		return 0
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64) // fields 14 and 15 of the whole line
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	const userHZ = 100
+	return time.Duration(utime+stime) * time.Second / userHZ
 }
 
 // loadAverage is the machine's one-minute load average (0 when unknown).

@@ -187,3 +187,12 @@ func TestArmExit(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// TestMainThreadCPU: the UI thread's CPU time is read, and is part of
+// the process's.
+func TestMainThreadCPU(t *testing.T) {
+	main := mainThreadCPU()
+	if all := processCPU(); main < 0 || main > all+10*time.Millisecond { // 10 ms: the kernel's ticks
+		t.Errorf("main thread %s, process %s", main, all)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"sync/atomic"
 	"time"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
@@ -14,6 +15,9 @@ import (
 type guiEvents struct {
 	log *events.Log
 	b   *guiBackend
+	// cleared, when set (the benchmark mode), is called once a
+	// ClearEvents has finished.
+	cleared atomic.Pointer[func()]
 }
 
 // Subscribe implements ui.EventSource.
@@ -81,6 +85,9 @@ func (g *guiEvents) Search(ctx context.Context, q ui.EventQuery, found func([]ui
 // ones, so an event arriving while the window clears is never lost.
 func (g *guiEvents) ClearEvents(server string, upTo uint64) bool {
 	g.log.ClearConn(server, upTo)
+	if f := g.cleared.Load(); f != nil {
+		(*f)()
+	}
 	return true
 }
 

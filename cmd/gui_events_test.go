@@ -81,3 +81,18 @@ func TestGUIEventsClearEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestGUIEventsClearedHook: the benchmark mode's hook runs once the log
+// has dropped the events, so memory read after it no longer holds them.
+func TestGUIEventsClearedHook(t *testing.T) {
+	l := events.New(&events.Options{NoSpill: true})
+	g := &guiEvents{log: l}
+	last := logFlood(l, "a", 3000)
+	left := -1
+	hook := func() { left = l.Len() }
+	g.cleared.Store(&hook)
+	g.ClearEvents("a", last)
+	if left != 0 {
+		t.Errorf("the hook ran with %d events in the log, want 0", left)
+	}
+}
