@@ -111,6 +111,10 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	title := heading("Inspector")
 	in.counters = widget.NewLabel("")
 	in.counters.SizeName = theme.SizeNameCaptionText
+	// cut, never wider than the inspector: a longer count ("12 of 340
+	// events · paused, 8 buffered") must not widen the panel and move
+	// the buttons
+	in.counters.Truncation = fyne.TextTruncateEllipsis
 	in.pause = newActionPair("Pause", theme.MediaPauseIcon(), in.onPause)
 	in.pauseBtn = in.pause.full
 	clear := newActionPair("Clear", theme.DeleteIcon(), in.onClear)
@@ -477,11 +481,13 @@ func (in *inspector) refilter() {
 	in.updateCounters()
 }
 
-// listChanged redraws the list after rows came or went.
+// listChanged redraws the list after rows came or went, and the count of
+// the rows listed.
 func (in *inspector) listChanged() {
 	in.list.Refresh()
 	in.follow()
 	in.updateEmpty()
+	in.updateCounters()
 }
 
 // follow keeps the newest events in view while no event is open.
@@ -519,10 +525,17 @@ func (in *inspector) recount() {
 }
 
 // updateCounters shows tool calls, errors and events since the last clear
-// (counted by core/events' Stats.Add as the log counts them).
+// (counted by core/events' Stats.Add as the log counts them). While a tab
+// or the search filters the list, the events read "12 of 340 events", the
+// rows listed of those counted, as the Tools screen words its count ("4 of
+// 26 tools").
 func (in *inspector) updateCounters() {
 	st := in.stats
-	s := fmt.Sprintf("%d tool calls · %d errors · %d events", st.ToolCalls, st.Errors, st.Events)
+	evs := fmt.Sprintf("%d events", st.Events)
+	if in.tab != "" || in.query != "" {
+		evs = fmt.Sprintf("%d of %d events", in.rows(), st.Events)
+	}
+	s := fmt.Sprintf("%d tool calls · %d errors · %s", st.ToolCalls, st.Errors, evs)
 	if in.paused {
 		buf := 0
 		for _, b := range in.pending {
