@@ -220,12 +220,13 @@ func (ss *serverScreens) resultContentView(c Content) fyne.CanvasObject {
 	return container.NewVBox(container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), nil, l), p.obj)
 }
 
-// showRawJSON shows a result's JSON in a dialog: indented when small, a
-// page at a time as sent when beyond bigText (indenting 50 MB would take
-// the UI thread and another 50 MB).
+// showRawJSON shows a result's JSON in a dialog, in the monospace text
+// style as raw bytes are everywhere: indented when small, a page at a
+// time as sent when beyond bigText (indenting 50 MB would take the UI
+// thread and another 50 MB).
 func showRawJSON(title string, raw []byte, w fyne.Window) {
 	if len(raw) <= bigText {
-		showTextDialog(title, prettyJSON(raw), w)
+		showStyledTextDialog(title, prettyJSON(raw), fyne.TextStyle{Monospace: true}, w)
 		return
 	}
 	p := newPagedText(bytesText(raw))

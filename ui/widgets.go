@@ -533,7 +533,14 @@ func copyButton(label string, text func() string) *widget.Button {
 // scrollable, selectable dialog. Its entry and buttons are esc's, so Esc
 // closes it whichever has the focus.
 func showTextDialog(title, text string, w fyne.Window) {
+	showStyledTextDialog(title, text, fyne.TextStyle{}, w)
+}
+
+// showStyledTextDialog is showTextDialog with the text in style (raw
+// bytes are Monospace).
+func showStyledTextDialog(title, text string, style fyne.TextStyle, w fyne.Window) {
 	e := esc.NewMultiLineEntry()
+	e.TextStyle = style
 	e.SetText(text)
 	e.Wrapping = fyne.TextWrapWord
 	var copyBtn *esc.Button
