@@ -25,6 +25,7 @@ type promptsScreen struct {
 	cache   *cacheBadge
 	status  *widget.Label
 	detail  *fyne.Container
+	offer   *offerPane // the pane while the server offers no prompts
 	title   *widget.Label
 	desc    *widget.Label
 	formBox *fyne.Container
@@ -64,6 +65,7 @@ func (p *promptsScreen) buildUI() fyne.CanvasObject {
 	p.banner = listChangedBanner(p.onRefresh)
 	p.status = widget.NewLabel("Loading prompts…")
 	p.status.Importance = widget.LowImportance
+	p.status.Wrapping = fyne.TextWrapWord // a long server name must not widen the list
 	p.more = nextPageButton(p.onNextPage)
 	p.cache = p.ss.cache.badge()
 	left := container.NewBorder(container.NewVBox(p.banner, p.status, p.cache.obj), p.more, nil, nil, p.list)
@@ -78,6 +80,7 @@ func (p *promptsScreen) buildUI() fyne.CanvasObject {
 	p.formObj = esc.NewVScroll(container.NewPadded(container.NewVBox(
 		p.title, p.desc, p.formBox, container.NewHBox(p.getBtn), widget.NewSeparator(), p.msgs)))
 	p.detail = container.NewStack(emptyState("Select a prompt to fill its arguments and get it."))
+	p.offer = newOfferPane(p.detail)
 	return listSplit(left, p.detail)
 }
 
@@ -97,9 +100,10 @@ func (p *promptsScreen) loadPage(cursor string) {
 	},
 		func(pg page[Prompt], err error) {
 			if err != nil {
-				p.status.SetText(listFailure("prompts", err))
+				p.offer.failed(p.status, "prompts", err, "prompts", "prompts/list")
 				return
 			}
+			p.offer.offered()
 			p.prompts = append(p.prompts, pg.items...)
 			if c := p.ss.conn(); c != nil && cursor == "" {
 				p.cache.set(lastHint(c, "prompts/list"), listContent(pg.items))
@@ -114,7 +118,7 @@ func (p *promptsScreen) loadPage(cursor string) {
 			if len(ps) == 0 {
 				p.status.SetText("This server offers no prompts.")
 			} else {
-				p.status.SetText(fmt.Sprintf("%d prompts", len(ps)))
+				p.status.SetText(listCount(len(ps), len(ps), "prompt"))
 			}
 			p.list.Refresh()
 		})

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -86,15 +85,9 @@ func (r *resourcesScreen) applyFilter() {
 	case len(r.rows) == 0:
 		r.status.SetText("This server offers no resources.")
 	case len(match) == 0:
-		r.status.SetText("No resource matches \"" + r.search.Text + "\".")
-	case q != "":
-		st := fmt.Sprintf("%d of %s", res, plural(len(r.resources), "resource"))
-		if len(r.templates) > 0 {
-			st += fmt.Sprintf(" · %d of %s", len(match)-res, plural(len(r.templates), "template"))
-		}
-		r.status.SetText(st)
-	default:
-		r.status.SetText(plural(len(r.resources), "resource") + " · " + plural(len(r.templates), "template"))
+		r.status.SetText(noMatch("resource", r.search.Text))
+	default: // as the tools list counts: "4 of 26 resources · 3 templates"
+		r.status.SetText(listCount(res, len(r.resources), "resource") + " · " + listCount(len(match)-res, len(r.templates), "template"))
 	}
 	r.list.UnselectAll()
 	r.list.Refresh()

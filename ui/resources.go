@@ -41,6 +41,7 @@ type resourcesScreen struct {
 	cache   *cacheBadge            // the list's
 	reads   map[string]*cacheBadge // each read result's, by URI
 	detail  *fyne.Container
+	offer   *offerPane // the pane while the server offers no resources
 	title   *widget.Label
 	uri     *widget.Label
 	vars    *fyne.Container
@@ -180,6 +181,7 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 	r.formObj = esc.NewVScroll(container.NewPadded(container.NewVBox(
 		r.title, r.uri, r.vars, r.expand, actions, widget.NewSeparator(), r.content)))
 	r.detail = container.NewStack(emptyState("Select a resource or template to read it."))
+	r.offer = newOfferPane(r.detail, r.search)
 	return listSplit(left, r.detail)
 }
 
@@ -214,9 +216,10 @@ func (r *resourcesScreen) load(more bool) {
 		return lists{res, tmpl, terr, next}, nil
 	}, func(l lists, err error) {
 		if err != nil {
-			r.status.SetText(listFailure("resources", err))
+			r.offer.failed(r.status, "resources", err, "resources", "resources/list")
 			return
 		}
+		r.offer.offered()
 		if more {
 			r.resources = append(r.resources, l.res...)
 		} else {
