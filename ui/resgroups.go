@@ -87,7 +87,11 @@ func (r *resourcesScreen) applyFilter() {
 	case len(match) == 0:
 		r.status.SetText(noMatch("resource", r.search.Text))
 	default: // as the tools list counts: "4 of 26 resources · 3 templates"
-		r.status.SetText(listCount(res, len(r.resources), "resource") + " · " + listCount(len(match)-res, len(r.templates), "template"))
+		st := listCount(res, len(r.resources), "resource")
+		if q == "" || len(r.templates) > 0 { // a search leaves out "0 templates"
+			st += " · " + listCount(len(match)-res, len(r.templates), "template")
+		}
+		r.status.SetText(st)
 	}
 	r.list.UnselectAll()
 	r.list.Refresh()
