@@ -29,13 +29,13 @@ func (headRow) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	return s
 }
 
-// Layout implements fyne.Layout.
-func (headRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	title, full, icons := objs[0], objs[1], objs[2]
-	pad := theme.Padding()
-	tw := title.MinSize().Width
+// placeActions shows the actions with words (full) when they fit beside
+// lead of the row's width, else as icons, at the row's right end, and
+// returns the width they take. The header row and the detail's facts line
+// share it.
+func placeActions(full, icons fyne.CanvasObject, lead float32, size fyne.Size) float32 {
 	acts, hide := full, icons
-	if tw+pad+full.MinSize().Width > size.Width {
+	if lead+full.MinSize().Width > size.Width {
 		acts, hide = icons, full
 	}
 	setVisible(hide, false)
@@ -43,6 +43,15 @@ func (headRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	aw := acts.MinSize().Width
 	acts.Move(fyne.NewPos(size.Width-aw, 0))
 	acts.Resize(fyne.NewSize(aw, size.Height))
+	return aw
+}
+
+// Layout implements fyne.Layout.
+func (headRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	title, full, icons := objs[0], objs[1], objs[2]
+	pad := theme.Padding()
+	tw := title.MinSize().Width
+	aw := placeActions(full, icons, tw+pad, size)
 	setVisible(title, tw+pad+aw <= size.Width)
 	title.Move(fyne.NewPos(0, 0))
 	title.Resize(fyne.NewSize(max(size.Width-aw-pad, 0), size.Height))
@@ -190,15 +199,7 @@ func (r *metaRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	meta, full, icons := objs[0], objs[1], objs[2]
 	pad := theme.Padding()
 	tw := fyne.MeasureText(r.meta.Text, theme.Size(r.meta.SizeName), r.meta.TextStyle).Width + 2*theme.InnerPadding()
-	acts, hide := full, icons
-	if tw+pad+full.MinSize().Width > size.Width {
-		acts, hide = icons, full
-	}
-	setVisible(hide, false)
-	setVisible(acts, true)
-	aw := acts.MinSize().Width
-	acts.Move(fyne.NewPos(size.Width-aw, 0))
-	acts.Resize(fyne.NewSize(aw, size.Height))
+	aw := placeActions(full, icons, tw+pad, size)
 	if aw > 0 {
 		aw += pad
 	}

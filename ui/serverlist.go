@@ -324,7 +324,7 @@ func (c *serverCard) onDuplicate() {
 func (c *serverCard) onRemove() {
 	w := c.s.w
 	name := c.s.cfg.Name
-	esc.Show(esc.NewConfirm("Remove "+name+"?", "The server is removed from the catalog file (Undo brings it back).", func(ok bool) {
+	esc.Show(esc.NewConfirm("Remove "+name+"?", "The server is removed from the catalog file (Undo brings it back).", "Remove", func(ok bool) {
 		if ok {
 			w.removeServer(name)
 		}

@@ -469,7 +469,7 @@ func (t *toolsScreen) onRun() {
 	if v, ok := t.args.(interface{ Problems() []string }); ok && !t.sendAnyway {
 		if probs := v.Problems(); len(probs) > 0 {
 			msg := "The arguments do not match the tool's schema:\n\n• " + strings.Join(probs, "\n• ") + "\n\nSend them anyway?"
-			esc.Show(esc.NewConfirm("Send invalid arguments?", msg, func(ok bool) {
+			esc.Show(esc.NewConfirm("Send invalid arguments?", msg, "Send anyway", func(ok bool) {
 				if ok {
 					t.sendAnyway = true
 					t.onRun()

@@ -65,10 +65,11 @@ func NewCustomConfirm(title, confirm, dismiss string, content fyne.CanvasObject,
 	return d
 }
 
-// NewConfirm is dialog.NewConfirm (a question with No and Yes) with esc
-// Buttons.
-func NewConfirm(title, message string, callback func(bool), parent fyne.Window) *ConfirmDialog {
-	d := NewCustomConfirm(title, lang.L("Yes"), lang.L("No"), wrappedText(message), callback, parent)
+// NewConfirm is dialog.NewConfirm with esc Buttons, and with the action
+// named on its button (confirm, e.g. "Remove") beside Cancel instead of a
+// bare Yes and No: a desktop user reads what the button does.
+func NewConfirm(title, message, confirm string, callback func(bool), parent fyne.Window) *ConfirmDialog {
+	d := NewCustomConfirm(title, confirm, lang.L("Cancel"), wrappedText(message), callback, parent)
 	d.SetIcon(theme.QuestionIcon())
 	d.textWidth = textWidth(message)
 	return d

@@ -36,7 +36,7 @@ var dialogMakers = []dialogMaker{
 		return NewCustomConfirm("Confirm", "Save", "Cancel", c, a, w)
 	}},
 	{"NewConfirm", func(_ fyne.CanvasObject, w fyne.Window, a func(bool)) dialog.Dialog {
-		return NewConfirm("Remove?", "The server is removed.", a, w)
+		return NewConfirm("Remove?", "The server is removed.", "Remove", a, w)
 	}},
 	{"NewInformation", func(_ fyne.CanvasObject, w fyne.Window, _ func(bool)) dialog.Dialog {
 		return NewInformation("About", "Spyglass", w)
