@@ -79,8 +79,9 @@ type inspector struct {
 	search   *widget.Entry
 	list     *widget.List
 	counters *widget.Label
-	pauseBtn *widget.Button // pause.full, which tests tap
-	pause    actionPair     // Pause/Resume with its word and as an icon
+	pauseBtn *widget.Button  // pause.full, which tests tap
+	pause    actionPair      // Pause/Resume with its word and as an icon
+	head     *fyne.Container // the header row: title, actions with words, icons
 	empty    *widget.Label
 	detail   *eventDetail
 	lane     *listenLane // the subscriptions/listen streams (listenlane.go)
@@ -157,9 +158,10 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	in.split.Offset = 1
 	in.detail.obj.Hide()
 
+	in.head = newHeadRow(title, container.NewHBox(in.pauseBtn, clear.full, dl.full),
+		container.NewHBox(in.pause.icon, clear.icon, dl.icon))
 	header := container.NewVBox(
-		newHeadRow(title, container.NewHBox(in.pauseBtn, clear.full, dl.full),
-			container.NewHBox(in.pause.icon, clear.icon, dl.icon)),
+		in.head,
 		in.counters,
 		tabs,
 		in.search,
@@ -596,10 +598,12 @@ func (in *inspector) onPause() {
 	in.paused = !in.paused
 	if in.paused {
 		in.pause.set("Resume", theme.MediaPlayIcon())
+		in.head.Refresh()
 		in.updateCounters()
 		return
 	}
 	in.pause.set("Pause", theme.MediaPauseIcon())
+	in.head.Refresh() // "Pause" may fit where "Resume" did not
 	pending := in.pending
 	in.pending = nil
 	for _, b := range pending {

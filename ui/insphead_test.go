@@ -5,6 +5,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 )
 
 // TestInspectorHeaderFollowsTheSplit: at 1024×700 the inspector is as
@@ -42,6 +43,35 @@ func TestInspectorHeaderFollowsTheSplit(t *testing.T) {
 	Sync(func() {
 		if !row.Objects[1].Visible() || row.Objects[2].Visible() || !row.Objects[0].Visible() {
 			t.Errorf("at 1280×800 (header %v px) the actions are icons only or the title is gone", row.Size().Width)
+		}
+	})
+}
+
+// TestInspectorHeaderWordsReturnAfterResume: "Resume" is wider than
+// "Pause", so a header that just fits the words goes to icons while
+// paused; resuming brings the words back at once, not at the next resize
+// (#12).
+func TestInspectorHeaderWordsReturnAfterResume(t *testing.T) {
+	w, _, _ := connected(t, nil)
+	in := w.inspector
+	row := in.head
+	Sync(func() {
+		w.win.Resize(fyne.NewSize(1280, 800))
+	})
+	Sync(func() {
+		title, full := row.Objects[0], row.Objects[1]
+		fit := fyne.NewSize(title.MinSize().Width+theme.Padding()+full.MinSize().Width, row.Size().Height)
+		row.Resize(fit)
+		if !full.Visible() {
+			t.Fatalf("at %v px, the words' own width beside the title, the header shows icons", fit.Width)
+		}
+		test.Tap(in.pauseBtn)
+		if full.Visible() {
+			t.Errorf("while paused at %v px the header shows %q with words, wider than its row", fit.Width, in.pauseBtn.Text)
+		}
+		test.Tap(in.pause.icon)
+		if !full.Visible() || row.Objects[2].Visible() {
+			t.Errorf("after Resume at %v px the header stays on icons, though \"Pause\" fits", fit.Width)
 		}
 	})
 }
