@@ -4,6 +4,12 @@
 
 SHELL := /bin/bash
 GO ?= go
+# Build and test with go.mod's toolchain line, a patch release that carries
+# the standard library's security fixes (net/http, crypto/tls, …): the go
+# command fetches it once through the module proxy when the machine's own Go
+# is older. These machines' go.env says GOTOOLCHAIN=local, which would
+# ignore that line.
+export GOTOOLCHAIN ?= auto
 BIN := bin/spyglass
 PEERS := .ci/peers
 export LANG ?= en_US.UTF-8

@@ -2,6 +2,8 @@ module github.com/spyglass-mcp/spyglass
 
 go 1.26.0
 
+toolchain go1.26.11
+
 require (
 	fyne.io/fyne/v2 v2.7.1
 	github.com/adrg/xdg v0.5.3

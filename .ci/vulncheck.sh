@@ -7,8 +7,9 @@
 #
 # Fails when code we build calls into a vulnerable module version: bump the
 # module (go get MODULE@FIXED). Advisories in the Go standard library alone
-# are printed but do not fail the run: they are fixed only by a newer Go
-# release, and the toolchain of these machines is fixed (GOTOOLCHAIN=local).
+# are printed but do not fail the run: they are fixed by a newer Go release,
+# which is go.mod's toolchain line (raise it to the release named under
+# "Fixed in"); the Makefile builds with that toolchain.
 set -uo pipefail
 bin="${1:?usage: $0 GOVULNCHECK DBDIR}"
 db="${2:?usage: $0 GOVULNCHECK DBDIR}"
