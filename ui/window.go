@@ -79,12 +79,19 @@ type Window struct {
 	split     *container.Split
 	inspOpen  bool
 	toasts    *toaster
-	// main is the server list beside the body; listOpen says the list is
-	// shown (collapsed, a narrow rail with its toggle stays).
-	main     *fyne.Container
-	mainSp   *container.Split
-	rail     fyne.CanvasObject
-	listOpen bool
+	// main is the server list beside the body; listOpen says the user
+	// wants the list shown (collapsed, a narrow rail with its toggle
+	// stays). listShown says it is: a window too narrow for it collapses
+	// it as the toggle would (giveWay), unless the user opened it there
+	// by hand (listPinned), and shows it again once there is room.
+	main       *fyne.Container
+	mainSp     *container.Split
+	rail       fyne.CanvasObject
+	listOpen   bool
+	listShown  bool
+	listPinned bool
+	// fitted is the scroll around main (giveWay)
+	fitted *container.Scroll
 	// editProfiles opens the sampling profiles editor (Settings menu).
 	editProfiles func()
 	// tabRestored: the remembered screen was shown once (see restoreTab).
@@ -208,15 +215,31 @@ func (w *Window) buildUI() fyne.CanvasObject {
 	expand.Importance = widget.LowImportance
 	w.rail = container.NewBorder(nil, nil, container.NewVBox(expand), nil, w.body)
 	w.main = container.NewStack(w.mainSp)
-	w.listOpen = true
-	return container.NewStack(w.main, w.toasts.layer)
+	w.listOpen, w.listShown = true, true
+	// a window smaller than its content gives way instead of cutting it
+	// off: the list collapses, and what still does not fit scrolls
+	w.fitted = container.NewScroll(w.main)
+	return container.NewStack(container.New(&giveWay{w: w}, w.fitted), w.toasts.layer)
 }
 
 // ToggleServerList collapses the server list to a narrow rail with its
-// toggle, or shows it again (View → Server list, Ctrl+B).
+// toggle, or shows it again (View → Server list, Ctrl+B). Shown in a
+// window too narrow for it, the list stays (the window scrolls sideways).
 func (w *Window) ToggleServerList() {
-	w.listOpen = !w.listOpen
-	if w.listOpen {
+	if w.listShown {
+		w.listOpen, w.listPinned = false, false
+	} else {
+		w.listOpen = true
+		w.listPinned = w.main.Size().Width > 0 && w.main.Size().Width < w.mainSp.MinSize().Width
+	}
+	w.showList(w.listOpen)
+}
+
+// showList shows the server list beside the body, or the rail in its
+// place.
+func (w *Window) showList(on bool) {
+	w.listShown = on
+	if on {
 		w.mainSp.Trailing = w.body
 		w.main.Objects = []fyne.CanvasObject{w.mainSp}
 		w.mainSp.Refresh()
@@ -226,6 +249,41 @@ func (w *Window) ToggleServerList() {
 		w.rail.Refresh()
 	}
 	w.main.Refresh()
+	if w.fitted != nil {
+		w.fitted.Refresh() // main needs another width: the scroll sizes it again
+	}
+}
+
+// minWindow is the least the window's content asks for: a smaller window
+// than its content needs scrolls (giveWay), so the window's minimum size
+// stays within any screen.
+var minWindow = fyne.NewSize(480, 320)
+
+// giveWay lays out the window's content (a scroll around main) over the
+// window's whole size, and asks for no more than minWindow: at a width
+// that cannot hold the server list beside the body the list collapses
+// to its rail, as the user could by hand, and comes back when the window
+// is wide enough again; what still does not fit scrolls, so no control
+// is cut off at the window's edge.
+type giveWay struct{ w *Window }
+
+// MinSize implements fyne.Layout.
+func (g *giveWay) MinSize([]fyne.CanvasObject) fyne.Size { return minWindow }
+
+// Layout implements fyne.Layout.
+func (g *giveWay) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	w := g.w
+	room := size.Width >= w.mainSp.MinSize().Width
+	if room {
+		w.listPinned = false
+	}
+	if want := w.listOpen && (room || w.listPinned); want != w.listShown {
+		w.showList(want)
+	}
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
 }
 
 // reloadServers re-reads the catalog, keeping live connections.
