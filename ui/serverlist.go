@@ -144,7 +144,7 @@ func newServerCard(s *server) *serverCard {
 	c.retryTxt = widget.NewLabel("")
 	c.retryTxt.SizeName = theme.SizeNameCaptionText
 	c.retryTxt.Truncation = fyne.TextTruncateEllipsis
-	retry := widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), s.onRetry)
+	retry := widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { c.selectThen(s.onRetry) })
 	edit := widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { c.onEdit() })
 	c.edit = edit
 	for _, b := range []*widget.Button{retry, edit} {
@@ -176,6 +176,23 @@ func (c *serverCard) Tapped(*fyne.PointEvent) {
 	c.s.w.selectServer(c.s)
 }
 
+// onToggle connects or disconnects the card's server and selects it, so
+// its screens show what the toggle did (the connection's progress, its
+// tools, or why it failed): a click on a card's control is a click on
+// the card.
+func (c *serverCard) onToggle(on bool) {
+	c.selectThen(func() { c.s.onToggle(on) })
+}
+
+// selectThen selects the card's server, when it is not the selected one,
+// and runs fn.
+func (c *serverCard) selectThen(fn func()) {
+	if c.s.w.selected != c.s {
+		c.s.w.selectServer(c.s)
+	}
+	fn()
+}
+
 // update shows the server's current state.
 func (c *serverCard) update() {
 	s := c.s
@@ -196,7 +213,7 @@ func (c *serverCard) update() {
 	c.toggle.OnChanged = nil
 	recorded := s.cfg.Recorded != "" // a trace opened in the window: nothing connects
 	c.toggle.SetChecked(!recorded && (st == StateConnected || st == StateConnecting || st == StateAuthorizing))
-	c.toggle.OnChanged = s.onToggle
+	c.toggle.OnChanged = c.onToggle
 
 	level, pulse := "gray", false
 	txt, status := "Off", ""
