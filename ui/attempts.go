@@ -475,7 +475,7 @@ func jsonDiffs(a, b json.RawMessage) []string {
 	}
 	changes, err := sessiondiff.Messages(a, b, nil)
 	if err != nil {
-		return []string{"/: not comparable as JSON (" + err.Error() + ")"}
+		return []string{"/: not comparable: " + plainHeadline(err)}
 	}
 	out := make([]string, len(changes))
 	for i, c := range changes {

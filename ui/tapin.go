@@ -73,7 +73,7 @@ func (w *Window) showTapIn(name string) {
 	show := esc.NewButton("Show the change", func() {
 		p, err := t.PlanTap(expandHome(path.Text), name, false)
 		if err != nil {
-			status.SetText(sentence(err.Error()))
+			status.SetText(plainHeadline(err))
 			diff.SetText("")
 			write.Disable()
 			return
@@ -95,15 +95,14 @@ func (w *Window) showTapIn(name string) {
 			show.OnTapped()
 		}, w.win)
 		d.Resize(fyne.NewSize(800, 560))
-		esc.Attach(d, w.win)
-		d.Show()
+		esc.Show(d, w.win)
 	})
 
 	var dlg *dialog.CustomDialog
 	write.OnTapped = func() {
 		file := expandHome(path.Text)
 		if err := plan.Apply(); err != nil {
-			status.SetText(sentence(err.Error()))
+			status.SetText(plainHeadline(err))
 			return
 		}
 		dlg.Hide()
@@ -160,12 +159,4 @@ func expandHome(p string) string {
 		}
 	}
 	return p
-}
-
-// sentence starts s with a capital letter.
-func sentence(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -142,7 +142,7 @@ func requestTemplate(method string) string {
 }
 
 // jsonErrorText says where text fails to be JSON ("line 3, column 7:
-// invalid character …"), or "" when it is valid.
+// unexpected character 'x'"), or "" when it is valid.
 func jsonErrorText(text string) string {
 	msg, _, _ := jsonProblem(text)
 	return msg
@@ -161,10 +161,10 @@ func jsonProblem(text string) (msg string, line, col int) {
 	}
 	var se *json.SyntaxError
 	off := int64(len(text))
-	msg = err.Error()
+	msg = "unexpected text"
 	if errors.As(err, &se) {
 		off = se.Offset
-		msg = se.Error()
+		msg = jsonSyntaxWords(se.Error()) // plain words, as the window's other JSON errors
 	}
 	line, col = lineCol(text, off)
 	return fmt.Sprintf("line %d, column %d: %s", line, col, msg), line, col

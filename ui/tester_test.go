@@ -10,11 +10,11 @@ import (
 func TestJSONErrorText(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{`{"a": 1}`, ""},
-		{"{\n  \"a\": ,\n}", "line 2, column 8: invalid character ','"},
-		{"{\n  \"a\": 1\n", "line 3, column 1: unexpected end of JSON input"},
-		{`{"a" 1}`, "line 1, column 6: invalid character '1' after object key"},
+		{"{\n  \"a\": ,\n}", "line 2, column 8: unexpected character ','"},
+		{"{\n  \"a\": 1\n", "line 3, column 1: it ends too early (a closing bracket, brace or quote is missing)"},
+		{`{"a" 1}`, "line 1, column 6: expected ':' after the member name, found '1'"},
 		{"", "line 1, column 1: the request is empty"},
-		{"{\"é\": x}", "line 1, column 7: invalid character 'x'"},
+		{"{\"é\": x}", "line 1, column 7: unexpected character 'x'"},
 	} {
 		got := jsonErrorText(c.in)
 		if (c.want == "") != (got == "") || !strings.HasPrefix(got, c.want) {
