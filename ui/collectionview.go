@@ -74,8 +74,7 @@ func (w *Window) SaveToCollection(server string, seq uint64) {
 			}
 		}, w.win)
 		d.Resize(fyne.NewSize(800, 560))
-		esc.Attach(d, w.win)
-		d.Show()
+		esc.Show(d, w.win)
 	})
 	note := wrapLabel("The call is added to the end of this collection file (created when missing) and expects the result it had; a project folder keeps it under version control.")
 	body := container.NewVBox(note, container.NewBorder(nil, nil, nil, folder, path))
@@ -115,8 +114,7 @@ func (w *Window) onRunCollectionDialog() {
 		d.SetLocation(l)
 	}
 	d.Resize(fyne.NewSize(800, 560))
-	esc.Attach(d, w.win)
-	d.Show()
+	esc.Show(d, w.win)
 }
 
 // collectionDir is the folder of the default collections.

@@ -432,8 +432,7 @@ func (w *Window) saveFile(name string, write func(io.Writer) error) {
 	d := dialog.NewFileSave(done, w.win)
 	d.SetFileName(name)
 	d.Resize(fyne.NewSize(800, 560))
-	esc.Attach(d, w.win)
-	d.Show()
+	esc.Show(d, w.win)
 }
 
 // writeChosen writes the file at path that the dialog opened as wr.

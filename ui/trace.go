@@ -82,8 +82,7 @@ func (w *Window) onOpenTraceDialog() {
 	}, w.win)
 	d.SetFilter(storage.NewExtensionFileFilter([]string{TraceExt, ".json"}))
 	d.Resize(fyne.NewSize(800, 560))
-	esc.Attach(d, w.win)
-	d.Show()
+	esc.Show(d, w.win)
 }
 
 // RecordedOpener is what a backend offers for a recorded session's

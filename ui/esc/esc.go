@@ -37,9 +37,14 @@ var (
 	hooked = map[fyne.Canvas]bool{}
 )
 
-// Show shows d and makes Esc cancel it.
+// Show shows d and makes Esc cancel it. A file dialog's own file name
+// entry is given one that passes Esc on (see showFile).
 func Show(d dialog.Dialog, win fyne.Window) {
 	Attach(d, win)
+	if f, ok := d.(*dialog.FileDialog); ok {
+		showFile(f, win)
+		return
+	}
 	d.Show()
 }
 

@@ -273,8 +273,7 @@ func (p *RootsPanel) onBrowse() {
 			p.name.SetText(filepath.Base(u.Path()))
 		}
 	}, p.opts.Window)
-	esc.Attach(d, p.opts.Window)
-	d.Show()
+	esc.Show(d, p.opts.Window)
 }
 
 // OnDropped adds dropped folders as roots and refuses files with a message.

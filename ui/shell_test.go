@@ -1,0 +1,195 @@
+package ui
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
+	"fyne.io/fyne/v2/test"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
+)
+
+// TestWindowGivesWayWhenSmall: a window smaller than its content never
+// cuts the content off. At 700×500 the server list collapses to its rail
+// (as View → Server list would) and the rest fits; at 500×400 what does
+// not fit scrolls; at 1280×800 the list is back. The window's minimum
+// size stays within an 800×600 screen.
+func TestWindowGivesWayWhenSmall(t *testing.T) {
+	w, _, _ := connected(t, nil)
+	fits := func(size fyne.Size) {
+		t.Helper()
+		w.win.Resize(size)
+		// the content is laid out at its minimum size or more: nothing
+		// is squeezed past what it needs, so nothing is clipped inside;
+		// what is larger than the window scrolls
+		if got, min := w.main.Size(), w.main.MinSize(); got.Width < min.Width || got.Height < min.Height {
+			t.Errorf("at %v the content is laid out at %v, less than the %v it needs (cut off)", size, got, min)
+		}
+	}
+	Sync(func() {
+		fits(fyne.NewSize(700, 500))
+		if w.listShown {
+			t.Error("at 700×500 the server list is still shown beside the screens")
+		}
+		if m := w.main.MinSize(); m.Width > 700 || m.Height > 500 {
+			t.Errorf("at 700×500 with the list collapsed the content needs %v", m)
+		}
+		if m := w.win.Content().MinSize(); m.Width > 800*0.95 || m.Height > 600*0.92 {
+			t.Errorf("the window's minimum size %v is larger than an 800×600 screen allows", m)
+		}
+		fits(fyne.NewSize(500, 400))
+		// the list opened by hand in a narrow window stays open
+		w.ToggleServerList()
+		fits(fyne.NewSize(700, 500))
+		if !w.listShown {
+			t.Error("the list opened by hand at 700×500 collapsed again")
+		}
+		w.ToggleServerList()
+		if w.listShown {
+			t.Error("the list did not collapse by hand")
+		}
+		w.ToggleServerList()
+		fits(fyne.NewSize(1280, 800))
+		if !w.listShown || !strings.Contains(texts(w.win.Content()), "Servers") {
+			t.Error("at 1280×800 the server list did not come back")
+		}
+		w.ToggleServerList()
+		fits(fyne.NewSize(700, 500))
+		fits(fyne.NewSize(1280, 800))
+		if w.listShown {
+			t.Error("the list the user collapsed came back when the window grew")
+		}
+	})
+}
+
+// TestCardToggleSelectsTheCard: the connect toggle of a card that is not
+// selected connects its server and selects it, so its screens show.
+func TestCardToggleSelectsTheCard(t *testing.T) {
+	w := newTestWindow(t, newFakeBackend("one", "two"), nil)
+	Sync(func() {
+		if w.selected != w.server("one") {
+			t.Fatal("the first server is not selected at start")
+		}
+		test.Tap(w.list.cards[w.server("two")].toggle)
+	})
+	waitFor(t, "two connected", func() bool { return w.server("two").state.State == StateConnected })
+	Sync(func() {
+		if w.selected != w.server("two") {
+			t.Errorf("the toggle of two connected it but %s stays selected", w.selected.cfg.Name)
+		}
+		if w.middle.Objects[0] != w.server("two").pane() {
+			t.Error("the centre does not show two's screens")
+		}
+	})
+}
+
+// TestJSONErrorsInPlainWords: a JSON parse error of the user's text or a
+// server's payload reaches the window in plain words, never in Go's.
+func TestJSONErrorsInPlainWords(t *testing.T) {
+	var v any
+	var typed struct {
+		Max int `json:"maxTokens"`
+	}
+	cut := json.Unmarshal([]byte(`{"a": [1, 2`), &v)
+	bad := json.Unmarshal([]byte(`{"a": x}`), &v)
+	key := json.Unmarshal([]byte(`{"a" 1}`), &v)
+	typ := json.Unmarshal([]byte(`{"maxTokens": "many"}`), &typed)
+	dec := json.NewDecoder(strings.NewReader(`{"a": `)).Decode(&v)
+	for _, c := range []struct {
+		err  error
+		want string
+	}{
+		{cut, "it ends too early"},
+		{fmt.Errorf("read profiles: %w", bad), "unexpected character 'x'"},
+		{key, "expected ':' after the member name, found '1'"},
+		{typ, `"maxTokens" is text where a number is expected`},
+		{dec, "it ends too early"},
+	} {
+		head, full := plainError(c.err)
+		if !strings.Contains(head, c.want) {
+			t.Errorf("plainError(%q) says %q, want %q", c.err, head, c.want)
+		}
+		for _, goWords := range []string{"invalid character", "looking for", "JSON input", "unmarshal", "Go struct", "unexpected EOF"} {
+			if strings.Contains(head, goWords) {
+				t.Errorf("plainError(%q) says %q, in Go's words", c.err, head)
+			}
+		}
+		if full != c.err.Error() {
+			t.Errorf("Show full error of %q shows %q", c.err, full)
+		}
+	}
+	// the tester's live line and Send's message
+	for _, text := range []string{`{"method": x}`, `{"method": "a"`, `{"method" "a"}`} {
+		_, _, err := parseRequest(text)
+		if err == nil || strings.Contains(err.Error(), "invalid character") || strings.Contains(err.Error(), "JSON input") {
+			t.Errorf("parseRequest(%s) = %v, want plain words", text, err)
+		}
+	}
+	if got := plainHeadline(errors.New("plain")); got != "Plain" {
+		t.Errorf("a plain error reads %q", got)
+	}
+}
+
+// TestEscCancelsFileDialogs: Esc cancels Fyne's file dialogs the window
+// shows through esc.Show — a save dialog, which opens with the focus in
+// its file name, and an open dialog — and a save dialog still saves the
+// name typed.
+func TestEscCancelsFileDialogs(t *testing.T) {
+	w := newTestWindow(t, newFakeBackend("one"), nil)
+	c := w.win.Canvas()
+	dir := storage.NewFileURI(t.TempDir())
+	lister, err := storage.ListerForURI(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var saved fyne.URI
+	save := func() *dialog.FileDialog {
+		d := dialog.NewFileSave(func(wr fyne.URIWriteCloser, err error) {
+			if wr != nil {
+				saved = wr.URI()
+				wr.Close()
+			}
+		}, w.win)
+		d.SetFileName("trace.json")
+		d.SetLocation(lister)
+		return d
+	}
+	Sync(func() {
+		w.win.Resize(fyne.NewSize(1280, 800))
+		esc.Show(save(), w.win)
+		f, ok := c.Focused().(fyne.CanvasObject)
+		if e, isEntry := esc.AsEntry(f); !ok || !isEntry || e.Text != "trace.json" {
+			t.Fatalf("the save dialog opened with %T focused, want its file name", c.Focused())
+		}
+		pressEsc(c)
+		if c.Overlays().Top() != nil || esc.Open(c) != 0 {
+			t.Error("Esc in the save dialog's file name left it open")
+		}
+
+		open := dialog.NewFileOpen(func(fyne.URIReadCloser, error) {}, w.win)
+		open.SetLocation(lister)
+		esc.Show(open, w.win)
+		pressEsc(c)
+		if c.Overlays().Top() != nil || esc.Open(c) != 0 {
+			t.Error("Esc left the open dialog open")
+		}
+
+		esc.Show(save(), w.win)
+		name, _ := esc.AsEntry(c.Focused().(fyne.CanvasObject))
+		name.SetText("other.json")
+		if b := findButton(c.Overlays().Top(), "Save"); b == nil {
+			t.Fatal("no Save button")
+		} else {
+			test.Tap(b)
+		}
+	})
+	if saved == nil || saved.Name() != "other.json" {
+		t.Errorf("the save dialog saved %v, want the name typed, other.json", saved)
+	}
+}
