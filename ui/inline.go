@@ -3,6 +3,9 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // SetRequestInliner gives the window the way to move a pending server
@@ -17,25 +20,108 @@ func (w *Window) SetRequestInliner(inline func(server, id string) (fyne.CanvasOb
 // panel of the tool call running on the Tools screen of that server, when
 // the request belongs to an operation (run is not "") while that call runs
 // — seed 000: inline when the tool triggered it, the queue and its modal
-// otherwise. It reports whether it did. UI thread.
+// otherwise. Each tool has its own call (#12); while calls of several
+// tools run, which one sent the request is not known here, and it waits
+// in the queue. A request of a call whose tool is not shown waits in that
+// call's panel (the queue below the screens shows it meanwhile, the tool's
+// row says "waiting for you"). It reports whether it did. UI thread.
 func (w *Window) ShowRequestInline(server, id, run string) bool {
 	if w.inliner == nil || run == "" {
 		return false
 	}
 	s := w.server(server)
-	if s == nil || s.screens == nil || s.screens.tools == nil || s.screens.tools.running == nil {
+	if s == nil || s.screens == nil || s.screens.tools == nil {
+		return false
+	}
+	t := s.screens.tools
+	var c *toolCall
+	for _, x := range t.calls {
+		if x.cancel == nil {
+			continue
+		}
+		if c != nil {
+			return false // several run: whose is it?
+		}
+		c = x
+	}
+	if c == nil {
 		return false
 	}
 	obj, ok := w.inliner(server, id)
 	if !ok {
 		return false
 	}
-	t := s.screens.tools
-	t.inline.Add(obj)
+	place := container.New(&holdLayout{}, obj)
+	c.requests.Add(place)
+	t.list.Refresh()              // the row says the call waits for an answer
 	w.SetRequestCount(w.reqCount) // the queue below need not take room for it
-	// the request and its answers in view, under the running call
-	t.formObj.(*container.Scroll).ScrollToBottom()
+	if t.shownCall() == c {
+		// the request and its answers in view, under the running call
+		// (the place the form holds them in: the canvas knows no new
+		// object before it is drawn)
+		t.formObj.Refresh()
+		esc.Reveal(t.inline)
+	}
 	return true
+}
+
+// holdLayout holds a server request's place in a call's panel (Inline's
+// object) at the tallest it was while the request waits. View Details
+// moves the panel into a modal and leaves a one-line note behind: the
+// form shrank under the modal, its scroll followed, and when the modal
+// closed the panel came back below the fold (#12). Held, the panel comes
+// back where it was. A request that left (its object hidden) takes no
+// room.
+type holdLayout struct{ held float32 }
+
+// MinSize implements fyne.Layout.
+func (h *holdLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	if !anyVisible(objs) {
+		h.held = 0
+		return fyne.Size{}
+	}
+	m := layout.NewStackLayout().MinSize(objs)
+	h.held = max(h.held, m.Height)
+	return fyne.NewSize(m.Width, h.held)
+}
+
+// Layout implements fyne.Layout: the request at the top of its place.
+func (h *holdLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	m := layout.NewStackLayout().MinSize(objs)
+	layout.NewStackLayout().Layout(objs, fyne.NewSize(size.Width, min(size.Height, m.Height)))
+}
+
+func anyVisible(objs []fyne.CanvasObject) bool {
+	for _, o := range objs {
+		if o.Visible() {
+			return true
+		}
+	}
+	return false
+}
+
+// visibleRequests counts the waiting requests in a call's panel (requests
+// made by ShowRequestInline; nil: none).
+func visibleRequests(requests *fyne.Container) int {
+	if requests == nil {
+		return 0
+	}
+	n := 0
+	for _, place := range requests.Objects {
+		if anyVisible(place.(*fyne.Container).Objects) {
+			n++
+		}
+	}
+	return n
+}
+
+// shownRequests counts the waiting requests in the shown tool's call.
+func (t *toolsScreen) shownRequests() int {
+	c := t.shownCall()
+	if c == nil || c.cancel == nil {
+		return 0
+	}
+	return visibleRequests(c.requests)
 }
 
 // inlineRequests counts the requests shown in running tools' panels.
@@ -47,19 +133,13 @@ func (w *Window) inlineRequests() int {
 	return n
 }
 
-// InlineRequests is the number of server requests shown in the running
-// tool call's panel of server (tests and the screenshot script). UI
-// thread.
+// InlineRequests is the number of server requests shown in the panel of
+// the running tool call of server whose tool is shown (tests and the
+// screenshot script). UI thread.
 func (w *Window) InlineRequests(server string) int {
 	s := w.server(server)
 	if s == nil || s.screens == nil || s.screens.tools == nil {
 		return 0
 	}
-	n := 0
-	for _, o := range s.screens.tools.inline.Objects {
-		if o.Visible() {
-			n++
-		}
-	}
-	return n
+	return s.screens.tools.shownRequests()
 }

@@ -56,16 +56,36 @@ type toolsScreen struct {
 	progInf *widget.ProgressBarInfinite
 	progMsg *widget.Label
 	result  *fyne.Container
+	// calls are each tool's call and what it left (by tool name), shown
+	// whenever that tool is selected; running is the shown tool's call
+	// while it runs (nil otherwise: Run calls it, Cancel stops it).
+	calls   map[string]*toolCall
 	running context.CancelFunc
-	inline  *fyne.Container // the server's requests the running call sent (ShowRequestInline)
-	lastRes *ToolResult
-	started time.Time
+	inline  *fyne.Container   // holds the shown call's server requests (ShowRequestInline)
 	formObj fyne.CanvasObject // the scrollable form, shown once a tool is selected
 	icons   map[string]fyne.CanvasObject
 	next    string // cursor of the next page
 	more    *widget.Button
 	// sendAnyway skips validation once the user confirmed.
 	sendAnyway bool
+}
+
+// toolCall is one tool's call on the Tools screen and what it left (#12):
+// while it runs, its progress and the server requests it sent; once it
+// ended, its result. It belongs to its tool: selecting another tool shows
+// that tool's own, and a call that ends while its tool is not shown marks
+// the tool's row instead of replacing what is shown.
+type toolCall struct {
+	cancel  context.CancelFunc // nil once the call ended
+	started time.Time
+	// the last progress: total 0 shows the bar that runs without end
+	progress, total float64
+	msg             string
+	requests        *fyne.Container // the server requests it sent (holdLayout each)
+	result          []fyne.CanvasObject
+	// mark is the row's badge of a call that ended unseen ("done",
+	// "failed", "cancelled") until its tool is shown.
+	mark, markLevel string
 }
 
 // argsEditor is the arguments editor of a tool or prompt: the schema form
@@ -158,6 +178,7 @@ func argsSkeleton(schema json.RawMessage) string {
 
 func (t *toolsScreen) buildUI() fyne.CanvasObject {
 	t.lastArgs = map[string]json.RawMessage{}
+	t.calls = map[string]*toolCall{}
 	t.search = widget.NewEntry()
 	t.search.SetPlaceHolder("Search tools")
 	t.search.OnChanged = func(string) { t.applyFilter() }
@@ -172,8 +193,9 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 			desc := widget.NewLabel("")
 			desc.Truncation = fyne.TextTruncateEllipsis
 			desc.SizeName = theme.SizeNameCaptionText
+			// the title row's badge says a call runs or ended unseen
 			return container.NewVBox(
-				container.NewBorder(nil, nil, container.NewStack(), nil, name),
+				container.NewBorder(nil, nil, container.NewStack(), container.NewCenter(newBadge("", "")), name),
 				container.NewBorder(nil, nil, nil, container.NewHBox(), desc))
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
@@ -186,7 +208,9 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 			left.Objects = nil
 			caption := box.Objects[1].(*fyne.Container)
 			icons := caption.Objects[1].(*fyne.Container)
+			mark := row.Objects[2].(*fyne.Container).Objects[0].(*badge)
 			if r := t.rows[i]; r.tool == nil { // a group's header
+				mark.Set("", "")
 				head, sub := r.headerText(t.collapsed[r.group])
 				row.Objects[0].(*widget.Label).SetText(head)
 				left.Refresh()
@@ -196,6 +220,7 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 				return
 			}
 			tool := *t.rows[i].tool
+			mark.Set(t.rowMark(tool.Name))
 			row.Objects[0].(*widget.Label).SetText(firstNonEmpty(tool.Title, tool.Name))
 			if img := t.icon(tool); img != nil {
 				left.Objects = []fyne.CanvasObject{img}
@@ -253,7 +278,7 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 	t.progInf.Hide()
 	t.progMsg = widget.NewLabel("")
 	t.progMsg.Hide()
-	t.inline = container.NewVBox()
+	t.inline = container.NewStack()
 	t.result = container.NewVBox()
 	form := container.NewVBox(
 		t.name, t.ident, t.badges, t.refused, t.desc,
@@ -405,11 +430,12 @@ func (t *toolsScreen) applyFilter() {
 	}
 }
 
-// onSelect shows tool's form.
+// onSelect shows tool's form, and its call: running, or what it left.
 func (t *toolsScreen) onSelect(tool Tool) {
 	if t.selected != nil && t.selected.Name == tool.Name && t.detail.Objects[0] == t.formObj {
 		return
 	}
+	before := t.shownRequests()
 	t.saveArgs()
 	t.selected = &tool
 	t.showHeading(tool)
@@ -432,12 +458,92 @@ func (t *toolsScreen) onSelect(tool Tool) {
 	} else {
 		t.asTask.Hide()
 	}
-	t.result.Objects = nil
-	t.result.Refresh()
+	t.showCall()
 	t.showRecordedCalls(tool)
 	t.detail.Objects = []fyne.CanvasObject{t.formObj}
 	t.detail.Refresh()
 	t.formObj.(*container.Scroll).ScrollToTop() // a new tool's form starts at its top
+	// unless its call waits for an answer
+	if t.shownRequests() > 0 {
+		t.formObj.Refresh()
+		esc.Reveal(t.inline)
+	}
+	if c := t.calls[tool.Name]; c != nil && c.mark != "" {
+		c.mark, c.markLevel = "", "" // seen now
+		t.list.Refresh()
+	}
+	if t.shownRequests() != before { // the queue below takes room for the others
+		t.ss.s.w.SetRequestCount(t.ss.s.w.reqCount)
+	}
+}
+
+// shownCall is the call of the tool shown (nil: none yet).
+func (t *toolsScreen) shownCall() *toolCall {
+	if t.selected == nil {
+		return nil
+	}
+	return t.calls[t.selected.Name]
+}
+
+// showCall draws the shown tool's call into the form: Run or Cancel, its
+// progress and server requests while it runs, its result once it ended.
+func (t *toolsScreen) showCall() {
+	c := t.shownCall()
+	t.running = nil
+	if c != nil && c.cancel != nil {
+		t.running = c.cancel
+		t.runBtn.Disable()
+		t.cancel.Show()
+		t.showProgress(c)
+		t.progMsg.Show()
+		t.inline.Objects = []fyne.CanvasObject{c.requests}
+	} else {
+		t.runBtn.Enable()
+		t.cancel.Hide()
+		t.prog.Hide()
+		t.progInf.Stop()
+		t.progInf.Hide()
+		t.progMsg.Hide()
+		t.inline.Objects = nil
+	}
+	t.inline.Refresh()
+	t.result.Objects = nil
+	if c != nil {
+		t.result.Objects = c.result
+	}
+	t.result.Refresh()
+}
+
+// showProgress draws c's last progress: a bar once the server gave a
+// total, else the one that runs without end.
+func (t *toolsScreen) showProgress(c *toolCall) {
+	if c.total > 0 {
+		t.progInf.Stop()
+		t.progInf.Hide()
+		t.prog.Max = c.total
+		t.prog.SetValue(c.progress)
+		t.prog.Show()
+	} else {
+		t.prog.Hide()
+		t.progInf.Show()
+		t.progInf.Start()
+	}
+	t.progMsg.SetText(c.msg)
+}
+
+// rowMark is the badge of the tool's row: its call runs, or ended while
+// the tool was not shown.
+func (t *toolsScreen) rowMark(name string) (text, level string) {
+	c := t.calls[name]
+	switch {
+	case c == nil:
+		return "", ""
+	case c.cancel != nil && visibleRequests(c.requests) > 0:
+		return "waiting for you", "warning"
+	case c.cancel != nil:
+		return "running", "primary"
+	}
+	return c.mark, c.markLevel
 }
 
 func (t *toolsScreen) saveArgs() {
@@ -449,13 +555,28 @@ func (t *toolsScreen) saveArgs() {
 	}
 }
 
-// onRun calls the selected tool (Run, Ctrl+Enter).
+// setResult makes objs what the shown tool's card says (a failure before
+// anything was sent); its call's card until the next call.
+func (t *toolsScreen) setResult(objs []fyne.CanvasObject) {
+	name := t.selected.Name
+	c := t.calls[name]
+	if c == nil {
+		c = &toolCall{}
+		t.calls[name] = c
+	}
+	c.result = objs
+	t.result.Objects = objs
+	t.result.Refresh()
+}
+
+// onRun calls the selected tool (Run, Ctrl+Enter). Each tool has its own
+// call; another tool's that runs goes on.
 func (t *toolsScreen) onRun() {
 	if t.selected == nil || t.running != nil {
 		return
 	}
 	if err := t.selected.HeaderError; err != nil {
-		t.showProtocolError("Not sent: the tool's x-mcp-header declarations are invalid", err)
+		t.setResult(t.protocolError("Not sent: the tool's x-mcp-header declarations are invalid", err))
 		return
 	}
 	args, err := t.args.JSON()
@@ -463,7 +584,7 @@ func (t *toolsScreen) onRun() {
 		return // the editor says where the JSON is broken; said once
 	}
 	if err != nil {
-		t.showProtocolError("Arguments", err)
+		t.setResult(t.protocolError("Arguments", err))
 		return
 	}
 	if v, ok := t.args.(interface{ Problems() []string }); ok && !t.sendAnyway {
@@ -480,28 +601,21 @@ func (t *toolsScreen) onRun() {
 		}
 	}
 	t.saveArgs()
-	c := t.ss.conn()
-	if c == nil {
+	conn := t.ss.conn()
+	if conn == nil {
 		return
 	}
 	name := t.selected.Name
 	req := ToolCall{Name: name, Arguments: args, AsTask: t.asTask.Visible() && t.asTask.Checked}
 	ctx, cancel := context.WithCancel(t.ss.ctx)
-	t.running = cancel
-	t.started = time.Now()
-	t.runBtn.Disable()
-	t.cancel.Show()
-	t.prog.Hide()
-	t.progInf.Show()
-	t.progInf.Start()
-	t.progMsg.SetText("Running " + name + "…")
-	t.progMsg.Show()
-	t.result.Objects = nil
-	t.result.Refresh()
+	c := &toolCall{cancel: cancel, started: time.Now(), msg: "Running " + name + "…", requests: container.NewVBox()}
+	t.calls[name] = c
+	t.showCall()
+	t.list.Refresh()
 	entered := enteredOf(t.args, args)
 	go func() {
-		res, err := c.CallTool(ctx, req, func(p Progress) {
-			do(func() { t.onProgress(p) })
+		res, err := conn.CallTool(ctx, req, func(p Progress) {
+			do(func() { t.onProgress(c, p) })
 		})
 		do(func() {
 			t.ss.s.w.inspector.noteEntered(res.Seq, entered)
@@ -510,77 +624,87 @@ func (t *toolsScreen) onRun() {
 	}()
 }
 
-func (t *toolsScreen) onProgress(p Progress) {
-	if t.running == nil {
+func (t *toolsScreen) onProgress(c *toolCall, p Progress) {
+	if c.cancel == nil {
 		return
 	}
 	if p.Total > 0 {
-		t.progInf.Stop()
-		t.progInf.Hide()
-		t.prog.Max = p.Total
-		t.prog.SetValue(p.Progress)
-		t.prog.Show()
+		c.progress, c.total = p.Progress, p.Total
 	}
-	msg := p.Message
-	if msg == "" {
+	c.msg = p.Message
+	if c.msg == "" {
 		if p.Total > 0 {
-			msg = fmt.Sprintf("%g of %g", p.Progress, p.Total)
+			c.msg = fmt.Sprintf("%g of %g", p.Progress, p.Total)
 		} else {
-			msg = fmt.Sprintf("%g", p.Progress)
+			c.msg = fmt.Sprintf("%g", p.Progress)
 		}
 	}
-	t.progMsg.SetText(msg)
+	if t.shownCall() == c {
+		t.showProgress(c)
+	}
 }
 
-// onCancel cancels the running call (notifications/cancelled).
+// onCancel cancels the shown tool's running call (notifications/cancelled).
 func (t *toolsScreen) onCancel() {
 	if t.running != nil {
 		t.running()
 	}
 }
 
-func (t *toolsScreen) finish() {
-	if t.running != nil {
-		t.running()
-	}
-	t.running = nil
-	t.runBtn.Enable()
-	t.cancel.Hide()
-	t.prog.Hide()
-	t.progInf.Stop()
-	t.progInf.Hide()
-	t.progMsg.Hide()
-	t.inline.RemoveAll()
-}
-
+// onResult ends the call of the tool named name (one runs per tool): its
+// card is the result or the failure. Shown, the card is brought into
+// view; not shown, the tool's row says it ended.
 func (t *toolsScreen) onResult(name string, ctx context.Context, res ToolResult, err error) {
 	cancelled := ctx.Err() != nil
-	t.finish()
-	elapsed := time.Since(t.started).Round(time.Millisecond)
-	if t.selected == nil || t.selected.Name != name {
-		return
+	c := t.calls[name]
+	if c == nil {
+		c = &toolCall{started: time.Now()}
+		t.calls[name] = c
 	}
-	if err != nil {
-		if cancelled {
-			t.result.Objects = []fyne.CanvasObject{newBadge("cancelled", "warning"), wrapLabel("You cancelled the call; the server was sent notifications/cancelled.")}
-			t.result.Refresh()
-			return
+	if c.cancel != nil {
+		c.cancel()
+	}
+	c.cancel = nil
+	c.requests = nil
+	elapsed := time.Since(c.started).Round(time.Millisecond)
+	switch {
+	case err != nil && cancelled:
+		c.result = []fyne.CanvasObject{container.NewHBox(newBadge("cancelled", "warning")), wrapLabel("You cancelled the call; the server was sent notifications/cancelled.")}
+		c.mark, c.markLevel = "cancelled", "warning"
+	case err != nil:
+		c.result = append(t.protocolError("The call failed", err), attemptObjects(res.Attempt)...)
+		c.mark, c.markLevel = "failed", "error"
+	default:
+		if res.Duration > 0 {
+			elapsed = res.Duration
 		}
-		t.showProtocolError("The call failed", err)
-		t.showAttempt(res.Attempt)
+		c.result = t.ss.toolResultObjects(res, elapsed, "tools/call result")
+		c.mark, c.markLevel = "done", "ok"
+		if res.IsError {
+			c.mark, c.markLevel = "tool error", "error"
+		}
+		if res.TaskID != "" {
+			t.ss.tasks.onRefresh()
+		}
+	}
+	shown := t.shownCall() == c
+	if shown {
+		c.mark, c.markLevel = "", ""
+		before := t.shownRequests()
+		t.showCall()
+		t.formObj.Refresh() // again, now that the wrapping rows know their height
 		t.revealResult()
-		if !t.inView() { // the card says it already; a toast would only cover it
-			head, _ := plainError(err)
-			t.ss.s.w.toast("error", head)
+		if t.shownRequests() != before {
+			t.ss.s.w.SetRequestCount(t.ss.s.w.reqCount)
 		}
-		return
 	}
-	t.lastRes = &res
-	if res.Duration > 0 {
-		elapsed = res.Duration
+	t.list.Refresh()
+	// in view, the card or the row's mark says it already; a toast would
+	// only cover it
+	if err != nil && !cancelled && !t.inView() {
+		head, _ := plainError(err)
+		t.ss.s.w.toast("error", head)
 	}
-	t.showResult(res, elapsed)
-	t.revealResult()
 }
 
 // inView reports whether the user is looking at this screen: its server
@@ -608,12 +732,12 @@ func (t *toolsScreen) revealResult() {
 	s.ScrollToOffset(fyne.NewPos(s.Offset.X, top-theme.Padding()))
 }
 
-func (t *toolsScreen) showProtocolError(title string, err error) {
-	t.result.Objects = []fyne.CanvasObject{
+// protocolError is the card of a call that failed (or was not sent).
+func (t *toolsScreen) protocolError(title string, err error) []fyne.CanvasObject {
+	return []fyne.CanvasObject{
 		container.NewHBox(widget.NewIcon(theme.ErrorIcon()), heading(title)),
 		errorView(err, title, t.ss.s.w.win),
 	}
-	t.result.Refresh()
 }
 
 // attemptLabel is a tool call's lineage label (the inspector's badge)
@@ -640,14 +764,13 @@ func attemptLine(a *AttemptView) *attemptLabel {
 	return &attemptLabel{badge: newBadge(text, level), text: l}
 }
 
-// showAttempt adds a failed call's lineage label under its error.
-func (t *toolsScreen) showAttempt(a *AttemptView) {
+// attemptObjects are a failed call's lineage label, put under its error.
+func attemptObjects(a *AttemptView) []fyne.CanvasObject {
 	lbl := attemptLine(a)
 	if lbl == nil {
-		return
+		return nil
 	}
-	t.result.Objects = append(t.result.Objects, container.NewHBox(lbl.badge), lbl.text)
-	t.result.Refresh()
+	return []fyne.CanvasObject{container.NewHBox(lbl.badge), lbl.text}
 }
 
 // latencyText words a round trip like the inspector's badges: 17ms, 1.2s.
@@ -656,16 +779,6 @@ func latencyText(d time.Duration) string {
 		return fmt.Sprintf("%.1fs", d.Seconds())
 	}
 	return fmt.Sprintf("%dms", d.Milliseconds())
-}
-
-// showResult renders a tools/call result.
-func (t *toolsScreen) showResult(res ToolResult, elapsed time.Duration) {
-	t.result.Objects = t.ss.toolResultObjects(res, elapsed, "tools/call result")
-	if res.TaskID != "" {
-		t.ss.tasks.onRefresh()
-	}
-	t.result.Refresh()
-	t.formObj.Refresh() // again, now that the wrapping rows know their height
 }
 
 // toolResultObjects draws a tool's result (a tools/call answer, or the
