@@ -355,8 +355,9 @@ func (q *Queue) OpenModal(server, id string) bool {
 		}
 		if it.inline != nil {
 			q.fillInline(it, it.object()) // back in the tool's panel
-		} else if q.selected == it {
-			q.show(it) // back in the queue's pane
+		}
+		if q.selected == it {
+			q.show(it) // back in the queue's pane, or it says where it is
 		}
 	})
 	if q.selected == it {
