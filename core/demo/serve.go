@@ -23,7 +23,8 @@ import (
 
 // ServeStdio serves srv over a stdio pipe pair (newline-delimited JSON-RPC)
 // until in ends or ctx is cancelled. Diagnostics go to errLog (nil discards
-// them). It also answers [ExperimentalMethod].
+// them). It also answers [ExperimentalMethod]. Tool calls run at the same
+// time, up to [stdioToolCalls] of them.
 //
 // mcp-go keeps the state of its stdio session in one package-level value, so
 // a process serves at most one stdio connection at a time.
@@ -57,6 +58,11 @@ func ServeStdio(ctx context.Context, srv *server.MCPServer, in io.Reader, out io
 	}()
 	stdio := server.NewStdioServer(srv)
 	stdio.SetErrorLogger(log.New(errLog, "spyglass-demo: ", log.LstdFlags))
+	// mcp-go runs five tool calls at a time by default: a sixth, sent while
+	// five wait for the user (elicitation, sampling) or run long, was
+	// answered only once one of them ended. A server author expects calls
+	// to run at once; this is mcp-go's most.
+	server.WithWorkerPoolSize(stdioToolCalls)(stdio)
 	err := stdio.Listen(ctx, pr, w)
 	pr.Close()
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
@@ -64,6 +70,10 @@ func ServeStdio(ctx context.Context, srv *server.MCPServer, in io.Reader, out io
 	}
 	return err
 }
+
+// stdioToolCalls is how many tool calls [ServeStdio] runs at the same time
+// (mcp-go's maximum); more wait for one of them to end.
+const stdioToolCalls = 100
 
 // lockedWriter makes each Write atomic: mcp-go writes responses and its own
 // server→client requests from different goroutines.
