@@ -40,7 +40,7 @@ func TestFitsWithURLElicitationAndClosedList(t *testing.T) {
 		if q.Len() != 1 {
 			t.Fatalf("%d pending, want the URL elicitation", q.Len())
 		}
-		if m := w.win.Content().MinSize(); m.Width > 1024 || m.Height > 700 {
+		if m := unscrolled(w); m.Width > 1024 || m.Height > 700 {
 			t.Errorf("the window needs %v, more than 1024×700 (screens %v, requests %v)", m, w.middle.MinSize(), q.Object().MinSize())
 		}
 	})

@@ -3,6 +3,8 @@ package ui
 import (
 	"errors"
 	"testing"
+
+	"fyne.io/fyne/v2"
 )
 
 // TestFitsSmallWindow: the window with a connected server is usable at
@@ -20,9 +22,15 @@ func TestFitsSmallWindow(t *testing.T) {
 		t.Logf("list %v middle %v inspector %v", w.list.box.MinSize(), w.middle.MinSize(), w.inspector.obj.MinSize())
 		for i := range w.selected.screens.tabs.Items {
 			w.selected.screens.tabs.SelectIndex(i)
-			if m := w.win.Content().MinSize(); m.Width > 1024 || m.Height > 700 {
+			if m := unscrolled(w); m.Width > 1024 || m.Height > 700 {
 				t.Errorf("tab %s needs %v, more than 1024×700", w.selected.screens.tabs.Items[i].Text, m)
 			}
+		}
+		// and so a 1024×700 window shows the list beside the screens
+		// and scrolls nothing
+		w.win.Resize(fyne.NewSize(1024, 700))
+		if laid := w.main.Size(); !w.listShown || laid.Width > 1024 || laid.Height > 700 {
+			t.Errorf("at 1024×700 the list is shown %v and the content is laid out at %v", w.listShown, laid)
 		}
 	})
 }
