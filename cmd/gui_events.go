@@ -82,9 +82,13 @@ func (g *guiEvents) Search(ctx context.Context, q ui.EventQuery, found func([]ui
 
 // ClearEvents implements ui.EventClearer: the log drops the server's
 // events up to upTo and keeps every other one, and the server's newer
-// ones, so an event arriving while the window clears is never lost.
+// ones, so an event arriving while the window clears is never lost; the
+// server's HAR recorder drops what it holds of the same traffic.
 func (g *guiEvents) ClearEvents(server string, upTo uint64) bool {
 	g.log.ClearConn(server, upTo)
+	if g.b != nil {
+		g.b.forgetHAR(server)
+	}
 	if f := g.cleared.Load(); f != nil {
 		(*f)()
 	}

@@ -2,10 +2,14 @@ package cmd
 
 import (
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/core/har"
 	"github.com/spyglass-mcp/spyglass/ui"
 )
 
@@ -94,5 +98,25 @@ func TestGUIEventsClearedHook(t *testing.T) {
 	g.ClearEvents("a", last)
 	if left != 0 {
 		t.Errorf("the hook ran with %d events in the log, want 0", left)
+	}
+}
+
+// TestGUIEventsClearForgetsHAR: the window's Clear of a server drops its
+// recorded HTTP exchanges too, which kept a flood's stream past it.
+func TestGUIEventsClearForgetsHAR(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, "ok") }))
+	defer srv.Close()
+	rec := &har.Recorder{}
+	resp, err := (&http.Client{Transport: rec}).Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.ReadAll(resp.Body)
+	resp.Body.Close()
+	l := events.New(&events.Options{NoSpill: true})
+	g := &guiEvents{log: l, b: &guiBackend{hars: map[string]*har.Recorder{"a": rec}}}
+	g.ClearEvents("a", logFlood(l, "a", 10))
+	if rec.Len() != 0 {
+		t.Errorf("%d exchanges recorded after the Clear, want 0", rec.Len())
 	}
 }

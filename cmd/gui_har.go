@@ -26,8 +26,22 @@ func (b *guiBackend) recordHAR(name string, conn *connection) {
 	recordHTTP(conn.http, rec)
 }
 
+// forgetHAR drops the HTTP exchanges recorded with the server so far but
+// the streams still open (the inspector's Clear, through ClearEvents): a
+// stream's recorded body, up to har.MaxBody, and its events were kept
+// past the Clear, 20-40 MB after a flood over HTTP.
+func (b *guiBackend) forgetHAR(name string) {
+	b.mu.Lock()
+	rec := b.hars[name]
+	b.mu.Unlock()
+	if rec != nil {
+		rec.Forget()
+	}
+}
+
 // ExportHAR implements ui.HARExporter: the HTTP exchanges with the named
-// server since the window opened, as HAR 1.2, secrets masked.
+// server since the window opened or the inspector was last cleared, as
+// HAR 1.2, secrets masked.
 func (b *guiBackend) ExportHAR(server string, w io.Writer) error {
 	b.mu.Lock()
 	rec := b.hars[server]

@@ -62,7 +62,8 @@ type entry struct {
 	done      bool
 	end       time.Time
 	events    []sseEvent
-	pending   int // bytes of body not yet split into SSE events
+	pending   int   // bytes of body not yet split into SSE events
+	forgotten int64 // bytes of body dropped by Forget
 }
 
 type sseEvent struct {
@@ -127,6 +128,9 @@ func (b *body) Read(p []byte) (int, error) {
 	if n > 0 {
 		e.bodySize += int64(n)
 		keep := min(n, MaxBody-e.body.Len())
+		if e.truncated {
+			keep = 0 // after a Forget the room is back, but bytes are missing
+		}
 		if keep < n {
 			e.truncated = true
 		}
@@ -174,6 +178,33 @@ func (e *entry) splitEvents(now time.Time) {
 func isSSE(h http.Header) bool {
 	mt, _, _ := mime.ParseMediaType(h.Get("Content-Type"))
 	return mt == "text/event-stream"
+}
+
+// Forget drops what was recorded so far (the window's Clear of the
+// server, so that its memory goes back to what it was): the exchanges
+// that have ended go, and one still open (a stream) keeps its request and
+// headers and drops the body and events read so far, but an event not yet
+// complete; its content says how many bytes went.
+func (r *Recorder) Forget() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	kept := r.entries[:0]
+	for _, e := range r.entries {
+		if e.done {
+			continue
+		}
+		rest := []byte(nil)
+		if !e.truncated {
+			rest = e.body.Bytes()[e.pending:]
+		}
+		e.forgotten += int64(e.body.Len() - len(rest))
+		e.body = bytes.Buffer{} // the large array goes
+		e.body.Write(rest)
+		e.events, e.pending = nil, 0
+		kept = append(kept, e)
+	}
+	clear(r.entries[len(kept):])
+	r.entries = kept
 }
 
 // Len is how many exchanges were recorded.
@@ -315,9 +346,14 @@ func (e *entry) har(now time.Time, m Masker) harEntry {
 	out.Response = harResponse{Status: e.status, StatusText: e.statusText, HTTPVersion: proto(e.respProto), Cookies: []harNV{},
 		Headers: nvs(m.Header(e.respHeader)), RedirectURL: "", HeadersSize: -1, BodySize: e.bodySize,
 		Content: harContent{Size: e.bodySize, MimeType: e.respHeader.Get("Content-Type"), Text: m.String(strings.ToValidUTF8(e.body.String(), "\uFFFD"))}}
-	if e.truncated {
-		out.Response.Content.Comment = fmt.Sprintf("only the first %d bytes are kept", MaxBody)
+	var notes []string
+	if e.forgotten > 0 {
+		notes = append(notes, fmt.Sprintf("the first %d bytes were cleared in the window", e.forgotten))
 	}
+	if e.truncated {
+		notes = append(notes, fmt.Sprintf("only the first %d bytes are kept", MaxBody))
+	}
+	out.Response.Content.Comment = strings.Join(notes, "; ")
 	if e.respHeader.Get("Location") != "" {
 		out.Response.RedirectURL = m.URL(e.respHeader.Get("Location"))
 	}

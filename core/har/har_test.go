@@ -143,3 +143,67 @@ func TestHARSchemaRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestRecorderForget: after a Forget (the window's Clear) an ended
+// exchange is gone and an open stream keeps only what came after, its
+// content saying how many bytes were cleared; the file stays valid HAR.
+func TestRecorderForget(t *testing.T) {
+	next := make(chan string)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/done" {
+			fmt.Fprint(w, "ok")
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.(http.Flusher).Flush() // the headers, before the first event
+		for s := range next {
+			fmt.Fprint(w, s)
+			w.(http.Flusher).Flush()
+		}
+	}))
+	defer srv.Close()
+	rec := &Recorder{}
+	client := &http.Client{Transport: rec}
+	done, err := client.Get(srv.URL + "/done")
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.ReadAll(done.Body)
+	done.Body.Close()
+	resp, err := client.Get(srv.URL + "/stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	read := func(s string) {
+		t.Helper()
+		next <- s
+		if _, err := io.ReadFull(resp.Body, make([]byte, len(s))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read("data: first\n\ndata: sec")
+	rec.Forget()
+	read("ond\n\n")
+	close(next)
+
+	var buf bytes.Buffer
+	if err := rec.Write(&buf, Creator{Name: "t", Version: "1"}, mask{"x-never"}); err != nil {
+		t.Fatal(err)
+	}
+	hartest.Validate(t, buf.Bytes())
+	var f harFile
+	if err := json.Unmarshal(buf.Bytes(), &f); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Log.Entries) != 1 {
+		t.Fatalf("%d entries after Forget, want the open stream only", len(f.Log.Entries))
+	}
+	e := f.Log.Entries[0]
+	if len(e.SSEEvents) != 1 || e.SSEEvents[0].Text != "data: second" || e.Response.Content.Text != "data: second\n\n" {
+		t.Errorf("the stream after Forget: events %+v, content %q; want the second event only", e.SSEEvents, e.Response.Content.Text)
+	}
+	if c := e.Response.Content.Comment; !strings.Contains(c, "first 13 bytes were cleared") {
+		t.Errorf("content comment %q, want the 13 bytes cleared said", c)
+	}
+}
