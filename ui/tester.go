@@ -18,6 +18,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/ui/jsonedit"
+	"github.com/spyglass-mcp/spyglass/ui/plain"
 )
 
 // RawConn is a Conn that sends any request, standard or not: the Advanced
@@ -164,7 +165,7 @@ func jsonProblem(text string) (msg string, line, col int) {
 	msg = "unexpected text"
 	if errors.As(err, &se) {
 		off = se.Offset
-		msg = jsonSyntaxWords(se.Error()) // plain words, as the window's other JSON errors
+		msg = plain.Syntax(se) // plain words, as the window's other JSON errors
 	}
 	line, col = lineCol(text, off)
 	return fmt.Sprintf("line %d, column %d: %s", line, col, msg), line, col

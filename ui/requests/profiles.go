@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/ui/esc"
+	"github.com/spyglass-mcp/spyglass/ui/plain"
 )
 
 // providerLabels are the Provider dropdown's choices.
@@ -70,7 +71,7 @@ func NewProfilesEditor(store ProfileStore) *ProfilesEditor {
 	e.set = set.clone()
 	e.obj = e.buildUI()
 	if err != nil {
-		setError(e.errLbl, "The saved profiles could not be read: "+err.Error())
+		setError(e.errLbl, "The saved profiles could not be read. "+plain.Headline(err))
 	}
 	return e
 }
@@ -392,7 +393,7 @@ func (e *ProfilesEditor) onDelete() {
 // save stores next; on success it becomes the set shown.
 func (e *ProfilesEditor) save(next ProfileSet, msg string) bool {
 	if err := e.store.Save(next); err != nil {
-		setError(e.errLbl, "The profiles could not be saved: "+err.Error())
+		setError(e.errLbl, "The profiles could not be saved. "+plain.Headline(err))
 		e.refresh()
 		return false
 	}

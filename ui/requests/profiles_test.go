@@ -96,7 +96,7 @@ func TestProfilesEditorErrors(t *testing.T) {
 	e.auto.SetChecked(false)
 	store.fail = errors.New("disk full")
 	test.Tap(button(t, e.Object(), "Save Profile"))
-	if !strings.Contains(e.errLbl.Text, "disk full") {
+	if !strings.Contains(e.errLbl.Text, "could not be saved. Disk full") {
 		t.Errorf("save error: %q", e.errLbl.Text)
 	}
 	store.fail = nil

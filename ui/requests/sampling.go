@@ -20,6 +20,7 @@ import (
 	"github.com/spyglass-mcp/spyglass/ui/esc"
 	"github.com/spyglass-mcp/spyglass/ui/fit"
 	"github.com/spyglass-mcp/spyglass/ui/jsonedit"
+	"github.com/spyglass-mcp/spyglass/ui/plain"
 )
 
 // stopReasons are offered in the Stop Reason dropdown.
@@ -142,7 +143,7 @@ func (p *SamplingPanel) buildUI() fyne.CanvasObject {
 		summary.Add(wrapLabel(fmt.Sprintf("Tools (%d): %s", n, strings.Join(names, ", "))))
 	}
 	if p.parseErr != nil {
-		summary.Add(errText("The params could not be read: " + p.parseErr.Error()))
+		summary.Add(errText("The params could not be read. " + plain.Headline(p.parseErr)))
 	}
 	details := esc.NewButtonWithIcon("View Details", theme.ZoomInIcon(), p.onViewDetails)
 	details.Importance = widget.LowImportance
@@ -449,7 +450,7 @@ func (p *SamplingPanel) result() (json.RawMessage, error) {
 			}
 			var obj map[string]any
 			if err := json.Unmarshal([]byte(args), &obj); err != nil {
-				return nil, fmt.Errorf("tool call %d (%s): the arguments are not a JSON object: %v", i+1, row.tool.Selected, err)
+				return nil, fmt.Errorf("tool call %d (%s): the arguments are not a JSON object. %s", i+1, row.tool.Selected, plain.Headline(err))
 			}
 			var buf bytes.Buffer
 			_ = json.Compact(&buf, []byte(args))
@@ -488,7 +489,7 @@ func (p *SamplingPanel) onAutoRespond() {
 	pr := p.profile()
 	raw, err := p.opts.Responder.Respond(pr, p.req.Params)
 	if err != nil {
-		setError(p.errLbl, "The profile “"+pr.Name+"” cannot answer by itself: "+err.Error())
+		setError(p.errLbl, "The profile “"+pr.Name+"” cannot answer by itself. "+plain.Headline(err))
 		return
 	}
 	p.answer(SamplingAnswer{Result: raw, Profile: pr.Name, Auto: true}, "Answered by the profile “"+pr.Name+"”.")
@@ -501,7 +502,7 @@ func (p *SamplingPanel) onSend() {
 	}
 	raw, err := p.result()
 	if err != nil {
-		setError(p.errLbl, err.Error())
+		setError(p.errLbl, plain.Headline(err))
 		return
 	}
 	p.answer(SamplingAnswer{Result: raw, Profile: p.profileSel.Selected}, "Response sent.")
@@ -596,7 +597,7 @@ func (p *SamplingPanel) buildDetails() fyne.CanvasObject {
 	sp := p.params
 	out := container.NewVBox(wrapLabel("The server “" + p.req.Server + "” is requesting an LLM completion (request " + p.req.ID + ")."))
 	if p.parseErr != nil {
-		out.Add(errText("The params could not be read: " + p.parseErr.Error()))
+		out.Add(errText("The params could not be read. " + plain.Headline(p.parseErr)))
 	}
 	if sp.SystemPrompt != "" {
 		out.Add(heading("System Prompt:"))
