@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"image"
 	_ "image/gif"  // decode GIF content
@@ -316,19 +317,35 @@ func (ss *serverScreens) openResource(uri string) {
 		})
 }
 
+// textView shows a text content: JSON (so typed, or a text that is a JSON
+// object or array) indented in the monospace text style, as raw JSON is
+// everywhere; markdown rendered; other text as a wrapped label.
 func textView(text, mime string) fyne.CanvasObject {
+	if isJSONText(text, mime) {
+		return monoText(prettyJSON([]byte(text)))
+	}
 	if mime == "text/markdown" || looksLikeMarkdown(text) {
 		rt := widget.NewRichTextFromMarkdown(text)
 		rt.Wrapping = fyne.TextWrapWord
 		return rt
 	}
-	if mime == "application/json" || (strings.HasPrefix(strings.TrimSpace(text), "{") && len(text) < 200000) {
-		text = prettyJSON([]byte(text))
-	}
 	l := widget.NewLabel(text)
 	l.Wrapping = fyne.TextWrapWord
 	l.Selectable = true
 	return l
+}
+
+// isJSONText reports whether a text content is JSON: its MIME type says
+// so (application/json, …+json), or, up to 200,000 bytes, it is a valid
+// JSON object or array (a tool's text result often is, untyped).
+func isJSONText(text, mime string) bool {
+	mt, _, _ := strings.Cut(mime, ";")
+	mt = strings.TrimSpace(mt)
+	if mt == "application/json" || strings.HasSuffix(mt, "+json") {
+		return true
+	}
+	t := strings.TrimSpace(text)
+	return len(t) < 200000 && (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(t))
 }
 
 func looksLikeMarkdown(s string) bool {
