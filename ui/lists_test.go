@@ -84,8 +84,8 @@ func listsConnected(t *testing.T, b *listsBackend) *serverScreens {
 	return ss
 }
 
-// TestListScreensSayNotOffered: the Resources, Prompts and Tasks screens
-// say alike that their server does not offer their list. On a
+// TestListScreensSayNotOffered: the Tools, Resources, Prompts and Tasks
+// screens say alike that their server does not offer their list. On a
 // server that declares none of them (server-memory declares no prompts
 // and no tasks), each says that and what it means, not "Select a
 // prompt…" beside it, and hides its search box or Poll. Once a reconnect
@@ -101,6 +101,7 @@ func TestListScreensSayNotOffered(t *testing.T) {
 	var screens []screen
 	Sync(func() {
 		screens = []screen{
+			{"Tools", "fake does not offer tools.", `"tools"`, "tools/list", ss.tools.status, ss.tools.detail, ss.tools.search},
 			{"Prompts", "fake does not offer prompts.", `"prompts"`, "prompts/list", ss.prompts.status, ss.prompts.detail, nil},
 			{"Resources", "fake does not offer resources.", `"resources"`, "resources/list", ss.resources.status, ss.resources.detail, ss.resources.search},
 			{"Tasks", "fake does not offer task listing.", `"tasks.list"`, "tasks/list", ss.tasks.status, ss.tasks.detail, ss.tasks.offer.chrome[0]},
@@ -132,12 +133,13 @@ func TestListScreensSayNotOffered(t *testing.T) {
 	b.offered = true
 	b.mu.Unlock()
 	Sync(func() {
+		ss.tools.onRefresh()
 		ss.prompts.onRefresh()
 		ss.resources.onRefresh()
 		ss.tasks.onRefresh()
 	})
 	waitFor(t, "the lists", func() bool {
-		return len(ss.prompts.prompts) > 0 && len(ss.resources.rows) > 0 && ss.tasks.status.Text == "0 tasks"
+		return len(ss.tools.all) > 0 && len(ss.prompts.prompts) > 0 && len(ss.resources.rows) > 0 && ss.tasks.status.Text == "0 tasks"
 	})
 	Sync(func() {
 		for _, sc := range screens {

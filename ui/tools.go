@@ -27,6 +27,7 @@ type toolsScreen struct {
 	shown    []Tool
 	selected *Tool
 	lastArgs map[string]json.RawMessage // last arguments per tool, for this session
+	offer    *offerPane                 // the pane while the server offers no tools
 
 	// rows are what the list draws (the shown tools, under group headers
 	// when grouped: toolgroups.go); hay the lower-cased text of each of
@@ -289,6 +290,7 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 		t.result,
 	)
 	t.detail = container.NewStack(emptyState("Select a tool to see its arguments and run it."))
+	t.offer = newOfferPane(t.detail, t.search)
 	t.formObj = esc.NewVScroll(container.NewPadded(form))
 	return listSplit(left, t.detail)
 }
@@ -377,10 +379,11 @@ func (t *toolsScreen) loadPage(cursor string) {
 		return page[Tool]{tools, next}, err
 	}, func(p page[Tool], err error) {
 		if err != nil {
-			t.status.SetText(listFailure("tools", err))
+			t.offer.failed(t.status, "tools", err, "tools", "tools/list")
 			t.status.Show()
 			return
 		}
+		t.offer.offered()
 		t.all = append(t.all, p.items...)
 		t.hay = nil // a new listing: search and groups are made again
 		if c := t.ss.conn(); c != nil && cursor == "" {
@@ -412,13 +415,10 @@ func (t *toolsScreen) applyFilter() {
 		t.status.SetText("This server offers no tools.")
 		t.status.Show()
 	case len(t.shown) == 0:
-		t.status.SetText("No tool matches \"" + t.search.Text + "\".")
-		t.status.Show()
-	case len(t.shown) < len(t.all):
-		t.status.SetText(fmt.Sprintf("%d of %d tools", len(t.shown), len(t.all)))
+		t.status.SetText(noMatch("tool", t.search.Text))
 		t.status.Show()
 	default:
-		t.status.SetText(fmt.Sprintf("%d tools", len(t.all)))
+		t.status.SetText(listCount(len(t.shown), len(t.all), "tool"))
 		t.status.Show()
 	}
 	t.list.UnselectAll()
