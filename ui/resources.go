@@ -317,7 +317,7 @@ func (r *resourcesScreen) showExpansion() {
 	uri, err := r.currentURI()
 	switch {
 	case err != nil:
-		r.expand.SetText(err.Error())
+		r.expand.SetText(plainHeadline(err))
 	default:
 		r.expand.SetText("→ " + uri)
 	}
