@@ -70,10 +70,10 @@ type Window struct {
 	center    *fyne.Container // middle, with the requests panel below it when requests wait
 	requests  fyne.CanvasObject
 	reqSplit  *container.Split
-	inliner   func(server, id string) (fyne.CanvasObject, bool) // SetRequestInliner
-	reqCount  int                                               // the requests waiting (SetRequestCount)
-	reqQueue  RequestQueue                                      // SetRequestQueue: filters the panel by server
-	reqChip   *widget.Button                                    // "N requests wait on S": selects S
+	inliner   RequestInliner // SetRequestInliner
+	reqCount  int            // the requests waiting (SetRequestCount)
+	reqQueue  RequestQueue   // SetRequestQueue: filters the panel by server
+	reqChip   *widget.Button // "N requests wait on S": selects S
 	inspector *inspector
 	body      *fyne.Container // middle, or middle + inspector split
 	split     *container.Split
@@ -213,7 +213,7 @@ func (w *Window) buildUI() fyne.CanvasObject {
 	w.mainSp.Offset = 0.2
 	expand := widget.NewButtonWithIcon("", theme.MenuIcon(), w.ToggleServerList)
 	expand.Importance = widget.LowImportance
-	w.rail = container.NewBorder(nil, nil, container.NewVBox(expand), nil, w.body)
+	w.rail = container.New(railLayout{}, w.body, container.NewVBox(expand))
 	w.main = container.NewStack(w.mainSp)
 	w.listOpen, w.listShown = true, true
 	// a window smaller than its content gives way instead of cutting it
@@ -252,6 +252,28 @@ func (w *Window) showList(on bool) {
 	if w.fitted != nil {
 		w.fitted.Refresh() // main needs another width: the scroll sizes it again
 	}
+}
+
+// railLayout puts the collapsed list's toggle (objs[1]) at the left edge
+// and the body (objs[0]) right beside it, without the theme's padding
+// between them that a Border adds: the toggle's button has room of its
+// own, and at 700 px those 4 px made the Tools screen with a tool shown
+// scroll sideways, the inspector's right edge cut off.
+type railLayout struct{}
+
+// MinSize implements fyne.Layout.
+func (railLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	body, toggle := objs[0].MinSize(), objs[1].MinSize()
+	return fyne.NewSize(toggle.Width+body.Width, max(toggle.Height, body.Height))
+}
+
+// Layout implements fyne.Layout.
+func (railLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	tw := objs[1].MinSize().Width
+	objs[1].Move(fyne.NewPos(0, 0))
+	objs[1].Resize(fyne.NewSize(tw, size.Height))
+	objs[0].Move(fyne.NewPos(tw, 0))
+	objs[0].Resize(fyne.NewSize(size.Width-tw, size.Height))
 }
 
 // minWindow is the least the window's content asks for: a smaller window
