@@ -70,10 +70,10 @@ type Window struct {
 	center    *fyne.Container // middle, with the requests panel below it when requests wait
 	requests  fyne.CanvasObject
 	reqSplit  *container.Split
-	inliner   RequestInliner // SetRequestInliner
-	reqCount  int            // the requests waiting (SetRequestCount)
-	reqQueue  RequestQueue   // SetRequestQueue: filters the panel by server
-	reqChip   *widget.Button // "N requests wait on S": selects S
+	inliner   func(server, id string) (fyne.CanvasObject, bool) // SetRequestInliner
+	reqCount  int                                               // the requests waiting (SetRequestCount)
+	reqQueue  RequestQueue                                      // SetRequestQueue: filters the panel by server
+	reqChip   *widget.Button                                    // "N requests wait on S": selects S
 	inspector *inspector
 	body      *fyne.Container // middle, or middle + inspector split
 	split     *container.Split
