@@ -44,7 +44,7 @@ func (b *guiBackend) useQueue(w *ui.Window, profiles string) *requests.Queue {
 			w.ShowRequestInline(server, id, run)
 		},
 	})
-	w.SetRequestInliner(q.Inline)
+	w.SetRequestInliner(q)
 	w.SetRequests(q.Object())
 	w.SetRequestQueue(q) // the panel shows the selected server's requests
 	w.SetEditProfiles(q.EditProfiles)

@@ -134,7 +134,7 @@ func TestGUITesterDemo(t *testing.T) {
 
 	// a JSON mistake is shown with its line and column
 	ui.Sync(func() { h.testerEditor().SetText("{\n  \"method\": ,\n}") })
-	h.waitFor("the line:column error", func() bool { return h.hasText("line 2, column 13: invalid character ','") })
+	h.waitFor("the line:column error", func() bool { return h.hasText("line 2, column 13: unexpected character ','") })
 
 	// a method nobody implements: the JSON-RPC error -32601 and its badge
 	ui.Sync(func() { h.testerEditor().SetText(`{"jsonrpc": "2.0", "method": "no/such-method", "params": {}}`) })

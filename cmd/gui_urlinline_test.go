@@ -40,7 +40,9 @@ func (h *guiHarness) layoutNow() windowLayout {
 // elicit_url shows its URL panel in the running tool's panel; the window
 // asks for no more room and no split moves, before, while and after it
 // shows (its row of buttons made the window 42 px wider and the tool list
-// narrower, and they stayed so after Cancel, #12).
+// narrower, and they stayed so after Cancel, #12). Cancelled, the call
+// leaves its request in the queue, and once it is declined there the
+// window is as it was.
 func TestGUIURLElicitationInlineHoldsStill(t *testing.T) {
 	h := newGUIHarness(t)
 	ui.Sync(func() {
@@ -59,12 +61,17 @@ func TestGUIURLElicitationInlineHoldsStill(t *testing.T) {
 	})
 	during := h.layoutNow()
 	h.tap("Cancel")
+	// the server has not cancelled its request: it waits in the queue
+	// below the screens, and Decline there closes it
 	h.waitFor("the panel gone", func() bool { return h.w.InlineRequests("demo") == 0 })
+	h.waitFor("the request in the queue", func() bool { return h.be.queue.Len() == 1 })
+	h.tap("Decline")
+	h.waitFor("the request closed", func() bool { return h.be.queue.Len() == 0 })
 	after := h.layoutNow()
 	for _, c := range []struct {
 		when string
 		l    windowLayout
-	}{{"while the URL panel shows", during}, {"after Cancel", after}} {
+	}{{"while the URL panel shows", during}, {"after Cancel and Decline", after}} {
 		if c.l.min.Width > before.min.Width || c.l.min.Height > before.min.Height {
 			t.Errorf("%s the window needs %v, it needed %v", c.when, c.l.min, before.min)
 		}

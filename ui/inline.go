@@ -8,12 +8,23 @@ import (
 	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
+// RequestInliner lends a pending server request's panel to a place
+// outside the request queue and takes it back (ui/requests' Queue).
+type RequestInliner interface {
+	// Inline returns the request's panel, to be shown in the caller's
+	// place; ok is false when no such request waits.
+	Inline(server, id string) (obj fyne.CanvasObject, ok bool)
+	// Uninline gives it back to the queue, where it stays answerable.
+	Uninline(server, id string)
+}
+
 // SetRequestInliner gives the window the way to move a pending server
-// request's panel out of the request queue: the queue's Inline. A request
-// that the Tools screen's running call sent is then answered in that
-// call's panel (ShowRequestInline). UI thread.
-func (w *Window) SetRequestInliner(inline func(server, id string) (fyne.CanvasObject, bool)) {
-	w.inliner = inline
+// request's panel out of the request queue and back. A request that the
+// Tools screen's running call sent is answered in that call's panel
+// (ShowRequestInline); when the call ends while the request still waits,
+// the queue below the screens shows it in full again. UI thread.
+func (w *Window) SetRequestInliner(r RequestInliner) {
+	w.inliner = r
 }
 
 // ShowRequestInline shows the pending server request (server, id) in the
@@ -47,12 +58,13 @@ func (w *Window) ShowRequestInline(server, id, run string) bool {
 	if c == nil {
 		return false
 	}
-	obj, ok := w.inliner(server, id)
+	obj, ok := w.inliner.Inline(server, id)
 	if !ok {
 		return false
 	}
 	place := container.New(&holdLayout{}, obj)
 	c.requests.Add(place)
+	c.sent = append(c.sent, id)
 	t.list.Refresh()              // the row says the call waits for an answer
 	w.SetRequestCount(w.reqCount) // the queue below need not take room for it
 	if t.shownCall() == c {
@@ -63,6 +75,22 @@ func (w *Window) ShowRequestInline(server, id, run string) bool {
 		esc.Reveal(t.inline)
 	}
 	return true
+}
+
+// giveBackRequests hands the server requests c's panel shows back to the
+// queue: c ended, and a request the server has not cancelled stays
+// answerable there. UI thread.
+func (t *toolsScreen) giveBackRequests(c *toolCall) {
+	w := t.ss.s.w
+	sent := c.sent
+	c.sent, c.requests = nil, nil
+	if w.inliner == nil || len(sent) == 0 {
+		return
+	}
+	for _, id := range sent {
+		w.inliner.Uninline(t.ss.s.cfg.Name, id)
+	}
+	w.SetRequestCount(w.reqCount) // the queue below takes room for them
 }
 
 // holdLayout holds a server request's place in a call's panel (Inline's

@@ -26,3 +26,32 @@ func TestToolShownFitsSmallWindow(t *testing.T) {
 		}
 	})
 }
+
+// TestListGivesWayWhenAScreenGrows: a window that held the server list
+// beside the screens collapses it when a screen comes to need more width
+// (a tool shown), without waiting for a resize, so the inspector is not
+// cut off at the right edge.
+func TestListGivesWayWhenAScreenGrows(t *testing.T) {
+	w, _, ss := connected(t, nil)
+	Sync(func() {
+		w.win.Resize(fyne.NewSize(1280, 800))
+		pad := w.win.Canvas().Size().Width - w.fitted.Size().Width
+		before := w.mainSp.MinSize().Width
+		// a window just wide enough for the list beside the screens
+		w.win.Resize(fyne.NewSize(before+1+pad, 700))
+		if !w.listShown {
+			t.Fatalf("at %v px the list (needing %v) is collapsed", w.fitted.Size().Width, before)
+		}
+		ss.tools.list.Select(0)
+		if after := w.mainSp.MinSize().Width; after <= before+1 {
+			t.Fatalf("a tool shown needs %v px, as much as the screens' %v: nothing to give way to", after, before)
+		}
+		w.fitted.Refresh() // the scroll lays its content out again, as the next frame does
+		if w.listShown {
+			t.Error("the list stayed beside the screens that needed its room")
+		}
+		if got, has := w.main.Size().Width, w.fitted.Size().Width; got > has {
+			t.Errorf("the content is laid out %v px wide in a window of %v: it scrolls sideways", got, has)
+		}
+	})
+}

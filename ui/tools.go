@@ -83,6 +83,7 @@ type toolCall struct {
 	progress, total float64
 	msg             string
 	requests        *fyne.Container // the server requests it sent (holdLayout each)
+	sent            []string        // their ids, in the order they came
 	result          []fyne.CanvasObject
 	// mark is the row's badge of a call that ended unseen ("done",
 	// "failed", "cancelled") until its tool is shown.
@@ -665,7 +666,7 @@ func (t *toolsScreen) onResult(name string, ctx context.Context, res ToolResult,
 		c.cancel()
 	}
 	c.cancel = nil
-	c.requests = nil
+	t.giveBackRequests(c)
 	elapsed := time.Since(c.started).Round(time.Millisecond)
 	switch {
 	case err != nil && cancelled:

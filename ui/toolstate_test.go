@@ -163,7 +163,7 @@ func TestInlineRequestInViewAfterModal(t *testing.T) {
 		q = requests.NewQueue(&requests.QueueOptions{Window: w.win,
 			OnCountChanged: func(n int) { w.SetRequestCount(n) },
 			OnAdded:        func(_, server, id, run string) { w.ShowRequestInline(server, id, run) }})
-		w.SetRequestInliner(q.Inline)
+		w.SetRequestInliner(q)
 		w.SetRequests(q.Object())
 		w.SetRequestQueue(q)
 	})

@@ -8,6 +8,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
@@ -70,10 +71,10 @@ type Window struct {
 	center    *fyne.Container // middle, with the requests panel below it when requests wait
 	requests  fyne.CanvasObject
 	reqSplit  *container.Split
-	inliner   func(server, id string) (fyne.CanvasObject, bool) // SetRequestInliner
-	reqCount  int                                               // the requests waiting (SetRequestCount)
-	reqQueue  RequestQueue                                      // SetRequestQueue: filters the panel by server
-	reqChip   *widget.Button                                    // "N requests wait on S": selects S
+	inliner   RequestInliner // SetRequestInliner
+	reqCount  int            // the requests waiting (SetRequestCount)
+	reqQueue  RequestQueue   // SetRequestQueue: filters the panel by server
+	reqChip   *widget.Button // "N requests wait on S": selects S
 	inspector *inspector
 	body      *fyne.Container // middle, or middle + inspector split
 	split     *container.Split
@@ -214,7 +215,7 @@ func (w *Window) buildUI() fyne.CanvasObject {
 	expand := widget.NewButtonWithIcon("", theme.MenuIcon(), w.ToggleServerList)
 	expand.Importance = widget.LowImportance
 	w.rail = container.New(railLayout{}, w.body, container.NewVBox(expand))
-	w.main = container.NewStack(w.mainSp)
+	w.main = container.New(mainLayout{w}, w.mainSp)
 	w.listOpen, w.listShown = true, true
 	// a window smaller than its content gives way instead of cutting it
 	// off: the list collapses, and what still does not fit scrolls
@@ -294,17 +295,45 @@ func (g *giveWay) MinSize([]fyne.CanvasObject) fyne.Size { return minWindow }
 
 // Layout implements fyne.Layout.
 func (g *giveWay) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	w := g.w
-	room := size.Width >= w.mainSp.MinSize().Width
+	g.w.fit(size.Width)
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+}
+
+// fit shows the server list beside the body when a window width wide
+// holds both, else (unless the user opened it there) collapses it.
+func (w *Window) fit(width float32) {
+	room := width >= w.mainSp.MinSize().Width
 	if room {
 		w.listPinned = false
 	}
 	if want := w.listOpen && (room || w.listPinned); want != w.listShown {
 		w.showList(want)
 	}
+}
+
+// mainLayout stacks main's one object, and fits the window again when
+// it is laid out: a screen that came to need more width (a tool shown)
+// makes the scroll lay main out wider without resizing the window, and
+// the server list beside it has to give way then too, not only at the
+// next resize (at 800 px the inspector was cut at the right edge).
+type mainLayout struct{ w *Window }
+
+// MinSize implements fyne.Layout.
+func (m mainLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	return layout.NewStackLayout().MinSize(objs)
+}
+
+// Layout implements fyne.Layout.
+func (m mainLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	for _, o := range objs {
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(size)
+	}
+	if m.w.fitted != nil && m.w.fitted.Size().Width > 0 && size.Width > m.w.fitted.Size().Width {
+		m.w.fit(m.w.fitted.Size().Width)
 	}
 }
 

@@ -99,6 +99,9 @@ type queueItem struct {
 	// inline is the place outside the queue the panel is shown in (the
 	// running tool's panel: Inline), or nil.
 	inline *fyne.Container
+	// callEnded: the tool call whose panel it was shown in ended while
+	// the request still waits (Uninline).
+	callEnded bool
 }
 
 // ref names the request in the list and in notes: its round, or its id.
@@ -310,7 +313,15 @@ func (q *Queue) show(it *queueItem) {
 	if it.round != "" {
 		body = container.NewVBox(q.roundBar(it), body)
 	}
+	if it.callEnded {
+		body = container.NewVBox(callEndedNote(), body)
+	}
 	q.detail.Add(container.NewPadded(body))
+}
+
+// callEndedNote heads a request whose tool call ended (Uninline).
+func callEndedNote() fyne.CanvasObject {
+	return wrapLabel("The tool call that sent this request has ended. The server has not cancelled the request, so it waits here: your answer is still sent.")
 }
 
 // roundBar names the call a round belongs to, with [Cancel call].
@@ -345,6 +356,9 @@ func (q *Queue) OpenModal(server, id string) bool {
 	content := it.object()
 	if it.round != "" { // a round of a multi round-trip request
 		content = container.NewVBox(q.roundBar(it), content)
+	}
+	if it.callEnded {
+		content = container.NewVBox(callEndedNote(), content)
 	}
 	d := esc.NewCustom(title, "Close", esc.NewVScroll(container.NewPadded(content)), q.opts.Window)
 	it.modal = d
@@ -390,6 +404,37 @@ func (q *Queue) Inline(server, id string) (obj fyne.CanvasObject, ok bool) {
 		q.show(it)
 	}
 	return it.inline, true
+}
+
+// Uninline gives the pending request (server, id) back to the queue's pane
+// from the place Inline lent it: the tool call whose panel it was in has
+// ended, and the server has not cancelled the request (that would have
+// closed it). The pane shows it in full again, saying its call ended, and
+// opens at it unless another request is being answered there.
+func (q *Queue) Uninline(server, id string) {
+	it := q.find(server, id)
+	if it == nil || it.inline == nil {
+		return
+	}
+	q.dropInline(it)
+	it.callEnded = true
+	switch {
+	case q.selected == it:
+		q.show(it)
+	case q.selected == nil || q.selected.inline != nil || q.selected.modal != nil:
+		if i := q.indexOf(it); i >= 0 {
+			q.show(it)
+			q.list.Select(i)
+		}
+	}
+}
+
+// dropInline empties and hides it's place outside the queue.
+func (q *Queue) dropInline(it *queueItem) {
+	it.inline.Objects = nil
+	it.inline.Hide()
+	it.inline.Refresh()
+	it.inline = nil
 }
 
 // InlinePanels returns the places, outside the queue, where waiting
@@ -483,10 +528,7 @@ func (q *Queue) remove(it *queueItem, note string) {
 		d.Hide()
 	}
 	if it.inline != nil {
-		it.inline.Objects = nil
-		it.inline.Hide()
-		it.inline.Refresh()
-		it.inline = nil
+		q.dropInline(it)
 	}
 	for i, x := range q.items {
 		if x == it {
