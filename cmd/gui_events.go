@@ -133,6 +133,16 @@ func toEventView(e events.Event) ui.EventView {
 			v.BadgeLevel = "warning"
 		}
 	}
+	switch {
+	case e.Kind == events.KindTool && (e.ErrorClass == "cancelled" || e.ErrorClass == "declined"):
+		v.BadgeLevel = "warning"
+	case e.Kind == events.KindTool && e.ErrorClass != "":
+		v.BadgeLevel = "error" // the attempt failed, the tool's own isError included
+	case e.Kind == events.KindTool && e.Tool != nil && e.Tool.Status == "ok":
+		v.BadgeLevel = "ok"
+	case e.ToolError():
+		v.BadgeLevel = "error" // a result, but the tool says it failed (isError)
+	}
 	if e.Kind == events.KindTool {
 		a := &ui.AttemptView{ErrorClass: e.ErrorClass, OutcomeUnknown: e.OutcomeUnknown}
 		if e.Lineage != nil {

@@ -46,7 +46,16 @@ func TestInspectorCounterFiltered(t *testing.T) {
 		waitFor(t, "the Logs tab's count", func() bool { return !in.searching && strings.HasSuffix(in.counters.Text, "· 3 of 4 events") })
 		Sync(func() { in.search.SetText("needle") })
 		waitFor(t, "the search's count", func() bool { return !in.searching && strings.HasSuffix(in.counters.Text, "· 1 of 4 events") })
-		Sync(func() { test.Tap(in.pauseBtn) })
+		Sync(func() {
+			// Pause becomes the wider Resume, and the header is laid out
+			// again for it: where it stands now is what the counter must
+			// not move.
+			test.Tap(in.pauseBtn)
+			pauseAt = abs(in.pause.icon)
+			if in.pauseBtn.Visible() {
+				pauseAt = abs(in.pauseBtn)
+			}
+		})
 		b.ev.send(EventView{Server: "fake", Kind: "stderr", Title: "stderr: later", Text: "later", Categories: []string{"logs"}})
 		waitFor(t, "the buffered count", func() bool { return strings.Contains(in.counters.Text, "1 of 4 events · paused, 1 buffered") })
 		Sync(func() {

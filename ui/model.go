@@ -404,14 +404,10 @@ func (a AttemptView) Label() (text, level string) {
 func (a AttemptView) Explain() string {
 	var parts []string
 	if a.Attempt > 0 {
-		s := fmt.Sprintf("Attempt %d of this call", a.Attempt)
-		if a.Lineage != "" {
-			s += " (lineage " + a.Lineage + ")"
-		}
-		parts = append(parts, s+".")
+		parts = append(parts, fmt.Sprintf("Attempt %d of this call.", a.Attempt))
 	}
 	if a.ErrorClass != "" {
-		parts = append(parts, "It failed: "+a.ErrorClass+".")
+		parts = append(parts, "It failed: "+events.ClassWords(a.ErrorClass)+".")
 	}
 	switch {
 	case a.OutcomeUnknown:

@@ -399,7 +399,7 @@ func TestInspectorAttempts(t *testing.T) {
 		}
 		in.onSelect(2001)
 		got := texts(in.detail.obj)
-		if !strings.Contains(got, "Attempt 1 of this call (lineage L1). It failed: timeout.") || !strings.Contains(got, "Outcome unknown") {
+		if !strings.Contains(got, "Attempt 1 of this call. It failed: timed out.") || !strings.Contains(got, "Outcome unknown") {
 			t.Errorf("the details do not explain the attempt:\n%s", got)
 		}
 		if in.detail.attempt.Importance != widget.WarningImportance {
@@ -410,7 +410,7 @@ func TestInspectorAttempts(t *testing.T) {
 			t.Errorf("the details lack the warning:\n%s", got)
 		}
 		in.onSelect(2004)
-		if got := in.detail.attempt.Text; !in.detail.attempt.Visible() || got != "Attempt 1 of this call (lineage L3)." {
+		if got := in.detail.attempt.Text; !in.detail.attempt.Visible() || got != "Attempt 1 of this call." {
 			t.Errorf("a first attempt's details say %q", got)
 		}
 	})

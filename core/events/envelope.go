@@ -78,6 +78,12 @@ func cancelledID(raw []byte) string {
 	return NormalizeID(string(m.Params.RequestID))
 }
 
+// ToolError reports whether the event is a tools/call result that says
+// isError: true — the call was answered, and the tool reports it failed.
+func (e Event) ToolError() bool {
+	return e.Kind == KindMessage && e.Type == MsgResult && e.Method == "tools/call" && toolError(e.Raw)
+}
+
 // toolError reports whether a tools/call result says isError: true.
 func toolError(raw []byte) bool {
 	if !bytes.Contains(raw, []byte(`"isError"`)) {

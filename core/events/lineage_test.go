@@ -58,7 +58,7 @@ func TestToolAttemptsRoundTrip(t *testing.T) {
 	if of := back.AttemptsOf("srv/call-1"); len(of) != 2 || back.AttemptsOf("nope") != nil {
 		t.Errorf("AttemptsOf = %v", of)
 	}
-	if got := atts[0].Title(); got != "tool · flaky_write · transport · outcome unknown · 40ms" {
+	if got := atts[0].Title(); got != "tool · flaky_write · transport failure · outcome unknown · 40ms" {
 		t.Errorf("title %q", got)
 	}
 	if got := atts[1].Title(); got != "tool · flaky_write · attempt 2 · may have run twice · 3ms" {

@@ -206,6 +206,26 @@ func (e Event) Categories() []Category {
 
 // toolTitle names a tool attempt: `tool · flaky_write · attempt 2 ·
 // may have run twice`, `tool · flaky_write · transport · outcome unknown`.
+// ClassWords says a tool attempt's error class (Event.ErrorClass, the
+// values of lineage.ErrorClass) in the words a row or a sentence uses:
+// "tool error", "timed out", "transport failure"; an unknown class is
+// returned as it is.
+func ClassWords(class string) string {
+	switch class {
+	case "timeout":
+		return "timed out"
+	case "transport":
+		return "transport failure"
+	case "protocol":
+		return "protocol error"
+	case "tool":
+		return "tool error"
+	case "input":
+		return "input error"
+	}
+	return class // cancelled, declined
+}
+
 func (e Event) toolTitle() string {
 	t := "tool"
 	if e.Tool != nil {
@@ -218,7 +238,7 @@ func (e Event) toolTitle() string {
 		}
 	}
 	if e.ErrorClass != "" {
-		t += " · " + e.ErrorClass
+		t += " · " + ClassWords(e.ErrorClass)
 	}
 	switch {
 	case e.OutcomeUnknown:
