@@ -204,8 +204,6 @@ func (e Event) Categories() []Category {
 	return nil
 }
 
-// toolTitle names a tool attempt: `tool · flaky_write · attempt 2 ·
-// may have run twice`, `tool · flaky_write · transport · outcome unknown`.
 // ClassWords says a tool attempt's error class (Event.ErrorClass, the
 // values of lineage.ErrorClass) in the words a row or a sentence uses:
 // "tool error", "timed out", "transport failure"; an unknown class is
@@ -226,6 +224,8 @@ func ClassWords(class string) string {
 	return class // cancelled, declined
 }
 
+// toolTitle names a tool attempt: `tool · flaky_write · attempt 2 ·
+// may have run twice`, `tool · flaky_write · transport · outcome unknown`.
 func (e Event) toolTitle() string {
 	t := "tool"
 	if e.Tool != nil {
