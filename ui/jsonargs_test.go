@@ -1,9 +1,12 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2/test"
+
+	"github.com/spyglass-mcp/spyglass/ui/plain"
 )
 
 // The JSON text field for arguments marks where the text stops being JSON
@@ -27,6 +30,35 @@ func TestJSONArgsMarksProblem(t *testing.T) {
 		}
 		if b, err := j.JSON(); err != nil || string(b) != `{"a": 1}` {
 			t.Fatalf("JSON() = %s, %v", b, err)
+		}
+	})
+}
+
+// Arguments that are not a JSON object are said in plain words, at the
+// place in the text, never in encoding/json's ("invalid character",
+// "unexpected end of JSON input", "cannot unmarshal").
+func TestJSONArgsErrorInPlainWords(t *testing.T) {
+	test.NewTempApp(t)
+	Sync(func() {
+		for text, want := range map[string]string{
+			`{"a": `:  "it ends too early",
+			`{"a" 1}`: "expected ':' after the member name",
+			`[1, 2]`:  "a list where an object is expected",
+		} {
+			j := newJSONArgs(nil, text)
+			_, err := j.JSON()
+			if err == nil {
+				t.Fatalf("%s: no error", text)
+			}
+			head := plain.Headline(err)
+			if !strings.Contains(head, want) {
+				t.Errorf("%s: headline %q, want it to say %q", text, head, want)
+			}
+			for _, gos := range []string{"invalid character", "unexpected end", "unmarshal", "Go value"} {
+				if strings.Contains(head, gos) {
+					t.Errorf("%s: headline %q has encoding/json's words %q", text, head, gos)
+				}
+			}
 		}
 	})
 }

@@ -132,7 +132,7 @@ func (j *jsonArgs) JSON() (json.RawMessage, error) {
 	}
 	var v map[string]any
 	if err := json.Unmarshal([]byte(t), &v); err != nil {
-		return nil, fmt.Errorf("the arguments are not a JSON object: %v", err)
+		return nil, fmt.Errorf("the arguments are not a JSON object: %w", err)
 	}
 	return json.RawMessage(t), nil
 }
