@@ -109,3 +109,65 @@ func TestRequestOutlivesItsCall(t *testing.T) {
 		})
 	}
 }
+
+// TestRowMarkFollowsTheAnswer: a tool whose running call waits for a
+// server request says "waiting for you" on its row, and says "running"
+// again once the request is answered in the call's panel or cancelled by
+// the server while another tool is shown (#12: the row kept "waiting for
+// you" until something else redrew the list).
+func TestRowMarkFollowsTheAnswer(t *testing.T) {
+	for _, where := range []string{"in the call's panel", "cancelled by the server, echo not shown"} {
+		t.Run(where, func(t *testing.T) { rowMarkFollowsTheAnswer(t, where) })
+	}
+}
+
+func rowMarkFollowsTheAnswer(t *testing.T, where string) {
+	b := &gateBackend{fakeBackend: newFakeBackend("fake"), gated: "echo", gate: make(chan struct{})}
+	defer close(b.gate)
+	w := newTestWindowBackend(t, b)
+	Sync(func() { w.server("fake").onConnect() })
+	var ss *serverScreens
+	waitFor(t, "connected", func() bool {
+		ss = w.server("fake").screens
+		return ss != nil && len(ss.tools.all) > 0
+	})
+	var q *requests.Queue
+	Sync(func() {
+		w.win.Resize(fyne.NewSize(1280, 800))
+		q = requests.NewQueue(&requests.QueueOptions{Window: w.win,
+			OnCountChanged: func(n int) { w.SetRequestCount(n) },
+			OnAdded:        func(_, server, id, run string) { w.ShowRequestInline(server, id, run) }})
+		w.SetRequestInliner(q)
+		w.SetRequests(q.Object())
+		w.SetRequestQueue(q)
+	})
+	selectShown(t, ss, "echo")
+	Sync(func() { ss.tools.onRun() })
+	waitFor(t, "echo running", func() bool { return ss.tools.cancel.Visible() })
+	row := func() string { return texts(ss.tools.list) }
+	if where != "in the call's panel" {
+		selectShown(t, ss, "boom") // echo's call runs on, its tool not shown
+	}
+	Sync(func() {
+		q.AddElicitation(requests.ElicitationRequest{Server: "fake", ID: "7", Run: "fake#1", Mode: "form", Message: "Tell us about yourself.",
+			Schema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}}}`)},
+			func(requests.ElicitationAnswer) {})
+	})
+	waitFor(t, "the request shown", func() bool { return q.Len() == 1 })
+	Sync(func() {
+		if !strings.Contains(row(), "<waiting for you>") {
+			t.Errorf("echo's row while its request waits: %q", row())
+		}
+		if where == "in the call's panel" {
+			tapButton(t, ss.tools.formObj, "Decline")
+		} else if !q.Cancel("fake", "7", "") {
+			t.Error("the request was not pending")
+		}
+	})
+	waitFor(t, "the request answered", func() bool { return q.Len() == 0 })
+	Sync(func() {
+		if r := row(); strings.Contains(r, "waiting for you") || !strings.Contains(r, "<running>") {
+			t.Errorf("echo's row once the request was answered: %q, want <running>", r)
+		}
+	})
+}
