@@ -64,6 +64,9 @@ type entry struct {
 	events    []sseEvent
 	pending   int   // bytes of body not yet split into SSE events
 	forgotten int64 // bytes of body dropped by Forget
+	// resync: a Forget cleared a stream cut at MaxBody; its body starts
+	// again at the next complete event, the bytes before it forgotten
+	resync bool
 }
 
 type sseEvent struct {
@@ -129,7 +132,7 @@ func (b *body) Read(p []byte) (int, error) {
 		e.bodySize += int64(n)
 		keep := min(n, MaxBody-e.body.Len())
 		if e.truncated {
-			keep = 0 // after a Forget the room is back, but bytes are missing
+			keep = 0 // bytes are missing: what follows would not be whole
 		}
 		if keep < n {
 			e.truncated = true
@@ -158,21 +161,39 @@ func (b *body) Close() error {
 // splitEvents turns the complete SSE events read so far into events
 // stamped with now.
 func (e *entry) splitEvents(now time.Time) {
+	if e.resync {
+		rest := e.body.Bytes()
+		i, sep := eventEnd(rest)
+		if i < 0 {
+			return
+		}
+		// the event that was cut goes; the stream is whole from the next
+		e.forgotten += int64(i + sep)
+		e.body = *bytes.NewBuffer(append([]byte(nil), rest[i+sep:]...))
+		e.resync = false
+	}
 	all := e.body.Bytes()
 	for {
 		rest := all[e.pending:]
-		i, sep := -1, 0
-		for _, s := range []string{"\n\n", "\r\n\r\n", "\r\r"} {
-			if j := bytes.Index(rest, []byte(s)); j >= 0 && (i < 0 || j < i) {
-				i, sep = j, len(s)
-			}
-		}
+		i, sep := eventEnd(rest)
 		if i < 0 {
 			return
 		}
 		e.events = append(e.events, sseEvent{at: now, text: string(rest[:i])})
 		e.pending += i + sep
 	}
+}
+
+// eventEnd is where the first SSE event in b ends and the length of the
+// blank line that ends it; i is -1 when no event in b is complete.
+func eventEnd(b []byte) (i, sep int) {
+	i = -1
+	for _, s := range []string{"\n\n", "\r\n\r\n", "\r\r"} {
+		if j := bytes.Index(b, []byte(s)); j >= 0 && (i < 0 || j < i) {
+			i, sep = j, len(s)
+		}
+	}
+	return i, sep
 }
 
 func isSSE(h http.Header) bool {
@@ -184,7 +205,8 @@ func isSSE(h http.Header) bool {
 // server, so that its memory goes back to what it was): the exchanges
 // that have ended go, and one still open (a stream) keeps its request and
 // headers and drops the body and events read so far, but an event not yet
-// complete; its content says how many bytes went.
+// complete; its content says how many bytes went. A stream that had been
+// cut at MaxBody is recorded again from its next complete event.
 func (r *Recorder) Forget() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -194,10 +216,17 @@ func (r *Recorder) Forget() {
 			continue
 		}
 		rest := []byte(nil)
-		if !e.truncated {
+		switch {
+		case !e.truncated:
 			rest = e.body.Bytes()[e.pending:]
+			e.forgotten += int64(e.body.Len() - len(rest))
+		case isSSE(e.respHeader):
+			// every byte so far goes, those never kept too
+			e.truncated, e.resync = false, true
+			e.forgotten = e.bodySize
+		default:
+			e.forgotten += int64(e.body.Len())
 		}
-		e.forgotten += int64(e.body.Len() - len(rest))
 		e.body = bytes.Buffer{} // the large array goes
 		e.body.Write(rest)
 		e.events, e.pending = nil, 0

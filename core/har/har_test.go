@@ -207,3 +207,57 @@ func TestRecorderForget(t *testing.T) {
 		t.Errorf("content comment %q, want the 13 bytes cleared said", c)
 	}
 }
+
+// TestRecorderForgetCutStream: a stream cut at MaxBody and then cleared
+// (the window's Clear during a long flood) is recorded again from its
+// next complete event — it had stayed empty until it ended — and says
+// how many bytes went.
+func TestRecorderForgetCutStream(t *testing.T) {
+	next := make(chan string)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.(http.Flusher).Flush()
+		for s := range next {
+			fmt.Fprint(w, s)
+			w.(http.Flusher).Flush()
+		}
+	}))
+	defer srv.Close()
+	rec := &Recorder{}
+	resp, err := (&http.Client{Transport: rec}).Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	read := func(s string) {
+		t.Helper()
+		next <- s
+		if _, err := io.ReadFull(resp.Body, make([]byte, len(s))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	big := "data: " + strings.Repeat("x", MaxBody) + "\n\n"
+	read(big)
+	read("data: cut")
+	rec.Forget()
+	read(" off\n\ndata: after\n\n")
+	close(next)
+
+	var buf bytes.Buffer
+	if err := rec.Write(&buf, Creator{Name: "t", Version: "1"}, mask{"x-never"}); err != nil {
+		t.Fatal(err)
+	}
+	hartest.Validate(t, buf.Bytes())
+	var f harFile
+	if err := json.Unmarshal(buf.Bytes(), &f); err != nil {
+		t.Fatal(err)
+	}
+	e := f.Log.Entries[0]
+	if len(e.SSEEvents) != 1 || e.SSEEvents[0].Text != "data: after" || e.Response.Content.Text != "data: after\n\n" {
+		t.Errorf("the cut stream after Forget: events %+v, content %q; want the event after the cut one", e.SSEEvents, e.Response.Content.Text)
+	}
+	gone := len(big) + len("data: cut off\n\n")
+	if c := e.Response.Content.Comment; c != fmt.Sprintf("the first %d bytes were cleared in the window", gone) {
+		t.Errorf("content comment %q, want %d bytes cleared and nothing said cut", c, gone)
+	}
+}
