@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"image"
 	"io"
@@ -640,18 +641,32 @@ func mainThreadCPU() time.Duration {
 	if err != nil {
 		return 0
 	}
-	_, after, ok := bytes.Cut(stat, []byte(") "))
-	f := strings.Fields(string(after))
-	if !ok || len(f) < 13 {
+	cpu, err := statCPU(stat)
+	if err != nil {
 		return 0
+	}
+	return cpu
+}
+
+// statCPU is the user and system time of a /proc stat line. The command
+// name in parentheses may hold anything, ") " and spaces included: the
+// fields start after its last ')'.
+func statCPU(stat []byte) (time.Duration, error) {
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, fmt.Errorf("no command name in %q", stat)
+	}
+	f := strings.Fields(string(stat[i+1:]))
+	if len(f) < 13 {
+		return 0, fmt.Errorf("%d fields after the command name, want 13 and more", len(f))
 	}
 	utime, err1 := strconv.ParseInt(f[11], 10, 64) // fields 14 and 15 of the whole line
 	stime, err2 := strconv.ParseInt(f[12], 10, 64)
-	if err1 != nil || err2 != nil {
-		return 0
+	if err := errors.Join(err1, err2); err != nil {
+		return 0, err
 	}
 	const userHZ = 100
-	return time.Duration(utime+stime) * time.Second / userHZ
+	return time.Duration(utime+stime) * time.Second / userHZ, nil
 }
 
 // loadAverage is the machine's one-minute load average (0 when unknown).

@@ -5,6 +5,7 @@ package cmd
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -188,11 +189,31 @@ type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
-// TestMainThreadCPU: the UI thread's CPU time is read, and is part of
-// the process's.
+// TestMainThreadCPU: the UI thread's CPU time is read from its stat line
+// (a command name holding ") " and spaces too), and is part of the
+// process's.
 func TestMainThreadCPU(t *testing.T) {
-	main := mainThreadCPU()
-	if all := processCPU(); main < 0 || main > all+10*time.Millisecond { // 10 ms: the kernel's ticks
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/self/task/%d/stat", os.Getpid()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	main, err := statCPU(stat)
+	if err != nil {
+		t.Fatalf("the main thread's stat line %q: %v", stat, err)
+	}
+	if all := processCPU(); main > all+10*time.Millisecond { // 10 ms: the kernel's ticks
 		t.Errorf("main thread %s, process %s", main, all)
+	}
+	if got := mainThreadCPU(); got < main {
+		t.Errorf("mainThreadCPU %s, less than the %s read before", got, main)
+	}
+	line := []byte("4242 (a) b (c) S 1 4242 4242 0 -1 4194560 100 0 0 0 250 75 0 0 20 0 9 0 1 1 1")
+	if cpu, err := statCPU(line); err != nil || cpu != 3250*time.Millisecond {
+		t.Errorf("statCPU of a name with \") \" = %s, %v; want 3.25s", cpu, err)
+	}
+	for _, bad := range []string{"", "4242 no name", "4242 (x) S 1 2"} {
+		if _, err := statCPU([]byte(bad)); err == nil {
+			t.Errorf("statCPU(%q): no error", bad)
+		}
 	}
 }
