@@ -16,10 +16,13 @@ export LANG ?= en_US.UTF-8
 
 # Debian packages: the cgo build of Fyne's GL driver, a virtual display for
 # the window tests and screenshots, and a real keyring for the secrets tests.
+# libfile-mimeinfo-perl gives xdg-mime (outside a desktop session) the
+# shared MIME database's answer for a file: without it xdg-mime asks
+# file(1), which reads a trace's content and says application/json.
 APT_BUILD := gcc libc6-dev pkg-config libgl1-mesa-dev libxcursor-dev libxrandr-dev \
 	libxinerama-dev libxi-dev libxxf86vm-dev
 APT_TEST := xvfb xauth imagemagick xdotool x11-utils fonts-dejavu-core dbus gnome-keyring \
-	desktop-file-utils appstream shared-mime-info dex xdg-utils
+	desktop-file-utils appstream shared-mime-info dex xdg-utils libfile-mimeinfo-perl
 # make bench only: the window under Xvfb, and Chromium for the official
 # inspector's web mode beside it
 APT_BENCH := chromium xvfb xauth xdotool fonts-dejavu-core
