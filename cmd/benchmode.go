@@ -164,7 +164,7 @@ func startBench(be *guiBackend, w *ui.Window, server string, stdout, stderr io.W
 		fmt.Fprintln(stderr, "spyglass: benchmark: set SPYGLASS_BENCH=startup|ui-latency, SPYGLASS_BENCH_OUT=FILE and give one server on the command line")
 		return
 	}
-	painted := firstFrameHook(w.Window())
+	painted, frames := firstFrameHook(w.Window())
 	connected := waitListed(be.log, server)
 	go func() {
 		<-painted
@@ -181,7 +181,7 @@ func startBench(be *guiBackend, w *ui.Window, server string, stdout, stderr io.W
 			finish(nil)
 			return // the caller measures the open window, then ends it
 		}
-		err := benchFlood(be, w, server, rep)
+		err := benchFlood(be, w, frames, server, rep)
 		finish(err)
 		fyne.Do(func() { quitBench(w, stderr) })
 	}()
@@ -217,20 +217,55 @@ func armExit(bound time.Duration, stderr io.Writer, exit func(int)) *time.Timer 
 	})
 }
 
-// firstFrameHook puts a 1×1 transparent raster over the window's content;
-// the GL painter calls its generator while drawing the first frame, and
-// the callback that posts runs on the UI thread once that frame is done.
-// The returned channel is closed then.
-func firstFrameHook(win fyne.Window) <-chan struct{} {
-	done := make(chan struct{})
-	var once sync.Once
-	marker := canvas.NewRaster(func(w, h int) image.Image {
-		once.Do(func() { fyne.Do(func() { close(done) }) })
+// frameMarker is a 1×1 transparent raster over the window's content: the
+// GL painter calls its generator while drawing a frame after the raster
+// was refreshed, so a caller learns when the window has drawn what it
+// shows.
+type frameMarker struct {
+	raster  *canvas.Raster
+	mu      sync.Mutex
+	waiting []chan struct{}
+}
+
+// newFrameMarker puts a frameMarker over win's content. UI thread.
+func newFrameMarker(win fyne.Window) *frameMarker {
+	m := &frameMarker{}
+	m.raster = canvas.NewRaster(func(w, h int) image.Image {
+		m.mu.Lock()
+		done := m.waiting
+		m.waiting = nil
+		m.mu.Unlock()
+		if len(done) > 0 {
+			// posted: it runs on the UI thread once this frame is done
+			fyne.Do(func() {
+				for _, c := range done {
+					close(c)
+				}
+			})
+		}
 		return image.NewNRGBA(image.Rect(0, 0, max(w, 1), max(h, 1)))
 	})
-	marker.Resize(fyne.NewSize(1, 1))
-	win.SetContent(container.NewStack(win.Content(), container.NewWithoutLayout(marker)))
-	return done
+	m.raster.Resize(fyne.NewSize(1, 1))
+	win.SetContent(container.NewStack(win.Content(), container.NewWithoutLayout(m.raster)))
+	return m
+}
+
+// next returns a channel closed once the next frame the window draws is
+// done. UI thread.
+func (m *frameMarker) next() <-chan struct{} {
+	c := make(chan struct{})
+	m.mu.Lock()
+	m.waiting = append(m.waiting, c)
+	m.mu.Unlock()
+	m.raster.Refresh()
+	return c
+}
+
+// firstFrameHook puts a frameMarker over the window's content and returns
+// a channel closed once the first frame is done. UI thread.
+func firstFrameHook(win fyne.Window) (<-chan struct{}, *frameMarker) {
+	m := newFrameMarker(win)
+	return m.next(), m
 }
 
 // waitListed returns a channel closed once the log has recorded the
@@ -250,7 +285,7 @@ func waitListed(log *events.Log, server string) <-chan struct{} {
 }
 
 // benchFlood runs the flood and fills rep.UIDelay and rep.Flood.
-func benchFlood(be *guiBackend, w *ui.Window, server string, rep *benchReport) error {
+func benchFlood(be *guiBackend, w *ui.Window, frames *frameMarker, server string, rep *benchReport) error {
 	rate := envInt("SPYGLASS_BENCH_RATE", 10000)
 	seconds := envInt("SPYGLASS_BENCH_SECONDS", 10)
 	tick := time.Duration(envInt("SPYGLASS_BENCH_TICK_MS", 10)) * time.Millisecond
@@ -262,7 +297,7 @@ func benchFlood(be *guiBackend, w *ui.Window, server string, rep *benchReport) e
 	}
 	fs := &floodStats{Rate: rate, Seconds: float64(seconds)}
 	rep.Flood = fs
-	if err := warmUp(be, w, sess, envInt("SPYGLASS_BENCH_WARMUP", 1000)); err != nil {
+	if err := warmUp(be, w, frames, sess, envInt("SPYGLASS_BENCH_WARMUP", 1000)); err != nil {
 		return err
 	}
 
@@ -418,15 +453,24 @@ func benchFlood(be *guiBackend, w *ui.Window, server string, rep *benchReport) e
 // the font faces of their styles and fills Fyne's caches, which stay for
 // the life of the window whatever it shows; measured from a window that
 // had never drawn them, that one-time cost read as memory the flood kept.
-func warmUp(be *guiBackend, w *ui.Window, sess *session.Session, n int) error {
+func warmUp(be *guiBackend, w *ui.Window, frames *frameMarker, sess *session.Session, n int) error {
 	if _, err := sess.CallTool(context.Background(), session.ToolCall{Name: "flood", Arguments: map[string]any{"count": n}}, nil); err != nil {
 		return fmt.Errorf("warm-up flood: %w", err)
 	}
-	// its notifications were recorded before its answer; the window
-	// redraws within its longest redraw interval and paints the next
-	// frame: this waits well past both
-	time.Sleep(time.Second) // the window drawing, not synchronisation
-	ui.Sync(func() {})
+	// its notifications were recorded before its answer; once the
+	// inspector has taken them in, the next frame draws their rows
+	if err := w.WaitInspectorEvents(uint64(n), 2*time.Minute); err != nil { // a hang bound
+		return fmt.Errorf("warm-up: %w", err)
+	}
+	for range 2 { // the frame with the rows, and one after it
+		var drawn <-chan struct{}
+		ui.Sync(func() { drawn = frames.next() })
+		select {
+		case <-drawn:
+		case <-time.After(2 * time.Minute): // a hang bound, not a measurement
+			return fmt.Errorf("warm-up: the window drew no frame in 2 minutes")
+		}
+	}
 	if _, err := clearInspector(be, w); err != nil {
 		return fmt.Errorf("warm-up: %w", err)
 	}

@@ -132,12 +132,14 @@ func TestBenchReportFile(t *testing.T) {
 }
 
 // TestFirstFrameHook: the marker put over the window's content is drawn
-// with the first frame, and the hook fires once it has been.
+// with the first frame, and the hook fires once it has been; asked for
+// the next frame, it fires again once another is drawn.
 func TestFirstFrameHook(t *testing.T) {
 	test.NewTempApp(t)
 	w := test.NewTempWindow(t, widget.NewLabel("content"))
 	var painted <-chan struct{}
-	fyne.DoAndWait(func() { painted = firstFrameHook(w) })
+	var frames *frameMarker
+	fyne.DoAndWait(func() { painted, frames = firstFrameHook(w) })
 	select {
 	case <-painted:
 		t.Fatal("the hook fired before anything was drawn")
@@ -148,6 +150,19 @@ func TestFirstFrameHook(t *testing.T) {
 	case <-painted:
 	case <-time.After(time.Minute): // a hang bound only
 		t.Fatal("drawing a frame did not fire the hook")
+	}
+	var next <-chan struct{}
+	fyne.DoAndWait(func() { next = frames.next() })
+	select {
+	case <-next:
+		t.Fatal("the next frame's hook fired before it was drawn")
+	default:
+	}
+	fyne.DoAndWait(func() { w.Canvas().Capture() })
+	select {
+	case <-next:
+	case <-time.After(time.Minute): // a hang bound only
+		t.Fatal("drawing the next frame did not fire its hook")
 	}
 }
 

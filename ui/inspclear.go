@@ -1,5 +1,10 @@
 package ui
 
+import (
+	"fmt"
+	"time"
+)
+
 // ClearInspector does what the inspector's Clear button does for the
 // server it shows — that server's events so far leave the list, the
 // counters and the log — and returns how many events it cleared (the
@@ -15,4 +20,15 @@ func (w *Window) ClearInspector() uint64 {
 	n := in.stats.Events
 	in.onClear()
 	return n
+}
+
+// WaitInspectorEvents waits until the inspector's counters count at least
+// n events of the server it shows, for at most timeout: the events the
+// log recorded reach the window in coalesced batches. The benchmark mode
+// waits on it before it measures the window that shows them. Not on the
+// UI thread.
+func (w *Window) WaitInspectorEvents(n uint64, timeout time.Duration) error {
+	return poll(timeout, fmt.Sprintf("the inspector to count %d events", n), func() bool {
+		return w.inspector.stats.Events >= n
+	})
 }
