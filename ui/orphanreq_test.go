@@ -84,6 +84,7 @@ func TestRequestOutlivesItsCall(t *testing.T) {
 			switch tc.then {
 			case "answer":
 				Sync(func() { tapButton(t, q.Object(), "Decline") })
+				waitFor(t, "Decline answered the server", func() bool { return len(answered) == 1 })
 				if a := <-answered; a.Action != requests.ActionDecline {
 					t.Errorf("answer %+v, want decline", a)
 				}

@@ -22,18 +22,25 @@ import (
 // size stays within an 800×600 screen.
 func TestWindowGivesWayWhenSmall(t *testing.T) {
 	w, _, _ := connected(t, nil)
-	fits := func(size fyne.Size) {
+	// fits lays the window out at size: the content gets what it needs
+	// (the split or the rail inside is laid out at its minimum size or
+	// more, so nothing in it is clipped), and it scrolls only when the
+	// window is smaller than that
+	fits := func(size fyne.Size, scrolls bool) {
 		t.Helper()
 		w.win.Resize(size)
-		// the content is laid out at its minimum size or more: nothing
-		// is squeezed past what it needs, so nothing is clipped inside;
-		// what is larger than the window scrolls
-		if got, min := w.main.Size(), w.main.MinSize(); got.Width < min.Width || got.Height < min.Height {
-			t.Errorf("at %v the content is laid out at %v, less than the %v it needs (cut off)", size, got, min)
+		view, got := w.fitted.Size(), w.main.Size()
+		for _, o := range w.main.Objects {
+			if o.Size().Width < o.MinSize().Width || o.Size().Height < o.MinSize().Height {
+				t.Errorf("at %v the content is laid out at %v, less than the %v it needs (cut off)", size, o.Size(), o.MinSize())
+			}
+		}
+		if over := got.Width > view.Width+0.5 || got.Height > view.Height+0.5; over != scrolls {
+			t.Errorf("at %v the content is %v in a view of %v: scrolls %v, want %v", size, got, view, over, scrolls)
 		}
 	}
 	Sync(func() {
-		fits(fyne.NewSize(700, 500))
+		fits(fyne.NewSize(700, 500), false)
 		if w.listShown {
 			t.Error("at 700×500 the server list is still shown beside the screens")
 		}
@@ -43,10 +50,10 @@ func TestWindowGivesWayWhenSmall(t *testing.T) {
 		if m := w.win.Content().MinSize(); m.Width > 800*0.95 || m.Height > 600*0.92 {
 			t.Errorf("the window's minimum size %v is larger than an 800×600 screen allows", m)
 		}
-		fits(fyne.NewSize(500, 400))
+		fits(fyne.NewSize(500, 400), true)
 		// the list opened by hand in a narrow window stays open
 		w.ToggleServerList()
-		fits(fyne.NewSize(700, 500))
+		fits(fyne.NewSize(700, 500), w.mainSp.MinSize().Width > 700)
 		if !w.listShown {
 			t.Error("the list opened by hand at 700×500 collapsed again")
 		}
@@ -55,13 +62,13 @@ func TestWindowGivesWayWhenSmall(t *testing.T) {
 			t.Error("the list did not collapse by hand")
 		}
 		w.ToggleServerList()
-		fits(fyne.NewSize(1280, 800))
+		fits(fyne.NewSize(1280, 800), false)
 		if !w.listShown || !strings.Contains(texts(w.win.Content()), "Servers") {
 			t.Error("at 1280×800 the server list did not come back")
 		}
 		w.ToggleServerList()
-		fits(fyne.NewSize(700, 500))
-		fits(fyne.NewSize(1280, 800))
+		fits(fyne.NewSize(700, 500), false)
+		fits(fyne.NewSize(1280, 800), false)
 		if w.listShown {
 			t.Error("the list the user collapsed came back when the window grew")
 		}
@@ -155,7 +162,11 @@ func TestEscCancelsFileDialogs(t *testing.T) {
 		}
 
 		esc.Show(save(), w.win)
-		name, _ := esc.AsEntry(c.Focused().(fyne.CanvasObject))
+		focused, ok := c.Focused().(fyne.CanvasObject)
+		name, isEntry := esc.AsEntry(focused)
+		if !ok || !isEntry {
+			t.Fatalf("the save dialog opened with %T focused, not its name field", c.Focused())
+		}
 		name.SetText("other.json")
 		if b := findButton(c.Overlays().Top(), "Save"); b == nil {
 			t.Fatal("no Save button")

@@ -215,7 +215,7 @@ func TestInlineRequestInViewAfterModal(t *testing.T) {
 		}
 		tapButton(t, place, "Decline")
 	})
-	<-answered
+	waitFor(t, "Decline answered the server", func() bool { return len(answered) == 1 })
 	close(b.gate)
 	waitFor(t, "echo's result", func() bool { return strings.Contains(texts(ss.tools.result), "got {") })
 	Sync(func() {
