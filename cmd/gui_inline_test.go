@@ -60,12 +60,12 @@ func TestGUIRequestsInline(t *testing.T) {
 	ui.Sync(func() {
 		var reject *widget.Button
 		walk(h.win.Canvas().Overlays().Top(), func(o fyne.CanvasObject) {
-			if b, ok := esc.AsButton(o); ok && b.Text == "Reject" && reject == nil {
+			if b, ok := esc.AsButton(o); ok && b.Text == "Reject Request" && reject == nil {
 				reject = b
 			}
 		})
 		if reject == nil {
-			t.Fatal("no Reject in the sampling modal")
+			t.Fatal("no Reject Request in the sampling modal")
 		}
 		test.Tap(reject)
 	})

@@ -65,6 +65,9 @@ type ElicitationPanel struct {
 	statusLbl *widget.Label
 	completed bool
 	obj       fyne.CanvasObject
+	// details holds View Details at the header's right while the panel
+	// is lent to a tool call's panel (SetViewDetails)
+	details *fyne.Container
 }
 
 // NewElicitationPanel returns the panel of req.
@@ -101,12 +104,27 @@ func (p *ElicitationPanel) Title() string {
 	return "Server Request: User Input Required"
 }
 
+// SetViewDetails puts View Details, which calls open, at the right of the
+// panel's header; nil takes it away. The queue sets it while the panel is
+// answered in a tool call's panel, where a dialog gives it more room.
+func (p *ElicitationPanel) SetViewDetails(open func()) {
+	if open == nil {
+		p.details.Objects = nil
+	} else {
+		b := esc.NewButtonWithIcon("View Details", theme.ZoomInIcon(), open)
+		b.Importance = widget.LowImportance
+		p.details.Objects = []fyne.CanvasObject{b}
+	}
+	p.details.Refresh()
+}
+
 func (p *ElicitationPanel) buildUI() fyne.CanvasObject {
 	kind := "form"
 	if p.isURL() {
 		kind = "external URL"
 	}
-	top := requestHeader("Elicitation Request ("+kind+")", p.req.Server, p.req.ID, p.req.Round)
+	p.details = container.NewStack()
+	top := requestHeader("Elicitation Request ("+kind+")", p.req.Server, p.req.ID, p.req.Round, p.details)
 	msg := p.req.Message
 	if strings.TrimSpace(msg) == "" {
 		msg = "(the server sent no message)"

@@ -219,8 +219,9 @@ func sizeText(n int) string {
 }
 
 // requestHeader is the first line of a request panel: the warning icon and
-// the title in bold, with "from <server> · request <id>" under it.
-func requestHeader(title, server, id, round string) fyne.CanvasObject {
+// the title in bold, with "from <server> · request <id>" under it; action
+// (nil for none) sits at the title's right.
+func requestHeader(title, server, id, round string, action fyne.CanvasObject) fyne.CanvasObject {
 	from := "from " + server
 	switch {
 	case round != "": // an input request of a multi round-trip request
@@ -233,7 +234,7 @@ func requestHeader(title, server, id, round string) fyne.CanvasObject {
 	head := heading(title)
 	head.Wrapping = fyne.TextWrapWord
 	return container.NewVBox(
-		container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), nil, head),
+		container.NewBorder(nil, nil, widget.NewIcon(theme.WarningIcon()), action, head),
 		mutedLabel(from),
 	)
 }

@@ -346,9 +346,12 @@ func (q *Queue) OpenModal(server, id string) bool {
 		it.modal.Show()
 		return true
 	}
-	title := "Server Request: Sampling"
+	var title string
 	if it.elicit != nil {
 		title = it.elicit.Title()
+		it.elicit.SetViewDetails(nil) // it is the dialog
+	} else {
+		title = it.sampling.title()
 	}
 	if it.inline != nil {
 		q.fillInline(it, nil)
@@ -431,6 +434,9 @@ func (q *Queue) Uninline(server, id string) {
 
 // dropInline empties and hides it's place outside the queue.
 func (q *Queue) dropInline(it *queueItem) {
+	if it.elicit != nil {
+		it.elicit.SetViewDetails(nil) // the queue's pane has room
+	}
 	it.inline.Objects = nil
 	it.inline.Hide()
 	it.inline.Refresh()
@@ -450,26 +456,21 @@ func (q *Queue) InlinePanels() []fyne.CanvasObject {
 	return out
 }
 
-// fillInline draws it's inline place: the head and panel (nil: a note that
-// the request is open in a dialog).
+// fillInline draws it's inline place: the panel (nil: a note that the
+// request is open in a dialog), above a round's bar if it has one. The
+// panel's own header names the request; View Details is the sampling
+// panel's own (its full view, seed 000) or, for an elicitation, put at the
+// panel's header.
 func (q *Queue) fillInline(it *queueItem, panel fyne.CanvasObject) {
-	title := "Sampling request"
-	if it.elicit != nil {
-		title = it.elicit.Title()
-	}
-	head := heading("⚠ " + title + " · " + it.ref())
-	head.Wrapping = fyne.TextWrapWord // the tool's column is narrow
-	details := esc.NewButtonWithIcon("View Details", theme.ZoomInIcon(), func() { q.OpenModal(it.server, it.id) })
-	details.Importance = widget.LowImportance
-	if q.opts.Window == nil {
-		details.Hide()
-	}
-	objs := []fyne.CanvasObject{widget.NewSeparator(), container.NewBorder(nil, nil, nil, details, head)}
+	objs := []fyne.CanvasObject{widget.NewSeparator()}
 	if it.round != "" {
 		objs = append(objs, q.roundBar(it))
 	}
 	if panel != nil {
 		objs = append(objs, panel)
+		if it.elicit != nil && q.opts.Window != nil {
+			it.elicit.SetViewDetails(func() { q.OpenModal(it.server, it.id) })
+		}
 	} else {
 		objs = append(objs, mutedLabel("Open in a dialog: answer it there."))
 	}

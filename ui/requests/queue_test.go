@@ -312,3 +312,54 @@ func TestQueueNewRequestStartsAtTop(t *testing.T) {
 		t.Errorf("the next request opens scrolled to %v; want its top", q.scroll.Offset.Y)
 	}
 }
+
+// TestInlineRequestOneTitleOneDetails: a request lent to a tool call's
+// panel (Inline) shows one title — its panel's own, as seed 000 draws the
+// inline view ("Sampling Request", "Elicitation Request (form)"), not
+// the modal's "Server Request: …" above it — and one View Details, which
+// opens the request in a dialog titled as seed 000's modal; the place
+// says the answer is there.
+func TestInlineRequestOneTitleOneDetails(t *testing.T) {
+	for _, tc := range []struct {
+		name, inline, modal string
+		add                 func(q *Queue)
+	}{
+		{"sampling", "Sampling Request", "Sampling Request", func(q *Queue) { q.AddSampling(plainSampling(), func(SamplingAnswer) {}) }},
+		{"elicitation", "Elicitation Request (form)", "Server Request: User Input Required", func(q *Queue) { q.AddElicitation(formRequest(), func(ElicitationAnswer) {}) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			q, win, _ := newQueue(t, testProfiles())
+			tc.add(q)
+			it := q.items[0]
+			obj, ok := q.Inline(it.server, it.id)
+			if !ok {
+				t.Fatal("the request cannot be lent")
+			}
+			win.SetContent(obj)
+			count := func(o fyne.CanvasObject, text string) int {
+				n := 0
+				walk(o, func(x fyne.CanvasObject) {
+					if b, ok := esc.AsButton(x); ok && b.Text == text {
+						n++
+					}
+				})
+				return n
+			}
+			got := texts(obj)
+			if n := strings.Count(got, "Request"); n != 1 || !strings.Contains(got, tc.inline) {
+				t.Errorf("the inline place names the request %d times, want once as %q:\n%s", n, tc.inline, got)
+			}
+			if n := count(obj, "View Details"); n != 1 {
+				t.Fatalf("%d View Details in the inline place, want 1:\n%s", n, got)
+			}
+			test.Tap(button(t, obj, "View Details"))
+			top := win.Canvas().Overlays().Top()
+			if top == nil || !strings.Contains(texts(top), tc.modal) {
+				t.Fatalf("View Details opened no dialog titled %q", tc.modal)
+			}
+			if !strings.Contains(texts(obj), "Open in a dialog: answer it there.") {
+				t.Errorf("the inline place while the dialog is open:\n%s", texts(obj))
+			}
+		})
+	}
+}

@@ -149,7 +149,7 @@ func (p *SamplingPanel) buildUI() fyne.CanvasObject {
 	details.Importance = widget.LowImportance
 	summary.Add(container.NewHBox(details))
 
-	top := requestHeader(p.title(), p.req.Server, p.req.ID, p.req.Round)
+	top := requestHeader(p.title(), p.req.Server, p.req.ID, p.req.Round, nil)
 	p.inlineSlot = container.NewStack(p.editor)
 	return box("primary", container.NewVBox(top, box("", summary), p.inlineSlot))
 }
@@ -569,7 +569,10 @@ func (p *SamplingPanel) onViewDetails() {
 	if p.opts.Window == nil || p.modal != nil {
 		return
 	}
-	p.inlineSlot.Remove(p.editor)
+	// the place it leaves says where the answer went (a tool's panel
+	// or the queue's pane keeps the summary above it)
+	p.inlineSlot.Objects = []fyne.CanvasObject{mutedLabel("Open in a dialog: answer it there.")}
+	p.inlineSlot.Refresh()
 	p.sendBtn.SetText("Send Response")
 	p.rejectBtn.SetText("Reject Request")
 	body := container.NewVBox(p.buildDetails(), widget.NewSeparator(), p.editor)
@@ -580,7 +583,8 @@ func (p *SamplingPanel) onViewDetails() {
 		p.sendBtn.SetText("Edit & Send")
 		p.rejectBtn.SetText("Reject")
 		body.Remove(p.editor)
-		p.inlineSlot.Add(p.editor)
+		p.inlineSlot.Objects = []fyne.CanvasObject{p.editor}
+		p.inlineSlot.Refresh()
 	})
 	p.modal = d
 	size := p.opts.Window.Canvas().Size()
