@@ -295,11 +295,14 @@ func (g *giveWay) MinSize([]fyne.CanvasObject) fyne.Size { return minWindow }
 
 // Layout implements fyne.Layout.
 func (g *giveWay) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	g.w.fit(size.Width)
+	// the scroll first: fit's list shown lays main out in the scroll's
+	// new size (in the old, smaller one, main's layout collapsed the list
+	// again — a window grown from small kept it collapsed)
 	for _, o := range objs {
 		o.Move(fyne.NewPos(0, 0))
 		o.Resize(size)
 	}
+	g.w.fit(size.Width)
 }
 
 // fit shows the server list beside the body when a window width wide
