@@ -675,7 +675,6 @@ func (in *inspector) onSelect(seq uint64) {
 	if in.split.Offset > 0.9 {
 		in.split.SetOffset(in.detailOffset())
 		// the list shrank under its scroll: keep the event shown in it
-		// (a short window's list keeps a single row)
 		if r := in.rowOf(seq); r >= 0 {
 			in.list.ScrollTo(r)
 		}
@@ -684,11 +683,11 @@ func (in *inspector) onSelect(seq uint64) {
 
 // detailOffset is where the split between the list and the details goes
 // when details open: where the user last dragged it, else the list keeps
-// about three rows (two on a short screen or when the pair stacks, one —
-// the event shown — when both) and the details get the rest: their head
-// (title, meta and actions, tabs) and each side's name line come before
-// the first payload row, and at 1024×700 a two-row list left a stacked
-// pair three rows a side.
+// a usable number of rows — five where the split has the room (1280×800),
+// three on a shorter one (1024×700), two below — and the details get the
+// rest. The new-user walk found one row left at both sizes: the event
+// shown and nothing around it, so the list read as gone; the payload's
+// trees scroll in what is left, and the divider the user drags is kept.
 func (in *inspector) detailOffset() float64 {
 	if off := in.w.app.Preferences().FloatWithFallback(prefDetailOff, 0); off > 0.05 && off < 0.95 {
 		return off
@@ -698,15 +697,16 @@ func (in *inspector) detailOffset() float64 {
 		return 0.3
 	}
 	row := in.createRow().MinSize().Height + theme.Padding()
-	rows := float32(3)
-	short, stacked := h < 600, in.split.Size().Width < pairSideBySide
+	rows := float32(5)
 	switch {
-	case short && stacked: // 1024×700: each side of the pair keeps four rows
-		rows = 1
-	case h < 520 || stacked: // the payload needs the room
+	case h < 440:
 		rows = 2
+	case h < 580:
+		rows = 3
 	}
-	return float64(min(max(rows*row/h, 0.05), 0.3))
+	// the divider's own room and a padding, so that the last row is whole
+	list := rows*row + theme.Padding() + 2*theme.Padding()
+	return float64(min(max(list/h, 0.05), 0.5))
 }
 
 // keepDetailOffset remembers where the split between the list and the
