@@ -340,7 +340,11 @@ func (h *historyScreen) storeSettled() {
 		}
 		h.stored[c.req.Seq] = true
 		method, params := historyRequest(c.req)
-		e := HistoryEntry{Time: c.req.Time, Method: method, Params: params, Status: strings.ReplaceAll(string(o.State), "_", " "), Duration: o.Latency,
+		status := strings.ReplaceAll(string(o.State), "_", " ")
+		if o.State == events.OK && h.toolFailed(c.req) {
+			status = events.ClassWords("tool") // answered, and the tool says it failed
+		}
+		e := HistoryEntry{Time: c.req.Time, Method: method, Params: params, Status: status, Duration: o.Latency,
 			Nested: h.nestedOf(c)}
 		server, w := h.ss.s.cfg.Name, h.ss.s.w
 		w.saveInBackground(func() {
@@ -473,20 +477,59 @@ func (h *historyScreen) rowText(c *historyCall) (string, []string) {
 	if title == "" {
 		title = callTitle(c.req)
 	}
-	status := historyStatus(c.req)
-	if c.past != nil {
-		status = c.past.Status
-		if c.past.Duration > 0 {
-			status += " " + latency(c.past.Duration)
-		}
-	}
+	status, _ := h.outcome(c)
 	return fmt.Sprintf("%s  %s  · %s", c.req.Time.Local().Format("15:04:05"), title, status), h.chain(c)
+}
+
+// outcome is a call's outcome in words and the importance its row's
+// line is drawn with, by the rule the inspector's rows follow
+// (rowImportance): red for a call that failed — a JSON-RPC error, no
+// answer, a time-out, or a tools/call answered with isError: true, which
+// reads "tool error" (the words of core/events' ClassWords) — where it
+// looked like a success.
+func (h *historyScreen) outcome(c *historyCall) (string, widget.Importance) {
+	if p := c.past; p != nil {
+		status := p.Status
+		if p.Duration > 0 {
+			status += " " + latency(p.Duration)
+		}
+		level := "error"
+		switch {
+		case p.Status == "ok" || p.Status == "":
+			level = ""
+		case strings.HasPrefix(p.Status, "cancelled"):
+			level = "warning"
+		}
+		return status, rowImportance(EventView{BadgeLevel: level})
+	}
+	e := c.req
+	status := historyStatus(e)
+	if h.toolFailed(e) {
+		status = events.ClassWords("tool") + " · " + status
+		e.BadgeLevel = "error"
+	}
+	return status, rowImportance(e)
+}
+
+// toolFailed reports whether a tools/call was answered with a result
+// that says isError: true (its result's inspector row is red for it).
+func (h *historyScreen) toolFailed(req EventView) bool {
+	if req.Method != "tools/call" || req.Pair == 0 {
+		return false
+	}
+	src := h.ss.s.w.be.Events()
+	if src == nil {
+		return false
+	}
+	resp, ok := src.Get(req.Pair)
+	return ok && resp.Type == "result" && (resp.IsError() || resp.Event.ToolError())
 }
 
 // row draws a call with the text rowText gave.
 func (h *historyScreen) row(c *historyCall, text string, chain []string) fyne.CanvasObject {
 	head := widget.NewLabel(text)
 	head.Truncation = fyne.TextTruncateEllipsis
+	_, head.Importance = h.outcome(c)
 	replay := widget.NewButtonWithIcon("Replay", theme.MediaReplayIcon(), func() { h.onReplay(c.req) })
 	edit := widget.NewButtonWithIcon("Edit and replay", theme.DocumentCreateIcon(), func() { h.onEditReplay(c.req) })
 	left := container.NewHBox()

@@ -224,27 +224,37 @@ func updateRow(o fyne.CanvasObject, e EventView) {
 	tm := right.Objects[1].(*widget.Label)
 	setText(title, e.Heading())
 	text, level := e.Badge, e.BadgeLevel
-	warn := e.Kind == "warning"
 	if e.Attempt != nil {
 		if t, l := e.Attempt.Label(); t != "" {
 			text, level = t, l
-			warn = warn || l == "warning"
 		}
 	}
-	imp := widget.MediumImportance
-	switch {
-	case e.IsError():
-		imp = widget.DangerImportance
-	case warn:
-		imp = widget.WarningImportance
-	}
-	if title.Importance != imp {
+	if imp := rowImportance(e); title.Importance != imp {
 		title.Importance = imp
 		title.Refresh()
 	}
 	setText(dir, dirArrow(e))
 	b.Set(text, level)
 	setText(tm, e.Time.Local().Format("15:04:05.000"))
+}
+
+// rowImportance is how an event's title is drawn: red (danger) for a
+// failure of any kind (EventView.IsError: an error response, an attempt
+// that failed, a tools/call result that says isError), yellow for a
+// warning or an attempt's warning (outcome unknown, may have run twice),
+// plain otherwise. The History's rows follow it too.
+func rowImportance(e EventView) widget.Importance {
+	switch {
+	case e.IsError():
+		return widget.DangerImportance
+	case e.Kind == "warning":
+		return widget.WarningImportance
+	case e.Attempt != nil:
+		if t, l := e.Attempt.Label(); t != "" && l == "warning" {
+			return widget.WarningImportance
+		}
+	}
+	return widget.MediumImportance
 }
 
 // setText sets a label's text unless it shows that already: a list row
