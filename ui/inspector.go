@@ -864,14 +864,6 @@ func (d *eventDetail) show(seq uint64) {
 	d.cur = e
 	d.title.SetText(e.Heading())
 	d.badge.Set(e.Badge, e.BadgeLevel)
-	meta := fmt.Sprintf("#%d · %s · %s", e.Seq, e.Time.Local().Format("15:04:05.000"), e.Kind)
-	if e.Dir != "" {
-		meta += " · " + map[string]string{"out": "client → server", "in": "server → client"}[e.Dir]
-	}
-	if e.Size > 0 {
-		meta += " · " + sizeText(e.Size)
-	}
-	d.meta.SetText(meta)
 	d.round.SetText(d.in.rounds.Describe(&e.Event))
 	setVisible(d.round, d.round.Text != "")
 	d.attempt.Hide()
@@ -900,6 +892,21 @@ func (d *eventDetail) show(seq uint64) {
 			}
 		}
 	}
+	// the facts, the duration in words early on the line (it is cut
+	// at its end when narrow): a badge's "0ms" said nothing of a local
+	// call
+	meta := fmt.Sprintf("#%d · %s", e.Seq, e.Time.Local().Format("15:04:05.000"))
+	if took := detailDuration(e, req); took != "" {
+		meta += " · " + took
+	}
+	meta += " · " + e.Kind
+	if e.Dir != "" {
+		meta += " · " + map[string]string{"out": "client → server", "in": "server → client"}[e.Dir]
+	}
+	if e.Size > 0 {
+		meta += " · " + sizeText(e.Size)
+	}
+	d.meta.SetText(meta)
 	if req != nil || resp != nil {
 		missing := "No response yet."
 		if req != nil {
@@ -923,6 +930,22 @@ func (d *eventDetail) show(seq uint64) {
 	d.showToolCall(e)
 }
 
+// detailDuration says in words how long what the details show took: a
+// tool call attempt ("took 1.23 ms"), an HTTP exchange, a request's
+// round trip, for a response its request's ("answered in 2.5 s"); ""
+// when nothing was measured yet.
+func detailDuration(e EventView, req *EventView) string {
+	switch {
+	case e.Event.Tool != nil && e.Event.Tool.Duration > 0:
+		return "took " + events.DurationWords(e.Event.Tool.Duration)
+	case e.Event.HTTP != nil && e.Event.HTTP.Duration > 0:
+		return "took " + events.DurationWords(e.Event.HTTP.Duration)
+	case req != nil && req.Latency > 0:
+		return "answered in " + events.DurationWords(req.Latency)
+	}
+	return ""
+}
+
 // pane is one side of the request/response view.
 func pane(label string, e *EventView, missing string) fyne.CanvasObject {
 	if e == nil {
@@ -933,6 +956,7 @@ func pane(label string, e *EventView, missing string) fyne.CanvasObject {
 		return container.NewBorder(heading(label), nil, nil, nil, emptyState(msg))
 	}
 	tree := newJSONTree()
+	tree.nsWords = e.Kind == "tool" // a record of Spyglass's own
 	if len(e.Raw) > 0 {
 		tree.SetJSON(e.Raw)
 	} else {
@@ -1053,7 +1077,7 @@ func (d *eventDetail) showRun(e EventView) {
 		}
 		rows = append(rows, st)
 	}
-	head := plural(len(rows), "step") + " · " + total.Round(time.Millisecond).String()
+	head := plural(len(rows), "step") + " · " + events.DurationWords(total)
 	switch {
 	case answered == 1:
 		head += " · the response is drawn on its request's bar"

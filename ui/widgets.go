@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"strconv"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/ui/esc"
 	"github.com/spyglass-mcp/spyglass/ui/fit"
 )
@@ -311,6 +313,11 @@ type jsonTree struct {
 	// its Border still keeps the bar's row (a blank row over the tree).
 	body *fyne.Container
 	obj  fyne.CanvasObject
+	// nsWords: the document is a record of Spyglass's own (a tool call
+	// attempt's), whose members named …Ns are durations in nanoseconds:
+	// the tree says them in words too (`durationNs: 1234567 (1.23 ms)`);
+	// the raw view keeps the record's bytes.
+	nsWords bool
 }
 
 // rawCut is how much of a payload that is not JSON is drawn as text.
@@ -472,7 +479,13 @@ func (j *jsonTree) childIDs(id string) []string {
 				key = showKey(k.Str)
 			}
 			cid := id + "/" + strconv.Itoa(i)
-			j.nodes[cid] = jsonValue(key, v)
+			c := jsonValue(key, v)
+			if j.nsWords && obj && strings.HasSuffix(k.Str, "Ns") && v.Type == gjson.Number {
+				if ns, err := strconv.ParseInt(v.Raw, 10, 64); err == nil {
+					c.text += " (" + events.DurationWords(time.Duration(ns)) + ")"
+				}
+			}
+			j.nodes[cid] = c
 			n.children = append(n.children, cid)
 			i++
 			return true

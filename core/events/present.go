@@ -60,6 +60,47 @@ func (e Event) Badge() string {
 	return e.Outcome.Badge()
 }
 
+// DurationWords writes a duration as a developer reads it in a sentence
+// or a details pane, three significant digits and the unit apart:
+// `850 ns`, `423 µs`, `1.23 ms`, `2.5 s`, `1 min 5 s`, `2 h 3 min`.
+// FormatLatency's badges round to whole milliseconds, which reads `0ms`
+// for every local call; a record's exact nanoseconds (`durationNs`) stay
+// as they are in the record.
+func DurationWords(d time.Duration) string {
+	if d < 0 {
+		return "-" + DurationWords(-d)
+	}
+	if d < time.Microsecond {
+		return strconv.FormatInt(int64(d), 10) + " ns"
+	}
+	for _, u := range []struct {
+		size time.Duration
+		name string
+	}{{time.Microsecond, "µs"}, {time.Millisecond, "ms"}, {time.Second, "s"}} {
+		v := float64(d) / float64(u.size)
+		if v < 999.5 && (u.size < time.Second || v < 59.95) {
+			return strconv.FormatFloat(v, 'g', 3, 64) + " " + u.name
+		}
+	}
+	if d < time.Hour {
+		d = d.Round(time.Second)
+		m, s := d/time.Minute, (d%time.Minute)/time.Second
+		if m == 60 {
+			return "1 h"
+		}
+		if s == 0 {
+			return strconv.Itoa(int(m)) + " min"
+		}
+		return strconv.Itoa(int(m)) + " min " + strconv.Itoa(int(s)) + " s"
+	}
+	d = d.Round(time.Minute)
+	h, m := d/time.Hour, (d%time.Hour)/time.Minute
+	if m == 0 {
+		return strconv.Itoa(int(h)) + " h"
+	}
+	return strconv.Itoa(int(h)) + " h " + strconv.Itoa(int(m)) + " min"
+}
+
 // displayID renders an id for a title: numbers as written, strings
 // without quotes unless that would make them look like a number.
 func displayID(id string) string {

@@ -200,3 +200,21 @@ func TestWaterfall(t *testing.T) {
 		t.Error("unknown run has steps")
 	}
 }
+
+// TestDurationWords: durations read in words with three significant
+// digits and the unit apart; a unit's rounding carries into the next.
+func TestDurationWords(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{0, "0 ns"}, {850, "850 ns"}, {1234567, "1.23 ms"}, {423117, "423 µs"}, {999_700, "1 ms"},
+		{12_345_678, "12.3 ms"}, {2500 * time.Millisecond, "2.5 s"}, {999_600 * time.Microsecond, "1 s"},
+		{59_990 * time.Millisecond, "1 min"}, {65 * time.Second, "1 min 5 s"}, {3599_700 * time.Millisecond, "1 h"},
+		{2*time.Hour + 3*time.Minute + 10*time.Second, "2 h 3 min"}, {-1500 * time.Microsecond, "-1.5 ms"},
+	} {
+		if got := DurationWords(c.d); got != c.want {
+			t.Errorf("DurationWords(%d) = %q, want %q", c.d, got, c.want)
+		}
+	}
+}
