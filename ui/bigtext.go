@@ -48,9 +48,12 @@ type pagedText struct {
 	list  *widget.List
 	more  *widget.Button
 	note  *widget.Label
+	foot  *fyne.Container // the note, Load more and Copy all
+	high  *canvas.Rectangle
 	obj   fyne.CanvasObject
 	// OnMore, if set, runs after Load more (for tests).
 	onMore func()
+	bare   bool // compact: no footer once everything is shown
 }
 
 // newPagedText shows text (not copied: a string shares its bytes).
@@ -70,13 +73,25 @@ func newPaged(p *pagedText) *pagedText {
 		func() int { return len(p.rows) },
 		func() fyne.CanvasObject {
 			// canvas text, not a label: a label's padding spaced the rows
-			// apart like paragraphs
+			// apart like paragraphs; the gutter marks a row that goes on
+			// with the line above (a wrap, not a newline of the text)
+			mark := canvas.NewText("", theme.Color(theme.ColorNameDisabled))
+			mark.TextStyle = fyne.TextStyle{Monospace: true}
 			t := canvas.NewText("", theme.Color(theme.ColorNameForeground))
 			t.TextStyle = fyne.TextStyle{Monospace: true}
-			return container.New(layout.NewCustomPaddedLayout(1, 1, theme.InnerPadding(), theme.InnerPadding()), t)
+			return container.New(layout.NewCustomPaddedLayout(1, 1, theme.InnerPadding(), theme.InnerPadding()),
+				container.New(gutterRow{}, mark, t))
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
-			t := o.(*fyne.Container).Objects[0].(*canvas.Text)
+			r := o.(*fyne.Container).Objects[0].(*fyne.Container)
+			mark, t := r.Objects[0].(*canvas.Text), r.Objects[1].(*canvas.Text)
+			mark.Text = ""
+			if p.wraps(i) {
+				mark.Text = wrapMark
+			}
+			mark.Color = theme.Color(theme.ColorNameDisabled)
+			mark.TextSize = theme.TextSize()
+			mark.Refresh()
 			t.Text = p.row(i)
 			t.Color = theme.Color(theme.ColorNameForeground)
 			t.TextSize = theme.TextSize()
@@ -89,14 +104,52 @@ func newPaged(p *pagedText) *pagedText {
 	p.more = widget.NewButtonWithIcon("Load more", theme.MoreVerticalIcon(), p.onLoadMore)
 	p.more.Importance = widget.LowImportance
 	cp := copyButton("Copy all", func() string { return p.all() })
-	height := canvas.NewRectangle(color.Transparent)
-	height.SetMinSize(fyne.NewSize(120, pagedRows*rowHeight()))
-	body := container.New(&pagedLayout{p: p}, height, p.list)
+	p.high = canvas.NewRectangle(color.Transparent)
+	p.high.SetMinSize(fyne.NewSize(120, pagedRows*rowHeight()))
+	body := container.New(&pagedLayout{p: p}, p.high, p.list)
 	// the note on a line of its own: in the row of buttons a wrapping
 	// label was squeezed to a letter's width
-	p.obj = container.NewBorder(nil, container.NewVBox(p.note, wrapRow(p.more, cp)), nil, nil, body)
+	p.foot = container.NewVBox(p.note, wrapRow(p.more, cp))
+	p.obj = container.NewBorder(nil, p.foot, nil, nil, body)
 	p.extend(textPage)
 	return p
+}
+
+// wrapMark is drawn in the gutter of a row that goes on with the line
+// above: the text has no newline there.
+const wrapMark = "↪"
+
+// gutterRow lays out a row's gutter mark (one monospace cell and a
+// space) and its text after it.
+type gutterRow struct{}
+
+// gutterWidth is the room of the gutter: two monospace cells.
+func gutterWidth() float32 {
+	return 2 * fyne.MeasureText("M", theme.TextSize(), fyne.TextStyle{Monospace: true}).Width
+}
+
+// Layout implements fyne.Layout.
+func (gutterRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	g := gutterWidth()
+	objs[0].Move(fyne.NewPos(0, 0))
+	objs[0].Resize(fyne.NewSize(g, size.Height))
+	objs[1].Move(fyne.NewPos(g, 0))
+	objs[1].Resize(fyne.NewSize(max(size.Width-g, 0), size.Height))
+}
+
+// MinSize implements fyne.Layout: the text's height, no width (the
+// rows are cut to the list's width).
+func (gutterRow) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	return fyne.NewSize(gutterWidth(), objs[1].MinSize().Height)
+}
+
+// compact makes the view as small as a pane's: it asks for rows rows of
+// height, and when the whole text is shown its note and Copy all are
+// left out (the pane has its own Copy).
+func (p *pagedText) compact(rows int) {
+	p.high.SetMinSize(fyne.NewSize(120, float32(rows)*rowHeight()))
+	p.bare = true
+	setVisible(p.foot, p.shown < p.total)
 }
 
 // rowHeight is the height of one row.
@@ -117,6 +170,12 @@ func (p *pagedText) row(i int) string {
 	return strings.ToValidUTF8(strings.ReplaceAll(s, "\t", "    "), "\uFFFD")
 }
 
+// wraps reports whether row i goes on with the line of the row above (no
+// newline ends that row).
+func (p *pagedText) wraps(i int) bool {
+	return i > 0 && i < len(p.rows) && p.text[p.rows[i]-1] != '\n'
+}
+
 // extend shows the text up to about n bytes (at a rune's start).
 func (p *pagedText) extend(n int) {
 	n = min(n, p.total)
@@ -135,6 +194,9 @@ func (p *pagedText) extend(n int) {
 	} else {
 		p.note.SetText(sizeText(p.total) + ", all shown.")
 		p.more.Hide()
+		if p.bare {
+			p.foot.Hide()
+		}
 	}
 	p.list.Refresh()
 }
@@ -150,16 +212,38 @@ func (p *pagedText) index() {
 			continue
 		}
 		if end < p.shown {
-			// at a space in the row's second half, so words stay whole
-			if sp := strings.LastIndexByte(p.text[at:end], ' '); sp >= p.cols/2 {
-				end = at + sp + 1
-			}
+			// at a space or JSON's punctuation in the row's second half,
+			// so words, keys and numbers stay whole ("tools" read "too"
+			// and "ls" in a compact message); a token longer than that
+			// (base64) is cut at the width, its rows marked as going on
+			end = at + wrapAt(p.text[at:end+1], p.cols)
 		}
 		for end < p.shown && end > at+1 && !utf8.RuneStart(p.text[end]) {
 			end--
 		}
 		at = end
 	}
+}
+
+// wrapAt is where a row of at most cols bytes ends in s (s holds the row
+// and the byte after it): after the last space, ',', '{' or '[', after a
+// ':' that a JSON value follows (not the one of "demo://"), or before a
+// '}' or ']', in the row's second half; else at cols.
+func wrapAt(s string, cols int) int {
+	for i := min(cols, len(s)-1); i >= cols/2 && i > 0; i-- {
+		switch s[i-1] {
+		case ' ', ',', '{', '[':
+			return i
+		case ':':
+			if strings.IndexByte(`"{[-0123456789tfn`, s[i]) >= 0 {
+				return i
+			}
+		}
+		if s[i] == '}' || s[i] == ']' {
+			return i
+		}
+	}
+	return min(cols, len(s))
 }
 
 func (p *pagedText) onLoadMore() {
@@ -180,7 +264,7 @@ func (l *pagedLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		o.Resize(size)
 	}
 	cell := fyne.MeasureText("M", theme.TextSize(), fyne.TextStyle{Monospace: true}).Width
-	cols := int((size.Width - 2*theme.InnerPadding() - theme.ScrollBarSize()) / cell)
+	cols := int((size.Width - 2*theme.InnerPadding() - gutterWidth() - theme.ScrollBarSize()) / cell)
 	if cols < 20 {
 		cols = 20
 	}

@@ -294,10 +294,13 @@ type jsonTree struct {
 	tree  *widget.Tree
 	nodes map[string]*jsonNode
 	raw   []byte
-	rawT  string // what the raw view shows, set into rawL only while it is shown
-	rawL  *widget.Label
-	rawSc *container.Scroll
-	paged *pagedText // the raw view of a document beyond bigText
+	rawT  string // what the raw view shows, made into rows only while it is shown
+	// paged is the raw view: the exact bytes in rows cut at the pane's
+	// width at spaces and JSON's punctuation, a row that goes on with
+	// the line above marked in its gutter (a label wrapped by character
+	// and cut "tools" and "Bump counter" between letters); beyond bigText
+	// a page at a time
+	paged *pagedText
 	rawBx *fyne.Container
 	// rawChk switches to the raw bytes: one "Raw" toggle (as in
 	// Firefox's network panel), ~64 px where a Tree/Raw radio pair took
@@ -341,12 +344,7 @@ func newJSONTree() *jsonTree {
 				o.(*widget.Label).SetText(n.label())
 			}
 		})
-	j.rawL = widget.NewLabel("")
-	j.rawL.TextStyle = fyne.TextStyle{Monospace: true}
-	j.rawL.Wrapping = fyne.TextWrapBreak
-	j.rawL.Selectable = true
-	j.rawSc = container.NewVScroll(j.rawL)
-	j.rawBx = container.NewStack(j.rawSc)
+	j.rawBx = container.NewStack()
 	j.rawBx.Hide()
 	j.rawChk = esc.NewCheck("Raw", j.onRaw)
 	j.expand = widget.NewButton("Expand all", j.tree.OpenAllBranches)
@@ -384,19 +382,23 @@ func (j *jsonTree) onRaw(raw bool) {
 		return // not JSON: the text is shown already
 	}
 	expand := j.expand
-	// A hidden label is laid out all the same (the stack sizes every
-	// child), and wrapping kilobytes of JSON takes seconds on the UI
-	// thread: the raw text is in the label only while Raw is shown.
+	// The rows are cut only while Raw is shown (a hidden view is laid
+	// out all the same: the stack sizes every child).
 	if raw {
 		j.tree.Hide()
 		expand.Hide()
 		if j.paged == nil {
-			j.rawL.SetText(j.rawT)
+			j.paged = newPagedText(j.rawT)
+			j.paged.compact(2)
+			j.rawBx.Objects = []fyne.CanvasObject{j.paged.obj}
 		}
 		j.rawBx.Show()
 	} else {
 		j.rawBx.Hide()
-		j.rawL.SetText("")
+		if len(j.raw) <= bigText {
+			j.paged = nil // made again when Raw is shown
+			j.rawBx.Objects = nil
+		}
 		j.tree.Show()
 		if len(j.raw) <= bigText {
 			expand.Show()
@@ -414,9 +416,8 @@ func (j *jsonTree) SetJSON(raw []byte) {
 	j.raw = raw
 	j.nodes = map[string]*jsonNode{}
 	j.rawT = ""
-	j.rawL.SetText("")
 	j.paged = nil
-	j.rawBx.Objects = []fyne.CanvasObject{j.rawSc}
+	j.rawBx.Objects = nil
 	if len(bytes.TrimSpace(raw)) == 0 {
 		j.setText("(no payload)")
 		return
@@ -436,6 +437,7 @@ func (j *jsonTree) SetJSON(raw []byte) {
 		j.rawT = strings.ToValidUTF8(doc, "\uFFFD")
 	} else {
 		j.paged = newPagedText(doc)
+		j.paged.compact(2)
 		j.rawBx.Objects = []fyne.CanvasObject{j.paged.obj}
 	}
 	j.nodes[""] = jsonValue("", root)
