@@ -15,7 +15,7 @@ import (
 
 // TestInspectorDurationWords: an event's details say how long it took in
 // words — a tool call attempt "took 1.23 ms", a request and its response
-// "answered in 2.5 s" — and the attempt's record reads
+// "took 2.5 s" — and the attempt's record reads
 // `durationNs: 1234567 (1.23 ms)` in the tree, where it showed the bare
 // nanoseconds; the raw view keeps the record's bytes (#12).
 func TestInspectorDurationWords(t *testing.T) {
@@ -35,7 +35,7 @@ func TestInspectorDurationWords(t *testing.T) {
 	)
 	in := w.inspector
 	for _, c := range []struct{ ev, want string }{
-		{"result #5", "answered in 2.5 s"}, {"tools/call #5", "answered in 2.5 s"}, {"tool · fail", "took 1.23 ms"},
+		{"result #5", "took 2.5 s"}, {"tools/call #5", "took 2.5 s"}, {"tool · fail", "took 1.23 ms"},
 	} {
 		if err := w.OpenEvent(c.ev, time.Minute); err != nil {
 			t.Fatal(err)

@@ -932,8 +932,8 @@ func (d *eventDetail) show(seq uint64) {
 
 // detailDuration says in words how long what the details show took: a
 // tool call attempt ("took 1.23 ms"), an HTTP exchange, a request's
-// round trip, for a response its request's ("answered in 2.5 s"); ""
-// when nothing was measured yet.
+// round trip, for a response its request's ("took 2.5 s": "answered in"
+// was cut off the line at 1280×800); "" when nothing was measured yet.
 func detailDuration(e EventView, req *EventView) string {
 	switch {
 	case e.Event.Tool != nil && e.Event.Tool.Duration > 0:
@@ -941,7 +941,7 @@ func detailDuration(e EventView, req *EventView) string {
 	case e.Event.HTTP != nil && e.Event.HTTP.Duration > 0:
 		return "took " + events.DurationWords(e.Event.HTTP.Duration)
 	case req != nil && req.Latency > 0:
-		return "answered in " + events.DurationWords(req.Latency)
+		return "took " + events.DurationWords(req.Latency)
 	}
 	return ""
 }
