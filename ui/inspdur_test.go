@@ -2,6 +2,7 @@ package ui
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -41,8 +42,8 @@ func TestInspectorDurationWords(t *testing.T) {
 			t.Fatal(err)
 		}
 		Sync(func() {
-			if got := in.detail.meta.Text; !strings.Contains(got, " · "+c.want+" · ") {
-				t.Errorf("%s: the details' line reads %q, want %q", c.ev, got, c.want)
+			if got := in.detail.meta.Text; !strings.HasPrefix(got, fmt.Sprintf("#%d · %s · ", in.selSeq, c.want)) {
+				t.Errorf("%s: the details' line reads %q, want %q after the event's number", c.ev, got, c.want)
 			}
 		})
 	}

@@ -892,14 +892,14 @@ func (d *eventDetail) show(seq uint64) {
 			}
 		}
 	}
-	// the facts, the duration in words early on the line (it is cut
-	// at its end when narrow): a badge's "0ms" said nothing of a local
-	// call
-	meta := fmt.Sprintf("#%d · %s", e.Seq, e.Time.Local().Format("15:04:05.000"))
+	// the facts, the duration in words first after the number (the
+	// line is cut at its end when narrow, and the time is on the list's
+	// row too): a badge's "0ms" said nothing of a local call
+	meta := fmt.Sprintf("#%d", e.Seq)
 	if took := detailDuration(e, req); took != "" {
 		meta += " · " + took
 	}
-	meta += " · " + e.Kind
+	meta += " · " + e.Time.Local().Format("15:04:05.000") + " · " + e.Kind
 	if e.Dir != "" {
 		meta += " · " + map[string]string{"out": "client → server", "in": "server → client"}[e.Dir]
 	}
