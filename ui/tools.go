@@ -720,17 +720,9 @@ func (t *toolsScreen) inView() bool {
 // below the fold (a long form); a card already in view keeps the form's
 // scroll where the user left it.
 func (t *toolsScreen) revealResult() {
-	s, ok := t.formObj.(*container.Scroll)
-	if !ok || s.Content == nil || len(t.result.Objects) == 0 || fyne.CurrentApp() == nil {
-		return
+	if s, ok := t.formObj.(*container.Scroll); ok {
+		esc.RevealHead(s, t.result)
 	}
-	s.Refresh() // the content takes the card's height first
-	d := fyne.CurrentApp().Driver()
-	top := d.AbsolutePositionForObject(t.result).Y - d.AbsolutePositionForObject(s.Content).Y
-	if top < s.Offset.Y+s.Size().Height-4*theme.Padding() {
-		return // its head is in view
-	}
-	s.ScrollToOffset(fyne.NewPos(s.Offset.X, top-theme.Padding()))
 }
 
 // protocolError is the card of a call that failed (or was not sent).

@@ -2,6 +2,7 @@ package esc
 
 import (
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 )
 
@@ -30,5 +31,26 @@ func Reveal(o fyne.CanvasObject) bool {
 		off = bottom - view + theme.Padding()
 	}
 	s.ScrollToOffset(fyne.NewPos(s.Offset.X, max(0, off)))
+	return true
+}
+
+// RevealHead scrolls s so that the head of o, which s holds, is in view
+// when it lies below the fold: a result that landed under a long form.
+// An o whose head is already in view (or an empty o) leaves the scroll
+// where the user left it. It reports whether it scrolled.
+func RevealHead(s *container.Scroll, o fyne.CanvasObject) bool {
+	if s == nil || s.Content == nil || o == nil || !o.Visible() || fyne.CurrentApp() == nil {
+		return false
+	}
+	if c, ok := o.(*fyne.Container); ok && len(c.Objects) == 0 {
+		return false
+	}
+	s.Refresh() // the content takes o's height first
+	d := fyne.CurrentApp().Driver()
+	top := d.AbsolutePositionForObject(o).Y - d.AbsolutePositionForObject(s.Content).Y
+	if top < s.Offset.Y+s.Size().Height-4*theme.Padding() {
+		return false // its head is in view
+	}
+	s.ScrollToOffset(fyne.NewPos(s.Offset.X, top-theme.Padding()))
 	return true
 }
