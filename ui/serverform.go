@@ -55,7 +55,7 @@ func (a *formArgs) JSON() (json.RawMessage, error) { return a.f.Values() }
 func (a *formArgs) Problems() []string {
 	var out []string
 	for _, is := range a.f.Validate() {
-		out = append(out, is.String())
+		out = append(out, a.f.Problem(is)) // in words: "message is required"
 	}
 	return out
 }

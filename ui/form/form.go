@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -274,7 +275,7 @@ func (f *Form) fillRow(st *schemaform.State, r *row, item string) {
 			issues = append(issues, is)
 		}
 	}
-	f.showIssues(st, issues, false)
+	f.showIssues(st, issues)
 }
 
 // helper is description text under a control.
@@ -525,31 +526,101 @@ func (f *Form) changed(st *schemaform.State) {
 	if f.building {
 		return
 	}
-	f.showIssues(st, st.Check(), false)
+	f.showIssues(st, st.Check())
 	f.typedValue = nil
 	if f.OnChanged != nil {
 		f.OnChanged()
 	}
 }
 
-// showIssues puts messages under the field of st.
-func (f *Form) showIssues(st *schemaform.State, issues []schemaform.Issue, withPath bool) {
+// showIssues puts the problems of st's own value under its field, in
+// words (see fieldText).
+func (f *Form) showIssues(st *schemaform.State, issues []schemaform.Issue) {
+	msgs := make([]string, len(issues))
+	for i, is := range issues {
+		msgs[i] = fieldText(st, is)
+	}
+	f.showMessages(st, msgs)
+}
+
+// showMessages puts msgs under the field of st.
+func (f *Form) showMessages(st *schemaform.State, msgs []string) {
 	r := f.rows[st]
 	if r == nil {
 		return
 	}
-	if len(issues) == 0 {
-		r.err.SetText("")
-		return
-	}
-	msgs := make([]string, len(issues))
-	for i, is := range issues {
-		msgs[i] = is.Message
-		if withPath && is.Path != "" {
-			msgs[i] = is.Path + ": " + is.Message
-		}
-	}
 	r.err.SetText(strings.Join(msgs, "; "))
+}
+
+// Problem words is for a person, naming the value by the labels the form
+// shows: "message is required", "count must be at least 1", "items › #2 ›
+// when: not a date (YYYY-MM-DD)". A problem of the whole document is its
+// message alone. (Issue.String's JSON pointer, "/message: required", is
+// for logs and the CLI.)
+func (f *Form) Problem(is schemaform.Issue) string {
+	return problemText(f.pathName(is.Path), is)
+}
+
+// problemText words is for the value called name ("" for the whole
+// document).
+func problemText(name string, is schemaform.Issue) string {
+	switch {
+	case name == "":
+		return is.Message
+	case is.Code == schemaform.CodeRequired:
+		return name + " is required"
+	case strings.HasPrefix(is.Message, "must "):
+		return name + " " + is.Message
+	}
+	return name + ": " + is.Message
+}
+
+// fieldText words a problem of st's own value under its field: the label
+// above says which field, so only a missing value names it ("message is
+// required", where the bare "required" read like a tag).
+func fieldText(st *schemaform.State, is schemaform.Issue) string {
+	if is.Code != schemaform.CodeRequired {
+		return is.Message
+	}
+	name := st.Field.Label()
+	if name == "" {
+		name = "a value" // an array item
+	}
+	return name + " is required"
+}
+
+// pathName names the value at a JSON pointer as the form labels it: each
+// property by its label, an array item as "#n", joined by " › ". A part
+// the form does not hold keeps its name from the pointer.
+func (f *Form) pathName(path string) string {
+	if path == "" {
+		return ""
+	}
+	toks := strings.Split(strings.TrimPrefix(path, "/"), "/")
+	names := make([]string, len(toks))
+	parent := f.state
+	for i, tok := range toks {
+		name := strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		var st *schemaform.State
+		if parent != nil {
+			if s, exact := f.state.Find("/" + strings.Join(toks[:i+1], "/")); exact {
+				st = s
+			}
+			for parent.Field.Kind == schemaform.KindNullable && parent.Inner != nil && !parent.Raw {
+				parent = parent.Inner
+			}
+		}
+		n, err := strconv.Atoi(name)
+		switch {
+		case parent != nil && parent.Field.Kind == schemaform.KindArray && err == nil:
+			name = "#" + strconv.Itoa(n+1) // as the form numbers its items
+		case st != nil && st.Field.Label() != "":
+			name = st.Field.Label()
+		}
+		names[i] = name
+		parent = st
+	}
+	return strings.Join(names, " › ")
 }
 
 // onMode switches between the form and the JSON editor.
@@ -748,39 +819,37 @@ func (f *Form) Validate() []schemaform.Issue {
 		}
 		msgs := make([]string, len(issues))
 		for i, is := range issues {
-			msgs[i] = is.String()
+			msgs[i] = f.Problem(is)
 		}
 		f.jsonErr.SetText(strings.Join(msgs, "\n"))
 		f.jsonErr.Show()
 		return issues
 	}
 	issues := f.model.Check(f.state)
-	byState := map[*schemaform.State][]schemaform.Issue{}
+	// each problem under its field, in words; one of a value the form
+	// has no field of goes under the nearest field above it, or above the
+	// fields, naming the value
+	byState := map[*schemaform.State][]string{}
 	for _, is := range issues {
 		st, exact := f.state.Find(is.Path)
 		for st != nil && f.rows[st] == nil && st.Field.Kind == schemaform.KindNullable {
 			st = st.Inner
 		}
 		if f.rows[st] == nil {
-			st = f.state
+			st, exact = f.state, is.Path == ""
 		}
-		if !exact {
-			is.Message = is.Path + ": " + is.Message
+		msg := f.Problem(is)
+		if exact {
+			msg = fieldText(st, is)
 		}
-		byState[st] = append(byState[st], is)
+		byState[st] = append(byState[st], msg)
 	}
 	for st := range f.rows {
-		f.showIssues(st, byState[st], false)
+		f.showMessages(st, byState[st])
 	}
 	var top []string
-	if is := byState[f.state]; len(is) > 0 && f.rows[f.state] == nil {
-		for _, x := range is {
-			if x.Path == "" {
-				top = append(top, x.Message)
-			} else {
-				top = append(top, x.String())
-			}
-		}
+	if f.rows[f.state] == nil {
+		top = byState[f.state]
 	}
 	if err := f.model.Validator(); err != nil {
 		top = append(top, "The whole-document check is off: the schema cannot be compiled.")

@@ -305,7 +305,7 @@ func TestErrorsNextToFields(t *testing.T) {
 	test.Type(entry(t, ctl(t, f, "/home")), "not a uri")
 	issues := f.Validate()
 	name, _ := f.state.Find("/name")
-	if r := f.rows[name]; !r.err.Visible() || r.err.Text != "required" {
+	if r := f.rows[name]; !r.err.Visible() || r.err.Text != "Name is required" {
 		t.Errorf("name error %q visible %v", r.err.Text, r.err.Visible())
 	}
 	home, _ := f.state.Find("/home")
