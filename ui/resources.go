@@ -51,7 +51,11 @@ type resourcesScreen struct {
 	subBtn  *widget.Button
 	updLbl  *widget.Label
 	content *fyne.Container
+	answer  *answerPane // content: reading, then what was read or an error
 	cur     *resRow
+	// readGen is the selection's and Read's generation: the answer to an
+	// older read (another row was selected since) is dropped.
+	readGen int
 	formObj fyne.CanvasObject
 	next    string
 	more    *widget.Button
@@ -162,7 +166,7 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 	r.expand.Wrapping = fyne.TextWrapBreak
 	r.expand.TextStyle.Monospace = true
 	r.expand.Hide()
-	r.readBtn = widget.NewButtonWithIcon("Read", theme.DocumentIcon(), r.onRead)
+	r.readBtn = widget.NewButtonWithIcon("Read again", theme.ViewRefreshIcon(), r.onRead)
 	r.readBtn.Importance = widget.HighImportance
 	r.subBtn = widget.NewButtonWithIcon("Subscribe", theme.VisibilityIcon(), r.onSubscribe)
 	r.updLbl = widget.NewLabel("")
@@ -180,6 +184,7 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 	}
 	r.formObj = esc.NewVScroll(container.NewPadded(container.NewVBox(
 		r.title, r.uri, r.vars, r.expand, actions, widget.NewSeparator(), r.content)))
+	r.answer = newAnswerPane(r.content, r.formObj.(*container.Scroll))
 	r.detail = container.NewStack(emptyState("Select a resource or template to read it."))
 	r.offer = newOfferPane(r.detail, r.search)
 	return listSplit(left, r.detail)
@@ -278,16 +283,22 @@ func (r *resourcesScreen) showUpdated(uri string) {
 	}
 }
 
+// onSelect shows row: a resource is read at once (resources/read), as a
+// desktop inspector does on selection, with Read again beside it; a
+// template shows its variables' form, read with Read (or Enter).
 func (r *resourcesScreen) onSelect(row resRow) {
 	r.cur = &row
-	r.content.Objects = nil
-	r.content.Refresh()
+	r.readGen++
+	r.readBtn.Enable() // a read of the row shown before answers into nothing
+	r.answer.set()
 	r.vars.Objects = nil
 	r.params = nil
 	r.expand.Hide()
 	r.title.SetText(row.name())
 	if row.tmpl != nil {
 		r.uri.SetText(strings.TrimSpace(row.tmpl.URITemplate + "\n" + row.tmpl.Description))
+		r.readBtn.SetText("Read")
+		r.readBtn.SetIcon(theme.DocumentIcon())
 		r.subBtn.Hide()
 		r.updLbl.SetText("")
 		params, err := templateParams(row.tmpl.URITemplate)
@@ -302,6 +313,8 @@ func (r *resourcesScreen) onSelect(row resRow) {
 		}
 	} else {
 		r.uri.SetText(strings.TrimSpace(row.res.URI + "\n" + row.res.Description))
+		r.readBtn.SetText("Read again")
+		r.readBtn.SetIcon(theme.ViewRefreshIcon())
 		r.subBtn.Show()
 		r.styleSub()
 		r.showUpdated(row.res.URI)
@@ -309,6 +322,10 @@ func (r *resourcesScreen) onSelect(row resRow) {
 	r.vars.Refresh()
 	r.detail.Objects = []fyne.CanvasObject{r.formObj}
 	r.detail.Refresh()
+	r.formObj.(*container.Scroll).ScrollToTop() // a new row's pane starts at its top
+	if row.res != nil {
+		r.onRead()
+	}
 }
 
 // showExpansion shows the URI the template's variables expand to, the
@@ -351,14 +368,24 @@ func (r *resourcesScreen) currentURI() (string, error) {
 }
 
 func (r *resourcesScreen) onRead() {
+	r.readGen++
+	gen := r.readGen
 	uri, err := r.currentURI()
 	if err != nil {
+		r.readBtn.Enable()
 		r.showError(err)
 		return
 	}
+	if r.ss.conn() == nil {
+		return // not connected: run would not answer
+	}
 	r.readBtn.Disable()
+	r.answer.wait("Reading " + uri + "…")
 	run(r.ss, func(ctx context.Context, c Conn) (ReadResult, error) { return c.ReadResource(ctx, uri) },
 		func(res ReadResult, err error) {
+			if gen != r.readGen {
+				return // another row is shown now, or read again
+			}
 			r.readBtn.Enable()
 			if err != nil {
 				r.showError(err)
@@ -376,14 +403,12 @@ func (r *resourcesScreen) onRead() {
 			if len(res.Contents) == 0 {
 				objs = append(objs, emptyState("The resource has no contents."))
 			}
-			r.content.Objects = objs
-			r.content.Refresh()
+			r.answer.show(objs...)
 		})
 }
 
 func (r *resourcesScreen) showError(err error) {
-	r.content.Objects = []fyne.CanvasObject{errorView(err, "Resource error", r.ss.s.w.win)}
-	r.content.Refresh()
+	r.answer.show(errorView(err, "Resource error", r.ss.s.w.win))
 }
 
 func (r *resourcesScreen) onSubscribe() {

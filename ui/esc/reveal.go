@@ -35,9 +35,10 @@ func Reveal(o fyne.CanvasObject) bool {
 }
 
 // RevealHead scrolls s so that the head of o, which s holds, is in view
-// when it lies below the fold: a result that landed under a long form.
-// An o whose head is already in view (or an empty o) leaves the scroll
-// where the user left it. It reports whether it scrolled.
+// when it lies below the fold: a result that landed under a long form
+// (its head at the top, or the scroll at its end). An o whose head is in
+// view already, or an empty o, leaves the scroll where the user left it.
+// It reports whether it scrolled.
 func RevealHead(s *container.Scroll, o fyne.CanvasObject) bool {
 	if s == nil || s.Content == nil || o == nil || !o.Visible() || fyne.CurrentApp() == nil {
 		return false
@@ -45,7 +46,15 @@ func RevealHead(s *container.Scroll, o fyne.CanvasObject) bool {
 	if c, ok := o.(*fyne.Container); ok && len(c.Objects) == 0 {
 		return false
 	}
-	s.Refresh() // the content takes o's height first
+	// the content takes o's height first: laid out again until it stays,
+	// as text that wraps knows its height only once laid out at its width
+	for range 3 {
+		before := s.Content.MinSize()
+		s.Refresh()
+		if s.Content.MinSize() == before {
+			break
+		}
+	}
 	d := fyne.CurrentApp().Driver()
 	top := d.AbsolutePositionForObject(o).Y - d.AbsolutePositionForObject(s.Content).Y
 	if top < s.Offset.Y+s.Size().Height-4*theme.Padding() {
