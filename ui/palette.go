@@ -419,7 +419,7 @@ func (w *Window) openPrompt(name string) {
 		return
 	}
 	_ = w.ShowScreenNow("Prompts")
-	selectWhere(ss.prompts.list, ss.prompts.prompts, func(x Prompt) bool { return x.Name == name })
+	ss.prompts.selectName(name) // clears a search that hides it
 }
 
 // openResource shows the resource or template of the selected server

@@ -17,8 +17,17 @@ import (
 // and shows prompts/get's messages by role.
 type promptsScreen struct {
 	ss      *serverScreens
-	prompts []Prompt
-	cur     *Prompt
+	prompts []Prompt // all of them, as listed
+	// shown are the prompts the search matches, what the list draws; hay
+	// is each prompt's lower-cased text, made once per listing.
+	shown    []Prompt
+	hay      []string
+	search   *widget.Entry
+	reselect bool // applyFilter selects the prompt already shown
+	cur      *Prompt
+	// gen is the selection's and Get's generation: an answer to an older
+	// one (another prompt was selected since) is dropped.
+	gen int
 
 	list    *widget.List
 	banner  *fyne.Container
@@ -32,14 +41,18 @@ type promptsScreen struct {
 	args    *paramForm // the selected prompt's arguments
 	getBtn  *widget.Button
 	msgs    *fyne.Container
+	answer  *answerPane // msgs: getting, then the messages or an error
 	formObj fyne.CanvasObject
 	next    string
 	more    *widget.Button
 }
 
 func (p *promptsScreen) buildUI() fyne.CanvasObject {
+	p.search = widget.NewEntry()
+	p.search.SetPlaceHolder("Search prompts")
+	p.search.OnChanged = func(string) { p.applyFilter() }
 	p.list = widget.NewList(
-		func() int { return len(p.prompts) },
+		func() int { return len(p.shown) },
 		func() fyne.CanvasObject {
 			n := widget.NewLabel("")
 			n.TextStyle.Bold = true
@@ -50,16 +63,16 @@ func (p *promptsScreen) buildUI() fyne.CanvasObject {
 			return container.NewVBox(n, d)
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
-			if i >= len(p.prompts) {
+			if i >= len(p.shown) {
 				return
 			}
 			b := o.(*fyne.Container)
-			b.Objects[0].(*widget.Label).SetText(firstNonEmpty(p.prompts[i].Title, p.prompts[i].Name))
-			b.Objects[1].(*widget.Label).SetText(firstLine(p.prompts[i].Description))
+			b.Objects[0].(*widget.Label).SetText(firstNonEmpty(p.shown[i].Title, p.shown[i].Name))
+			b.Objects[1].(*widget.Label).SetText(firstLine(p.shown[i].Description))
 		})
 	p.list.OnSelected = func(i widget.ListItemID) {
-		if i < len(p.prompts) {
-			p.onSelect(p.prompts[i])
+		if i < len(p.shown) && !p.reselect {
+			p.onSelect(p.shown[i])
 		}
 	}
 	p.banner = listChangedBanner(p.onRefresh)
@@ -68,7 +81,7 @@ func (p *promptsScreen) buildUI() fyne.CanvasObject {
 	p.status.Wrapping = fyne.TextWrapWord // a long server name must not widen the list
 	p.more = nextPageButton(p.onNextPage)
 	p.cache = p.ss.cache.badge()
-	left := container.NewBorder(container.NewVBox(p.banner, p.status, p.cache.obj), p.more, nil, nil, p.list)
+	left := container.NewBorder(container.NewVBox(p.banner, p.search, p.status, p.cache.obj), p.more, nil, nil, p.list)
 	p.title = heading("")
 	p.title.SizeName = theme.SizeNameSubHeadingText
 	p.title.Wrapping = fyne.TextWrapWord
@@ -79,8 +92,9 @@ func (p *promptsScreen) buildUI() fyne.CanvasObject {
 	p.msgs = container.NewVBox()
 	p.formObj = esc.NewVScroll(container.NewPadded(container.NewVBox(
 		p.title, p.desc, p.formBox, container.NewHBox(p.getBtn), widget.NewSeparator(), p.msgs)))
+	p.answer = newAnswerPane(p.msgs, p.formObj.(*container.Scroll))
 	p.detail = container.NewStack(emptyState("Select a prompt to fill its arguments and get it."))
-	p.offer = newOfferPane(p.detail)
+	p.offer = newOfferPane(p.detail, p.search)
 	return listSplit(left, p.detail)
 }
 
@@ -114,14 +128,63 @@ func (p *promptsScreen) loadPage(cursor string) {
 			} else {
 				p.more.Hide()
 			}
-			ps := p.prompts
-			if len(ps) == 0 {
-				p.status.SetText("This server offers no prompts.")
-			} else {
-				p.status.SetText(listCount(len(ps), len(ps), "prompt"))
-			}
-			p.list.Refresh()
+			p.hay = nil // a new listing: the search's text is made again
+			p.applyFilter()
 		})
+}
+
+// applyFilter shows the prompts the search matches and says how many, as
+// the Tools list does ("2 of 9 prompts").
+func (p *promptsScreen) applyFilter() {
+	if len(p.hay) != len(p.prompts) {
+		p.hay = make([]string, len(p.prompts))
+		for i, pr := range p.prompts {
+			p.hay[i] = strings.ToLower(pr.Name + " " + pr.Title + " " + pr.Description)
+		}
+	}
+	q := strings.ToLower(strings.TrimSpace(p.search.Text))
+	p.shown = p.shown[:0]
+	for i, pr := range p.prompts {
+		if q == "" || strings.Contains(p.hay[i], q) {
+			p.shown = append(p.shown, pr)
+		}
+	}
+	switch {
+	case len(p.prompts) == 0:
+		p.status.SetText("This server offers no prompts.")
+	case len(p.shown) == 0:
+		p.status.SetText(noMatch("prompt", p.search.Text))
+	default:
+		p.status.SetText(listCount(len(p.shown), len(p.prompts), "prompt"))
+	}
+	p.list.UnselectAll()
+	p.list.Refresh()
+	if p.cur != nil {
+		if i := p.rowOf(p.cur.Name); i >= 0 {
+			p.reselect = true // the prompt shown stays, with what was typed
+			p.list.Select(i)
+			p.reselect = false
+		}
+	}
+}
+
+// rowOf is the list row of the prompt named name (-1 when not shown).
+func (p *promptsScreen) rowOf(name string) int {
+	for i, pr := range p.shown {
+		if pr.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// selectName selects and shows the prompt named name, clearing a search
+// that hides it (the command palette's "Open prompt").
+func (p *promptsScreen) selectName(name string) {
+	if p.rowOf(name) < 0 && p.search.Text != "" {
+		p.search.SetText("")
+	}
+	selectWhere(p.list, p.shown, func(x Prompt) bool { return x.Name == name })
 }
 
 func (p *promptsScreen) onListChanged() {
@@ -135,6 +198,8 @@ func (p *promptsScreen) onListChanged() {
 
 func (p *promptsScreen) onSelect(pr Prompt) {
 	p.cur = &pr
+	p.gen++
+	p.getBtn.Enable() // a Get of the prompt shown before answers into nothing
 	p.title.SetText(firstNonEmpty(pr.Title, pr.Name))
 	p.desc.SetText(pr.Description)
 	p.desc.Hidden = pr.Description == ""
@@ -147,10 +212,10 @@ func (p *promptsScreen) onSelect(pr Prompt) {
 		p.formBox.Show()
 	}
 	p.formBox.Refresh()
-	p.msgs.Objects = nil
-	p.msgs.Refresh()
+	p.answer.set()
 	p.detail.Objects = []fyne.CanvasObject{p.formObj}
 	p.detail.Refresh()
+	p.formObj.(*container.Scroll).ScrollToTop() // a new prompt's form starts at its top
 }
 
 // onGet sends prompts/get with the filled arguments.
@@ -173,9 +238,18 @@ func (p *promptsScreen) onGet() {
 		return
 	}
 	name := p.cur.Name
+	p.gen++
+	gen := p.gen
+	if p.ss.conn() == nil {
+		return // not connected: run would not answer
+	}
 	p.getBtn.Disable()
+	p.answer.wait("Getting " + name + "…")
 	run(p.ss, func(ctx context.Context, c Conn) (PromptResult, error) { return c.GetPrompt(ctx, name, args) },
 		func(res PromptResult, err error) {
+			if gen != p.gen {
+				return // another prompt is shown now
+			}
 			p.getBtn.Enable()
 			if err != nil {
 				p.showError(err)
@@ -195,12 +269,10 @@ func (p *promptsScreen) onGet() {
 			if len(res.Messages) == 0 {
 				objs = append(objs, emptyState("The prompt has no messages."))
 			}
-			p.msgs.Objects = objs
-			p.msgs.Refresh()
+			p.answer.show(objs...)
 		})
 }
 
 func (p *promptsScreen) showError(err error) {
-	p.msgs.Objects = []fyne.CanvasObject{errorView(err, "Prompt error", p.ss.s.w.win)}
-	p.msgs.Refresh()
+	p.answer.show(errorView(err, "Prompt error", p.ss.s.w.win))
 }
