@@ -255,7 +255,9 @@ func (p *promptsScreen) onGet() {
 				p.showError(err)
 				return
 			}
-			objs := []fyne.CanvasObject{container.NewHBox(heading("Messages"), rawButton(p.ss.s.w, "prompts/get result", res.Raw))}
+			// a row that wraps: at 1024 px Messages, Raw JSON and Save to
+			// collection… in one line widened the pane past its room
+			objs := []fyne.CanvasObject{wrapRow(heading("Messages"), rawButton(p.ss.s.w, "prompts/get result", res.Raw))}
 			if b := p.ss.s.w.saveLatestButton(p.ss.s.cfg.Name, "prompts/get", paramIs("name", name)); b != nil {
 				objs[0].(*fyne.Container).Add(b)
 			}

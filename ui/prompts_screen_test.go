@@ -118,5 +118,17 @@ func TestPromptResultRevealed(t *testing.T) {
 		if top < off || (top > off+h/2 && !atEnd) {
 			t.Errorf("the messages' head is at %v, the form shows %v–%v: it is not brought into view", top, off, off+h)
 		}
+		// the user scrolls up until only the messages' head shows, at the
+		// bottom edge
+		sc.ScrollToOffset(fyne.NewPos(0, top-h+30))
+	})
+	get("hello")
+	Sync(func() {
+		top, off, h := msgsTop()
+		sc := p.formObj.(*container.Scroll)
+		atEnd := off >= sc.Content.Size().Height-h-1
+		if top < off || (top > off+h/2 && !atEnd) {
+			t.Errorf("with only its head showing at the bottom edge, the answer stays at %v in %v–%v", top, off, off+h)
+		}
 	})
 }

@@ -34,11 +34,12 @@ func Reveal(o fyne.CanvasObject) bool {
 	return true
 }
 
-// RevealHead scrolls s so that the head of o, which s holds, is in view
-// when it lies below the fold: a result that landed under a long form
-// (its head at the top, or the scroll at its end). An o whose head is in
-// view already, or an empty o, leaves the scroll where the user left it.
-// It reports whether it scrolled.
+// RevealHead scrolls s so that the head of o, which s holds, comes into
+// view when it lies below the fold, or so low in the view that little of
+// o shows: a result that landed under a long form. The scroll puts o's
+// head at the top (or goes to the end). An o in view, or one whose head
+// stands in the upper two thirds of the view, or an empty o, leaves the
+// scroll where the user left it. It reports whether it scrolled.
 func RevealHead(s *container.Scroll, o fyne.CanvasObject) bool {
 	if s == nil || s.Content == nil || o == nil || !o.Visible() || fyne.CurrentApp() == nil {
 		return false
@@ -57,8 +58,10 @@ func RevealHead(s *container.Scroll, o fyne.CanvasObject) bool {
 	}
 	d := fyne.CurrentApp().Driver()
 	top := d.AbsolutePositionForObject(o).Y - d.AbsolutePositionForObject(s.Content).Y
-	if top < s.Offset.Y+s.Size().Height-4*theme.Padding() {
-		return false // its head is in view
+	bottom := top + o.Size().Height
+	off, view := s.Offset.Y, s.Size().Height
+	if top < off || bottom <= off+view || top < off+view*2/3 {
+		return false // above (scrolled past), in view, or its head and more show
 	}
 	s.ScrollToOffset(fyne.NewPos(s.Offset.X, top-theme.Padding()))
 	return true
