@@ -371,6 +371,17 @@ func (r *resourcesScreen) onRead() {
 	r.readGen++
 	gen := r.readGen
 	uri, err := r.currentURI()
+	if err == nil && r.cur != nil && r.cur.tmpl != nil && r.params != nil {
+		vals, _ := r.params.Values() // currentURI read them
+		if miss := r.params.missing(vals); len(miss) > 0 {
+			r.params.form.Validate() // marks the empty fields
+			what := "the required variable "
+			if len(miss) > 1 {
+				what = "the required variables "
+			}
+			err = fmt.Errorf("fill in %s%s, then read the template again", what, strings.Join(miss, ", "))
+		}
+	}
 	if err != nil {
 		r.readBtn.Enable()
 		r.showError(err)

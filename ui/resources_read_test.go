@@ -55,6 +55,16 @@ func TestResourceReadOnSelect(t *testing.T) {
 		if r.readBtn.Text != "Read" || !strings.Contains(texts(r.vars), "lang *") {
 			t.Errorf("a template shows %q and\n%s", r.readBtn.Text, texts(r.vars))
 		}
+		// Read with its path variables empty says which to fill in, at
+		// the fields and below, and sends nothing
+		test.Tap(r.readBtn)
+		s := texts(r.content)
+		if !strings.Contains(s, "Fill in the required variables lang, name, then read the template again") || strings.Contains(s, "Reading") {
+			t.Errorf("Read with empty variables shows\n%s", s)
+		}
+		if v := texts(r.vars); !strings.Contains(v, "lang is required") || !strings.Contains(v, "name is required") {
+			t.Errorf("the empty variables are not marked:\n%s", v)
+		}
 	})
 }
 
