@@ -79,11 +79,7 @@ func TestPromptResultRevealed(t *testing.T) {
 	for i := range 12 {
 		args = append(args, PromptArgument{Name: fmt.Sprintf("arg%02d", i), Description: "One of many"})
 	}
-	msgsTop := func() (top, offset, height float32) {
-		s := p.formObj.(*container.Scroll)
-		d := fyne.CurrentApp().Driver()
-		return d.AbsolutePositionForObject(p.msgs).Y - d.AbsolutePositionForObject(s.Content).Y, s.Offset.Y, s.Size().Height
-	}
+	msgsTop := func() (top, offset, height float32) { return placeIn(p.formObj, p.msgs) }
 	get := func(want string) {
 		t.Helper()
 		Sync(func() { p.onGet() })
@@ -111,24 +107,37 @@ func TestPromptResultRevealed(t *testing.T) {
 	})
 	get("hello")
 	Sync(func() {
-		top, off, h := msgsTop()
-		// its head near the top, or the form scrolled to its end
-		sc := p.formObj.(*container.Scroll)
-		atEnd := off >= sc.Content.Size().Height-h-1
-		if top < off || (top > off+h/2 && !atEnd) {
+		if !headShown(p.formObj, p.msgs) {
+			top, off, h := msgsTop()
 			t.Errorf("the messages' head is at %v, the form shows %v–%v: it is not brought into view", top, off, off+h)
 		}
 		// the user scrolls up until only the messages' head shows, at the
 		// bottom edge
-		sc.ScrollToOffset(fyne.NewPos(0, top-h+30))
+		top, _, h := msgsTop()
+		p.formObj.(*container.Scroll).ScrollToOffset(fyne.NewPos(0, top-h+30))
 	})
 	get("hello")
 	Sync(func() {
-		top, off, h := msgsTop()
-		sc := p.formObj.(*container.Scroll)
-		atEnd := off >= sc.Content.Size().Height-h-1
-		if top < off || (top > off+h/2 && !atEnd) {
+		if !headShown(p.formObj, p.msgs) {
+			top, off, h := msgsTop()
 			t.Errorf("with only its head showing at the bottom edge, the answer stays at %v in %v–%v", top, off, off+h)
 		}
 	})
+}
+
+// placeIn is where o stands in the scroll s: its top in s's content, and
+// the part of the content s shows (from offset, height high).
+func placeIn(s fyne.CanvasObject, o fyne.CanvasObject) (top, offset, height float32) {
+	sc := s.(*container.Scroll)
+	d := fyne.CurrentApp().Driver()
+	return d.AbsolutePositionForObject(o).Y - d.AbsolutePositionForObject(sc.Content).Y, sc.Offset.Y, sc.Size().Height
+}
+
+// headShown reports whether the scroll s shows o's head near its top, or
+// is scrolled to its end with o's head in view: an answer brought into
+// view.
+func headShown(s fyne.CanvasObject, o fyne.CanvasObject) bool {
+	top, off, h := placeIn(s, o)
+	atEnd := off >= s.(*container.Scroll).Content.Size().Height-h-1
+	return top >= off && (top <= off+h/2 || atEnd && top < off+h)
 }
