@@ -124,12 +124,14 @@ func toEventView(e events.Event) ui.EventView {
 	}
 	if o := e.Outcome; o != nil {
 		v.Latency = o.Latency
-		switch o.State {
-		case events.OK:
+		switch {
+		case o.State == events.OK && o.ToolError:
+			v.BadgeLevel = "error" // answered, and the tool says it failed
+		case o.State == events.OK:
 			v.BadgeLevel = "ok"
-		case events.Failed, events.TimedOut, events.NoResponse:
+		case o.State == events.Failed || o.State == events.TimedOut || o.State == events.NoResponse:
 			v.BadgeLevel = "error"
-		case events.Cancelled, events.CancelledLate:
+		case o.State == events.Cancelled || o.State == events.CancelledLate:
 			v.BadgeLevel = "warning"
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -118,5 +119,31 @@ func TestGUIEventsClearForgetsHAR(t *testing.T) {
 	g.ClearEvents("a", logFlood(l, "a", 10))
 	if rec.Len() != 0 {
 		t.Errorf("%d exchanges recorded after the Clear, want 0", rec.Len())
+	}
+}
+
+// TestToolErrorRequestBadge: the inspector's row of a tools/call whose
+// tool answered isError has a red badge that says so ("tool error ·
+// 3ms"), as its result's row does — it was a green latency, read as a
+// success; a call that succeeded stays green.
+func TestToolErrorRequestBadge(t *testing.T) {
+	l := events.New(nil)
+	defer l.Close()
+	call := func(id, result string) ui.EventView {
+		req := l.Append(events.Event{Conn: "demo", Kind: events.KindMessage, Dir: events.DirOut,
+			Raw: []byte(`{"jsonrpc":"2.0","id":` + id + `,"method":"tools/call","params":{"name":"fail"}}`)})
+		l.Append(events.Event{Conn: "demo", Kind: events.KindMessage, Dir: events.DirIn,
+			Raw: []byte(`{"jsonrpc":"2.0","id":` + id + `,"result":` + result + `}`)})
+		e, ok := l.Get(req)
+		if !ok {
+			t.Fatalf("request %s not kept", id)
+		}
+		return toEventView(e)
+	}
+	if v := call("1", `{"content":[{"type":"text","text":"disk full"}],"isError":true}`); v.BadgeLevel != "error" || !strings.HasPrefix(v.Badge, "tool error · ") || !v.IsError() {
+		t.Errorf("a tool error's request row: badge %q at level %q", v.Badge, v.BadgeLevel)
+	}
+	if v := call("2", `{"content":[{"type":"text","text":"ok"}]}`); v.BadgeLevel != "ok" || strings.Contains(v.Badge, "error") {
+		t.Errorf("a success's request row: badge %q at level %q", v.Badge, v.BadgeLevel)
 	}
 }

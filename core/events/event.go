@@ -192,4 +192,7 @@ type Outcome struct {
 	State OutcomeState `json:"state"`
 	// Latency is the time from request to response (or to the give-up).
 	Latency time.Duration `json:"latencyNs,omitempty"`
+	// ToolError: the request is a tools/call answered (OK) with a result
+	// that says isError — the protocol worked, the tool failed.
+	ToolError bool `json:"toolError,omitempty"`
 }

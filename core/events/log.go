@@ -666,7 +666,7 @@ func (l *Log) pairLocked(e *Event, journal bool) bool {
 		if e.Type == MsgError {
 			st = Failed
 		}
-		out = &Outcome{State: st, Latency: lat}
+		out = &Outcome{State: st, Latency: lat, ToolError: e.ToolError()}
 	case Cancelled:
 		e.Late = true
 		out = &Outcome{State: CancelledLate, Latency: lat}

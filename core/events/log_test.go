@@ -46,6 +46,12 @@ func result(conn string, dir Direction, id string) Event {
 		Raw: []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[]}}`, id))}
 }
 
+// toolErrResult is a tools/call result in which the tool says it failed.
+func toolErrResult(conn string, dir Direction, id string) Event {
+	return Event{Conn: conn, Kind: KindMessage, Dir: dir,
+		Raw: []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"disk full"}],"isError":true}}`, id))}
+}
+
 func errorResp(conn string, dir Direction, id string) Event {
 	return Event{Conn: conn, Kind: KindMessage, Dir: dir,
 		Raw: []byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"nope"}}`, id))}
@@ -98,6 +104,7 @@ func TestOutcomes(t *testing.T) {
 		{"ok", []step{reply(17*time.Millisecond, result)}, OK, "17ms", true, false, "result #5 · tools/call"},
 		{"ok seconds", []step{reply(1234*time.Millisecond, result)}, OK, "1.2s", true, false, "result #5 · tools/call"},
 		{"error", []step{reply(17*time.Millisecond, errorResp)}, Failed, "error · 17ms", true, false, "error #5 · tools/call"},
+		{"tool error", []step{reply(17*time.Millisecond, toolErrResult)}, OK, "tool error · 17ms", true, false, "result #5 · tools/call"},
 		{"timed out", []step{wait(60 * time.Second), timeout}, TimedOut, "timed out · 60.0s", false, false, ""},
 		{"timed out then late reply", []step{wait(60 * time.Second), timeout, reply(time.Second, result)}, TimedOut, "timed out · 60.0s", true, true, "result #5 · tools/call"},
 		{"timed out then cancelled", []step{wait(time.Second), timeout, cancel}, TimedOut, "timed out · 1.0s", false, false, ""},

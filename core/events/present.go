@@ -23,6 +23,9 @@ func (o Outcome) Badge() string {
 	case Waiting:
 		return "waiting…"
 	case OK:
+		if o.ToolError {
+			return "tool error · " + FormatLatency(o.Latency)
+		}
 		return FormatLatency(o.Latency)
 	case Failed:
 		return "error · " + FormatLatency(o.Latency)

@@ -382,3 +382,22 @@ func TestSpillRemovesStale(t *testing.T) {
 		t.Errorf("a live process's spill file went: %v", err)
 	}
 }
+
+// TestToolErrorOutcomeSealed: a tools/call the tool answered with isError
+// keeps saying so once its request is sealed and spilled (the meta block
+// carries it), so the window's badge stays red on a long session.
+func TestToolErrorOutcomeSealed(t *testing.T) {
+	l, _ := newTestLog(&Options{SpillDir: t.TempDir(), MaxBytes: 1 << 20})
+	req := l.Append(request("a", DirOut, "9", "tools/call"))
+	l.Append(toolErrResult("a", DirIn, "9"))
+	for i := 0; i < 20*hotEvents; i++ {
+		l.Append(Event{Conn: "a", Kind: KindStderr, Text: fmt.Sprint("line ", i)})
+	}
+	if r := l.Retention(); r.Spilled == 0 {
+		t.Fatalf("the request was not spilled: %+v", r)
+	}
+	e := mustGet(t, l, req)
+	if e.Outcome == nil || e.Outcome.State != OK || !e.Outcome.ToolError || e.Badge() != "tool error · 0ms" {
+		t.Errorf("the spilled request's outcome %+v, badge %q; want OK with the tool's error", e.Outcome, e.Badge())
+	}
+}

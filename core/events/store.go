@@ -248,6 +248,7 @@ const (
 	flagUnknown
 	flagOutcome
 	flagExtra
+	flagToolError // the Outcome's ToolError
 )
 
 type metaExtra struct {
@@ -276,6 +277,9 @@ func appendMeta(b []byte, e *Event) ([]byte, error) {
 	}
 	if e.Outcome != nil {
 		flags |= flagOutcome
+		if e.Outcome.ToolError {
+			flags |= flagToolError
+		}
 	}
 	x := metaExtra{e.HTTP, e.RPC, e.Tool, e.Lineage, e.Round}
 	if x != (metaExtra{}) {
@@ -354,7 +358,7 @@ func readMeta(b []byte, e *Event) ([]byte, error) {
 	e.Pair = r.uvarint()
 	e.Unpaired, e.Late, e.OutcomeUnknown = flags&flagUnpaired != 0, flags&flagLate != 0, flags&flagUnknown != 0
 	if flags&flagOutcome != 0 {
-		e.Outcome = &Outcome{State: OutcomeState(r.str()), Latency: time.Duration(r.varint())}
+		e.Outcome = &Outcome{State: OutcomeState(r.str()), Latency: time.Duration(r.varint()), ToolError: flags&flagToolError != 0}
 	}
 	if flags&flagExtra != 0 {
 		var x metaExtra
