@@ -360,9 +360,13 @@ func (c *serverCard) onClearOAuth() {
 // undoLife is how long "Removed NAME — Undo" stays.
 const undoLife = 10 * time.Second
 
-// removeServer deletes a server from the catalog.
+// removeServer deletes a server from the catalog. Undo puts it back as
+// it was: connected again when it was connected (or connecting).
 func (w *Window) removeServer(name string) {
+	wasOn := false
 	if s := w.server(name); s != nil {
+		st := s.state.State
+		wasOn = st == StateConnected || st == StateConnecting || st == StateAuthorizing || s.retrying
 		s.disconnect()
 	}
 	if err := w.be.RemoveServer(name); err != nil {
@@ -384,10 +388,18 @@ func (w *Window) removeServer(name string) {
 			return
 		}
 		w.reloadServers()
-		if s := w.server(name); s != nil {
-			w.selectServer(s)
+		s := w.server(name)
+		if s == nil {
+			w.toast("ok", "Restored "+name)
+			return
 		}
-		w.toast("ok", "Restored "+name)
+		w.selectServer(s)
+		if !wasOn {
+			w.toast("ok", "Restored "+name)
+			return
+		}
+		w.toast("ok", "Restored "+name+"; connecting to it again, as it was")
+		s.onConnect()
 	})
 }
 

@@ -1,0 +1,94 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
+)
+
+// The new-user walk of the server list, the server form and the menus
+// (#12): what a newcomer does first, and what they expect to see.
+
+// tapToastAction taps the action button labelled label of the toast
+// whose text starts with text.
+func tapToastAction(t *testing.T, w *Window, text, label string) {
+	t.Helper()
+	var btn *widget.Button
+	Sync(func() {
+		for _, it := range w.toasts.items {
+			if !strings.HasPrefix(it.text, text) {
+				continue
+			}
+			walkAll(it.obj, func(o fyne.CanvasObject) {
+				if b, ok := esc.AsButton(o); ok && btn == nil && b.Text == label {
+					btn = b
+				}
+			})
+		}
+	})
+	if btn == nil {
+		t.Fatalf("no toast %q with %q: %q", text, label, w.toasts.texts())
+	}
+	Sync(func() { test.Tap(btn) })
+}
+
+// typeFocused types s as the keyboard does: into whatever has the focus
+// (nothing when nothing has it).
+func typeFocused(w *Window, s string) {
+	Sync(func() {
+		if f := w.win.Canvas().Focused(); f != nil {
+			for _, r := range s {
+				f.TypedRune(r)
+			}
+		}
+	})
+}
+
+func stateOf(w *Window, name string) (st ConnState) {
+	Sync(func() {
+		if s := w.server(name); s != nil {
+			st = s.state.State
+		}
+	})
+	return st
+}
+
+// TestRemoveUndoPutsItBackAsItWas: Undo of a connected server's removal
+// connects it again (it came back disconnected, silently); a server that
+// was not connected comes back not connected.
+func TestRemoveUndoPutsItBackAsItWas(t *testing.T) {
+	b := &undoBackend{fakeBackend: newFakeBackend("on", "off")}
+	w := newTestWindowBackend(t, b)
+	Sync(func() { w.server("on").onConnect() })
+	waitFor(t, "on connected", func() bool { return w.server("on").state.State == StateConnected })
+
+	Sync(func() { w.removeServer("on") })
+	if w.server("on") != nil {
+		t.Fatal("on is still listed")
+	}
+	tapToastAction(t, w, "Removed on", "Undo")
+	waitFor(t, "on connected again", func() bool {
+		s := w.server("on")
+		return s != nil && s.state.State == StateConnected && w.selected == s && s.screens != nil
+	})
+	if ts := strings.Join(w.toasts.texts(), "\n"); !strings.Contains(ts, "Restored on; connecting to it again") {
+		t.Errorf("the restore does not say it reconnects: %q", ts)
+	}
+
+	Sync(func() { w.removeServer("off") })
+	tapToastAction(t, w, "Removed off", "Undo")
+	Sync(func() {
+		s := w.server("off")
+		if s == nil || w.selected != s {
+			t.Fatal("off is not back and selected")
+		}
+		if s.state.State != StateDisconnected {
+			t.Errorf("off was not connected and came back %v", s.state.State)
+		}
+	})
+}
