@@ -8,10 +8,13 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/dialog"
+	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/ui/esc"
+	"github.com/spyglass-mcp/spyglass/ui/fit"
 	"github.com/spyglass-mcp/spyglass/ui/requests"
 )
 
@@ -79,6 +82,61 @@ func (l *serverList) refresh() {
 
 func (l *serverList) onAdd() {
 	showServerForm(l.w, "", ServerConfig{Transport: "stdio"})
+}
+
+// showNoServer fills the middle when no server is selected (none is
+// left, or the catalog has none yet): it names no server, the inspector
+// neither, and offers what a newcomer does next, Add server and the
+// imports, right there (a read-only catalog says why it has none).
+func (w *Window) showNoServer() {
+	w.middle.Objects = []fyne.CanvasObject{w.list.noServerPane()}
+	w.middle.Refresh()
+	w.inspector.setServer("")
+	w.updateHARItem()
+	if w.reqQueue != nil {
+		w.SetRequestCount(w.reqCount) // no server's requests are the selected one's now
+	}
+}
+
+// noServerPane is the middle's empty state: no servers yet.
+func (l *serverList) noServerPane() fyne.CanvasObject {
+	title := heading("No servers yet")
+	title.SizeName = theme.SizeNameSubHeadingText
+	title.Alignment = fyne.TextAlignCenter
+	col := func(objs ...fyne.CanvasObject) fyne.CanvasObject {
+		return container.New(fit.NewColumn(480), objs...)
+	}
+	if ro, why := l.w.be.ReadOnly(); ro {
+		return col(title, emptyState("The server file is read-only ("+why+"), so none can be added here."))
+	}
+	add := widget.NewButtonWithIcon("Add server…", theme.ContentAddIcon(), l.onAdd)
+	add.Importance = widget.HighImportance
+	file := widget.NewButtonWithIcon("Import a config file…", theme.FolderOpenIcon(), l.onImportFile)
+	paste := widget.NewButtonWithIcon("Paste a config", theme.ContentPasteIcon(), l.onPasteImport)
+	hint := emptyState("Import takes the servers of a Claude, Cursor or VS Code config (mcp.json); you can also drop the file on the window.")
+	return col(title, emptyState("Add a server to connect to it and see its tools, resources and prompts."),
+		container.NewCenter(add), container.NewCenter(container.NewHBox(file, paste)), hint)
+}
+
+// onImportFile imports a config file the user picks (or opens a trace,
+// as a drop does).
+func (l *serverList) onImportFile() {
+	w := l.w
+	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
+		if err != nil {
+			w.toastErr("error", "Could not open the file", err)
+			return
+		}
+		if r == nil {
+			return // cancelled
+		}
+		u := r.URI()
+		r.Close()
+		w.onDropped(fyne.Position{}, []fyne.URI{u})
+	}, w.win)
+	d.SetFilter(storage.NewExtensionFileFilter([]string{".json", ".jsonc", TraceExt}))
+	d.Resize(fyne.NewSize(800, 560))
+	esc.Show(d, w.win)
 }
 
 // onPasteImport imports a config from the clipboard.

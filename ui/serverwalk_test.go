@@ -92,3 +92,53 @@ func TestRemoveUndoPutsItBackAsItWas(t *testing.T) {
 		}
 	})
 }
+
+// TestNoServerEmptyState: once the last server is removed the middle
+// names no server (nor does the inspector) and offers Add server and the
+// imports right there; Add server opens the form. A read-only file says
+// why nothing can be added.
+func TestNoServerEmptyState(t *testing.T) {
+	b := &undoBackend{fakeBackend: newFakeBackend("only-server")}
+	w := newTestWindowBackend(t, b)
+	Sync(func() { w.removeServer("only-server") })
+	var middle, insp string
+	Sync(func() {
+		middle = texts(w.middle)
+		insp = texts(w.inspector.empty)
+	})
+	for _, want := range []string{"No servers yet", "[Add server…]", "[Import a config file…]", "[Paste a config]"} {
+		if !strings.Contains(middle, want) {
+			t.Errorf("the empty state lacks %q:\n%s", want, middle)
+		}
+	}
+	if strings.Contains(middle, "only-server") || strings.Contains(insp, "only-server") {
+		t.Errorf("the removed server is still named:\n%s\ninspector: %s", middle, insp)
+	}
+	Sync(func() { tapButton(t, w.middle, "Add server…") })
+	waitFor(t, "the Add server form", func() bool {
+		o := w.win.Canvas().Overlays().Top()
+		return o != nil && strings.Contains(texts(o), "Add server") && strings.Contains(texts(o), "[Save]")
+	})
+	Sync(func() { esc.Cancel(w.win.Canvas()) })
+
+	// Paste a config imports what the clipboard holds
+	Sync(func() {
+		fyne.CurrentApp().Clipboard().SetContent(`{"mcpServers":{"pasted":{"command":"p"}}}`)
+		tapButton(t, w.middle, "Paste a config")
+	})
+	Sync(func() {
+		if s := w.server("pasted"); s == nil || w.selected != s {
+			t.Error("Paste a config did not import and select the pasted server")
+		}
+	})
+
+	ro := newFakeBackend()
+	ro.ro = "opened with --config"
+	w2 := newTestWindow(t, ro, nil)
+	Sync(func() {
+		got := texts(w2.middle)
+		if !strings.Contains(got, "read-only (opened with --config)") || strings.Contains(got, "[Add server…]") {
+			t.Errorf("a read-only empty catalog shows:\n%s", got)
+		}
+	})
+}

@@ -373,8 +373,7 @@ func (w *Window) reloadServers() {
 		}
 		w.selectServer(pick)
 	} else if w.selected == nil {
-		w.middle.Objects = []fyne.CanvasObject{emptyState("No servers yet. Add one with + or drop an mcp.json here.")}
-		w.middle.Refresh()
+		w.showNoServer()
 	}
 }
 
