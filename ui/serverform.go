@@ -306,6 +306,7 @@ func showServerForm(w *Window, oldName string, cfg ServerConfig) {
 		}
 	}
 	esc.Show(d, w.win)
+	w.win.Canvas().Focus(f.name) // typing goes into the first field at once
 }
 
 // serverFormSize is the server form dialog's size: 660 wide, and as tall

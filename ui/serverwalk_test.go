@@ -142,3 +142,47 @@ func TestNoServerEmptyState(t *testing.T) {
 		}
 	})
 }
+
+// openForm opens the Add server form (oldName "") or the Edit form and
+// returns the dialog's overlay once it is shown.
+func openForm(t *testing.T, w *Window, oldName string) fyne.CanvasObject {
+	t.Helper()
+	Sync(func() {
+		if oldName == "" {
+			w.list.onAdd()
+		} else {
+			w.list.cards[w.server(oldName)].onEdit()
+		}
+	})
+	var o fyne.CanvasObject
+	waitFor(t, "the server form", func() bool {
+		o = w.win.Canvas().Overlays().Top()
+		return o != nil && strings.Contains(texts(o), "[Save]")
+	})
+	return o
+}
+
+// TestServerFormTypesIntoName: the form opens with its first field, the
+// name, focused, so what the user types goes into it at once (Add and
+// Edit alike).
+func TestServerFormTypesIntoName(t *testing.T) {
+	b := newFakeBackend("old")
+	w := newTestWindow(t, b, nil)
+	openForm(t, w, "")
+	typeFocused(w, "typed")
+	Sync(func() {
+		e, ok := w.win.Canvas().Focused().(*esc.Entry)
+		if !ok || e.Text != "typed" || e.PlaceHolder != "e.g. my-server" {
+			t.Errorf("typing at once went to %T %+v, not the name field", w.win.Canvas().Focused(), e)
+		}
+		esc.Cancel(w.win.Canvas())
+	})
+	openForm(t, w, "old")
+	Sync(func() {
+		e, ok := w.win.Canvas().Focused().(*esc.Entry)
+		if !ok || e.Text != "old" {
+			t.Errorf("the edit form's focus is %T, not the name field", w.win.Canvas().Focused())
+		}
+		esc.Cancel(w.win.Canvas())
+	})
+}
