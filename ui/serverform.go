@@ -1010,18 +1010,43 @@ func (f *serverForm) onSave() bool {
 		f.checked = true
 		return false
 	}
+	// a renamed server is a new entry: its connection under the old name
+	// ends, and one that was on connects again under the new name
+	renamedOn := false
 	if s := f.w.server(f.oldName); s != nil && f.oldName != "" && f.oldName != c.Name {
+		renamedOn = s.state.State == StateConnected || s.state.State == StateConnecting || s.state.State == StateAuthorizing
 		s.disconnect()
 	}
 	f.w.reloadServers()
-	if s := f.w.server(c.Name); s != nil {
-		f.w.selectServer(s)
+	s := f.w.server(c.Name)
+	if s == nil {
+		f.w.toast("ok", "Saved "+c.Name)
+		return true
 	}
-	msg := "Saved " + c.Name
-	if s := f.w.server(c.Name); s != nil && s.state.State == StateConnected {
-		msg += ". Reconnect to use the new settings."
+	f.w.selectServer(s)
+	switch {
+	case f.oldName == "" || renamedOn:
+		// the server just added is the one the user wants to see: it
+		// connects at once (a failure shows in its pane, with Retry and Edit)
+		f.w.toast("ok", "Saved "+c.Name+"; connecting…")
+		s.onConnect()
+	case s.state.State == StateConnected:
+		// an edit keeps the connection the user has, made with the old
+		// settings, until they choose to reconnect
+		f.w.toasts.showAction("ok", "Saved "+c.Name+". Reconnect to use the new settings.", "Reconnect", undoLife, func() {
+			if f.w.server(c.Name) == s { // not removed or renamed since
+				s.disconnect()
+				s.onConnect()
+			}
+		})
+	case s.state.State == StateFailed && !s.dropped:
+		// the failure was the old settings': the new ones are tried
+		// (the card's Edit sits beside its Retry for this)
+		f.w.toast("ok", "Saved "+c.Name+"; trying the new settings…")
+		s.onRetry()
+	default:
+		f.w.toast("ok", "Saved "+c.Name)
 	}
-	f.w.toast("ok", msg)
 	return true
 }
 

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -185,4 +186,70 @@ func TestServerFormTypesIntoName(t *testing.T) {
 		}
 		esc.Cancel(w.win.Canvas())
 	})
+}
+
+// TestAddServerConnects: Save of a new server selects it and connects it;
+// an edit of a connected server keeps its connection and offers
+// Reconnect; an edit of a failed one tries the new settings; a connected
+// server renamed connects under its new name.
+func TestAddServerConnects(t *testing.T) {
+	b := newFakeBackend("first")
+	w := newTestWindow(t, b, nil)
+	o := openForm(t, w, "")
+	typeFocused(w, "added")
+	Sync(func() {
+		formEntry(t, o, 1).SetText("node server.js") // Command
+		tapButton(t, o, "Save")
+	})
+	waitFor(t, "added connected and selected", func() bool {
+		s := w.server("added")
+		return s != nil && w.selected == s && s.state.State == StateConnected && s.screens != nil
+	})
+
+	// an edit keeps the connection; the toast's Reconnect uses the new settings
+	saved := b.saved
+	o = openForm(t, w, "added")
+	Sync(func() {
+		formEntry(t, o, 1).SetText("node server2.js")
+		tapButton(t, o, "Save")
+	})
+	if b.saved != saved+1 || stateOf(w, "added") != StateConnected {
+		t.Fatalf("edit: saved %d times, state %v", b.saved-saved, stateOf(w, "added"))
+	}
+	tapToastAction(t, w, "Saved added. Reconnect", "Reconnect")
+	waitFor(t, "reconnected", func() bool { return w.server("added").state.State == StateConnected })
+
+	// renamed while connected: connected under the new name
+	o = openForm(t, w, "added")
+	Sync(func() {
+		e := formEntry(t, o, 0)
+		e.SetText("renamed")
+		tapButton(t, o, "Save")
+	})
+	waitFor(t, "renamed connected", func() bool {
+		s := w.server("renamed")
+		return s != nil && w.selected == s && s.state.State == StateConnected
+	})
+
+	// a failed server edited: the new settings are tried
+	b.mu.Lock()
+	b.conns["first"] = &fakeConn{name: "first", ev: b.ev, fail: errors.New("spawn server-first: no such file")}
+	b.mu.Unlock()
+	Sync(func() {
+		w.selectServer(w.server("first"))
+		w.server("first").onConnect()
+	})
+	waitFor(t, "first failed", func() bool { return w.server("first").state.State == StateFailed && !w.server("first").retrying })
+	b.mu.Lock()
+	c := b.conns["first"]
+	b.mu.Unlock()
+	c.mu.Lock()
+	c.fail = nil
+	c.mu.Unlock()
+	o = openForm(t, w, "first")
+	Sync(func() {
+		formEntry(t, o, 1).SetText("fixed-command")
+		tapButton(t, o, "Save")
+	})
+	waitFor(t, "first connected with the new settings", func() bool { return w.server("first").state.State == StateConnected })
 }
