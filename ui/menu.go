@@ -49,8 +49,15 @@ func (w *Window) addShortcuts() {
 	paste := fyne.NewMenuItem("Import config from clipboard", w.list.onPasteImport)
 	edit := fyne.NewMenuItem("Edit…", w.onEditServer)
 	remove := fyne.NewMenuItem("Remove…", w.onRemoveServer)
-	if ro, _ := w.be.ReadOnly(); ro {
-		add.Disabled, paste.Disabled, edit.Disabled, remove.Disabled = true, true, true, true
+	connect := fyne.NewMenuItem("Connect", w.onConnectServer)
+	disconnect := fyne.NewMenuItem("Disconnect", w.onDisconnectServer)
+	clearOAuth := fyne.NewMenuItem("Clear OAuth state", w.onClearOAuthServer)
+	run := key(fyne.NewMenuItem("Run tool", w.onRunTool), fyne.KeyReturn)
+	cancel := fyne.NewMenuItem("Cancel call", w.onCancelTool)
+	saveCall := fyne.NewMenuItem("Save last call to collection…", w.onSaveLastCall)
+	matrix := fyne.NewMenuItem("Protocol matrix of last call…", w.onProtocolMatrix)
+	w.menuState = func() map[*fyne.MenuItem]bool {
+		return w.menuEnabled(add, paste, connect, disconnect, edit, remove, clearOAuth, run, cancel, saveCall, matrix)
 	}
 	w.detachItem = fyne.NewMenuItem("Detach inspector", w.onDetachInspector)
 	w.harItem = fyne.NewMenuItem(harLabel, w.onExportHAR)
@@ -74,10 +81,7 @@ func (w *Window) addShortcuts() {
 			fyne.NewMenuItem("Run collection…", w.onRunCollectionDialog),
 			fyne.NewMenuItemSeparator(), quit),
 		fyne.NewMenu("Servers", add, paste, fyne.NewMenuItemSeparator(),
-			fyne.NewMenuItem("Connect", w.onConnectServer),
-			fyne.NewMenuItem("Disconnect", w.onDisconnectServer),
-			fyne.NewMenuItemSeparator(), edit, remove,
-			fyne.NewMenuItem("Clear OAuth state", w.onClearOAuthServer)),
+			connect, disconnect, fyne.NewMenuItemSeparator(), edit, remove, clearOAuth),
 		fyne.NewMenu("View",
 			key(fyne.NewMenuItem("Server list", w.ToggleServerList), fyne.KeyB),
 			key(fyne.NewMenuItem("Inspector", w.ToggleInspector), fyne.KeyI),
@@ -85,11 +89,7 @@ func (w *Window) addShortcuts() {
 			key(fyne.NewMenuItem(paletteLabel, w.onCommandPalette), fyne.KeyK),
 			w.detachItem,
 			themes),
-		fyne.NewMenu("Tools",
-			key(fyne.NewMenuItem("Run tool", w.onRunTool), fyne.KeyReturn),
-			fyne.NewMenuItem("Cancel call", w.onCancelTool),
-			fyne.NewMenuItem("Save last call to collection…", w.onSaveLastCall),
-			fyne.NewMenuItem("Protocol matrix of last call…", w.onProtocolMatrix)),
+		fyne.NewMenu("Tools", run, cancel, saveCall, matrix),
 		fyne.NewMenu("Settings", fyne.NewMenuItem("Sampling profiles…", w.onEditProfiles),
 			fyne.NewMenuItem("Event log memory…", w.onEventMemory)),
 		fyne.NewMenu("Help",
@@ -99,6 +99,63 @@ func (w *Window) addShortcuts() {
 			fyne.NewMenuItem("About Spyglass", w.onAbout)),
 	))
 	w.updateHARItem()
+	w.updateMenu()
+}
+
+// menuEnabled says which of the state-dependent menu items do something
+// now: the Servers menu's for the selected server as it stands, Run tool
+// with a tool selected and no call of it running, Cancel call while one
+// runs. The items come in the order addShortcuts lists them.
+func (w *Window) menuEnabled(add, paste, connect, disconnect, edit, remove, clearOAuth, run, cancel, saveCall, matrix *fyne.MenuItem) map[*fyne.MenuItem]bool {
+	ro, _ := w.be.ReadOnly()
+	s := w.selected
+	if s != nil && w.list.cards[s] == nil {
+		s = nil // removed
+	}
+	live, st := false, StateDisconnected
+	if s != nil {
+		st = s.state.State
+		live = st == StateConnected || st == StateConnecting || st == StateAuthorizing || s.retrying || s.dropped
+	}
+	recorded := s != nil && s.cfg.Recorded != ""
+	_, clears := w.be.(OAuthClearer)
+	var tools *toolsScreen
+	if s != nil && s.screens != nil {
+		tools = s.screens.tools
+	}
+	return map[*fyne.MenuItem]bool{
+		add:        !ro,
+		paste:      !ro,
+		connect:    s != nil && !recorded && (st == StateDisconnected || st == StateFailed) && !s.retrying,
+		disconnect: s != nil && !recorded && live,
+		edit:       s != nil && !ro,
+		remove:     s != nil && !ro,
+		clearOAuth: s != nil && clears && s.cfg.Transport != "" && s.cfg.Transport != "stdio",
+		run:        tools != nil && tools.selected != nil && tools.running == nil,
+		cancel:     tools != nil && tools.running != nil,
+		saveCall:   s != nil,
+		matrix:     s != nil && !recorded,
+	}
+}
+
+// updateMenu turns the state-dependent menu items on and off as the
+// selected server, its connection and its tool call change, so that none
+// is offered that would only answer "Select a server first" or do
+// nothing. The menu is refreshed only when an item changed.
+func (w *Window) updateMenu() {
+	if w.menuState == nil {
+		return // the menu is not built yet
+	}
+	changed := false
+	for it, on := range w.menuState() {
+		if it.Disabled == on {
+			it.Disabled = !on
+			changed = true
+		}
+	}
+	if m := w.win.MainMenu(); changed && m != nil {
+		m.Refresh()
+	}
 }
 
 // quit disconnects every server and ends the app (File → Quit, mod+Q).

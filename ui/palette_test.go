@@ -143,7 +143,7 @@ func TestPaletteOpensPromptAndResource(t *testing.T) {
 
 // Menu actions come from the main menu itself, submenus included.
 func TestPaletteRunsMenuAction(t *testing.T) {
-	w, _, _ := connected(t, nil)
+	w, _, ss := connected(t, nil)
 	p := openPalette(t, w, "theme dark")
 	Sync(func() {
 		if len(p.shown) == 0 || p.shown[0].label != "View › Theme › Dark" {
@@ -154,17 +154,29 @@ func TestPaletteRunsMenuAction(t *testing.T) {
 	if got := w.app.Preferences().String(prefTheme); got != "dark" {
 		t.Errorf("the theme is %q after View › Theme › Dark from the palette", got)
 	}
-	// every enabled menu item is listed, and the palette not itself
+	// every enabled menu item is listed, and the palette not itself; one
+	// that is off is not (Run tool with no tool selected, Connect while
+	// connected)
 	p = openPalette(t, w, "")
 	Sync(func() {
 		got := strings.Join(shownLabels(p), "\n")
-		for _, want := range []string{"Action: Servers › Add server", "Action: View › Inspector", "Action: Tools › Run tool", "Action: Help › About Spyglass"} {
+		for _, want := range []string{"Action: Servers › Add server", "Action: View › Inspector", "Action: Help › About Spyglass"} {
 			if !strings.Contains(got, want) {
 				t.Errorf("the palette lacks %q:\n%s", want, got)
 			}
 		}
-		if strings.Contains(got, "Command palette") {
-			t.Error("the palette lists itself")
+		for _, off := range []string{"Command palette", "Action: Tools › Run tool", "Action: Servers › Connect"} {
+			if strings.Contains(got, off) {
+				t.Errorf("the palette lists %q:\n%s", off, got)
+			}
+		}
+	})
+	typeKey(w, fyne.KeyEscape)
+	selectShown(t, ss, "echo")
+	p = openPalette(t, w, "run tool")
+	Sync(func() {
+		if got := strings.Join(shownLabels(p), "\n"); !strings.Contains(got, "Action: Tools › Run tool") {
+			t.Errorf("with a tool selected the palette lacks Run tool:\n%s", got)
 		}
 	})
 }

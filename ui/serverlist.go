@@ -78,6 +78,7 @@ func (l *serverList) refresh() {
 	}
 	l.box.Objects = objs
 	l.box.Refresh()
+	l.w.updateMenu() // every change of a server's state or the selection ends here
 }
 
 func (l *serverList) onAdd() {
@@ -93,6 +94,7 @@ func (w *Window) showNoServer() {
 	w.middle.Refresh()
 	w.inspector.setServer("")
 	w.updateHARItem()
+	w.updateMenu()
 	if w.reqQueue != nil {
 		w.SetRequestCount(w.reqCount) // no server's requests are the selected one's now
 	}

@@ -253,3 +253,82 @@ func TestAddServerConnects(t *testing.T) {
 	})
 	waitFor(t, "first connected with the new settings", func() bool { return w.server("first").state.State == StateConnected })
 }
+
+// menuOn lists which of the state-dependent menu items are enabled, as
+// "Menu › Item" lines.
+func menuOn(w *Window) string {
+	var on []string
+	Sync(func() {
+		for _, m := range w.win.MainMenu().Items {
+			if m.Label != "Servers" && m.Label != "Tools" {
+				continue
+			}
+			for _, it := range m.Items {
+				if !it.IsSeparator && !it.Disabled {
+					on = append(on, m.Label+" › "+it.Label)
+				}
+			}
+		}
+	})
+	return strings.Join(on, ", ")
+}
+
+// TestMenusFollowState walks the Servers and Tools menus in each state a
+// newcomer meets: an item that would do nothing (or only say "Select a
+// server first") is off, and comes on when it has something to do.
+func TestMenusFollowState(t *testing.T) {
+	const always = "Servers › Add server…, Servers › Import config from clipboard"
+	ub := &undoBackend{fakeBackend: newFakeBackend("srv")}
+	ub.servers = append(ub.servers, ServerConfig{Name: "web", Transport: "http", URL: "https://mcp.example/mcp"})
+	b := &gateBackend{fakeBackend: ub.fakeBackend, gated: "echo", gate: make(chan struct{})}
+	block := make(chan struct{})
+	b.conns["srv"] = &fakeConn{name: "srv", ev: b.ev, block: block}
+	w := newTestWindowBackend(t, struct {
+		*gateBackend
+		OAuthClearer
+		ServerRestorer
+	}{b, ub, ub})
+	check := func(state, want string) {
+		t.Helper()
+		if got := menuOn(w); got != want {
+			t.Errorf("%s: the menus offer\n  %s\nwant\n  %s", state, got, want)
+		}
+	}
+	check("disconnected", always+", Servers › Connect, Servers › Edit…, Servers › Remove…, Tools › Save last call to collection…, Tools › Protocol matrix of last call…")
+
+	Sync(func() { w.server("srv").onConnect() })
+	waitFor(t, "connecting", func() bool { return w.server("srv").state.State == StateConnecting })
+	check("connecting", always+", Servers › Disconnect, Servers › Edit…, Servers › Remove…, Tools › Save last call to collection…, Tools › Protocol matrix of last call…")
+
+	close(block)
+	var ss *serverScreens
+	waitFor(t, "connected", func() bool {
+		ss = w.server("srv").screens
+		return w.server("srv").state.State == StateConnected && ss != nil && len(ss.tools.all) > 0
+	})
+	connected := always + ", Servers › Disconnect, Servers › Edit…, Servers › Remove…"
+	check("connected, no tool selected", connected+", Tools › Save last call to collection…, Tools › Protocol matrix of last call…")
+
+	selectShown(t, ss, "echo")
+	check("a tool selected", connected+", Tools › Run tool, Tools › Save last call to collection…, Tools › Protocol matrix of last call…")
+
+	Sync(func() { menuItem(t, w, "Tools", "Run tool").Action() })
+	waitFor(t, "echo running", func() bool { return ss.tools.running != nil })
+	check("its call running", connected+", Tools › Cancel call, Tools › Save last call to collection…, Tools › Protocol matrix of last call…")
+	Sync(func() { menuItem(t, w, "Tools", "Cancel call").Action() })
+	waitFor(t, "echo cancelled", func() bool { return ss.tools.running == nil })
+	check("the call cancelled", connected+", Tools › Run tool, Tools › Save last call to collection…, Tools › Protocol matrix of last call…")
+
+	Sync(func() { menuItem(t, w, "Servers", "Disconnect").Action() })
+	check("disconnected again", always+", Servers › Connect, Servers › Edit…, Servers › Remove…, Tools › Save last call to collection…, Tools › Protocol matrix of last call…")
+
+	// an http server can forget its sign-in; stdio has none
+	Sync(func() { w.selectServer(w.server("web")) })
+	check("an http server", always+", Servers › Connect, Servers › Edit…, Servers › Remove…, Servers › Clear OAuth state, Tools › Save last call to collection…, Tools › Protocol matrix of last call…")
+
+	Sync(func() {
+		w.removeServer("web")
+		w.removeServer("srv")
+	})
+	check("no server left", always)
+}

@@ -513,6 +513,7 @@ func (t *toolsScreen) showCall() {
 		t.result.Objects = c.result
 	}
 	t.result.Refresh()
+	t.ss.s.w.updateMenu() // Tools → Run tool and Cancel call follow the shown call
 }
 
 // showProgress draws c's last progress: a bar once the server gave a

@@ -109,6 +109,8 @@ type Window struct {
 	// harItem is File → Export HAR…, off for stdio and recorded servers
 	// (harexport.go).
 	harItem *fyne.MenuItem
+	// menuState says which menu items are on now (updateMenu, menu.go)
+	menuState func() map[*fyne.MenuItem]bool
 	// screen is the screen's size FitScreen was given (zero: unknown); a
 	// detached inspector's window is kept within it too
 	screen fyne.Size
