@@ -38,6 +38,10 @@ type server struct {
 	// dropped says the connection ended by itself (a crashed server): the
 	// screens stay, and the next request starts the server again.
 	dropped bool
+	// closing is closed once the last connection's Close returned (nil
+	// when none is closing); the next connection starts after it, see
+	// connectAttempt.
+	closing chan struct{}
 	// bootStderr holds the stderr lines of the current connection that
 	// arrived before its screens existed (a server's start-up output); the
 	// Logs screen starts with them.
@@ -214,6 +218,9 @@ func (s *server) connectAttempt() {
 	s.attempt++
 	s.gen++
 	gen := s.gen
+	if s.conn == nil && s.waitClosed(gen) {
+		return
+	}
 	if s.conn == nil {
 		c, err := s.w.be.Open(s.cfg.Name, func(st StateView) {
 			do(func() { s.onEngineState(gen, st) })
@@ -396,8 +403,43 @@ func (s *server) closeConn() {
 	if s.conn != nil {
 		c := s.conn
 		s.conn = nil
-		go c.Close()
+		done := make(chan struct{})
+		s.closing = done
+		go func() {
+			defer close(done)
+			c.Close()
+		}()
 	}
+}
+
+// waitClosed reports whether the last connection is still closing, and
+// then connects (attempt gen) once it has closed: the log pairs messages
+// by the server's name, so a connection that starts while the last one
+// is still closing had its initialize marked "no response" by the old
+// one's end and its answer shown as "unknown id" (Reconnect, the card's
+// toggle off and on). Until then the server shows Connecting….
+func (s *server) waitClosed(gen int) bool {
+	done := s.closing
+	if done == nil {
+		return false
+	}
+	select {
+	case <-done:
+		s.closing = nil
+		return false
+	default:
+	}
+	s.setState(StateView{State: StateConnecting})
+	go func() {
+		<-done
+		do(func() {
+			if gen == s.gen && s.conn == nil { // not cancelled meanwhile
+				s.attempt--
+				s.connectAttempt()
+			}
+		})
+	}()
+	return true
 }
 
 func (s *server) setState(st StateView) {

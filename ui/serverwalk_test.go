@@ -1,8 +1,10 @@
 package ui
 
 import (
+	"context"
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -331,4 +333,80 @@ func TestMenusFollowState(t *testing.T) {
 		w.removeServer("srv")
 	})
 	check("no server left", always)
+}
+
+// slowCloseBackend's connections take their time to close: Close waits
+// for the test to open closeGate. It notes whether a Connect began while
+// an earlier connection of the same server was still closing.
+type slowCloseBackend struct {
+	*fakeBackend
+	closeGate chan struct{}
+	mu        sync.Mutex
+	closing   int // Close calls under way
+	connects  int
+	overlap   bool // a Connect began while a Close was under way
+}
+
+type slowCloseConn struct {
+	*fakeConn
+	b *slowCloseBackend
+}
+
+func (b *slowCloseBackend) Open(name string, onState func(StateView)) (Conn, error) {
+	c, err := b.fakeBackend.Open(name, onState)
+	return &slowCloseConn{fakeConn: c.(*fakeConn), b: b}, err
+}
+
+func (c *slowCloseConn) Connect(ctx context.Context) error {
+	c.b.mu.Lock()
+	c.b.connects++
+	c.b.overlap = c.b.overlap || c.b.closing > 0
+	c.b.mu.Unlock()
+	return c.fakeConn.Connect(ctx)
+}
+
+func (c *slowCloseConn) Close() error {
+	c.b.mu.Lock()
+	c.b.closing++
+	c.b.mu.Unlock()
+	<-c.b.closeGate
+	c.b.mu.Lock()
+	c.b.closing--
+	c.b.mu.Unlock()
+	return nil
+}
+
+// TestReconnectWaitsForTheClose: a server connected again right after it
+// was disconnected (Reconnect, the card's toggle off and on) starts its
+// new connection only once the old one has closed — the log pairs by the
+// server's name, and the old connection's end marked the new initialize
+// "no response" and its answer "unknown id"; meanwhile the card says
+// Connecting….
+func TestReconnectWaitsForTheClose(t *testing.T) {
+	b := &slowCloseBackend{fakeBackend: newFakeBackend("srv"), closeGate: make(chan struct{})}
+	w := newTestWindowBackend(t, b)
+	Sync(func() { w.server("srv").onConnect() })
+	waitFor(t, "connected", func() bool { return w.server("srv").state.State == StateConnected })
+	Sync(func() {
+		s := w.server("srv")
+		s.disconnect()
+		s.onConnect()
+	})
+	waitFor(t, "the old connection closing", func() bool {
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		return b.closing == 1
+	})
+	Sync(func() {
+		if st := w.server("srv").state.State; st != StateConnecting {
+			t.Errorf("while the old connection closes the server is %v, want connecting", st)
+		}
+	})
+	close(b.closeGate)
+	waitFor(t, "connected again", func() bool { return w.server("srv").state.State == StateConnected })
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.overlap || b.connects != 2 {
+		t.Errorf("connects %d, one began while the old connection was closing: %v", b.connects, b.overlap)
+	}
 }
