@@ -26,7 +26,16 @@ func demoPaletteItems(t *testing.T) []paletteItem {
 		items = append(items, paletteItem{"Tool", labelWithTitle(tools[n].Tool.Title, n), nil})
 	}
 	w := newTestWindow(t, newFakeBackend(), nil)
-	Sync(func() { items = append(items, w.paletteItems()...) })
+	Sync(func() {
+		// every action, as with a server connected and a tool selected
+		// (with none, Run tool and the like are off and not listed)
+		for _, m := range w.win.MainMenu().Items {
+			for _, it := range m.Items {
+				it.Disabled = false
+			}
+		}
+		items = append(items, w.paletteItems()...)
+	})
 	return items
 }
 
