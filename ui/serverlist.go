@@ -8,8 +8,6 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
-	"fyne.io/fyne/v2/dialog"
-	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
@@ -123,22 +121,7 @@ func (l *serverList) noServerPane() fyne.CanvasObject {
 // onImportFile imports a config file the user picks (or opens a trace,
 // as a drop does).
 func (l *serverList) onImportFile() {
-	w := l.w
-	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
-		if err != nil {
-			w.toastErr("error", "Could not open the file", err)
-			return
-		}
-		if r == nil {
-			return // cancelled
-		}
-		u := r.URI()
-		r.Close()
-		w.onDropped(fyne.Position{}, []fyne.URI{u})
-	}, w.win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{".json", ".jsonc", TraceExt}))
-	d.Resize(fyne.NewSize(800, 560))
-	esc.Show(d, w.win)
+	l.w.pickFile([]string{".json", ".jsonc", TraceExt}, func(u fyne.URI) { l.w.onDropped(fyne.Position{}, []fyne.URI{u}) })
 }
 
 // onPasteImport imports a config from the clipboard.

@@ -68,6 +68,13 @@ func (w *Window) OpenTrace(path string) {
 
 // onOpenTraceDialog is File → Open trace… (Ctrl+O).
 func (w *Window) onOpenTraceDialog() {
+	w.pickFile([]string{TraceExt, ".json"}, func(u fyne.URI) { w.OpenTrace(u.Path()) })
+}
+
+// pickFile lets the user choose a file with one of the endings exts in
+// the file dialog and hands it to open; a file that cannot be opened is
+// said in a toast, a cancelled dialog does nothing.
+func (w *Window) pickFile(exts []string, open func(fyne.URI)) {
 	d := dialog.NewFileOpen(func(r fyne.URIReadCloser, err error) {
 		if err != nil {
 			w.toastErr("error", "Could not open the file", err)
@@ -76,11 +83,11 @@ func (w *Window) onOpenTraceDialog() {
 		if r == nil {
 			return // cancelled
 		}
-		path := r.URI().Path()
+		u := r.URI()
 		r.Close()
-		w.OpenTrace(path)
+		open(u)
 	}, w.win)
-	d.SetFilter(storage.NewExtensionFileFilter([]string{TraceExt, ".json"}))
+	d.SetFilter(storage.NewExtensionFileFilter(exts))
 	d.Resize(fyne.NewSize(800, 560))
 	esc.Show(d, w.win)
 }
