@@ -18,11 +18,14 @@ import (
 // (#12): what a newcomer does first, and what they expect to see.
 
 // tapToastAction taps the action button labelled label of the toast
-// whose text starts with text.
-func tapToastAction(t *testing.T, w *Window, text, label string) {
+// whose text starts with text, and runs then (when set) on the UI thread
+// right after the tap, before anything the tap started can answer.
+func tapToastAction(t *testing.T, w *Window, text, label string, then ...func()) {
 	t.Helper()
 	var btn *widget.Button
+	var shown string
 	Sync(func() {
+		shown = strings.Join(w.toasts.texts(), " | ")
 		for _, it := range w.toasts.items {
 			if !strings.HasPrefix(it.text, text) {
 				continue
@@ -35,9 +38,14 @@ func tapToastAction(t *testing.T, w *Window, text, label string) {
 		}
 	})
 	if btn == nil {
-		t.Fatalf("no toast %q with %q: %q", text, label, w.toasts.texts())
+		t.Fatalf("no toast %q with %q: %s", text, label, shown)
 	}
-	Sync(func() { test.Tap(btn) })
+	Sync(func() {
+		test.Tap(btn)
+		for _, fn := range then {
+			fn()
+		}
+	})
 }
 
 // typeFocused types s as the keyboard does: into whatever has the focus
@@ -70,18 +78,22 @@ func TestRemoveUndoPutsItBackAsItWas(t *testing.T) {
 	Sync(func() { w.server("on").onConnect() })
 	waitFor(t, "on connected", func() bool { return w.server("on").state.State == StateConnected })
 
-	Sync(func() { w.removeServer("on") })
-	if w.server("on") != nil {
-		t.Fatal("on is still listed")
-	}
+	Sync(func() {
+		w.removeServer("on")
+		if w.server("on") != nil {
+			t.Error("on is still listed")
+		}
+	})
 	tapToastAction(t, w, "Removed on", "Undo")
 	waitFor(t, "on connected again", func() bool {
 		s := w.server("on")
 		return s != nil && s.state.State == StateConnected && w.selected == s && s.screens != nil
 	})
-	if ts := strings.Join(w.toasts.texts(), "\n"); !strings.Contains(ts, "Restored on; connecting to it again") {
-		t.Errorf("the restore does not say it reconnects: %q", ts)
-	}
+	Sync(func() {
+		if ts := strings.Join(w.toasts.texts(), "\n"); !strings.Contains(ts, "Restored on; connecting to it again") {
+			t.Errorf("the restore does not say it reconnects: %q", ts)
+		}
+	})
 
 	Sync(func() { w.removeServer("off") })
 	tapToastAction(t, w, "Removed off", "Undo")
@@ -209,16 +221,25 @@ func TestAddServerConnects(t *testing.T) {
 	})
 
 	// an edit keeps the connection; the toast's Reconnect uses the new settings
+	b.mu.Lock()
 	saved := b.saved
+	b.mu.Unlock()
 	o = openForm(t, w, "added")
 	Sync(func() {
 		formEntry(t, o, 1).SetText("node server2.js")
 		tapButton(t, o, "Save")
 	})
-	if b.saved != saved+1 || stateOf(w, "added") != StateConnected {
-		t.Fatalf("edit: saved %d times, state %v", b.saved-saved, stateOf(w, "added"))
+	b.mu.Lock()
+	n := b.saved - saved
+	b.mu.Unlock()
+	if st := stateOf(w, "added"); n != 1 || st != StateConnected {
+		t.Fatalf("edit: saved %d times, state %v", n, st)
 	}
-	tapToastAction(t, w, "Saved added. Reconnect", "Reconnect")
+	tapToastAction(t, w, "Saved added. Reconnect", "Reconnect", func() {
+		if st := w.server("added").state.State; st != StateConnecting {
+			t.Errorf("Reconnect left the server %v, want connecting", st)
+		}
+	})
 	waitFor(t, "reconnected", func() bool { return w.server("added").state.State == StateConnected })
 
 	// renamed while connected: connected under the new name
