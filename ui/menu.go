@@ -221,6 +221,12 @@ func (w *Window) onFocusSearch() {
 		case "Tools":
 			w.win.Canvas().Focus(s.screens.tools.search)
 			return
+		case "Resources":
+			w.win.Canvas().Focus(s.screens.resources.search)
+			return
+		case "Prompts":
+			w.win.Canvas().Focus(s.screens.prompts.search)
+			return
 		case "Logs":
 			w.win.Canvas().Focus(s.screens.logs.search)
 			return

@@ -252,8 +252,8 @@ func TestPaletteConnectsServer(t *testing.T) {
 	})
 }
 
-// Ctrl+F focuses the search of the screen in front: Tools, Logs, else the
-// inspector's.
+// Ctrl+F focuses the search of the screen in front: Tools, Resources,
+// Prompts, Logs, else the inspector's.
 func TestFocusSearchPerScreen(t *testing.T) {
 	w, _, ss := connected(t, nil)
 	for _, c := range []struct {
@@ -262,7 +262,8 @@ func TestFocusSearchPerScreen(t *testing.T) {
 	}{
 		{"Tools", func() fyne.Focusable { return ss.tools.search }},
 		{"Logs", func() fyne.Focusable { return ss.logs.search }},
-		{"Prompts", func() fyne.Focusable { return w.inspector.search }},
+		{"Resources", func() fyne.Focusable { return ss.resources.search }},
+		{"Prompts", func() fyne.Focusable { return ss.prompts.search }},
 		{"Server info", func() fyne.Focusable { return w.inspector.search }},
 	} {
 		Sync(func() {
