@@ -213,8 +213,8 @@ func (w *Window) onCancelTool() {
 	}
 }
 
-// onFocusSearch focuses the search of what is in front: the Tools
-// screen's, the Logs screen's, else the inspector's.
+// onFocusSearch focuses the search of what is in front: the Tools,
+// Resources, Prompts or Logs screen's, else the inspector's.
 func (w *Window) onFocusSearch() {
 	if s := w.selected; s != nil && s.screens != nil && s.screens.tabs.Selected() != nil {
 		switch s.screens.tabs.Selected().Text {
