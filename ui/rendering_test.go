@@ -73,3 +73,24 @@ func TestInstructionsPlain(t *testing.T) {
 		t.Errorf("instructions are not one plain label (label %v, rich text %v)", label != nil, rich)
 	}
 }
+
+// TestMarkdownParagraphWraps: a Markdown paragraph written over several
+// lines wraps as prose at any width — server-everything's architecture.md
+// (curly quotes, three source lines) showed its "Design" paragraph as a
+// column of one letter per row once a line ended near the right edge.
+func TestMarkdownParagraphWraps(t *testing.T) {
+	test.NewTempApp(t)
+	md := "### Design\n\nA small “server factory” constructs the MCP server and registers features.\n" +
+		"Transports are separate entry points that create/connect the server and handle network concerns.\n" +
+		"Tools, prompts, and resources are organized in their own submodules.\n"
+	row := widget.NewLabel("x").MinSize().Height
+	for width := float32(300); width <= 900; width += 7 {
+		o := textView(md, "text/markdown")
+		w := test.NewTempWindow(t, o)
+		w.Resize(fyne.NewSize(width, 2000))
+		// about 230 letters: at 300 px some 8 rows, plus the heading
+		if h := o.MinSize().Height; h > 14*row {
+			t.Fatalf("at %v px the paragraph is %v px tall, %.0f rows: it wraps letter by letter", width, h, h/row)
+		}
+	}
+}

@@ -326,6 +326,7 @@ func textView(text, mime string) fyne.CanvasObject {
 	}
 	if mime == "text/markdown" || looksLikeMarkdown(text) {
 		rt := widget.NewRichTextFromMarkdown(text)
+		rt.Segments = joinTextSegments(rt.Segments)
 		rt.Wrapping = fyne.TextWrapWord
 		return rt
 	}
@@ -333,6 +334,28 @@ func textView(text, mime string) fyne.CanvasObject {
 	l.Wrapping = fyne.TextWrapWord
 	l.Selectable = true
 	return l
+}
+
+// joinTextSegments joins each run of inline text segments of one style
+// (the lines of a Markdown paragraph: the parser makes a segment of each)
+// into one. Fyne 2.7.1 wraps a segment that starts too near the right edge
+// for even one letter one letter per row, to the paragraph's end (its
+// lineBounds never goes back to the full width): server-everything's
+// architecture.md showed a paragraph as a column of letters. Joined, a
+// paragraph of plain text wraps as one.
+func joinTextSegments(segs []widget.RichTextSegment) []widget.RichTextSegment {
+	out := segs[:0:0]
+	for _, s := range segs {
+		t, ok := s.(*widget.TextSegment)
+		if ok && t.Style.Inline && len(out) > 0 {
+			if prev, ok := out[len(out)-1].(*widget.TextSegment); ok && prev.Style == t.Style {
+				out[len(out)-1] = &widget.TextSegment{Style: prev.Style, Text: prev.Text + t.Text}
+				continue
+			}
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // isJSONText reports whether a text content is JSON: its MIME type says
