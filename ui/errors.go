@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"net/url"
+	"strings"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -96,7 +97,11 @@ func (e *errorBox) SetErr(err error, title string, win fyne.Window) {
 		e.box.Objects[1].(*fyne.Container).Add(e.fullBtn)
 	}
 	e.fullBtn.OnTapped = func() { showTextDialog(title, full, win) }
-	e.fullBtn.Show()
+	if saysAll(head, full) {
+		e.fullBtn.Hide() // our own sentence: there is nothing more to show
+	} else {
+		e.fullBtn.Show()
+	}
 	link := troubleshootingLink(err)
 	if link == "" {
 		if e.guide != nil {
@@ -111,6 +116,13 @@ func (e *errorBox) SetErr(err error, title string, win fyne.Window) {
 	}
 	e.guide.SetURL(u)
 	e.guide.Show()
+}
+
+// saysAll reports whether an error's headline already says its full text
+// (the window's own plain sentences, which plain.Words only capitalises).
+func saysAll(head, full string) bool {
+	trim := func(s string) string { return strings.TrimRight(strings.TrimSpace(s), ".") }
+	return full == "" || strings.EqualFold(trim(head), trim(full))
 }
 
 // errorView is a one-off error display: the plain headline and "Show full

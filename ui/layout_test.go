@@ -178,3 +178,20 @@ func TestDisconnectBannerHoldsStill(t *testing.T) {
 		}
 	})
 }
+
+// TestErrorViewNothingMoreToShow: an error that is already a plain
+// sentence (the window's own, "fill in …") has no Show full error, which
+// would open the same sentence again; one with a chain behind it keeps it.
+func TestErrorViewNothingMoreToShow(t *testing.T) {
+	w := newTestWindow(t, newFakeBackend("fake"), nil)
+	Sync(func() {
+		v := errorView(errors.New("fill in the required variable resourceId, then read the template again."), "Not read", w.win)
+		if b := findButton(v, "Show full error"); b != nil && b.Visible() {
+			t.Errorf("Show full error under a sentence that says it all: %q", texts(v))
+		}
+		v = errorView(fmt.Errorf("read: %w", &worded{head: "The server reported an error: boom", chain: "session: resources/read: boom"}), "Not read", w.win)
+		if b := findButton(v, "Show full error"); b == nil || !b.Visible() {
+			t.Errorf("no Show full error for an error with a chain: %q", texts(v))
+		}
+	})
+}
