@@ -72,7 +72,7 @@ func TestGUISaveToCollectionEverywhere(t *testing.T) {
 			t.Fatal("could not select the readme")
 		}
 	})
-	h.tap("Read")
+	// selecting a resource reads it
 	h.waitFor("the readme contents", func() bool { return h.hasText("Raw JSON") && h.hasText(demo.ReadmeURI) })
 	saveShown(h, path, 2)
 

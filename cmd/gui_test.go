@@ -373,7 +373,7 @@ func TestGUIDemoServer(t *testing.T) {
 			t.Fatal("could not select the readme")
 		}
 	})
-	h.tap("Read")
+	// selecting a resource reads it
 	h.waitFor("the readme contents", func() bool { return h.hasText("Raw JSON") && h.hasText(demo.ReadmeURI) })
 
 	// Prompts: get greet with an argument
@@ -606,7 +606,7 @@ func TestGUIServerEverything(t *testing.T) {
 			t.Fatal("no resource to select")
 		}
 	})
-	h.tap("Read")
+	// selecting a resource reads it
 	h.waitFor("the contents", func() bool { return h.hasText("Raw JSON") })
 
 	h.openTab("Prompts")
