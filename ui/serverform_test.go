@@ -506,3 +506,25 @@ func TestServerFormEndsWithContent(t *testing.T) {
 		})
 	}
 }
+
+// TestThemeRecoloursBadgeRows: a badge in a list row that was kept aside
+// while the theme changed takes the new theme's text colour when the row
+// shows again (a Resources list's "template" badges stayed white on pale
+// blue in the light theme under Xvfb): Set draws it again though its text
+// did not change.
+func TestThemeRecoloursBadgeRows(t *testing.T) {
+	w := newTestWindow(t, newFakeBackend("a"), nil)
+	var b *badge
+	var r *badgeRenderer
+	Sync(func() {
+		w.setTheme("dark")
+		b = newBadge("template", "primary")
+		r = test.WidgetRenderer(b).(*badgeRenderer)
+		w.setTheme("light")          // the row is not in the window: nothing redraws it
+		b.Set("template", "primary") // the list shows the row again
+		light := fyne.CurrentApp().Settings().Theme().Color(theme.ColorNameForeground, theme.VariantLight)
+		if r.txt.Color != light {
+			t.Errorf("the badge's text is %v in the light theme, want its foreground %v", r.txt.Color, light)
+		}
+	})
+}

@@ -68,6 +68,9 @@ type badge struct {
 	widget.BaseWidget
 	text  string
 	level string
+	// the colours it was last drawn in: a list row kept aside while the
+	// theme changed is drawn again by Set, not only when its text changes
+	drawnFg, drawnTone color.Color
 }
 
 func newBadge(text, level string) *badge {
@@ -78,7 +81,7 @@ func newBadge(text, level string) *badge {
 
 // Set changes the text and colour.
 func (b *badge) Set(text, level string) {
-	if b.text == text && b.level == level {
+	if b.text == text && b.level == level && b.drawnFg == theme.Color(theme.ColorNameForeground) && b.drawnTone == colorFor(level) {
 		return
 	}
 	b.text, b.level = text, level
@@ -134,6 +137,7 @@ func (r *badgeRenderer) Layout(size fyne.Size) {
 // Refresh implements fyne.WidgetRenderer.
 func (r *badgeRenderer) Refresh() {
 	c := colorFor(r.b.level)
+	r.b.drawnFg, r.b.drawnTone = theme.Color(theme.ColorNameForeground), c
 	r.bg.StrokeColor = c
 	cr, cg, cb, _ := c.RGBA()
 	r.bg.FillColor = color.NRGBA{uint8(cr >> 8), uint8(cg >> 8), uint8(cb >> 8), 0x30}
