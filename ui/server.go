@@ -461,7 +461,7 @@ func (s *server) retryText() string {
 	case s.retrying:
 		return fmt.Sprintf("Retry attempt %d of %d", s.attempt+1, max)
 	case !s.dropped && !retryable(s.state.Err):
-		return "Not retried: another attempt would fail the same way"
+		return "Not retried by itself: another attempt would fail the same way"
 	case s.attempt >= max:
 		return fmt.Sprintf("Gave up after %d attempts", s.attempt)
 	}

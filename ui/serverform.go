@@ -1019,8 +1019,9 @@ func (f *serverForm) onSave() bool {
 	}
 	f.w.reloadServers()
 	s := f.w.server(c.Name)
+	saved := "Saved server “" + c.Name + "”" // "Saved memory" read as memory saved
 	if s == nil {
-		f.w.toast("ok", "Saved "+c.Name)
+		f.w.toast("ok", saved)
 		return true
 	}
 	f.w.selectServer(s)
@@ -1028,12 +1029,12 @@ func (f *serverForm) onSave() bool {
 	case f.oldName == "" || renamedOn:
 		// the server just added is the one the user wants to see: it
 		// connects at once (a failure shows in its pane, with Retry and Edit)
-		f.w.toast("ok", "Saved "+c.Name+"; connecting…")
+		f.w.toast("ok", saved+"; connecting…")
 		s.onConnect()
 	case s.state.State == StateConnected:
 		// an edit keeps the connection the user has, made with the old
 		// settings, until they choose to reconnect
-		f.w.toasts.showAction("ok", "Saved "+c.Name+". Reconnect to use the new settings.", "Reconnect", undoLife, func() {
+		f.w.toasts.showAction("ok", saved+". Reconnect to use the new settings.", "Reconnect", undoLife, func() {
 			if f.w.server(c.Name) == s { // not removed or renamed since
 				s.disconnect()
 				s.onConnect()
@@ -1042,10 +1043,10 @@ func (f *serverForm) onSave() bool {
 	case s.state.State == StateFailed && !s.dropped:
 		// the failure was the old settings': the new ones are tried
 		// (the card's Edit sits beside its Retry for this)
-		f.w.toast("ok", "Saved "+c.Name+"; trying the new settings…")
+		f.w.toast("ok", saved+"; trying the new settings…")
 		s.onRetry()
 	default:
-		f.w.toast("ok", "Saved "+c.Name)
+		f.w.toast("ok", saved)
 	}
 	return true
 }

@@ -235,7 +235,7 @@ func TestAddServerConnects(t *testing.T) {
 	if st := stateOf(w, "added"); n != 1 || st != StateConnected {
 		t.Fatalf("edit: saved %d times, state %v", n, st)
 	}
-	tapToastAction(t, w, "Saved added. Reconnect", "Reconnect", func() {
+	tapToastAction(t, w, "Saved server “added”. Reconnect", "Reconnect", func() {
 		if st := w.server("added").state.State; st != StateConnecting {
 			t.Errorf("Reconnect left the server %v, want connecting", st)
 		}
