@@ -505,7 +505,19 @@ func (p *SamplingPanel) onSend() {
 		setError(p.errLbl, plain.Headline(err))
 		return
 	}
-	p.answer(SamplingAnswer{Result: raw, Profile: p.profileSel.Selected}, "Response sent.")
+	send := func() { p.answer(SamplingAnswer{Result: raw, Profile: p.profileSel.Selected}, "Response sent.") }
+	if len(p.callRows) == 0 && strings.TrimSpace(p.response.Text) == "" && p.opts.Window != nil {
+		// an empty text is a valid answer a server must handle, but
+		// more often a response the user forgot to type
+		esc.Show(esc.NewConfirm("Send an empty response?", "The response has no text: the server gets an empty message from the model.",
+			"Send empty", func(ok bool) {
+				if ok && !p.done {
+					send()
+				}
+			}, p.opts.Window), p.opts.Window)
+		return
+	}
+	send()
 }
 
 // onReject declines the request.

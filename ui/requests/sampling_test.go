@@ -289,3 +289,40 @@ func TestSamplingResponseTabMovesOn(t *testing.T) {
 		t.Error("Tab in the sampling response types a tab: the keyboard cannot leave the field")
 	}
 }
+
+// TestSamplingEmptyResponseAsks: Send with an empty response asks first
+// (a response the user forgot to type, found in the new-user walk) and
+// sends the empty text only on "Send empty"; Cancel sends nothing; a
+// typed response goes at once.
+func TestSamplingEmptyResponseAsks(t *testing.T) {
+	p, got := newSampling(t, plainSampling(), testProfiles())
+	p.response.SetText("  ")
+	confirm := func(verb string) {
+		t.Helper()
+		top := p.opts.Window.Canvas().Overlays().Top()
+		if top == nil || !strings.Contains(texts(top), "Send an empty response?") {
+			t.Fatalf("Send with an empty response asked nothing (%d answers)", len(*got))
+		}
+		test.Tap(button(t, top, verb))
+	}
+	test.Tap(p.sendBtn)
+	if len(*got) != 0 {
+		t.Fatalf("an empty response was sent without asking: %+v", *got)
+	}
+	confirm("Cancel")
+	if len(*got) != 0 || p.done {
+		t.Fatalf("Cancel sent the empty response: %+v", *got)
+	}
+	test.Tap(p.sendBtn)
+	confirm("Send empty")
+	if len(*got) != 1 || !strings.Contains(string((*got)[0].Result), `"text":"  "`) {
+		t.Fatalf("Send empty: answers %+v", *got)
+	}
+
+	p, got = newSampling(t, plainSampling(), testProfiles())
+	p.response.SetText("A haiku.")
+	test.Tap(p.sendBtn)
+	if len(*got) != 1 || p.opts.Window.Canvas().Overlays().Top() != nil {
+		t.Fatalf("a typed response: answers %+v, a dialog open %v", *got, p.opts.Window.Canvas().Overlays().Top() != nil)
+	}
+}
