@@ -382,10 +382,23 @@ func (e *ProfilesEditor) onDelete() {
 	name := e.selected
 	next := e.set.clone()
 	next.Delete(name)
+	msg := "Deleted “" + name + "”."
 	if next.Active == "" {
-		next.Active = next.Current().Name
+		// the active one went: the next to answer is one that asks the
+		// user, never a mock that would answer every request by itself
+		for _, p := range next.Profiles {
+			if !p.AutoRespond {
+				next.Active = p.Name
+				break
+			}
+		}
+		if next.Active == "" {
+			setError(e.errLbl, "“"+name+"” is the active profile and the others answer by themselves: make another one active first, or add one that asks you.")
+			return
+		}
+		msg += " “" + next.Active + "” is active now."
 	}
-	if e.save(next, "Deleted “"+name+"”.") && e.editing == name {
+	if e.save(next, msg) && e.editing == name {
 		e.editBox.Hide()
 	}
 }

@@ -114,3 +114,29 @@ func TestProfilesDelete(t *testing.T) {
 		t.Fatalf("after delete: %+v", store.set)
 	}
 }
+
+// TestProfilesDeleteActiveNeverAutoAnswers: deleting the active profile
+// makes one that asks the user active, never a mock that answers every
+// request by itself, and says which; when only such mocks would be left,
+// the delete is refused with what to do.
+func TestProfilesDeleteActiveNeverAutoAnswers(t *testing.T) {
+	newApp(t)
+	set := ProfileSet{Active: "Manual Review", Profiles: []Profile{
+		{Name: "Auto Mock", Provider: ProviderMock, AutoRespond: true, Template: "ok"},
+		{Name: "Manual Review", Provider: ProviderManual},
+		{Name: "Careful", Provider: ProviderManual},
+	}}
+	store := &fakeStore{set: set}
+	e := NewProfilesEditor(store)
+	window(t, scrolled(e.Object()), 720, 900)
+	e.selected = "Manual Review"
+	test.Tap(button(t, e.Object(), "Delete"))
+	if store.set.Active != "Careful" || !strings.Contains(texts(e.Object()), "“Careful” is active now.") {
+		t.Fatalf("after deleting the active profile: active %q, shown %q", store.set.Active, texts(e.Object()))
+	}
+	e.selected = "Careful"
+	test.Tap(button(t, e.Object(), "Delete"))
+	if store.set.Active != "Careful" || len(store.set.Profiles) != 2 || !strings.Contains(e.errLbl.Text, "answer by themselves") {
+		t.Fatalf("deleting the last profile that asks: active %q, %d profiles, message %q", store.set.Active, len(store.set.Profiles), e.errLbl.Text)
+	}
+}
