@@ -1010,8 +1010,9 @@ func pane(label string, e *EventView, missing string) fyne.CanvasObject {
 	icon.Importance = widget.LowImportance
 	iconNames[icon] = expand.Text
 	icon.Hide()
-	if !expand.Visible() { // a huge document: no Expand all
-		icon.Hidden = true
+	tree.expandIcon = icon // greyed with Expand all while Raw is shown
+	if expand.Disabled() {
+		icon.Disable()
 	}
 	acts := container.NewHBox(tree.rawChk, expand, icon, cp)
 	return container.NewBorder(newNameRow(hl, names, acts, expand, icon), nil, nil, nil, tree.body)

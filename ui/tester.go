@@ -549,7 +549,7 @@ func (t *testerScreen) onReply(req RawRequest, started time.Time, rep RawReply, 
 	if raw != nil {
 		t.response.SetText(prettyJSON(raw))
 	}
-	t.copyResp.SetText("Copy")
+	t.copyResp.SetIcon(theme.ContentCopyIcon()) // not the check mark of the last response's Copy
 	t.copyResp.Enable()
 	t.onAnswered(rep.Seq, raw != nil)
 	t.badge.Set(badgeText, level)

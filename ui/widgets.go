@@ -311,9 +311,14 @@ type jsonTree struct {
 	// ~137 and cut a narrow pane's side name to "Re…"; an esc.Check, as
 	// the History's dialog shows the pair too
 	rawChk *esc.Check
-	expand *widget.Button // Expand all
-	bar    *fyne.Container
-	empty  *widget.Label
+	// expand is Expand all; it is greyed while Raw is shown (it opens
+	// the tree's branches), not hidden: a hidden one gave its room to
+	// Raw and the side's name, so Raw moved under the cursor that ticked
+	// it. expandIcon is its icon-only twin where a caller shows one (the
+	// inspector's pane), greyed with it; nil otherwise.
+	expand, expandIcon *widget.Button
+	bar                *fyne.Container
+	empty              *widget.Label
 	// body is the tree, the raw view or the text, without the bar: for a
 	// caller that puts rawChk and expand on a line of its own (the
 	// inspector's pane). Laying out obj without its bar is not the same:
@@ -385,12 +390,19 @@ func (j *jsonTree) onRaw(raw bool) {
 	if len(j.nodes) == 0 {
 		return // not JSON: the text is shown already
 	}
-	expand := j.expand
+	for _, b := range []*widget.Button{j.expand, j.expandIcon} {
+		switch {
+		case b == nil:
+		case raw:
+			b.Disable()
+		default:
+			b.Enable()
+		}
+	}
 	// The rows are cut only while Raw is shown (a hidden view is laid
 	// out all the same: the stack sizes every child).
 	if raw {
 		j.tree.Hide()
-		expand.Hide()
 		if j.paged == nil {
 			j.paged = newPagedText(j.rawT)
 			j.paged.compact(2)
@@ -404,9 +416,6 @@ func (j *jsonTree) onRaw(raw bool) {
 			j.rawBx.Objects = nil
 		}
 		j.tree.Show()
-		if len(j.raw) <= bigText {
-			expand.Show()
-		}
 	}
 }
 
@@ -448,9 +457,7 @@ func (j *jsonTree) SetJSON(raw []byte) {
 	j.empty.Hide()
 	j.bar.Show()
 	j.onRaw(j.rawChk.Checked)
-	if len(raw) > bigText {
-		j.expand.Hide() // Expand all would build every node
-	}
+	setVisible(j.expand, len(raw) <= bigText) // beyond, Expand all would build every node
 	j.tree.Refresh()
 	j.tree.OpenBranch("")
 	// open the first two levels so the payload reads at a glance
@@ -537,12 +544,16 @@ func prettyJSON(raw []byte) string {
 	return b.String()
 }
 
-// copyButton copies text() to the clipboard and says so.
+// copyButton copies text() to the clipboard and says so with a check
+// mark in place of its icon, as wide as before: its word turning into
+// "Copied" widened it, which moved it and its row's other controls
+// under the cursor (the inspector's Raw beside it) and took room from
+// the row's name.
 func copyButton(label string, text func() string) *widget.Button {
 	var b *widget.Button
 	b = widget.NewButtonWithIcon(label, theme.ContentCopyIcon(), func() {
 		fyne.CurrentApp().Clipboard().SetContent(text())
-		b.SetText("Copied")
+		b.SetIcon(theme.ConfirmIcon())
 	})
 	b.Importance = widget.LowImportance
 	return b
