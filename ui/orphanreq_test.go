@@ -34,17 +34,8 @@ func TestRequestOutlivesItsCall(t *testing.T) {
 				ss = w.server("fake").screens
 				return ss != nil && len(ss.tools.all) > 0
 			})
-			var q *requests.Queue
 			answered := make(chan requests.ElicitationAnswer, 1)
-			Sync(func() {
-				w.win.Resize(fyne.NewSize(1024, 700))
-				q = requests.NewQueue(&requests.QueueOptions{Window: w.win,
-					OnCountChanged: func(n int) { w.SetRequestCount(n) },
-					OnAdded:        func(_, server, id, run string) { w.ShowRequestInline(server, id, run) }})
-				w.SetRequestInliner(q)
-				w.SetRequests(q.Object())
-				w.SetRequestQueue(q)
-			})
+			q := inlineQueue(w, 1024, 700)
 			selectShown(t, ss, "echo")
 			Sync(func() { ss.tools.onRun() })
 			waitFor(t, "echo running", func() bool { return ss.tools.cancel.Visible() })
@@ -132,16 +123,7 @@ func rowMarkFollowsTheAnswer(t *testing.T, where string) {
 		ss = w.server("fake").screens
 		return ss != nil && len(ss.tools.all) > 0
 	})
-	var q *requests.Queue
-	Sync(func() {
-		w.win.Resize(fyne.NewSize(1280, 800))
-		q = requests.NewQueue(&requests.QueueOptions{Window: w.win,
-			OnCountChanged: func(n int) { w.SetRequestCount(n) },
-			OnAdded:        func(_, server, id, run string) { w.ShowRequestInline(server, id, run) }})
-		w.SetRequestInliner(q)
-		w.SetRequests(q.Object())
-		w.SetRequestQueue(q)
-	})
+	q := inlineQueue(w, 1280, 800)
 	selectShown(t, ss, "echo")
 	Sync(func() { ss.tools.onRun() })
 	waitFor(t, "echo running", func() bool { return ss.tools.cancel.Visible() })
@@ -171,4 +153,20 @@ func rowMarkFollowsTheAnswer(t *testing.T, where string) {
 			t.Errorf("echo's row once the request was answered: %q, want <running>", r)
 		}
 	})
+}
+
+// inlineQueue puts a request queue in w, as the app does, that lends a
+// request of a running tool call to the call's panel, and sizes the window.
+func inlineQueue(w *Window, width, height float32) *requests.Queue {
+	var q *requests.Queue
+	Sync(func() {
+		w.win.Resize(fyne.NewSize(width, height))
+		q = requests.NewQueue(&requests.QueueOptions{Window: w.win,
+			OnCountChanged: func(n int) { w.SetRequestCount(n) },
+			OnAdded:        func(_, server, id, run string) { w.ShowRequestInline(server, id, run) }})
+		w.SetRequestInliner(q)
+		w.SetRequests(q.Object())
+		w.SetRequestQueue(q)
+	})
+	return q
 }

@@ -156,17 +156,8 @@ func TestInlineRequestInViewAfterModal(t *testing.T) {
 		ss = w.server("fake").screens
 		return ss != nil && len(ss.tools.all) > 0
 	})
-	var q *requests.Queue
 	answered := make(chan requests.ElicitationAnswer, 1)
-	Sync(func() {
-		w.win.Resize(fyne.NewSize(1024, 700))
-		q = requests.NewQueue(&requests.QueueOptions{Window: w.win,
-			OnCountChanged: func(n int) { w.SetRequestCount(n) },
-			OnAdded:        func(_, server, id, run string) { w.ShowRequestInline(server, id, run) }})
-		w.SetRequestInliner(q)
-		w.SetRequests(q.Object())
-		w.SetRequestQueue(q)
-	})
+	q := inlineQueue(w, 1024, 700)
 	selectShown(t, ss, "echo")
 	Sync(func() { ss.tools.onRun() })
 	waitFor(t, "echo running", func() bool { return ss.tools.cancel.Visible() })
