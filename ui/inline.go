@@ -4,8 +4,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
-
-	"github.com/spyglass-mcp/spyglass/ui/esc"
+	"fyne.io/fyne/v2/theme"
 )
 
 // RequestInliner lends a pending server request's panel to a place
@@ -16,6 +15,9 @@ type RequestInliner interface {
 	Inline(server, id string) (obj fyne.CanvasObject, ok bool)
 	// Uninline gives it back to the queue, where it stays answerable.
 	Uninline(server, id string)
+	// Answers returns the row of the lent request's answer buttons, which
+	// the window keeps in view; nil when it has none to show there.
+	Answers(server, id string) fyne.CanvasObject
 }
 
 // SetRequestInliner gives the window the way to move a pending server
@@ -68,13 +70,65 @@ func (w *Window) ShowRequestInline(server, id, run string) bool {
 	t.list.Refresh()              // the row says the call waits for an answer
 	w.SetRequestCount(w.reqCount) // the queue below need not take room for it
 	if t.shownCall() == c {
-		// the request and its answers in view, under the running call
-		// (the place the form holds them in: the canvas knows no new
-		// object before it is drawn)
-		t.formObj.Refresh()
-		esc.Reveal(t.inline)
+		t.revealRequests()
 	}
 	return true
+}
+
+// revealRequests scrolls the tool's form so that the newest server
+// request in the shown call's panel is in view with its answer buttons:
+// the whole request when it fits; else its head at the top when its
+// answers show then, else its answers at the foot of the view — a
+// sampling request's card is taller than the form's view at 1024×700,
+// and revealed from its head its Edit & Send lay below the fold (#12).
+// UI thread.
+func (t *toolsScreen) revealRequests() {
+	c := t.shownCall()
+	s, ok := t.formObj.(*container.Scroll)
+	if c == nil || c.requests == nil || len(c.sent) == 0 || !ok || s.Content == nil || fyne.CurrentApp() == nil {
+		return
+	}
+	var card fyne.CanvasObject
+	for i := len(c.requests.Objects) - 1; i >= 0 && card == nil; i-- {
+		if o := c.requests.Objects[i]; anyVisible(o.(*fyne.Container).Objects) {
+			card = o
+		}
+	}
+	if card == nil {
+		return
+	}
+	var answers fyne.CanvasObject
+	if w := t.ss.s.w; w.inliner != nil {
+		answers = w.inliner.Answers(t.ss.s.cfg.Name, c.sent[len(c.sent)-1])
+	}
+	// the form takes the request's height first: laid out again until it
+	// stays, as wrapped text knows its height only once laid out at its
+	// width (the canvas knows no new object before it is drawn)
+	for range 3 {
+		before := s.Content.MinSize()
+		s.Refresh()
+		if s.Content.MinSize() == before {
+			break
+		}
+	}
+	d := fyne.CurrentApp().Driver()
+	origin := d.AbsolutePositionForObject(s.Content).Y
+	top := d.AbsolutePositionForObject(card).Y - origin
+	bottom := top + card.Size().Height
+	off, view, pad := s.Offset.Y, s.Size().Height, theme.Padding()
+	if top >= off && bottom <= off+view {
+		return // all of it in view
+	}
+	want := top - pad
+	switch {
+	case bottom-top+2*pad <= view && top >= off:
+		want = bottom + pad - view // below: scroll just enough
+	case answers != nil && answers.Visible():
+		foot := d.AbsolutePositionForObject(answers).Y - origin + answers.Size().Height
+		want = max(want, foot+pad-view)
+	}
+	want = max(0, min(want, s.Content.Size().Height-view))
+	s.ScrollToOffset(fyne.NewPos(s.Offset.X, want))
 }
 
 // giveBackRequests hands the server requests c's panel shows back to the

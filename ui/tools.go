@@ -466,8 +466,7 @@ func (t *toolsScreen) onSelect(tool Tool) {
 	t.formObj.(*container.Scroll).ScrollToTop() // a new tool's form starts at its top
 	// unless its call waits for an answer
 	if t.shownRequests() > 0 {
-		t.formObj.Refresh()
-		esc.Reveal(t.inline)
+		t.revealRequests()
 	}
 	if c := t.calls[tool.Name]; c != nil && c.mark != "" {
 		c.mark, c.markLevel = "", "" // seen now

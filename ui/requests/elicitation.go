@@ -65,6 +65,9 @@ type ElicitationPanel struct {
 	statusLbl *widget.Label
 	completed bool
 	obj       fyne.CanvasObject
+	// answers is the row of the answer buttons (Cancel, Decline, Submit
+	// or Open in Browser)
+	answers *fyne.Container
 	// details holds View Details at the header's right while the panel
 	// is lent to a tool call's panel (SetViewDetails)
 	details *fyne.Container
@@ -82,6 +85,10 @@ func NewElicitationPanel(req ElicitationRequest, opts *ElicitationOptions) *Elic
 
 // Object returns the panel's view.
 func (p *ElicitationPanel) Object() fyne.CanvasObject { return p.obj }
+
+// Answers returns the row of the panel's answer buttons (Cancel, Decline
+// and Submit, or Open in Browser), for a caller that keeps it in view.
+func (p *ElicitationPanel) Answers() fyne.CanvasObject { return p.answers }
 
 // Request returns the request shown.
 func (p *ElicitationPanel) Request() ElicitationRequest { return p.req }
@@ -153,7 +160,7 @@ func (p *ElicitationPanel) buildForm() fyne.CanvasObject {
 	p.anyway.Importance = widget.WarningImportance
 	p.anyway.Hide()
 	warn, _ := warning(fmt.Sprintf("Only provide information you trust this server with. The server “%s” is requesting this data.", p.req.Server))
-	buttons := container.NewHBox(layout.NewSpacer(), p.cancel, p.decline, p.submit)
+	p.answers = container.NewHBox(layout.NewSpacer(), p.cancel, p.decline, p.submit)
 	var fields fyne.CanvasObject
 	switch {
 	case p.opts.Forms == nil:
@@ -181,7 +188,7 @@ func (p *ElicitationPanel) buildForm() fyne.CanvasObject {
 	// The problem line and Submit anyway come below the buttons, so they
 	// appear without moving Cancel, Decline or Submit from under the pointer.
 	problems := container.NewBorder(nil, nil, nil, container.NewVBox(p.anyway), p.errLbl)
-	return container.NewVBox(fields, warn, p.noteLbl, buttons, problems)
+	return container.NewVBox(fields, warn, p.noteLbl, p.answers, problems)
 }
 
 // buildURL builds the URL mode body.
@@ -237,6 +244,7 @@ func (p *ElicitationPanel) buildURL() fyne.CanvasObject {
 	p.statusLbl.Wrapping = fyne.TextWrapWord
 	p.waiting = container.NewBorder(nil, nil, nil, p.spinner, p.statusLbl)
 	p.waiting.Hide()
+	p.answers = container.New(fit.NewRowWrap(), p.cancel, p.decline, p.acceptBtn, p.openBtn)
 	// Every line wraps and the buttons wrap onto a second row: shown in a
 	// running tool's panel, the URL panel asks for no more width than the
 	// tool's detail has (its row of buttons made the window wider, #12).
@@ -249,7 +257,7 @@ func (p *ElicitationPanel) buildURL() fyne.CanvasObject {
 		p.waiting,
 		p.errLbl,
 		p.noteLbl,
-		container.New(fit.NewRowWrap(), p.cancel, p.decline, p.acceptBtn, p.openBtn),
+		p.answers,
 	)
 }
 

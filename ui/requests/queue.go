@@ -409,6 +409,20 @@ func (q *Queue) Inline(server, id string) (obj fyne.CanvasObject, ok bool) {
 	return it.inline, true
 }
 
+// Answers returns the row of answer buttons of the pending request
+// (server, id) where Inline lent its panel, for the caller to keep in
+// view; nil when no such request is lent or its panel is in a dialog.
+func (q *Queue) Answers(server, id string) fyne.CanvasObject {
+	it := q.find(server, id)
+	if it == nil || it.inline == nil || it.modal != nil {
+		return nil
+	}
+	if it.sampling != nil {
+		return it.sampling.Answers()
+	}
+	return it.elicit.Answers()
+}
+
 // Uninline gives the pending request (server, id) back to the queue's pane
 // from the place Inline lent it: the tool call whose panel it was in has
 // ended, and the server has not cancelled the request (that would have

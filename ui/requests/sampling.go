@@ -72,6 +72,7 @@ type SamplingPanel struct {
 	autoBtn    *esc.Button
 	sendBtn    *esc.Button
 	rejectBtn  *esc.Button
+	answers    *fyne.Container // the row of Auto-respond, Reject, Edit & Send
 	editor     *fyne.Container
 	inlineSlot *fyne.Container
 	modal      *dialog.CustomDialog
@@ -204,10 +205,10 @@ func (p *SamplingPanel) buildEditor() {
 	if len(p.params.Tools) > 0 {
 		parts = append(parts, widget.NewLabel("Tool Calls Requested:"), p.calls, container.NewHBox(p.addCall))
 	}
-	parts = append(parts, form, p.toolWarn, p.errLbl, p.noteLbl,
-		// the answers wrap onto a second row in a narrow queue rather
-		// than widening the window past a small screen
-		container.New(fit.NewRowWrap(), p.autoBtn, p.rejectBtn, p.sendBtn))
+	// the answers wrap onto a second row in a narrow queue rather than
+	// widening the window past a small screen
+	p.answers = container.New(fit.NewRowWrap(), p.autoBtn, p.rejectBtn, p.sendBtn)
+	parts = append(parts, form, p.toolWarn, p.errLbl, p.noteLbl, p.answers)
 	p.editor = container.NewVBox(parts...)
 
 	cur := p.opts.Profiles.Current()
@@ -602,6 +603,16 @@ func (p *SamplingPanel) onViewDetails() {
 	size := p.opts.Window.Canvas().Size()
 	d.Resize(fyne.NewSize(fyne.Min(760, size.Width*0.95), fyne.Min(720, size.Height*0.95)))
 	esc.Show(d, p.opts.Window)
+}
+
+// Answers returns the row of the panel's answer buttons (Auto-respond,
+// Reject, Edit & Send) where Object shows it, for a caller that keeps it
+// in view; nil while the editor is in the View Details dialog.
+func (p *SamplingPanel) Answers() fyne.CanvasObject {
+	if p.modal != nil {
+		return nil
+	}
+	return p.answers
 }
 
 // Details returns the full request view (messages, preferences,
