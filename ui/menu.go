@@ -141,20 +141,16 @@ func (w *Window) menuEnabled(add, paste, connect, disconnect, edit, remove, clea
 // updateMenu turns the state-dependent menu items on and off as the
 // selected server, its connection and its tool call change, so that none
 // is offered that would only answer "Select a server first" or do
-// nothing. The menu is refreshed only when an item changed.
+// nothing. The menu bar is not rebuilt: Fyne's MainMenu.Refresh builds
+// it anew, which closed a menu the user had open when a call ended or a
+// connection changed under it. A menu draws its items' Disabled each time
+// it opens, and an item tapped checks it then, so setting it is enough.
 func (w *Window) updateMenu() {
 	if w.menuState == nil {
 		return // the menu is not built yet
 	}
-	changed := false
 	for it, on := range w.menuState() {
-		if it.Disabled == on {
-			it.Disabled = !on
-			changed = true
-		}
-	}
-	if m := w.win.MainMenu(); changed && m != nil {
-		m.Refresh()
+		it.Disabled = !on
 	}
 }
 
