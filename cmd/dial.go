@@ -127,8 +127,8 @@ func newConnection(name string, s catalog.Server, rec wire.Recorder, red *wire.R
 	var exp map[string]json.RawMessage
 	if json.Unmarshal(s.ExperimentalCapabilities, &exp) == nil && len(exp) > 0 {
 		// what nil would advertise, plus the experimental capabilities
-		c.opts.Capabilities = &session.Capabilities{Roots: true, Sampling: true, SamplingTools: true,
-			ElicitationForm: true, ElicitationURL: true, Experimental: exp}
+		c.opts.Capabilities = session.DefaultCapabilities()
+		c.opts.Capabilities.Experimental = exp
 	}
 	return c, nil
 }

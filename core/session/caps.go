@@ -11,15 +11,27 @@ type effectiveCaps struct {
 	raw                                             json.RawMessage
 }
 
+// DefaultCapabilities are what a session with no Options.Capabilities
+// advertises: everything Spyglass can answer — roots, sampling (with
+// tools), elicitation in form and url mode, and tasks (task-augmented
+// sampling and elicitation, tasks/list, tasks/cancel). Each still needs
+// its handler (see [Options.Capabilities]). server-everything, for one,
+// lists its trigger-sampling-request-async and
+// trigger-elicitation-request-async tools only to a client that declares
+// tasks.
+func DefaultCapabilities() *Capabilities {
+	return &Capabilities{
+		Roots: true, Sampling: true, SamplingTools: true,
+		ElicitationForm: true, ElicitationURL: true, Tasks: true,
+	}
+}
+
 // computeCaps intersects what the user switched on with what has a
 // handler, and renders the capabilities object.
 func computeCaps(o *Options) effectiveCaps {
 	want := o.Capabilities
 	if want == nil {
-		want = &Capabilities{
-			Roots: true, Sampling: true, SamplingTools: true,
-			ElicitationForm: true, ElicitationURL: true,
-		}
+		want = DefaultCapabilities()
 	}
 	h := o.Handlers
 	var c effectiveCaps

@@ -66,9 +66,10 @@ type Options struct {
 	// Era chooses the protocol generation when ProtocolVersion is empty;
 	// EraLegacy when empty.
 	Era Era
-	// Capabilities chooses what to advertise. nil advertises everything a
-	// handler in Handlers exists for; a capability without a handler is
-	// never advertised.
+	// Capabilities chooses what to advertise. nil advertises
+	// [DefaultCapabilities] (everything Spyglass supports) for which a
+	// handler in Handlers exists; a capability without a handler is never
+	// advertised.
 	Capabilities *Capabilities
 	// Roots answer roots/list when Handlers.Roots is nil. A non-nil
 	// slice, even an empty one, is enough for the roots capability to be

@@ -523,7 +523,7 @@ func TestCapabilitiesFollowHandlers(t *testing.T) {
 		{"none", Options{}, `{}`},
 		{"roots only", Options{Roots: []mcp.Root{}}, `{"roots":{"listChanged":true}}`},
 		{"all", Options{Handlers: Handlers{Sampling: &blockingSampler{}, Elicitation: elicitor{}}, Roots: []mcp.Root{}},
-			`{"elicitation":{"form":{},"url":{}},"roots":{"listChanged":true},"sampling":{"tools":{}}}`},
+			`{"elicitation":{"form":{},"url":{}},"roots":{"listChanged":true},"sampling":{"tools":{}},"tasks":{"cancel":{},"list":{},"requests":{"elicitation":{"create":{}},"sampling":{"createMessage":{}}}}}`},
 		{"switched off", Options{Handlers: Handlers{Sampling: &blockingSampler{}, Elicitation: elicitor{}},
 			Capabilities: &Capabilities{Sampling: true, ElicitationForm: true, Roots: true, Tasks: true,
 				Experimental: map[string]json.RawMessage{"x": json.RawMessage(`{"on":true}`)}}},
