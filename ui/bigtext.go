@@ -289,19 +289,23 @@ func bytesText(b []byte) string {
 	return unsafe.String(&b[0], len(b))
 }
 
-// resultContentView is a result's content block: contentView, or for a
-// text beyond bigText its first page with Load more.
+// resultContentView is a tool result's content block: contentView, or
+// for a text beyond bigText its first page with Load more.
 func (ss *serverScreens) resultContentView(c Content) fyne.CanvasObject {
+	if c.Type == "resource" {
+		return ss.resourceView(c, embeddedLabel(c))
+	}
 	if c.TextLen() <= bigText || c.Data != nil {
 		return ss.contentView(c)
 	}
-	p := newPagedContent(c)
-	if c.Type != "resource" {
-		return p.obj
-	}
-	l := widget.NewLabel("Embedded resource " + c.URI)
-	l.Wrapping = fyne.TextWrapBreak
-	return container.NewVBox(container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), nil, l), p.obj)
+	return newPagedContent(c).obj
+}
+
+// readContentView is one item of a resources/read result: the resource
+// itself, named by its URI and MIME type (not "Embedded resource": it
+// is embedded in nothing), its text a page at a time beyond bigText.
+func (ss *serverScreens) readContentView(c Content) fyne.CanvasObject {
+	return ss.resourceView(c, readLabel(c))
 }
 
 // showRawJSON shows a result's JSON in a dialog, in the monospace text

@@ -409,7 +409,7 @@ func (r *resourcesScreen) onRead() {
 				objs = append(objs, b.obj)
 			}
 			for _, c := range res.Contents {
-				objs = append(objs, r.ss.resultContentView(c))
+				objs = append(objs, r.ss.readContentView(c))
 			}
 			if len(res.Contents) == 0 {
 				objs = append(objs, emptyState("The resource has no contents."))

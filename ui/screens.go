@@ -285,18 +285,48 @@ func (ss *serverScreens) contentView(c Content) fyne.CanvasObject {
 		l.Truncation = fyne.TextTruncateEllipsis
 		return container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), open, l)
 	case "resource":
-		l := widget.NewLabel("Embedded resource " + c.URI)
-		l.Wrapping = fyne.TextWrapBreak
-		head := container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), nil, l)
-		var body fyne.CanvasObject
-		if c.Data != nil {
-			body = binaryView(c, w)
-		} else {
-			body = textView(c.FullText(), c.MIMEType)
-		}
-		return container.NewVBox(head, body)
+		return ss.resourceView(c, embeddedLabel(c))
 	}
 	return wrapLabel(fmt.Sprintf("(%s content, which MCP does not define) %s", c.Type, c.Raw))
+}
+
+// embeddedLabel names a resource embedded in a tool result or prompt
+// message.
+func embeddedLabel(c Content) string { return "Embedded resource " + c.URI }
+
+// readLabel names one item of a resources/read result — the resource
+// itself, not one embedded in something else: its URI and MIME type
+// ("demo://readme · text/markdown").
+func readLabel(c Content) string {
+	var parts []string
+	for _, p := range []string{c.URI, c.MIMEType} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		return "(no URI)"
+	}
+	return strings.Join(parts, " · ")
+}
+
+// resourceView is a resource's contents under a line naming it: label
+// beside a file icon, then the text (a page at a time beyond bigText)
+// or the bytes.
+func (ss *serverScreens) resourceView(c Content, label string) fyne.CanvasObject {
+	l := widget.NewLabel(label)
+	l.Wrapping = fyne.TextWrapBreak
+	head := container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), nil, l)
+	var body fyne.CanvasObject
+	switch {
+	case c.Data != nil:
+		body = binaryView(c, ss.s.w)
+	case c.TextLen() > bigText:
+		body = newPagedContent(c).obj
+	default:
+		body = textView(c.FullText(), c.MIMEType)
+	}
+	return container.NewVBox(head, body)
 }
 
 // openResource reads uri and shows its contents in a dialog.
@@ -309,7 +339,7 @@ func (ss *serverScreens) openResource(uri string) {
 			}
 			box := container.NewVBox()
 			for _, c := range r.Contents {
-				box.Add(ss.contentView(c))
+				box.Add(ss.readContentView(c))
 			}
 			d := esc.NewCustom(uri, "Close", container.NewVScroll(box), ss.s.w.win)
 			d.Resize(fyne.NewSize(640, 480))
