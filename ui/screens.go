@@ -314,9 +314,8 @@ func readLabel(c Content) string {
 // beside a file icon, then the text (a page at a time beyond bigText)
 // or the bytes.
 func (ss *serverScreens) resourceView(c Content, label string) fyne.CanvasObject {
-	l := widget.NewLabel(label)
-	l.Wrapping = fyne.TextWrapBreak
-	head := container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), nil, l)
+	// wrapped at words: "· text/markdown" stays whole on its own row
+	head := container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), nil, wrapLabel(label))
 	var body fyne.CanvasObject
 	switch {
 	case c.Data != nil:
