@@ -139,10 +139,8 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 					e.Heading()
 					in.update(e) // the title is made once, for the rows drawn
 				}
-				if l := in.rounds.Label(&e.Event); l != "" {
-					e.Title = l + " · " + e.Title // one call, not unrelated requests
-				}
-				updateRow(o, e)
+				// one call, not unrelated requests: "round 2/3 · …"
+				updateRow(o, e, in.rounds.Label(&e.Event))
 			}
 		})
 	in.list.OnSelected = func(id widget.ListItemID) {
@@ -212,17 +210,16 @@ func (in *inspector) createRow() fyne.CanvasObject {
 	b := newBadge("", "")
 	tm := widget.NewLabel("00:00:00.000")
 	tm.SizeName = theme.SizeNameCaptionText
-	return container.NewBorder(nil, nil, dir, container.NewHBox(container.NewCenter(b), tm), title)
+	return container.New(&eventRow{}, title, dir, b, tm) // inspector_row.go
 }
 
-func updateRow(o fyne.CanvasObject, e EventView) {
+// updateRow shows e in row o; round is the "round 2/3" of a multi
+// round-trip request ("" for none).
+func updateRow(o fyne.CanvasObject, e EventView, round string) {
 	c := o.(*fyne.Container)
-	title := c.Objects[0].(*widget.Label)
-	dir := c.Objects[1].(*widget.Label)
-	right := c.Objects[2].(*fyne.Container)
-	b := right.Objects[0].(*fyne.Container).Objects[0].(*badge)
-	tm := right.Objects[1].(*widget.Label)
-	setText(title, e.Heading())
+	title, dir, b, tm := rowParts(c.Objects)
+	r := c.Layout.(*eventRow)
+	r.titles = rowTitles(e, round)
 	text, level := e.Badge, e.BadgeLevel
 	if e.Attempt != nil {
 		if t, l := e.Attempt.Label(); t != "" {
@@ -236,6 +233,7 @@ func updateRow(o fyne.CanvasObject, e EventView) {
 	setText(dir, dirArrow(e))
 	b.Set(text, level)
 	setText(tm, e.Time.Local().Format("15:04:05.000"))
+	r.Layout(c.Objects, c.Size()) // the title's words for this event at this width
 }
 
 // rowImportance is how an event's title is drawn: red (danger) for a

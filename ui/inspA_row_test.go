@@ -1,0 +1,114 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
+)
+
+// TestInspectorRowsKeepTheMethod: an event row gives its method the room
+// first. At 1024×700 the badge and the time beside the title cut
+// "tools/call #7" to "tools/c…"; now the time gives way first, then the
+// id and the "result" word, then the badge, so every row's title label
+// is as wide as its whole text and that text holds the whole method; at
+// 1280×800 a short row keeps its time (#12).
+func TestInspectorRowsKeepTheMethod(t *testing.T) {
+	methods := []string{"tools/call", "resources/templates/list", "notifications/initialized", "ping"}
+	for _, size := range []fyne.Size{{Width: 1024, Height: 700}, {Width: 1280, Height: 800}} {
+		w, b, _ := connected(t, nil)
+		Sync(func() { w.win.Resize(size) })
+		in := w.inspector
+		b.ev.send(
+			EventView{Server: "fake", Kind: "message", Dir: "out", Type: "request", ID: "17", Method: "tools/call", Title: "tools/call #17", Badge: "1.25s", Categories: []string{"tools", "rpc"}},
+			EventView{Server: "fake", Kind: "message", Dir: "in", Type: "result", ID: "17", Method: "tools/call", Title: "result #17 · tools/call", Categories: []string{"tools", "rpc"}},
+			EventView{Server: "fake", Kind: "message", Dir: "out", Type: "request", ID: "18", Method: "resources/templates/list", Title: "resources/templates/list #18", Badge: "7ms", Categories: []string{"rpc"}},
+			EventView{Server: "fake", Kind: "message", Dir: "in", Type: "result", ID: "18", Method: "resources/templates/list", Title: "result #18 · resources/templates/list", Categories: []string{"rpc"}},
+			EventView{Server: "fake", Kind: "message", Dir: "out", Type: "notification", Method: "notifications/initialized", Title: "notifications/initialized", Categories: []string{"rpc"}},
+			EventView{Server: "fake", Kind: "message", Dir: "out", Type: "request", ID: "19", Method: "ping", Title: "ping #19", Badge: "1ms", Categories: []string{"rpc"}},
+		)
+		listDrawn(t, in)
+		waitFor(t, "the rows sent", func() bool {
+			titles := in.shownTitles()
+			return !in.searching && len(titles) > 0 && titles[len(titles)-1] == "ping #19"
+		})
+		Sync(func() {
+			seen := map[string]bool{}
+			walkVisible(in.list, func(o fyne.CanvasObject) {
+				l, ok := o.(*widget.Label)
+				if !ok || l.Truncation != fyne.TextTruncateEllipsis {
+					return
+				}
+				method := ""
+				for _, m := range methods {
+					if strings.Contains(l.Text, m) && len(m) > len(method) {
+						method = m
+					}
+				}
+				if method == "" {
+					return // an event of the connection, not one sent here
+				}
+				seen[l.Text] = true
+				need := fyne.MeasureText(l.Text, theme.TextSize(), l.TextStyle).Width + 2*theme.InnerPadding()
+				if l.Size().Width < need {
+					t.Errorf("%v: the row %q has %v px, under the %v its whole text needs: the method %q is cut", size, l.Text, l.Size().Width, need, method)
+				}
+			})
+			for _, m := range methods {
+				found := false
+				for s := range seen {
+					found = found || strings.Contains(s, m)
+				}
+				if !found {
+					t.Errorf("%v: no row on screen names %s (rows: %v)", size, m, seen)
+				}
+			}
+			if size.Width == 1280 {
+				if tm := rowOfTitle(in, "ping #19"); tm == nil || !tm.Visible() {
+					t.Errorf("%v: the row ping #19 has room for its time but does not show it", size)
+				}
+			}
+		})
+	}
+}
+
+// rowOfTitle is the time label of the row on screen titled title (nil if
+// there is none).
+func rowOfTitle(in *inspector, title string) *widget.Label {
+	var tm *widget.Label
+	walkVisible(in.list, func(o fyne.CanvasObject) {
+		if c, ok := o.(*fyne.Container); ok {
+			if _, ok := c.Layout.(*eventRow); ok && c.Objects[0].(*widget.Label).Text == title {
+				tm = c.Objects[3].(*widget.Label)
+			}
+		}
+	})
+	return tm
+}
+
+// TestRowTitlesKeepTheMethod: the shorter words of a row's title keep
+// the method whole, and the round of a multi round-trip request while
+// they can.
+func TestRowTitlesKeepTheMethod(t *testing.T) {
+	for _, c := range []struct {
+		e     EventView
+		round string
+		want  []string
+	}{
+		{EventView{Kind: "message", Type: "request", Method: "tools/call", Title: "tools/call #7"}, "", []string{"tools/call #7", "tools/call"}},
+		{EventView{Kind: "message", Type: "result", Method: "tools/call", Title: "result #7 · tools/call"}, "", []string{"result #7 · tools/call", "result · tools/call", "tools/call"}},
+		{EventView{Kind: "message", Type: "request", Method: "tools/call", Title: "tools/call #7"}, "round 2/3", []string{"round 2/3 · tools/call #7", "round 2/3 · tools/call", "tools/call"}},
+		{EventView{Kind: "message", Type: "notification", Method: "notifications/initialized", Title: "notifications/initialized"}, "", []string{"notifications/initialized"}},
+		{EventView{Kind: "stderr", Title: "stderr · hello"}, "", []string{"stderr · hello"}},
+	} {
+		var got []string
+		for _, r := range rowTitles(c.e, c.round) {
+			got = append(got, r.text)
+		}
+		if strings.Join(got, "|") != strings.Join(c.want, "|") {
+			t.Errorf("rowTitles(%q, %q) = %q, want %q", c.e.Title, c.round, got, c.want)
+		}
+	}
+}
