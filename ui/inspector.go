@@ -60,9 +60,13 @@ type inspector struct {
 	statsOf map[string]*events.Stats
 	loaded  uint64 // the newest Seq read when the inspector was built
 
-	server  string
-	tab     string
-	query   string
+	server string
+	tab    string
+	query  string
+	// queries is each server's own search as typed, put back in the
+	// search box when the server is selected again: a query carried over
+	// to another server left its list empty or filtered with no word why
+	queries map[string]string
 	paused  bool
 	pending []EventBatch
 	cleared map[string]uint64 // per connection: events up to this Seq are cleared
@@ -99,7 +103,7 @@ type inspector struct {
 func newInspector(w *Window, src EventSource) *inspector {
 	return &inspector{w: w, src: src, cleared: map[string]uint64{}, cache: map[uint64]EventView{},
 		lastOf: map[string]uint64{}, tools: map[string][]uint64{}, listen: map[string][]uint64{},
-		runs: map[string][]uint64{}, statsOf: map[string]*events.Stats{}}
+		runs: map[string][]uint64{}, statsOf: map[string]*events.Stats{}, queries: map[string]string{}}
 }
 
 func (in *inspector) buildUI() fyne.CanvasObject {
@@ -564,10 +568,31 @@ func (in *inspector) setServer(server string) {
 	if in.server == server {
 		return
 	}
+	in.queries[in.server] = in.search.Text
+	if in.queries[in.server] == "" {
+		delete(in.queries, in.server)
+	}
 	in.server = server
+	in.restoreQuery(in.queries[server])
 	in.recount()
 	in.closeDetail()
 	in.refilter()
+}
+
+// restoreQuery puts a server's own search back in the search box; the
+// caller refilters (the debounced search of the keystrokes before, of
+// the server shown until now, is dropped).
+func (in *inspector) restoreQuery(q string) {
+	if in.debounce != nil {
+		in.debounce.Stop()
+	}
+	if in.search.Text != q {
+		on := in.search.OnChanged
+		in.search.OnChanged = nil // not a keystroke: no second search
+		in.search.SetText(q)
+		in.search.OnChanged = on
+	}
+	in.query = strings.TrimSpace(q)
 }
 
 func (in *inspector) onTab(cat string) {
