@@ -522,6 +522,9 @@ func (in *inspector) updateEmpty() {
 		in.empty.SetText("Searching…")
 	case in.query != "":
 		in.empty.SetText("No event matches \"" + in.query + "\".")
+	case in.server == "" && len(in.w.servers) == 0:
+		// nothing to select: say what to do first
+		in.empty.SetText("No servers yet. Add a server to see its traffic here.")
 	case in.server == "":
 		in.empty.SetText("Select a server to see its events.")
 	default:
