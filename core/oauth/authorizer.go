@@ -479,8 +479,15 @@ func (a *Authorizer) AuthorizeSince(ctx context.Context, ch Challenge, gen uint6
 	if !ch.Bearer {
 		a.warn(WarnNoChallenge, a.serverURL)
 	}
-	// 401: a refresh may be enough, once per token.
+	// 401: a refresh may be enough, once per token. A token obtained
+	// since the check above (a Prepare that found it expired refreshed it
+	// meanwhile) is the answer: the request is sent again with it, and
+	// nobody is asked to sign in.
 	a.mu.Lock()
+	if a.gen != gen && a.token != nil {
+		a.mu.Unlock()
+		return nil
+	}
 	if a.token != nil && a.token.RefreshToken != "" && a.refreshed != a.token.AccessToken {
 		if err := a.refreshLocked(ctx); err == nil {
 			a.refreshed = a.token.AccessToken

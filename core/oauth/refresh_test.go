@@ -25,7 +25,7 @@ type rotatingAS struct {
 	mu        sync.Mutex
 	current   string // the one valid refresh token
 	n         int    // refreshes granted
-	reused    int    // refreshes with a spent refresh token
+	reused    int    // other requests: a spent refresh token, discovery, registration
 	resources []string
 }
 
@@ -73,7 +73,7 @@ const (
 // seededAuthorizer returns an Authorizer whose store holds a grant from
 // as obtained now with the given lifetime (obtained false: stored by an
 // older version, without the time it was obtained).
-func seededAuthorizer(t *testing.T, as *rotatingAS, lifetime time.Duration, obtained bool) *oauth.Authorizer {
+func seededAuthorizer(t *testing.T, as *rotatingAS, lifetime time.Duration, obtained bool, set ...func(*oauth.Options)) *oauth.Authorizer {
 	t.Helper()
 	ctx := context.Background()
 	store := secrets.NewMemory()
@@ -94,10 +94,14 @@ func seededAuthorizer(t *testing.T, as *rotatingAS, lifetime time.Duration, obta
 		}
 	}
 	as.current = "r0"
-	return oauth.New("s", testResource, catalog.OAuth{}, store, &oauth.Options{
+	opts := &oauth.Options{
 		HTTPClient: &http.Client{Transport: handlerTransport{as}},
 		Browser:    oauth.BrowserFunc(func(context.Context, string) error { t.Error("browser opened"); return nil }),
-	})
+	}
+	for _, f := range set {
+		f(opts)
+	}
+	return oauth.New("s", testResource, catalog.OAuth{}, store, opts)
 }
 
 func bearer(t *testing.T, a *oauth.Authorizer) string {
@@ -196,6 +200,43 @@ func TestConcurrentRefreshesNeverReuseARefreshToken(t *testing.T) {
 			if g != "Bearer a1" {
 				t.Errorf("request %d sent %q, want the one refreshed token", i, g)
 			}
+		}
+	})
+}
+
+// TestRefusalAfterARefreshElsewhereSendsAgain: a request refused with
+// the expired token while another request (Prepare) refreshes it is sent
+// again with the refreshed token; nobody is asked to sign in. The
+// refresh is made to land between the refusal's first look at the token
+// and its own refresh: the warning for a challenge-less 401 comes there.
+// Before the fix the refusal saw the refreshed token as "already
+// refreshed once" and started a whole sign-in (discovery, registration).
+func TestRefusalAfterARefreshElsewhereSendsAgain(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		as := &rotatingAS{lifetime: 3600}
+		var a *oauth.Authorizer
+		var during string
+		a = seededAuthorizer(t, as, 20*time.Second, true, func(o *oauth.Options) {
+			o.OnWarning = func(w oauth.Warning) {
+				if w.Code == oauth.WarnNoChallenge && during == "" {
+					during = bearer(t, a) // another request finds the token expired
+				}
+			}
+		})
+		gen := a.Generation()
+		time.Sleep(20 * time.Second) // expired
+		refusal := &wire.HTTPError{Method: "POST", URL: testResource, Status: http.StatusUnauthorized}
+		if err := a.HandleUnauthorizedSince(context.Background(), refusal, gen); err != nil {
+			t.Fatalf("HandleUnauthorizedSince: %v (want nil: send again with the refreshed token)", err)
+		}
+		if during != "Bearer a1" {
+			t.Fatalf("the request prepared meanwhile sent %q, want the refreshed token", during)
+		}
+		if got := bearer(t, a); got != "Bearer a1" {
+			t.Errorf("the refused request, sent again, carries %q; want the refreshed token", got)
+		}
+		if n, other := as.refreshes(); n != 1 || other != 0 {
+			t.Errorf("token endpoint: %d refreshes and %d other requests (a spent refresh token, discovery, registration); want 1 and 0", n, other)
 		}
 	})
 }
