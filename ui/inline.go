@@ -5,6 +5,8 @@ import (
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
+
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // RequestInliner lends a pending server request's panel to a place
@@ -104,16 +106,8 @@ func (t *toolsScreen) revealRequests() {
 	// the form takes the request's height first: laid out again until it
 	// stays, as wrapped text knows its height only once laid out at its
 	// width (the canvas knows no new object before it is drawn)
-	for range 3 {
-		before := s.Content.MinSize()
-		s.Refresh()
-		if s.Content.MinSize() == before {
-			break
-		}
-	}
-	d := fyne.CurrentApp().Driver()
-	origin := d.AbsolutePositionForObject(s.Content).Y
-	top := d.AbsolutePositionForObject(card).Y - origin
+	esc.Settle(s)
+	top := esc.OffsetIn(s, card)
 	bottom := top + card.Size().Height
 	off, view, pad := s.Offset.Y, s.Size().Height, theme.Padding()
 	if top >= off && bottom <= off+view {
@@ -124,7 +118,7 @@ func (t *toolsScreen) revealRequests() {
 	case bottom-top+2*pad <= view && top >= off:
 		want = bottom + pad - view // below: scroll just enough
 	case answers != nil && answers.Visible():
-		foot := d.AbsolutePositionForObject(answers).Y - origin + answers.Size().Height
+		foot := esc.OffsetIn(s, answers) + answers.Size().Height
 		want = max(want, foot+pad-view)
 	}
 	want = max(0, min(want, s.Content.Size().Height-view))
