@@ -8,7 +8,10 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"sync"
+	"time"
 
 	"github.com/adrg/xdg"
 
@@ -56,11 +59,83 @@ func (b *guiBackend) useQueue(w *ui.Window, profiles string) *requests.Queue {
 	return q
 }
 
+// browserWait is how long openBrowser waits for the browser command to
+// exit: xdg-open and a browser already running hand the URL over and exit
+// at once; a browser started afresh may run for as long as it is open,
+// and one still running after this long took the URL.
+const browserWait = 5 * time.Second
+
 // openBrowser opens a URL-mode elicitation with the OAuth sign-in's
 // opener: $BROWSER (split like a shell would, %s for the URL) when set,
-// else the desktop's opener. It does not wait: it runs on the UI thread.
-func openBrowser(u *url.URL) error {
-	return oauth.SystemBrowser{}.Start(u.String())
+// else the desktop's opener. It returns at once (it is called on the UI
+// thread) and reports through done whether the browser took the URL: a
+// command that is not found or fails (xdg-open exits 3 when no browser
+// is configured) is reported in plain words with its last line of
+// output, so the request stays pending instead of being accepted.
+func openBrowser(u *url.URL, done func(error)) {
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), browserWait)
+		defer cancel()
+		out := &lastOutput{}
+		err := oauth.SystemBrowser{Output: out}.Open(ctx, u.String())
+		if errors.Is(err, context.DeadlineExceeded) {
+			err = nil // still running: it took the URL
+		}
+		err = openFailure(err, out.line())
+		ui.Do(func() { done(err) })
+	}()
+}
+
+// openFailure words why the browser command did not take the URL (nil
+// for nil): the command and its exit status or "not found", then the
+// last line it printed.
+func openFailure(err error, last string) error {
+	if err == nil {
+		return nil
+	}
+	var be *oauth.BrowserError
+	if !errors.As(err, &be) {
+		return humanize(err)
+	}
+	var ee *exec.ExitError
+	var text string
+	switch {
+	case errors.Is(be.Err, exec.ErrNotFound) || errors.Is(be.Err, fs.ErrNotExist):
+		text = "The command " + be.Command + " was not found (set $BROWSER to your browser's command)"
+	case errors.As(be.Err, &ee):
+		text = fmt.Sprintf("The command %s exited with status %d", be.Command, ee.ExitCode())
+	default:
+		text = "The command " + be.Command + " failed: " + be.Err.Error()
+	}
+	if last != "" {
+		text += ": " + last
+	}
+	return &humanError{err: err, text: text}
+}
+
+// lastOutput keeps the last non-empty line a command printed (bounded);
+// its stdout and stderr may write while line reads.
+type lastOutput struct {
+	mu   sync.Mutex
+	tail []byte
+}
+
+// Write implements io.Writer.
+func (o *lastOutput) Write(p []byte) (int, error) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.tail = append(o.tail, p...)
+	if len(o.tail) > 4096 {
+		o.tail = o.tail[len(o.tail)-4096:]
+	}
+	return len(p), nil
+}
+
+// line returns the last non-empty line written.
+func (o *lastOutput) line() string {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return lastLine(string(o.tail))
 }
 
 // guiOptions are the window's options before the servers to open are

@@ -1221,3 +1221,31 @@ func TestGUIRoots(t *testing.T) {
 	h.tap("Run")
 	h.waitFor("the root at the server", func() bool { return h.hasText("roots: [1]") })
 }
+
+// TestGUIURLElicitationBrowserFails: a browser command that fails (here
+// one that prints why and exits 3, as xdg-open does with no browser set
+// up) leaves the page's request pending: the panel says why in plain
+// words with the command's last line, and "I opened it" accepts it once
+// the user opened the URL themselves.
+func TestGUIURLElicitationBrowserFails(t *testing.T) {
+	t.Setenv("BROWSER", `sh -c 'echo "no method available for opening it" >&2; exit 3'`)
+	h := newGUIHarness(t)
+	ui.Sync(func() { h.be.useQueue(h.w, filepath.Join(h.dir, "profiles.json")) })
+	h.tap("Connect")
+	h.waitFor("connected", func() bool { return h.hasText("echo · Echoes the message back.") })
+	h.selectTool("link_account", "")
+	h.setArgs(`{"finish_ms": 0}`)
+	h.tap("Run")
+	h.waitFor("the page in the queue", func() bool {
+		return h.hasText("example.com/spyglass-demo/link-account") && h.button("Open in Browser") != nil
+	})
+	h.tap("Open in Browser")
+	h.waitFor("the reason the browser did not open", func() bool {
+		return h.hasText("The browser did not open. The command sh -c 'echo \"no method available for opening it\" >&2; exit 3' exited with status 3: no method available for opening it.")
+	})
+	if h.hasText("Waiting for completion") {
+		t.Fatal("accepted although the browser did not open")
+	}
+	h.tap("I opened it")
+	h.waitFor("waiting for the page", func() bool { return h.hasText("Waiting for completion") })
+}

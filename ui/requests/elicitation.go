@@ -15,6 +15,7 @@ import (
 	"github.com/spyglass-mcp/spyglass/ui/esc"
 	"github.com/spyglass-mcp/spyglass/ui/fit"
 	"github.com/spyglass-mcp/spyglass/ui/form"
+	"github.com/spyglass-mcp/spyglass/ui/plain"
 )
 
 // ElicitationOptions configure an ElicitationPanel.
@@ -64,7 +65,11 @@ type ElicitationPanel struct {
 	spinner   *widget.Activity
 	statusLbl *widget.Label
 	completed bool
-	obj       fyne.CanvasObject
+	// opening: Open in Browser was chosen and the opener has not said
+	// yet whether the browser took the URL
+	opening bool
+	openLbl *widget.Label // "Opening the browser…" meanwhile
+	obj     fyne.CanvasObject
 	// answers is the row of the answer buttons (Cancel, Decline, Submit
 	// or Open in Browser)
 	answers *fyne.Container
@@ -206,6 +211,8 @@ func (p *ElicitationPanel) buildURL() fyne.CanvasObject {
 	p.openBtn.Importance = widget.HighImportance
 	p.acceptBtn = esc.NewButton("I opened it", p.onAcceptOpened)
 	p.acceptBtn.Hide()
+	p.openLbl = mutedLabel("")
+	p.openLbl.Hide()
 	switch {
 	case err != nil || u.Scheme == "" || host == "":
 		p.openBtn.Disable()
@@ -244,19 +251,23 @@ func (p *ElicitationPanel) buildURL() fyne.CanvasObject {
 	p.statusLbl.Wrapping = fyne.TextWrapWord
 	p.waiting = container.NewBorder(nil, nil, nil, p.spinner, p.statusLbl)
 	p.waiting.Hide()
-	p.answers = container.New(fit.NewRowWrap(), p.cancel, p.decline, p.acceptBtn, p.openBtn)
+	// "I opened it" comes after Copy URL, and what the opening says
+	// above the row keeps the row where it was on screen (Steady): a
+	// browser that failed to open moves no button from under the pointer
+	p.answers = container.New(fit.NewRowWrap(), p.cancel, p.decline, p.openBtn)
 	// Every line wraps and the buttons wrap onto a second row: shown in a
 	// running tool's panel, the URL panel asks for no more width than the
 	// tool's detail has (its row of buttons made the window wider, #12).
 	return container.NewVBox(
 		wrapLabel("The server is requesting you visit:"),
 		box("", link),
-		container.New(fit.NewRowWrap(), p.copyBtn),
+		container.New(fit.NewRowWrap(), p.copyBtn, p.acceptBtn),
 		warn,
 		container.NewBorder(nil, nil, nil, p.copyID, idLbl),
 		p.waiting,
-		p.errLbl,
 		p.noteLbl,
+		p.openLbl,
+		p.errLbl,
 		p.answers,
 	)
 }
@@ -361,21 +372,48 @@ func (p *ElicitationPanel) clipboard() fyne.Clipboard {
 	return fyne.CurrentApp().Clipboard()
 }
 
-// onOpen opens the URL through the injected opener and accepts.
+// onOpen asks the injected opener to open the URL and accepts once it
+// reports that the browser took it. Until then the request stays
+// pending: a browser that could not be opened leaves Copy URL, "I opened
+// it", Decline and Cancel to choose from, with the reason in plain words.
 func (p *ElicitationPanel) onOpen() {
-	if p.done || p.opts.Open == nil {
+	if p.done || p.opening || p.opts.Open == nil {
 		return
 	}
 	u, err := url.Parse(p.req.URL)
-	if err == nil {
-		err = p.opts.Open(u)
-	}
 	if err != nil {
-		setError(p.errLbl, "The browser could not be opened: "+err.Error()+". Copy the URL and open it yourself.")
-		p.acceptBtn.Show()
+		p.openFailed(err)
 		return
 	}
-	p.acceptURL()
+	p.opening = true
+	p.openBtn.Disable()
+	esc.Steady(p.answers, func() {
+		setError(p.errLbl, "")
+		setError(p.openLbl, "Opening the browser…")
+	})
+	p.opts.Open(u, func(err error) {
+		p.opening = false
+		if p.done {
+			setError(p.openLbl, "")
+			return // answered meanwhile (Decline, Cancel, the server)
+		}
+		if err != nil {
+			p.openFailed(err)
+			return
+		}
+		setError(p.openLbl, "")
+		p.acceptURL()
+	})
+}
+
+// openFailed shows why the browser did not open and what to do instead.
+func (p *ElicitationPanel) openFailed(err error) {
+	p.openBtn.Enable()
+	esc.Steady(p.answers, func() {
+		setError(p.openLbl, "")
+		setError(p.errLbl, "The browser did not open. "+strings.TrimSuffix(plain.Headline(err), ".")+". Copy the URL, open it yourself, then choose “I opened it”.")
+		p.acceptBtn.Show()
+	})
 }
 
 // onAcceptOpened accepts after the user opened the URL themselves.

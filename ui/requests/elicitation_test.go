@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -158,7 +159,7 @@ func TestElicitationURLOpenAndComplete(t *testing.T) {
 	var opened []string
 	clip := test.NewClipboard()
 	p := NewElicitationPanel(urlRequest(), &ElicitationOptions{
-		Open:      func(u *url.URL) error { opened = append(opened, u.String()); return nil },
+		Open:      func(u *url.URL, done func(error)) { opened = append(opened, u.String()); done(nil) },
 		Clipboard: clip,
 	})
 	var got []ElicitationAnswer
@@ -221,24 +222,114 @@ func TestElicitationURLOpenAndComplete(t *testing.T) {
 	}
 }
 
+// TestElicitationURLOpenFails: Open in Browser accepts only once the
+// opener says the browser took the URL. Until then the panel says it is
+// opening and Open in Browser cannot be pressed twice; a browser that
+// did not open leaves the request pending with the reason, Copy URL and
+// "I opened it" (beside Copy URL: no button moves under the
+// pointer), and Open in Browser can be tried again.
 func TestElicitationURLOpenFails(t *testing.T) {
 	newApp(t)
+	var pending []func(error)
 	p := NewElicitationPanel(urlRequest(), &ElicitationOptions{
-		Open: func(*url.URL) error { return errors.New("xdg-open not found") },
+		Open: func(_ *url.URL, done func(error)) { pending = append(pending, done) },
+	})
+	var got []ElicitationAnswer
+	p.OnAnswer = func(a ElicitationAnswer) { got = append(got, a) }
+	window(t, scrolled(p.Object()), 640, 640)
+	open := button(t, p.Object(), "Open in Browser")
+	before := open.Position()
+	test.Tap(open)
+	if len(pending) != 1 || len(got) != 0 {
+		t.Fatalf("after Open in Browser: %d opens, answers %+v; want 1 and none yet", len(pending), got)
+	}
+	if !strings.Contains(texts(p.Object()), "Opening the browser…") || !open.Disabled() {
+		t.Errorf("while opening: Open in Browser disabled %v, panel:\n%s", open.Disabled(), texts(p.Object()))
+	}
+	test.Tap(open)
+	if len(pending) != 1 {
+		t.Errorf("Open in Browser tapped again while opening: %d opens", len(pending))
+	}
+	pending[0](errors.New("the command xdg-open exited with status 3: no method available for opening the URL"))
+	if len(got) != 0 {
+		t.Fatalf("accepted although the browser did not open: %+v", got)
+	}
+	shown := texts(p.Object())
+	for _, want := range []string{"The browser did not open. The command xdg-open exited with status 3: no method available for opening the URL. Copy the URL, open it yourself, then choose “I opened it”.", "[Copy URL]", "[I opened it]", "[Decline]"} {
+		if !strings.Contains(shown, want) {
+			t.Errorf("after the failure the panel does not show %q:\n%s", want, shown)
+		}
+	}
+	if strings.Contains(shown, "Opening the browser…") {
+		t.Errorf("still says it is opening:\n%s", shown)
+	}
+	if open.Disabled() || open.Position() != before {
+		t.Errorf("Open in Browser after the failure: disabled %v, moved from %v to %v", open.Disabled(), before, open.Position())
+	}
+	test.Tap(button(t, p.Object(), "I opened it"))
+	if len(got) != 1 || got[0].Action != ActionAccept {
+		t.Fatalf("answers = %+v", got)
+	}
+}
+
+// TestElicitationURLFailureHoldsTheButtons: the reason a browser did not
+// open appears above the answer buttons, and the form scrolls by its
+// height: Open in Browser stays on screen where it was pressed, with the
+// reason in view above it.
+func TestElicitationURLFailureHoldsTheButtons(t *testing.T) {
+	newApp(t)
+	var pending func(error)
+	p := NewElicitationPanel(urlRequest(), &ElicitationOptions{
+		Open: func(_ *url.URL, done func(error)) { pending = done },
+	})
+	s := esc.NewVScroll(container.New(&rightInset{w: 12}, p.Object()))
+	window(t, s, 420, 360)
+	s.ScrollToBottom()
+	open := p.openBtn
+	// where on screen: from the top of the view
+	onScreen := func(o fyne.CanvasObject) float32 {
+		esc.Settle(s) // as the next frame lays it out
+		return esc.OffsetIn(s, o) - s.Offset.Y
+	}
+	at := onScreen(open)
+	test.Tap(open)
+	if got := onScreen(open); got != at {
+		t.Errorf("\"Opening the browser…\" moved Open in Browser from %v to %v on screen", at, got)
+	}
+	pending(errors.New("the command xdg-open exited with status 3"))
+	if got := onScreen(open); got != at {
+		t.Errorf("the failure moved Open in Browser from %v to %v on screen", at, got)
+	}
+	var reason fyne.CanvasObject
+	walk(p.Object(), func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, "The browser did not open.") && l.Visible() {
+			reason = l
+		}
+	})
+	if reason == nil {
+		t.Fatalf("no reason shown:\n%s", texts(p.Object()))
+	}
+	if top := onScreen(reason); top < 0 {
+		t.Errorf("the reason starts %v above the view", -top)
+	}
+}
+
+// TestElicitationURLOpenedLate: an answer given while the browser was
+// still opening (Decline) stands; the opener's late word changes nothing.
+func TestElicitationURLOpenedLate(t *testing.T) {
+	newApp(t)
+	var pending func(error)
+	p := NewElicitationPanel(urlRequest(), &ElicitationOptions{
+		Open: func(_ *url.URL, done func(error)) { pending = done },
 	})
 	var got []ElicitationAnswer
 	p.OnAnswer = func(a ElicitationAnswer) { got = append(got, a) }
 	window(t, scrolled(p.Object()), 640, 640)
 	test.Tap(button(t, p.Object(), "Open in Browser"))
-	if len(got) != 0 {
-		t.Fatalf("accepted although the browser did not open: %+v", got)
-	}
-	if !strings.Contains(texts(p.Object()), "xdg-open not found") {
-		t.Errorf("error not shown:\n%s", texts(p.Object()))
-	}
-	test.Tap(button(t, p.Object(), "I opened it"))
-	if len(got) != 1 || got[0].Action != ActionAccept {
-		t.Fatalf("answers = %+v", got)
+	test.Tap(button(t, p.Object(), "Decline"))
+	pending(nil)
+	if len(got) != 1 || got[0].Action != ActionDecline {
+		t.Fatalf("answers = %+v, want the one Decline", got)
 	}
 }
 
@@ -247,7 +338,7 @@ func TestElicitationURLRefusesOtherSchemes(t *testing.T) {
 	req := urlRequest()
 	req.URL = "javascript:alert(1)"
 	opened := 0
-	p := NewElicitationPanel(req, &ElicitationOptions{Open: func(*url.URL) error { opened++; return nil }})
+	p := NewElicitationPanel(req, &ElicitationOptions{Open: func(_ *url.URL, done func(error)) { opened++; done(nil) }})
 	window(t, scrolled(p.Object()), 640, 640)
 	if !button(t, p.Object(), "Open in Browser").Disabled() {
 		t.Error("a javascript: URL can be opened")
@@ -260,7 +351,7 @@ func TestElicitationURLRefusesOtherSchemes(t *testing.T) {
 
 func TestElicitationURLCancel(t *testing.T) {
 	newApp(t)
-	p := NewElicitationPanel(urlRequest(), &ElicitationOptions{Open: func(*url.URL) error { return nil }})
+	p := NewElicitationPanel(urlRequest(), &ElicitationOptions{Open: func(_ *url.URL, done func(error)) { done(nil) }})
 	var got []ElicitationAnswer
 	p.OnAnswer = func(a ElicitationAnswer) { got = append(got, a) }
 	window(t, scrolled(p.Object()), 640, 640)

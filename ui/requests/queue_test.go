@@ -21,7 +21,7 @@ func newQueue(t *testing.T, ps ProfileSet) (*Queue, fyne.Window, *[]int) {
 		Profiles:       &fakeStore{set: ps},
 		Responder:      fakeResponder{},
 		Forms:          buildForm,
-		Open:           func(*url.URL) error { return nil },
+		Open:           func(_ *url.URL, done func(error)) { done(nil) },
 		Clipboard:      test.NewClipboard(),
 		OnCountChanged: func(n int) { counts = append(counts, n) },
 		Now:            func() time.Time { return clock },

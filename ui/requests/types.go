@@ -220,6 +220,9 @@ type Root struct {
 // form.Options{Elicitation: true}.
 type FormBuilder func(schema json.RawMessage) (*form.Form, error)
 
-// Opener opens a URL in the user's browser (honouring $BROWSER); tests
-// supply a fake.
-type Opener func(u *url.URL) error
+// Opener starts opening a URL in the user's browser (honouring $BROWSER)
+// and calls done once, on the UI thread, when it knows the outcome:
+// nil when the browser took the URL, else why not (the command was not
+// found, it failed). It must not block: it is called on the UI thread.
+// Tests supply a fake.
+type Opener func(u *url.URL, done func(error))

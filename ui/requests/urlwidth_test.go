@@ -16,7 +16,7 @@ func TestElicitationURLPanelIsNarrow(t *testing.T) {
 	newApp(t)
 	req := urlRequest()
 	req.ElicitationID = "2672f4d2-db27-468b-be99-83c52b7711d6"
-	p := NewElicitationPanel(req, &ElicitationOptions{Open: func(*url.URL) error { return nil }, Clipboard: test.NewClipboard()})
+	p := NewElicitationPanel(req, &ElicitationOptions{Open: func(_ *url.URL, done func(error)) { done(nil) }, Clipboard: test.NewClipboard()})
 	const most = 260
 	if w := p.Object().MinSize().Width; w > most {
 		t.Errorf("the URL panel needs %v px wide, more than %v", w, most)
