@@ -938,7 +938,11 @@ func (d *eventDetail) show(seq uint64) {
 		if req != nil {
 			missing = missingResponse(req.Badge)
 		}
-		d.payload.Objects = []fyne.CanvasObject{newPair(pane("Request", req, ""), pane("Response", resp, missing))} // stacked when narrow
+		open := 0 // stacked, the side of the event chosen is open
+		if e.Type != "request" {
+			open = 1
+		}
+		d.payload.Objects = []fyne.CanvasObject{newPair(pane("Request", req, ""), pane("Response", resp, missing), open)}
 	} else {
 		shown := withSyntheticPayload(e) // a tool · event shows its own record
 		d.payload.Objects = []fyne.CanvasObject{pane("", &shown, "")}
@@ -972,8 +976,9 @@ func detailDuration(e EventView, req *EventView) string {
 	return ""
 }
 
-// pane is one side of the request/response view.
-func pane(label string, e *EventView, missing string) fyne.CanvasObject {
+// pane is one side of the request/response view: a Border of the body
+// and, for a side with a label, its head line.
+func pane(label string, e *EventView, missing string) *fyne.Container {
 	if e == nil {
 		msg := missing
 		if label == "Request" {
@@ -1032,7 +1037,8 @@ func pane(label string, e *EventView, missing string) fyne.CanvasObject {
 		return container.NewBorder(container.NewBorder(nil, nil, nil, container.NewHBox(tree.rawChk, tree.expand, cp), top), nil, nil, nil, tree.body)
 	}
 	expand := tree.expand
-	icon := widget.NewButtonWithIcon("", theme.MenuExpandIcon(), expand.OnTapped)
+	// four arrows outwards: the chevrons of a stacked pair are ▸ and ▾
+	icon := widget.NewButtonWithIcon("", theme.ViewFullScreenIcon(), expand.OnTapped)
 	icon.Importance = widget.LowImportance
 	iconNames[icon] = expand.Text
 	icon.Hide()

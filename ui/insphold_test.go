@@ -26,7 +26,7 @@ func sideControls(t *testing.T, d *eventDetail) (string, map[string]fyne.CanvasO
 	}
 	for i, p := range d.payload.Objects[0].(*fyne.Container).Objects {
 		side := []string{"request", "response"}[i]
-		line := p.(*fyne.Container).Objects[1].(*fyne.Container) // the side's name, Raw, Expand all, Copy
+		line := p.(*fyne.Container).Objects[1].(*fyne.Container).Objects[0].(*fyne.Container) // the side's name, Raw, Expand all, Copy (beside its chevron)
 		name := line.Objects[0].(*widget.Label)
 		fmt.Fprintf(&b, "%s named %q at %v size %v\n", side, name.Text, drv.AbsolutePositionForObject(name), name.Size())
 		walkVisible(line.Objects[1], func(o fyne.CanvasObject) {

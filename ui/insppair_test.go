@@ -6,16 +6,18 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
 // TestInspectorStackedPairHasRoom: at 1280×800 and 1024×700 the
 // inspector's detail pane is narrower than pairSideBySide, so the request
-// and the response stack; each tree still gets two and a half rows and
-// more (at 1024×700 it got two: the meta's two lines and the actions' own
-// line took the room): the side's name, Raw, Expand all and Copy share
-// one line, the meta and the actions one line — the actions named icons
+// and the response stack as an accordion: the side of the event chosen
+// is open with five rows and more, the other keeps its head line and its
+// chevron opens it (halved, each tree got two and a half rows): the
+// side's name, Raw, Expand all and Copy share one line, the meta and the
+// actions one line — the actions named icons
 // when narrow, every one of them there — and the list keeps five rows at
 // 1280×800 and three at 1024×700, the event shown among them. The trees
 // had four rows a side while the list kept one or two, which the
@@ -62,16 +64,34 @@ func TestInspectorStackedPairHasRoom(t *testing.T) {
 					t.Errorf("%v: the list does not show %s, the event open", c.size, ev)
 				}
 				pair := d.payload.Objects[0].(*fyne.Container)
-				for i, p := range pair.Objects {
-					tree := p.(*fyne.Container).Objects[0]                   // Border: the tree, then its head line
-					line := p.(*fyne.Container).Objects[1].(*fyne.Container) // the side's name, Raw, Expand all, Copy
-					name := line.Objects[0].(*widget.Label)
-					if need := fyne.MeasureText(name.Text, theme.TextSize(), name.TextStyle).Width + 2*theme.InnerPadding(); name.Size().Width < need {
-						t.Errorf("%v: side %d's name %q has %v px, under the %v it needs (cut)", c.size, i, name.Text, name.Size().Width, need)
+				open := 1 // the response of "result #5"
+				if ev == "tools/call #5" {
+					open = 0
+				}
+				for flip := range 2 {
+					for i, p := range pair.Objects {
+						tree := p.(*fyne.Container).Objects[0] // Border: the tree, then its head line
+						head := p.(*fyne.Container).Objects[1].(*fyne.Container)
+						line := head.Objects[0].(*fyne.Container) // the side's name, Raw, Expand all, Copy
+						name := line.Objects[0].(*widget.Label)
+						if need := fyne.MeasureText(name.Text, theme.TextSize(), name.TextStyle).Width + 2*theme.InnerPadding(); name.Size().Width < need || !name.Visible() {
+							t.Errorf("%v: side %d's name %q has %v px, under the %v it needs (cut)", c.size, i, name.Text, name.Size().Width, need)
+						}
+						h := tree.Size().Height
+						switch {
+						case i == open && h < 5*row:
+							t.Errorf("%v, %s (flipped %d): the open side %d's tree has %v px, under five rows' %v (pane %v)", c.size, ev, flip, i, h, 5*row, p.Size())
+						case i != open && h > 1:
+							t.Errorf("%v, %s (flipped %d): the closed side %d's tree takes %v px; it keeps its head line alone", c.size, ev, flip, i, h)
+						}
 					}
-					if h := tree.Size().Height; h < 2.5*row {
-						t.Errorf("%v, %s: side %d's tree has %v px, under two and a half rows' %v (pane %v)", c.size, ev, i, h, 2.5*row, p.Size())
+					// the closed side's chevron opens it
+					chev := pair.Objects[1-open].(*fyne.Container).Objects[1].(*fyne.Container).Objects[1].(*fyne.Container).Objects[0].(*chevron)
+					if !chev.Visible() || chev.name != []string{"Show the request", "Show the response"}[1-open] {
+						t.Fatalf("%v: the closed side's chevron is hidden or misnamed (%q)", c.size, chev.name)
 					}
+					test.Tap(chev)
+					open = 1 - open
 				}
 				if h := d.actions.Size().Height; h > row+4 {
 					t.Errorf("%v: the meta and actions take %v px, more than one line", c.size, h)

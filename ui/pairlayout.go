@@ -3,7 +3,9 @@ package ui
 import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
+	"fyne.io/fyne/v2/widget"
 )
 
 // pairSideBySide is the narrowest a request/response pair is laid out in
@@ -11,19 +13,50 @@ import (
 // `method: "sampli…`, so the pair stacks, request above response.
 const pairSideBySide = 560
 
-// pairLayout puts two objects side by side when the width allows
-// pairSideBySide, else one above the other, each with half the room.
-type pairLayout struct{}
+// pairLayout puts the two sides of a request/response pair side by side
+// when the width allows pairSideBySide, else one above the other as an
+// accordion: the open side takes the room, the other keeps its head line
+// (its name, Raw, Expand all, Copy), and the chevron at the start of
+// either head line swaps them. Halved, each stacked tree kept two and a
+// half rows at 1280×800 — a result of any size read through a slot.
+type pairLayout struct {
+	open    int // the side open when stacked: 0 the request, 1 the response
+	heads   [2]fyne.CanvasObject
+	toggles [2]*fyne.Container // each side's chevron, shown when stacked
+	chevs   [2]*chevron
+	stacked bool
+	pair    *fyne.Container
+}
 
-// newPair lays a and b out with pairLayout.
-func newPair(a, b fyne.CanvasObject) *fyne.Container {
-	return container.New(pairLayout{}, a, b)
+// newPair lays out a request side and a response side (each a pane:
+// a Border whose objects are its body, then its head line) with
+// pairLayout, open the side given when they stack.
+func newPair(req, resp *fyne.Container, open int) *fyne.Container {
+	l := &pairLayout{open: open}
+	sides := make([]fyne.CanvasObject, 2)
+	for i, p := range []*fyne.Container{req, resp} {
+		body, head := p.Objects[0], p.Objects[1]
+		l.heads[i] = head
+		b := newChevron([]string{"Show the request", "Show the response"}[i], l.swap)
+		l.chevs[i] = b
+		l.toggles[i] = container.NewCenter(b)
+		l.toggles[i].Hide()
+		sides[i] = container.NewBorder(container.NewBorder(nil, nil, l.toggles[i], nil, head), nil, nil, nil, body)
+	}
+	l.pair = container.New(l, sides...)
+	return l.pair
+}
+
+// swap opens the side that was closed. UI thread.
+func (l *pairLayout) swap() {
+	l.open = 1 - l.open
+	l.pair.Refresh() // lays it out again
 }
 
 // MinSize implements fyne.Layout: the larger of the two, not their sum,
 // so that the pair does not take the inspector list's rows (each side's
 // tree scrolls in whatever room it gets).
-func (pairLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
+func (l *pairLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 	var s fyne.Size
 	for _, o := range objs {
 		s = s.Max(o.MinSize())
@@ -32,16 +65,20 @@ func (pairLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 }
 
 // Layout implements fyne.Layout.
-func (pairLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	if len(objs) != 2 {
-		for _, o := range objs {
-			o.Move(fyne.NewPos(0, 0))
-			o.Resize(size)
-		}
-		return
-	}
+func (l *pairLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	pad := theme.Padding()
-	if size.Width >= pairSideBySide {
+	l.stacked = size.Width < pairSideBySide
+	for i, t := range l.toggles {
+		setVisible(t, l.stacked)
+		icon := theme.MenuExpandIcon() // closed: ▸
+		if i == l.open {
+			icon = theme.MenuDropDownIcon() // open: ▾
+		}
+		if l.chevs[i].icon.Resource != icon {
+			l.chevs[i].icon.SetResource(icon)
+		}
+	}
+	if !l.stacked {
 		w := (size.Width - pad) / 2
 		objs[0].Move(fyne.NewPos(0, 0))
 		objs[0].Resize(fyne.NewSize(w, size.Height))
@@ -49,11 +86,16 @@ func (pairLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		objs[1].Resize(fyne.NewSize(w, size.Height))
 		return
 	}
-	h := (size.Height - pad) / 2
+	closed := 1 - l.open
+	// its line and the Border's padding under it: a tree of no height
+	shut := max(l.heads[closed].MinSize().Height, l.toggles[closed].MinSize().Height) + pad
+	rest := max(0, size.Height-pad-shut)
+	h := [2]float32{}
+	h[l.open], h[closed] = rest, shut
 	objs[0].Move(fyne.NewPos(0, 0))
-	objs[0].Resize(fyne.NewSize(size.Width, h))
-	objs[1].Move(fyne.NewPos(0, h+pad))
-	objs[1].Resize(fyne.NewSize(size.Width, h))
+	objs[0].Resize(fyne.NewSize(size.Width, h[0]))
+	objs[1].Move(fyne.NewPos(0, h[0]+pad))
+	objs[1].Resize(fyne.NewSize(size.Width, h[1]))
 }
 
 // freeWidth lays one object out over the whole room and asks for no
@@ -88,3 +130,40 @@ func (freeWidth) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		o.Resize(size)
 	}
 }
+
+// chevron is an accordion's ▸/▾: an icon the size of the text that
+// opens its side when tapped. A button's padding around it cut the side's
+// name to "Requ…" at 1024×700.
+type chevron struct {
+	widget.BaseWidget
+	icon  *widget.Icon
+	name  string // what tapping it does, for tests and screen readers
+	onTap func()
+}
+
+func newChevron(name string, onTap func()) *chevron {
+	c := &chevron{icon: widget.NewIcon(theme.MenuExpandIcon()), name: name, onTap: onTap}
+	c.ExtendBaseWidget(c)
+	return c
+}
+
+// CreateRenderer implements fyne.Widget.
+func (c *chevron) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(c.icon)
+}
+
+// MinSize implements fyne.Widget: the inline icon's size.
+func (c *chevron) MinSize() fyne.Size {
+	sz := theme.IconInlineSize()
+	return fyne.NewSize(sz, sz)
+}
+
+// Tapped implements fyne.Tappable.
+func (c *chevron) Tapped(*fyne.PointEvent) {
+	if c.onTap != nil {
+		c.onTap()
+	}
+}
+
+// Cursor implements desktop.Cursorable: the hand of a link.
+func (c *chevron) Cursor() desktop.Cursor { return desktop.PointerCursor }

@@ -323,9 +323,12 @@ func TestInspector(t *testing.T) {
 	shownWhen(t, in, "every row again", func(got []string) bool { return len(got) >= 4 })
 	Sync(func() {
 		// details: both payloads (side by side when wide, stacked with
-		// half the height each when narrow), and the run's waterfall
+		// the one open when narrow), and the run's waterfall
 		w.win.Resize(fyne.NewSize(1920, 1200))
 		in.onSelect(1003)
+		if pair := in.detail.payload.Objects[0].(*fyne.Container); pair.Size().Width < pairSideBySide {
+			pair.Layout.(*pairLayout).swap() // stacked: the request's side opened too
+		}
 		d := texts(in.detail.obj)
 		for _, want := range []string{"Request · id 5 · 17ms", "Response · id 5", `method: "tools/call"`} {
 			if !strings.Contains(d, want) {
