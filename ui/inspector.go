@@ -63,10 +63,12 @@ type inspector struct {
 	server string
 	tab    string
 	query  string
-	// queries is each server's own search as typed, put back in the
-	// search box when the server is selected again: a query carried over
-	// to another server left its list empty or filtered with no word why
-	queries map[string]string
+	// views is each server's own search as typed and filter tab, put
+	// back when the server is selected again: carried over to another
+	// server they left its list empty or filtered with no word why. Kept
+	// as they change (onSearch, onTab), so that a rename or a removal
+	// can move them at any time (renameServer, takeView).
+	views   map[string]serverView
 	paused  bool
 	pending []EventBatch
 	cleared map[string]uint64 // per connection: events up to this Seq are cleared
@@ -103,7 +105,7 @@ type inspector struct {
 func newInspector(w *Window, src EventSource) *inspector {
 	return &inspector{w: w, src: src, cleared: map[string]uint64{}, cache: map[uint64]EventView{},
 		lastOf: map[string]uint64{}, tools: map[string][]uint64{}, listen: map[string][]uint64{},
-		runs: map[string][]uint64{}, statsOf: map[string]*events.Stats{}, queries: map[string]string{}}
+		runs: map[string][]uint64{}, statsOf: map[string]*events.Stats{}, views: map[string]serverView{}}
 }
 
 func (in *inspector) buildUI() fyne.CanvasObject {
@@ -571,12 +573,11 @@ func (in *inspector) setServer(server string) {
 	if in.server == server {
 		return
 	}
-	in.queries[in.server] = in.search.Text
-	if in.queries[in.server] == "" {
-		delete(in.queries, in.server)
-	}
 	in.server = server
-	in.restoreQuery(in.queries[server])
+	v := in.views[server] // none: no search, All
+	in.restoreQuery(v.query)
+	in.tab = v.tab
+	in.styleTabs()
 	in.recount()
 	in.closeDetail()
 	in.refilter()
@@ -600,8 +601,54 @@ func (in *inspector) restoreQuery(q string) {
 
 func (in *inspector) onTab(cat string) {
 	in.tab = cat
+	in.keepView(func(v *serverView) { v.tab = cat })
 	in.styleTabs()
 	in.refilter()
+}
+
+// serverView is what the inspector keeps of a server while another is
+// shown: its search as typed and its filter tab ("" is All).
+type serverView struct{ query, tab string }
+
+// keepView changes the kept view of the server shown; a view back to no
+// search and All is dropped.
+func (in *inspector) keepView(change func(*serverView)) {
+	v := in.views[in.server]
+	change(&v)
+	if v == (serverView{}) {
+		delete(in.views, in.server)
+		return
+	}
+	in.views[in.server] = v
+}
+
+// renameServer moves a server's search and filter to its new name (Edit
+// server → Save): the renamed server is a new entry to the window, which
+// selects it next, and would have started with neither. A view kept under
+// the new name (of a server removed before) gives way to it.
+func (in *inspector) renameServer(from, to string) {
+	v, ok := in.views[from]
+	delete(in.views, from)
+	delete(in.views, to)
+	if ok {
+		in.views[to] = v
+	}
+}
+
+// takeView drops a removed server's search and filter and returns them,
+// for its Undo to put back (putView): a server added later under the same
+// name starts with none.
+func (in *inspector) takeView(server string) serverView {
+	v := in.views[server]
+	delete(in.views, server)
+	return v
+}
+
+// putView gives a server back the view takeView took.
+func (in *inspector) putView(server string, v serverView) {
+	if v != (serverView{}) {
+		in.views[server] = v
+	}
 }
 
 func (in *inspector) styleTabs() {
@@ -619,6 +666,7 @@ func (in *inspector) styleTabs() {
 // way stops at once.
 func (in *inspector) onSearch(q string) {
 	in.query = strings.TrimSpace(q)
+	in.keepView(func(v *serverView) { v.query = q })
 	if in.stopSearch != nil {
 		in.stopSearch()
 		in.stopSearch = nil

@@ -1017,6 +1017,10 @@ func (f *serverForm) onSave() bool {
 		renamedOn = s.state.State == StateConnected || s.state.State == StateConnecting || s.state.State == StateAuthorizing
 		s.disconnect()
 	}
+	if f.oldName != "" && f.oldName != c.Name {
+		// its search and filter in the inspector go with it
+		f.w.inspector.renameServer(f.oldName, c.Name)
+	}
 	f.w.reloadServers()
 	s := f.w.server(c.Name)
 	saved := "Saved server “" + c.Name + "”" // "Saved memory" read as memory saved

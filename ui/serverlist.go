@@ -419,6 +419,7 @@ func (w *Window) removeServer(name string) {
 	if w.selected != nil && w.selected.cfg.Name == name {
 		w.selected = nil
 	}
+	view := w.inspector.takeView(name) // its search and filter, for Undo
 	w.reloadServers()
 	r, ok := w.be.(ServerRestorer)
 	if !ok {
@@ -430,6 +431,7 @@ func (w *Window) removeServer(name string) {
 			w.toastErr("error", "Could not put "+name+" back", err)
 			return
 		}
+		w.inspector.putView(name, view)
 		w.reloadServers()
 		s := w.server(name)
 		if s == nil {
