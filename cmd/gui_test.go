@@ -1243,7 +1243,9 @@ func TestGUIURLElicitationBrowserFails(t *testing.T) {
 	h.waitFor("the reason the browser did not open", func() bool {
 		return h.hasText("The browser did not open. The command sh -c 'echo \"no method available for opening it\" >&2; exit 3' exited with status 3: no method available for opening it.")
 	})
-	if h.hasText("Waiting for completion") {
+	var accepted bool
+	ui.Sync(func() { accepted = h.hasText("Waiting for completion") })
+	if accepted {
 		t.Fatal("accepted although the browser did not open")
 	}
 	h.tap("I opened it")
