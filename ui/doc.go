@@ -26,7 +26,7 @@
 // arguments and elicitation forms come from ui/form; so do prompt
 // arguments and resource template variables (paramform.go: through
 // schemaform.StringsSchema, with the server's completion suggestions
-// under the form and RFC 6570 expansion). The methods in drive.go drive
+// dropped down under the field typed in, and RFC 6570 expansion). The methods in drive.go drive
 // the window like a user for the window tests; automate.go adds the ones
 // the screenshot script needs, in builds with -tags screenshots only.
 // Package ui/desktop is the one place that creates the real app (and the

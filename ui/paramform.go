@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"image/color"
 	"regexp"
 	"strings"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 	"github.com/yosida95/uritemplate/v3"
@@ -32,15 +32,20 @@ type ContextCompleter interface {
 // for completions: one request per pause, not one per keystroke.
 const completionDelay = 250 * time.Millisecond
 
-// maxSuggestions bounds the completion values shown as buttons.
+// maxSuggestions bounds the completion values listed.
 const maxSuggestions = 12
+
+// suggestRows is how many suggestions the list under a field shows at
+// once; more scroll inside it.
+const suggestRows = 6
 
 // paramForm fills named string parameters (a prompt's arguments, a
 // resource template's variables) through ui/form, from the schema that
 // schemaform.StringsSchema makes of them: the generator of tool arguments
-// and elicitation. Under the form it shows the server's completion
-// suggestions (completion/complete) for the parameter last edited; a
-// suggestion taken fills that parameter.
+// and elicitation. Under the field being typed in it drops down the
+// server's completion suggestions (completion/complete), as a list laid
+// over what is below the field, so nothing moves: Down and Up walk it,
+// Enter or a click takes one, Esc or leaving the field closes it.
 type paramForm struct {
 	ss     *serverScreens
 	ref    string // "ref/prompt" or "ref/resource"
@@ -49,6 +54,9 @@ type paramForm struct {
 	form   *form.Form
 	// values are the parameters as of the last change.
 	values map[string]string
+	// completes is set when the server declared the completions
+	// capability.
+	completes bool
 	// active is the parameter the suggestions are for; gen drops the
 	// answers to older edits, and the pending request of an edit typed
 	// over before completionDelay passed.
@@ -59,21 +67,30 @@ type paramForm struct {
 	after func(d time.Duration, f func()) (stop func() bool)
 	stop  func() bool // the pending request's timer
 
-	suggHead *widget.Label
-	sugg     *fyne.Container
-	suggBox  *fyne.Container
-	obj      fyne.CanvasObject
+	// drop is the suggestions list, in layer, a layer over the form that
+	// places drop under the entry of active; items are its rows, sel the
+	// one Down and Up moved to (-1: none).
+	layer  *fyne.Container
+	drop   *fyne.Container
+	list   *fyne.Container
+	scroll *container.Scroll
+	more   *widget.Label
+	items  []*widget.Button
+	sel    int
+	obj    fyne.CanvasObject
+
+	// view is the scroll the layer is in (its content's top is the
+	// layer's): a list that would open below the part shown opens above
+	// its field.
+	view *container.Scroll
 
 	// onChanged is called after every edit (a suggestion taken included).
 	onChanged func()
-	// relayout lays the screen out again when the suggestions change
-	// (the row keeps its height; its content's width changes).
-	relayout func()
 }
 
 // newParamForm builds the form of params; submit runs on Enter.
 func newParamForm(ss *serverScreens, ref, name string, params []schemaform.StringParam, submit func()) *paramForm {
-	p := &paramForm{ss: ss, ref: ref, name: name, params: params, values: map[string]string{}}
+	p := &paramForm{ss: ss, ref: ref, name: name, params: params, values: map[string]string{}, sel: -1}
 	model, err := schemaform.Build(schemaform.StringsSchema(params))
 	if err != nil {
 		// StringsSchema always makes a valid schema; an error is a bug.
@@ -83,36 +100,45 @@ func newParamForm(ss *serverScreens, ref, name string, params []schemaform.Strin
 	p.form = form.New(model, nil)
 	p.form.OnSubmit = submit
 	p.form.OnChanged = p.onFormChanged
-	p.suggHead = widget.NewLabel("")
-	p.suggHead.SizeName = theme.SizeNameCaptionText
-	p.suggHead.Importance = widget.LowImportance
+	p.form.OnFieldKey = p.onKey
+	p.form.OnFieldFocusLost = func(name string) {
+		if name == p.active {
+			p.hideSuggestions()
+		}
+	}
 	p.after = func(d time.Duration, f func()) func() bool {
 		return time.AfterFunc(d, func() { do(f) }).Stop
 	}
-	// the suggestions take one row that keeps its height whether chips
-	// show or not (more chips scroll sideways, the bar below them, not
-	// over them), so nothing below them moves under the pointer
-	p.sugg = container.NewHBox()
-	row := canvas.NewRectangle(color.Transparent)
-	row.SetMinSize(fyne.NewSize(0, widget.NewButton("M", nil).MinSize().Height))
-	p.suggBox = container.NewVBox(p.suggHead, container.NewHScroll(barRoom(container.NewStack(row, p.sugg), true)))
-	p.suggBox.Hide()
-	p.obj = container.NewVBox(p.form, p.suggBox)
-	if len(params) > 0 && p.serverCompletes() {
-		p.suggHead.SetText(" ")
-		p.suggBox.Show()
-		p.active = params[0].Name
-		p.request(p.active)
-	}
+	p.list = container.NewVBox()
+	p.scroll = container.NewVScroll(p.list)
+	p.more = widget.NewLabel("")
+	p.more.SizeName = theme.SizeNameCaptionText
+	p.more.Importance = widget.LowImportance
+	p.drop = container.NewStack()
+	p.drop.Hide()
+	// the layer takes no room of its own: the list lies over the fields
+	// and buttons below the one typed in, as a drop-down does
+	p.layer = container.New(&dropLayout{p: p}, p.drop)
+	p.obj = p.form
+	p.completes = len(params) > 0 && p.serverCompletes()
 	return p
 }
 
-// Object is the form with its suggestions.
+// Object is the form.
 func (p *paramForm) Object() fyne.CanvasObject { return p.obj }
 
+// Layer is the layer of the suggestions list: the screen lays it over
+// its whole pane, the form included, after (so over) everything else, as
+// large as the pane; it asks for no room.
+func (p *paramForm) Layer() fyne.CanvasObject {
+	if p.layer == nil {
+		return container.NewStack() // no form, no suggestions
+	}
+	return p.layer
+}
+
 // serverCompletes reports whether the server declared the completions
-// capability (the form then asks for the first parameter's suggestions
-// before anything is typed).
+// capability.
 func (p *paramForm) serverCompletes() bool {
 	c := p.ss.conn()
 	if c == nil {
@@ -194,7 +220,10 @@ func (p *paramForm) onFormChanged() {
 		}
 	}
 	p.values = vals
-	if edited != "" && p.suggBox.Visible() {
+	if edited != "" && p.completes {
+		if edited != p.active {
+			p.hideSuggestions()
+		}
 		p.active = edited
 		p.complete(edited)
 	}
@@ -244,77 +273,195 @@ func (p *paramForm) request(arg string) {
 	})
 }
 
-// showSuggestions lists the completion values of arg as buttons (none
-// when the server has nothing to offer or refused).
+// focused reports whether the entry of arg has the keyboard focus: the
+// answer for a field the user left is not shown.
+func (p *paramForm) focused(arg string) bool {
+	e := p.form.FieldEntry(arg)
+	if e == nil || fyne.CurrentApp() == nil {
+		return false
+	}
+	c := fyne.CurrentApp().Driver().CanvasForObject(e)
+	return c != nil && c.Focused() == e
+}
+
+// showSuggestions drops the completion values of arg down under its
+// field (none when the server has nothing to offer or refused, or the
+// field lost the focus meanwhile).
 func (p *paramForm) showSuggestions(arg string, vals []string, err error) {
-	p.sugg.Objects = nil
 	// A value already typed in full is not worth suggesting again.
-	if err != nil || len(vals) == 0 || (len(vals) == 1 && vals[0] == p.values[arg]) {
-		p.clearSuggestions()
+	if err != nil || len(vals) == 0 || (len(vals) == 1 && vals[0] == p.values[arg]) || !p.focused(arg) {
+		p.hideSuggestions()
 		return
 	}
-	more := ""
+	p.active = arg
+	p.more.SetText("")
 	if len(vals) > maxSuggestions {
-		more = fmt.Sprintf(" (first %d of %d)", maxSuggestions, len(vals))
+		p.more.SetText(fmt.Sprintf("first %d of %d", maxSuggestions, len(vals)))
 		vals = vals[:maxSuggestions]
 	}
-	p.suggHead.SetText("Suggestions for " + p.label(arg) + more)
+	p.items = p.items[:0]
+	p.list.Objects = nil
 	for _, v := range vals {
-		p.sugg.Add(widget.NewButton(v, func() { p.onSuggestion(arg, v) }))
+		b := widget.NewButton(v, func() { p.onSuggestion(arg, v) })
+		b.Alignment = widget.ButtonAlignLeading
+		b.Importance = widget.LowImportance
+		p.items = append(p.items, b)
+		p.list.Add(b)
 	}
-	p.sugg.Refresh()
-	p.layout()
+	if p.more.Text != "" {
+		p.list.Add(p.more)
+	}
+	p.sel = -1
+	rows := min(len(vals), suggestRows)
+	p.scroll.SetMinSize(fyne.NewSize(0, float32(rows)*p.items[0].MinSize().Height+float32(rows-1)*theme.Padding()))
+	p.scroll.ScrollToTop()
+	bg := canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground))
+	bg.StrokeColor = theme.Color(theme.ColorNameInputBorder)
+	bg.StrokeWidth = 1
+	bg.CornerRadius = theme.InputRadiusSize()
+	p.drop.Objects = []fyne.CanvasObject{bg, container.New(layout.NewCustomPaddedLayout(2, 2, 2, 2), p.scroll)}
+	p.drop.Show()
+	p.layer.Refresh()
 }
 
-// clearSuggestions empties the suggestions row (it keeps its room).
-func (p *paramForm) clearSuggestions() {
-	p.suggHead.SetText(" ")
-	p.sugg.Objects = nil
-	p.sugg.Refresh()
+// hideSuggestions closes the list.
+func (p *paramForm) hideSuggestions() {
+	p.sel = -1
+	p.items = nil
+	p.list.Objects = nil
+	p.drop.Hide()
+	p.layer.Refresh()
 }
 
-// layout lays the form and its suggestions out again. Twice: a row-wrap
-// layout knows its height only once it has been laid out at its width.
-func (p *paramForm) layout() {
-	for range 2 {
-		if p.relayout != nil {
-			p.relayout()
-		} else {
-			p.obj.Refresh()
+// onKey moves through the open list (Down, Up), takes the suggestion
+// moved to (Enter) or closes the list (Esc); Down in a field with the
+// list closed asks for its suggestions. Other keys go to the entry.
+func (p *paramForm) onKey(arg string, ev *fyne.KeyEvent) bool {
+	if !p.completes {
+		return false
+	}
+	open := p.drop.Visible() && p.active == arg && len(p.items) > 0
+	switch ev.Name {
+	case fyne.KeyDown:
+		if !open {
+			p.active = arg
+			p.request(arg)
+			return true
+		}
+		p.highlight(min(p.sel+1, len(p.items)-1))
+	case fyne.KeyUp:
+		if !open {
+			return false
+		}
+		p.highlight(max(p.sel-1, -1))
+	case fyne.KeyReturn, fyne.KeyEnter:
+		if !open || p.sel < 0 {
+			return false
+		}
+		p.onSuggestion(arg, p.items[p.sel].Text)
+	case fyne.KeyEscape:
+		if !open {
+			return false
+		}
+		p.gen++ // an answer on its way does not open it again
+		p.hideSuggestions()
+	default:
+		return false
+	}
+	return true
+}
+
+// highlight marks row i as the one Enter takes, scrolled into the list.
+func (p *paramForm) highlight(i int) {
+	p.sel = i
+	for j, b := range p.items {
+		imp := widget.LowImportance
+		if j == i {
+			imp = widget.HighImportance
+		}
+		if b.Importance != imp {
+			b.Importance = imp
+			b.Refresh()
 		}
 	}
-}
-
-// label is how the form names a parameter: its title, or its name.
-func (p *paramForm) label(name string) string {
-	for _, prm := range p.params {
-		if prm.Name == name && prm.Title != "" {
-			return prm.Title
-		}
+	if i < 0 {
+		return
 	}
-	return name
+	b := p.items[i]
+	top, bottom := b.Position().Y, b.Position().Y+b.Size().Height
+	if top < p.scroll.Offset.Y {
+		p.scroll.ScrollToOffset(fyne.NewPos(0, top))
+	} else if h := p.scroll.Size().Height; bottom > p.scroll.Offset.Y+h {
+		p.scroll.ScrollToOffset(fyne.NewPos(0, bottom-h))
+	}
 }
 
-// onSuggestion fills arg with a suggested value.
+// onSuggestion fills arg with a suggested value; the field keeps the
+// focus, its cursor after the value.
 func (p *paramForm) onSuggestion(arg, v string) {
 	vals := map[string]string{}
 	for k, x := range p.values {
 		vals[k] = x
 	}
 	vals[arg] = v
+	p.gen++ // nor does the answer to the last keystroke
+	if p.stop != nil {
+		p.stop()
+	}
+	p.hideSuggestions()
 	if err := p.Set(vals); err != nil {
 		return
 	}
-	// the next parameter still empty gets its suggestions
-	for _, prm := range p.params {
-		if vals[prm.Name] == "" {
-			p.active = prm.Name
-			p.request(prm.Name)
-			return
-		}
+	p.gen++ // Set counted as an edit of arg: no list for the value taken
+	if p.stop != nil {
+		p.stop()
 	}
-	p.clearSuggestions()
+	if e := p.form.FieldEntry(arg); e != nil && fyne.CurrentApp() != nil {
+		if c := fyne.CurrentApp().Driver().CanvasForObject(p.obj); c != nil {
+			c.Focus(e)
+		}
+		e.CursorRow, e.CursorColumn = 0, len([]rune(v))
+		e.Refresh()
+	}
 }
+
+// dropLayout places the suggestions list right under the entry it is
+// for, as wide as the entry; it asks for no room, so the list lies over
+// what is below and nothing moves when it opens or closes.
+type dropLayout struct{ p *paramForm }
+
+// Layout implements fyne.Layout.
+func (l *dropLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	p := l.p
+	if !p.drop.Visible() {
+		return
+	}
+	e := p.form.FieldEntry(p.active)
+	if e == nil {
+		return
+	}
+	// the form is a widget (its children are its renderer's): the driver
+	// knows where the entry is, drawn since the user typed in it
+	d := fyne.CurrentApp().Driver()
+	pos := d.AbsolutePositionForObject(e).Subtract(d.AbsolutePositionForObject(p.layer))
+	top, bottom := float32(0), size.Height
+	if v := p.view; v != nil {
+		top, bottom = v.Offset.Y, min(bottom, v.Offset.Y+v.Size().Height)
+	}
+	for _, o := range objs {
+		h := o.MinSize().Height
+		at := pos.AddXY(0, e.Size().Height)
+		// no room below in the part shown: the list opens above the field
+		if at.Y+h > bottom && pos.Y-h >= top {
+			at = pos.SubtractXY(0, h)
+		}
+		o.Move(at)
+		o.Resize(fyne.NewSize(e.Size().Width, h))
+	}
+}
+
+// MinSize implements fyne.Layout: none.
+func (l *dropLayout) MinSize([]fyne.CanvasObject) fyne.Size { return fyne.Size{} }
 
 // promptParams are a prompt's arguments as string parameters.
 func promptParams(pr Prompt) []schemaform.StringParam {

@@ -43,8 +43,11 @@ type promptsScreen struct {
 	msgs    *fyne.Container
 	answer  *answerPane // msgs: getting, then the messages or an error
 	formObj fyne.CanvasObject
-	next    string
-	more    *widget.Button
+	// drops holds the arguments' suggestions layer, over the whole pane
+	// so a list under the last field lies over the button below it
+	drops *fyne.Container
+	next  string
+	more  *widget.Button
 }
 
 func (p *promptsScreen) buildUI() fyne.CanvasObject {
@@ -90,8 +93,9 @@ func (p *promptsScreen) buildUI() fyne.CanvasObject {
 	p.getBtn = widget.NewButtonWithIcon("Get prompt", theme.MediaPlayIcon(), p.onGet)
 	p.getBtn.Importance = widget.HighImportance
 	p.msgs = container.NewVBox()
-	p.formObj = esc.NewVScroll(container.NewPadded(container.NewVBox(
-		p.title, p.desc, p.formBox, container.NewHBox(p.getBtn), widget.NewSeparator(), p.msgs)))
+	p.drops = container.NewStack()
+	p.formObj = esc.NewVScroll(container.NewStack(container.NewPadded(container.NewVBox(
+		p.title, p.desc, p.formBox, container.NewHBox(p.getBtn), widget.NewSeparator(), p.msgs)), p.drops))
 	p.answer = newAnswerPane(p.msgs, p.formObj.(*container.Scroll))
 	p.detail = container.NewStack(emptyState("Select a prompt to fill its arguments and get it."))
 	p.offer = newOfferPane(p.detail, p.search)
@@ -204,8 +208,10 @@ func (p *promptsScreen) onSelect(pr Prompt) {
 	p.desc.SetText(pr.Description)
 	p.desc.Hidden = pr.Description == ""
 	p.args = newParamForm(p.ss, "ref/prompt", pr.Name, promptParams(pr), p.onGet)
-	p.args.relayout = p.formObj.Refresh
 	p.formBox.Objects = []fyne.CanvasObject{container.NewVBox(heading("Arguments"), p.args.Object())}
+	p.args.view = p.formObj.(*container.Scroll)
+	p.drops.Objects = []fyne.CanvasObject{p.args.Layer()}
+	p.drops.Refresh()
 	if len(pr.Arguments) == 0 {
 		p.formBox.Hide()
 	} else {

@@ -57,6 +57,7 @@ type resourcesScreen struct {
 	// older read (another row was selected since) is dropped.
 	readGen int
 	formObj fyne.CanvasObject
+	drops   *fyne.Container // the variables' suggestions layer
 	next    string
 	more    *widget.Button
 }
@@ -182,8 +183,11 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 	}); b != nil {
 		actions.Add(b)
 	}
-	r.formObj = esc.NewVScroll(container.NewPadded(container.NewVBox(
-		r.title, r.uri, r.vars, r.expand, actions, widget.NewSeparator(), r.content)))
+	// the variables' suggestions layer lies over the whole pane, so a
+	// list under the last variable lies over the buttons below it
+	r.drops = container.NewStack()
+	r.formObj = esc.NewVScroll(container.NewStack(container.NewPadded(container.NewVBox(
+		r.title, r.uri, r.vars, r.expand, actions, widget.NewSeparator(), r.content)), r.drops))
 	r.answer = newAnswerPane(r.content, r.formObj.(*container.Scroll))
 	r.detail = container.NewStack(emptyState("Select a resource or template to read it."))
 	r.offer = newOfferPane(r.detail, r.search)
@@ -293,6 +297,7 @@ func (r *resourcesScreen) onSelect(row resRow) {
 	r.answer.set()
 	r.vars.Objects = nil
 	r.params = nil
+	r.drops.Objects = nil
 	r.expand.Hide()
 	r.title.SetText(row.name())
 	if row.tmpl != nil {
@@ -307,8 +312,9 @@ func (r *resourcesScreen) onSelect(row resRow) {
 		} else {
 			r.params = newParamForm(r.ss, "ref/resource", row.tmpl.URITemplate, params, r.onRead)
 			r.params.onChanged = r.showExpansion
-			r.params.relayout = r.formObj.Refresh
 			r.vars.Objects = []fyne.CanvasObject{heading("Variables"), r.params.Object()}
+			r.params.view = r.formObj.(*container.Scroll)
+			r.drops.Objects = []fyne.CanvasObject{r.params.Layer()}
 			r.showExpansion()
 		}
 	} else {
@@ -320,6 +326,7 @@ func (r *resourcesScreen) onSelect(row resRow) {
 		r.showUpdated(row.res.URI)
 	}
 	r.vars.Refresh()
+	r.drops.Refresh()
 	r.detail.Objects = []fyne.CanvasObject{r.formObj}
 	r.detail.Refresh()
 	r.formObj.(*container.Scroll).ScrollToTop() // a new row's pane starts at its top

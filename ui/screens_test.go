@@ -157,23 +157,27 @@ func TestResourcesPromptsTasksLogsInfo(t *testing.T) {
 		s := texts(ss.resources.content)
 		return strings.Contains(s, "3 bytes") && strings.Contains(s, "[Save…]")
 	})
-	// a template: its variables are a ui/form form; the first one's
-	// suggestions show at once, a suggestion taken fills it and the next
-	// variable's suggestions use it as context
-	Sync(func() { ss.resources.list.Select(2) })
+	// a template: its variables are a ui/form form; typing in one drops
+	// its suggestions down, a suggestion taken fills it and the next
+	// variable's suggestions (Down asks at once) use it as context
+	Sync(func() { selectTab(ss, "Resources"); ss.resources.list.Select(2) })
 	r := ss.resources
-	waitFor(t, "lang suggestions", func() bool {
-		return strings.Contains(texts(r.vars), "Suggestions for lang") && strings.Contains(texts(r.vars), "[fr]")
-	})
 	Sync(func() {
 		if !strings.Contains(texts(r.vars), "lang *") || !strings.Contains(texts(r.vars), "name *") || strings.Contains(texts(r.vars), "style *") {
 			t.Errorf("the variables' form: %s", texts(r.vars))
 		}
-		tapButton(t, r.vars, "fr")
+		e := r.params.form.FieldEntry("lang")
+		w.win.Canvas().Focus(e)
+		test.Type(e, "f")
 	})
-	waitFor(t, "name suggestions from lang", func() bool {
-		return strings.Contains(texts(r.vars), "Suggestions for name") && strings.Contains(texts(r.vars), "[Amélie]")
+	waitFor(t, "lang suggestions", func() bool { return strings.Contains(texts(r.params.drop), "[fr]") })
+	Sync(func() { tapButton(t, r.params.drop, "fr") })
+	Sync(func() {
+		e := r.params.form.FieldEntry("name")
+		w.win.Canvas().Focus(e)
+		e.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
 	})
+	waitFor(t, "name suggestions from lang", func() bool { return strings.Contains(texts(r.params.drop), "[Amélie]") })
 	// typing in the name field (the form's own entry) expands the URI
 	Sync(func() {
 		e := formEntry(t, r.vars, 1)

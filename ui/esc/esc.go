@@ -125,6 +125,13 @@ type Entry struct {
 	// in a single-line one, instead of typing a tab: for fields where a
 	// tab means nothing (one value a line), so Tab walks a form.
 	TabMovesFocus bool
+
+	// OnKey, when set, sees each key first; returning true keeps the key
+	// from the entry (a suggestion list under the entry takes Down, Up,
+	// Enter and Esc while it is open).
+	OnKey func(ev *fyne.KeyEvent) bool
+	// OnFocusLost, when set, is called after the entry lost the focus.
+	OnFocusLost func()
 }
 
 // AcceptsTab implements fyne.Tabbable.
@@ -158,7 +165,18 @@ func NewPasswordEntry() *Entry {
 
 // TypedKey implements fyne.Focusable: Esc cancels the dialog.
 func (e *Entry) TypedKey(ev *fyne.KeyEvent) {
+	if e.OnKey != nil && e.OnKey(ev) {
+		return
+	}
 	if !passEsc(e, ev) {
 		e.Entry.TypedKey(ev)
+	}
+}
+
+// FocusLost implements fyne.Focusable, and tells OnFocusLost.
+func (e *Entry) FocusLost() {
+	e.Entry.FocusLost()
+	if e.OnFocusLost != nil {
+		e.OnFocusLost()
 	}
 }

@@ -52,6 +52,13 @@ type Form struct {
 	// OnSubmit is called when the user presses Enter in a single-line
 	// field (for example to run the tool).
 	OnSubmit func()
+	// OnFieldKey, when set, sees the keys typed in the text entry of the
+	// field named name first; returning true keeps a key from the entry
+	// (see esc.Entry.OnKey).
+	OnFieldKey func(name string, ev *fyne.KeyEvent) bool
+	// OnFieldFocusLost, when set, is called when the text entry of the
+	// field named name lost the focus.
+	OnFieldFocusLost func(name string)
 
 	model *schemaform.Form
 	state *schemaform.State
@@ -456,6 +463,15 @@ func (f *Form) textControl(st *schemaform.State, multi bool) fyne.CanvasObject {
 		}
 		e.SetText(st.Text)
 		e.OnChanged = func(s string) { st.SetText(s); f.changed(st) }
+		name := st.Field.Name
+		ee.OnKey = func(ev *fyne.KeyEvent) bool {
+			return f.OnFieldKey != nil && f.OnFieldKey(name, ev)
+		}
+		ee.OnFocusLost = func() {
+			if f.OnFieldFocusLost != nil {
+				f.OnFieldFocusLost(name)
+			}
+		}
 		if !multi {
 			e.OnSubmitted = f.onSubmitted
 		}
@@ -875,6 +891,25 @@ func (f *Form) setNotes(lines []string) {
 // State returns the state behind the form (for callers that inspect
 // fields); edits through it show after SetValues or Reset.
 func (f *Form) State() *schemaform.State { return f.state }
+
+// FieldEntry is the text entry of the top-level field named name, as the
+// form shows it now (nil for another control, or in JSON mode). The form
+// makes its entries again when values are loaded.
+func (f *Form) FieldEntry(name string) *esc.Entry {
+	if f.jsonMode {
+		return nil
+	}
+	for _, st := range f.state.Props {
+		if st.Field.Name != name {
+			continue
+		}
+		if slot, ok := f.controls[st].(*fyne.Container); ok && len(slot.Objects) == 1 {
+			e, _ := slot.Objects[0].(*esc.Entry)
+			return e
+		}
+	}
+	return nil
+}
 
 // JSONText returns the JSON editor's text as typed, and whether the form
 // is in its JSON editor (what the user entered, for the Arguments view).
