@@ -307,7 +307,7 @@ func TestGUICompletionsDebounced(t *testing.T) {
 			t.Fatal("could not select the greeting template")
 		}
 	})
-	h.waitFor("lang suggestions", func() bool { return h.hasText("Suggestions for lang") && h.button("fr") != nil })
+	h.waitFor("two variables", func() bool { return len(h.formEntries()) == 2 })
 	answers := func() int {
 		n := 0
 		for _, e := range h.be.log.Events() {
