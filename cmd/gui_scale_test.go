@@ -60,10 +60,11 @@ func TestGUIHugeResult(t *testing.T) {
 	h.loadMore(sizeText)
 
 	// a window tall enough for the response's tree to draw its content
-	// row: at 800 px the inspector's list keeps five rows above the
-	// details and each side of the stacked pair about two and a half
+	// row; Request and response opens the request, the stacked pair's
+	// open side, and the response's row opens the response
 	ui.Sync(func() { h.win.Resize(fyne.NewSize(1280, 1100)) })
 	h.tap("Request and response")
+	h.waitFor("the response's row", func() bool { return h.selectInspectorRow("result #7 · tools/call") })
 	h.waitFor("the response's tree", func() bool {
 		return h.find(func(o fyne.CanvasObject) bool {
 			l, ok := o.(*widget.Label)
