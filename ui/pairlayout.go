@@ -24,7 +24,6 @@ type pairLayout struct {
 	heads   [2]fyne.CanvasObject
 	toggles [2]*fyne.Container // each side's chevron, shown when stacked
 	chevs   [2]*chevron
-	stacked bool
 	pair    *fyne.Container
 }
 
@@ -67,9 +66,9 @@ func (l *pairLayout) MinSize(objs []fyne.CanvasObject) fyne.Size {
 // Layout implements fyne.Layout.
 func (l *pairLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	pad := theme.Padding()
-	l.stacked = size.Width < pairSideBySide
+	stacked := size.Width < pairSideBySide
 	for i, t := range l.toggles {
-		setVisible(t, l.stacked)
+		setVisible(t, stacked)
 		icon := theme.MenuExpandIcon() // closed: ▸
 		if i == l.open {
 			icon = theme.MenuDropDownIcon() // open: ▾
@@ -78,7 +77,7 @@ func (l *pairLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 			l.chevs[i].icon.SetResource(icon)
 		}
 	}
-	if !l.stacked {
+	if !stacked {
 		w := (size.Width - pad) / 2
 		objs[0].Move(fyne.NewPos(0, 0))
 		objs[0].Resize(fyne.NewSize(w, size.Height))
