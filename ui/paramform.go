@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/theme"
@@ -315,10 +314,7 @@ func (p *paramForm) showSuggestions(arg string, vals []string, err error) {
 	rows := min(len(vals), suggestRows)
 	p.scroll.SetMinSize(fyne.NewSize(0, float32(rows)*p.items[0].MinSize().Height+float32(rows-1)*theme.Padding()))
 	p.scroll.ScrollToTop()
-	bg := canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground))
-	bg.StrokeColor = theme.Color(theme.ColorNameInputBorder)
-	bg.StrokeWidth = 1
-	bg.CornerRadius = theme.InputRadiusSize()
+	bg := newPanelBg(theme.ColorNameOverlayBackground, theme.ColorNameInputBorder, 1, theme.InputRadiusSize())
 	p.drop.Objects = []fyne.CanvasObject{bg, container.New(layout.NewCustomPaddedLayout(2, 2, 2, 2), p.scroll)}
 	p.drop.Show()
 	p.layer.Refresh()
@@ -449,14 +445,28 @@ func (l *dropLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 		top, bottom = v.Offset.Y, min(bottom, v.Offset.Y+v.Size().Height)
 	}
 	for _, o := range objs {
-		h := o.MinSize().Height
-		at := pos.AddXY(0, e.Size().Height)
-		// no room below in the part shown: the list opens above the field
-		if at.Y+h > bottom && pos.Y-h >= top {
-			at = pos.SubtractXY(0, h)
-		}
-		o.Move(at)
+		y, h := dropPlace(pos.Y, pos.Y+e.Size().Height, o.MinSize().Height, top, bottom)
+		o.Move(fyne.NewPos(pos.X, y))
 		o.Resize(fyne.NewSize(e.Size().Width, h))
+	}
+}
+
+// dropPlace is where a list h tall goes for a field from fieldTop to
+// fieldBottom, in a view shown from top to bottom: under the field, or
+// above it when only there it fits; when it fits on neither side, it
+// takes the larger side and is made shorter (it scrolls), never running
+// past what is shown. It returns the list's top and height.
+func dropPlace(fieldTop, fieldBottom, h, top, bottom float32) (y, height float32) {
+	below, above := bottom-fieldBottom, fieldTop-top
+	switch {
+	case h <= below:
+		return fieldBottom, h
+	case h <= above:
+		return fieldTop - h, h
+	case below >= above:
+		return fieldBottom, max(below, 0)
+	default:
+		return top, above
 	}
 }
 

@@ -1,11 +1,13 @@
 package ui
 
 import (
+	"image/color"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/ui/esc"
@@ -126,3 +128,72 @@ func TestSuggestionsDropUnderTheirField(t *testing.T) {
 // listInset is the room allowed between a field and its list: the list's
 // border and inset.
 func listInset(b *widget.Button) float32 { return b.MinSize().Height / 2 }
+
+// TestSuggestionsFollowTheTheme: a list open while View › Theme switches
+// takes the new theme's colours (its background kept the colours it
+// opened with).
+func TestSuggestionsFollowTheTheme(t *testing.T) {
+	w, _, ss := connected(t, nil)
+	r := ss.resources
+	var name *esc.Entry
+	Sync(func() {
+		w.setTheme("dark")
+		selectTab(ss, "Resources")
+		r.list.Select(2)
+		name = r.params.form.FieldEntry("name")
+		w.win.Canvas().Focus(name)
+		name.TypedKey(&fyne.KeyEvent{Name: fyne.KeyDown})
+	})
+	waitFor(t, "suggestions", func() bool { return suggestion(r.formObj, "Alice") != nil })
+	fill := func() color.Color {
+		var c color.Color
+		walkVisible(r.params.Layer(), func(o fyne.CanvasObject) {
+			if b, ok := o.(*panelBg); ok && c == nil {
+				c = test.WidgetRenderer(b).(*panelBgRenderer).rect.FillColor
+			}
+		})
+		return c
+	}
+	var dark color.Color
+	Sync(func() {
+		if dark = fill(); dark != theme.Color(theme.ColorNameOverlayBackground) {
+			t.Fatalf("the open list's background is %v in the dark theme, not its overlay colour", dark)
+		}
+		w.setTheme("light")
+	})
+	light := func() bool {
+		c := theme.Color(theme.ColorNameOverlayBackground)
+		return c != dark && fill() == c
+	}
+	waitFor(t, "the list in the light theme's colours", light)
+	Sync(func() {
+		if suggestion(r.formObj, "Alice") == nil {
+			t.Error("the theme switch closed the list")
+		}
+	})
+}
+
+// TestDropPlace: the list goes under its field, above it when only there
+// it fits, and, fitting nowhere, shortened on the larger side, never past
+// the part of the pane shown (it ran off the bottom).
+func TestDropPlace(t *testing.T) {
+	for _, c := range []struct {
+		name                                  string
+		fieldTop, fieldBottom, h, top, bottom float32
+		y, height                             float32
+	}{
+		{"room below", 100, 140, 200, 0, 600, 140, 200},
+		{"room above only", 400, 440, 200, 0, 600, 200, 200},
+		{"neither side, more below", 100, 140, 300, 0, 400, 140, 260},
+		{"neither side, more above", 250, 290, 300, 0, 400, 0, 250},
+		{"scrolled view", 350, 390, 200, 300, 600, 390, 200},
+	} {
+		y, h := dropPlace(c.fieldTop, c.fieldBottom, c.h, c.top, c.bottom)
+		if y != c.y || h != c.height {
+			t.Errorf("%s: the list at %v, %v tall; want at %v, %v tall", c.name, y, h, c.y, c.height)
+		}
+		if y < c.top || (y+h > c.bottom && h > 0) {
+			t.Errorf("%s: the list (%v–%v) runs past the view (%v–%v)", c.name, y, y+h, c.top, c.bottom)
+		}
+	}
+}

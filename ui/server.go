@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -95,7 +94,7 @@ func (s *server) refreshPane() {
 			msg.Importance = widget.DangerImportance
 			msg.Truncation = fyne.TextTruncateEllipsis
 			re := widget.NewButtonWithIcon("Reconnect", theme.ViewRefreshIcon(), s.onRetry)
-			bg := canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground))
+			bg := newPanelBg(theme.ColorNameOverlayBackground, "", 0, 0)
 			bar := container.NewStack(bg, container.NewBorder(nil, nil, widget.NewIcon(theme.ErrorIcon()), re, msg))
 			content = container.NewStack(content, container.NewBorder(nil, bar, nil, nil))
 		}

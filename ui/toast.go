@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
-	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
@@ -128,10 +127,8 @@ func (t *toaster) showAction(level, msg, actLabel string, life time.Duration, ac
 		more.Importance = widget.LowImportance
 		right.Objects = append([]fyne.CanvasObject{more}, right.Objects...)
 	}
-	bg := canvas.NewRectangle(theme.Color(theme.ColorNameOverlayBackground))
-	bg.CornerRadius = 6
-	bg.StrokeWidth = 2
-	bg.StrokeColor = colorFor(toastColor(level))
+	bg := newPanelBg(theme.ColorNameOverlayBackground, "", 2, 6)
+	bg.level = toastColor(level)
 	row := container.NewBorder(nil, nil, icon, right, label)
 	sized := container.NewStack(bg, container.NewPadded(row))
 	item.obj = sized

@@ -747,3 +747,55 @@ func tailFit(s string, width float32, measure func(string) float32) string {
 	}
 	return "…" + string(r[lo:])
 }
+
+// panelBg is the background of something that lies over the screens (a
+// drop-down list, a toast, a banner): a rectangle in theme colours,
+// taken again each time it is refreshed, so that a theme switch, which
+// refreshes every widget, recolours it (a bare canvas.Rectangle keeps the
+// colours it was made with).
+type panelBg struct {
+	widget.BaseWidget
+	fill, stroke  fyne.ThemeColorName
+	level         string // when set, the outline is this status's colour
+	width, radius float32
+}
+
+// newPanelBg is a background filled with fill and outlined width wide
+// with stroke ("" for none), its corners rounded by radius.
+func newPanelBg(fill, stroke fyne.ThemeColorName, width, radius float32) *panelBg {
+	b := &panelBg{fill: fill, stroke: stroke, width: width, radius: radius}
+	b.ExtendBaseWidget(b)
+	return b
+}
+
+// CreateRenderer implements fyne.Widget.
+func (b *panelBg) CreateRenderer() fyne.WidgetRenderer {
+	r := &panelBgRenderer{b: b, rect: canvas.NewRectangle(color.Transparent)}
+	r.Refresh()
+	return r
+}
+
+type panelBgRenderer struct {
+	b    *panelBg
+	rect *canvas.Rectangle
+}
+
+func (r *panelBgRenderer) Layout(size fyne.Size)        { r.rect.Resize(size) }
+func (r *panelBgRenderer) MinSize() fyne.Size           { return fyne.Size{} }
+func (r *panelBgRenderer) Objects() []fyne.CanvasObject { return []fyne.CanvasObject{r.rect} }
+func (r *panelBgRenderer) Destroy()                     {}
+
+// Refresh takes the theme's colours afresh.
+func (r *panelBgRenderer) Refresh() {
+	b := r.b
+	r.rect.FillColor = theme.Color(b.fill)
+	r.rect.StrokeColor = color.Transparent
+	switch {
+	case b.level != "":
+		r.rect.StrokeColor = colorFor(b.level)
+	case b.stroke != "":
+		r.rect.StrokeColor = theme.Color(b.stroke)
+	}
+	r.rect.StrokeWidth, r.rect.CornerRadius = b.width, b.radius
+	r.rect.Refresh()
+}
