@@ -112,3 +112,41 @@ func TestChaos(t *testing.T) {
 		t.Errorf("%d requests left waiting", waiting)
 	}
 }
+
+// TestServerRequestAfterClose: a request of the server's that the wire
+// hands over after the connection closed (its reader had read it) is
+// recorded, marked "no response" and not put to the user, instead of
+// waiting forever in the log (TestChaos found one left waiting).
+func TestServerRequestAfterClose(t *testing.T) {
+	fs := newFakeServer(t)
+	sampler := &blockingSampler{delay: time.Millisecond, got: make(chan *SamplingRequest, 1)}
+	s, log := newTestSession(t, fs, &Options{Handlers: Handlers{Sampling: sampler}})
+	if err := s.Connect(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	c := fs.conn()
+	c.mu.Lock()
+	h := c.h
+	c.mu.Unlock()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	h.OnMessage([]byte(`{"jsonrpc":"2.0","id":"late","method":"sampling/createMessage","params":{"messages":[],"maxTokens":1}}`))
+	var found bool
+	for _, e := range log.Events() {
+		if e.Kind == events.KindMessage && e.Dir == events.DirIn && e.ID == `"late"` {
+			found = true
+			if e.Outcome == nil || e.Outcome.State != events.NoResponse {
+				t.Errorf("the late request's outcome is %+v, want no response", e.Outcome)
+			}
+		}
+	}
+	if !found {
+		t.Error("the request that came after the close is not in the log")
+	}
+	select {
+	case <-sampler.got:
+		t.Error("the sampler was asked to answer a request on a closed connection")
+	default:
+	}
+}

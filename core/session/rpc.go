@@ -558,6 +558,21 @@ func (s *Session) recordOn(l *link, m events.Event) (uint64, bool) {
 	return s.log.Append(m), true
 }
 
+// recordIn appends m, a request that came in on l, to the log, and
+// reports whether l is still open. A request the wire had already read
+// when l closed arrives after the log was told the connection closed:
+// nobody will answer it, so it is marked NoResponse at once (it would
+// wait forever) and is not served.
+func (s *Session) recordIn(l *link, m events.Event) (uint64, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	seq := s.log.Append(m)
+	if l.closed {
+		s.log.MarkNoResponse(m.Conn, events.DirIn, m.ID)
+	}
+	return seq, !l.closed
+}
+
 // write hands raw to the wire.
 func (s *Session) write(ctx context.Context, l *link, raw []byte, header http.Header) error {
 	var so *wire.SendOptions
@@ -685,9 +700,11 @@ func (s *Session) onOne(l *link, raw []byte) {
 	switch {
 	case env.Method != "" && hasID:
 		run, _ := s.relate(json.RawMessage(env.Params))
-		seq := s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindMessage, Dir: events.DirIn,
+		seq, open := s.recordIn(l, events.Event{Time: now, Conn: s.conn, Kind: events.KindMessage, Dir: events.DirIn,
 			Type: events.MsgRequest, ID: string(id), Method: env.Method, Raw: raw, Run: run})
-		s.serveRequest(l, string(id), env.Method, json.RawMessage(env.Params), raw, run, seq)
+		if open {
+			s.serveRequest(l, string(id), env.Method, json.RawMessage(env.Params), raw, run, seq)
+		}
 	case env.Method != "":
 		run, rel := s.relate(json.RawMessage(env.Params))
 		seq := s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindMessage, Dir: events.DirIn,

@@ -187,6 +187,7 @@ type recorder interface {
 	Append(e events.Event) uint64
 	MarkCancelled(conn string, dir events.Direction, id string)
 	MarkTimedOut(conn string, dir events.Direction, id string)
+	MarkNoResponse(conn string, dir events.Direction, id string)
 	CloseConn(conn string)
 }
 
