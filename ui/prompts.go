@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
@@ -30,7 +31,7 @@ type promptsScreen struct {
 	gen int
 
 	list    *widget.List
-	banner  *fyne.Container
+	banner  *listBanner
 	cache   *cacheBadge
 	status  *widget.Label
 	detail  *fyne.Container
@@ -78,13 +79,13 @@ func (p *promptsScreen) buildUI() fyne.CanvasObject {
 			p.onSelect(p.shown[i])
 		}
 	}
-	p.banner = listChangedBanner(p.onRefresh)
+	p.banner = newListBanner(p.onRefresh)
 	p.status = widget.NewLabel("Loading prompts…")
 	p.status.Importance = widget.LowImportance
 	p.status.Wrapping = fyne.TextWrapWord // a long server name must not widen the list
 	p.more = nextPageButton(p.onNextPage)
 	p.cache = p.ss.cache.badge()
-	left := container.NewBorder(container.NewVBox(p.banner, p.search, p.status, p.cache.obj), p.more, nil, nil, p.list)
+	left := container.NewBorder(container.NewVBox(p.banner.obj, p.search, p.status, p.cache.obj), p.more, nil, nil, p.list)
 	p.title = heading("")
 	p.title.SizeName = theme.SizeNameSubHeadingText
 	p.title.Wrapping = fyne.TextWrapWord
@@ -103,7 +104,7 @@ func (p *promptsScreen) buildUI() fyne.CanvasObject {
 }
 
 func (p *promptsScreen) onRefresh() {
-	p.banner.Hide()
+	p.banner.hide()
 	p.prompts = nil
 	p.loadPage("")
 }
@@ -113,8 +114,9 @@ func (p *promptsScreen) onNextPage() { p.loadPage(p.next) }
 
 func (p *promptsScreen) loadPage(cursor string) {
 	run(p.ss, func(ctx context.Context, c Conn) (page[Prompt], error) {
+		asked := time.Now()
 		ps, next, err := c.ListPrompts(ctx, cursor)
-		return page[Prompt]{ps, next}, err
+		return page[Prompt]{ps, next, asked}, err
 	},
 		func(pg page[Prompt], err error) {
 			if err != nil {
@@ -122,6 +124,9 @@ func (p *promptsScreen) loadPage(cursor string) {
 				return
 			}
 			p.offer.offered()
+			if cursor == "" {
+				p.banner.listed(pg.asked)
+			}
 			p.prompts = append(p.prompts, pg.items...)
 			if c := p.ss.conn(); c != nil && cursor == "" {
 				p.cache.set(lastHint(c, "prompts/list"), listContent(pg.items))
@@ -191,13 +196,13 @@ func (p *promptsScreen) selectName(name string) {
 	selectWhere(p.list, p.shown, func(x Prompt) bool { return x.Name == name })
 }
 
-func (p *promptsScreen) onListChanged() {
+func (p *promptsScreen) onListChanged(at time.Time) {
 	p.cache.listChanged()
 	if p.ss.s.cfg.AutoRefreshOnListChanged {
 		p.onRefresh()
 		return
 	}
-	p.banner.Show()
+	p.banner.listChanged(at)
 }
 
 func (p *promptsScreen) onSelect(pr Prompt) {

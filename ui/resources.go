@@ -36,7 +36,7 @@ type resourcesScreen struct {
 	updated   map[string]time.Time
 
 	list    *widget.List
-	banner  *fyne.Container
+	banner  *listBanner
 	status  *widget.Label
 	cache   *cacheBadge            // the list's
 	reads   map[string]*cacheBadge // each read result's, by URI
@@ -149,14 +149,14 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 			r.onSelect(r.rows[r.view[i].item])
 		}
 	}
-	r.banner = listChangedBanner(r.onRefresh)
+	r.banner = newListBanner(r.onRefresh)
 	r.status = widget.NewLabel("Loading resources…")
 	r.status.Importance = widget.LowImportance
 	r.status.Wrapping = fyne.TextWrapWord // a long "No resource matches …" must not widen the list
 	r.more = nextPageButton(r.onNextPage)
 	r.cache = r.ss.cache.badge()
 	r.reads = map[string]*cacheBadge{}
-	left := container.NewBorder(container.NewVBox(r.banner, r.search, r.status, r.cache.obj), r.more, nil, nil, r.list)
+	left := container.NewBorder(container.NewVBox(r.banner.obj, r.search, r.status, r.cache.obj), r.more, nil, nil, r.list)
 
 	r.title = heading("")
 	r.title.SizeName = theme.SizeNameSubHeadingText
@@ -195,7 +195,7 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 }
 
 func (r *resourcesScreen) onRefresh() {
-	r.banner.Hide()
+	r.banner.hide()
 	r.load(false)
 }
 
@@ -206,14 +206,16 @@ func (r *resourcesScreen) load(more bool) {
 	type lists struct {
 		res  []Resource
 		tmpl []ResourceTemplate
-		terr error
-		next string
+		terr  error
+		next  string
+		asked time.Time
 	}
 	cursor := r.next
 	if !more {
 		cursor = ""
 	}
 	run(r.ss, func(ctx context.Context, c Conn) (lists, error) {
+		asked := time.Now()
 		res, next, err := c.ListResources(ctx, cursor)
 		if err != nil {
 			return lists{}, err
@@ -222,7 +224,7 @@ func (r *resourcesScreen) load(more bool) {
 			return lists{res: res, next: next}, nil
 		}
 		tmpl, terr := c.ListResourceTemplates(ctx)
-		return lists{res, tmpl, terr, next}, nil
+		return lists{res, tmpl, terr, next, asked}, nil
 	}, func(l lists, err error) {
 		if err != nil {
 			r.offer.failed(r.status, "resources", err, "resources", "resources/list")
@@ -233,6 +235,7 @@ func (r *resourcesScreen) load(more bool) {
 			r.resources = append(r.resources, l.res...)
 		} else {
 			r.resources, r.templates = l.res, l.tmpl
+			r.banner.listed(l.asked)
 			if c := r.ss.conn(); c != nil {
 				r.cache.set(lastHint(c, "resources/list"), listContent(l.res))
 			}
@@ -255,13 +258,13 @@ func (r *resourcesScreen) load(more bool) {
 	})
 }
 
-func (r *resourcesScreen) onListChanged() {
+func (r *resourcesScreen) onListChanged(at time.Time) {
 	r.cache.listChanged()
 	if r.ss.s.cfg.AutoRefreshOnListChanged {
 		r.onRefresh()
 		return
 	}
-	r.banner.Show()
+	r.banner.listChanged(at)
 }
 
 // onUpdated marks a subscribed resource as updated.

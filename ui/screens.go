@@ -225,11 +225,11 @@ func run[T any](ss *serverScreens, op func(ctx context.Context, c Conn) (T, erro
 func (ss *serverScreens) onNotification(n Notification) {
 	switch n.Method {
 	case "notifications/tools/list_changed":
-		ss.tools.onListChanged()
+		ss.tools.onListChanged(n.Time)
 	case "notifications/resources/list_changed":
-		ss.resources.onListChanged()
+		ss.resources.onListChanged(n.Time)
 	case "notifications/prompts/list_changed":
-		ss.prompts.onListChanged()
+		ss.prompts.onListChanged(n.Time)
 	case "notifications/resources/updated":
 		ss.resources.onUpdated(n)
 	case "notifications/message":
@@ -243,6 +243,8 @@ func (ss *serverScreens) onNotification(n Notification) {
 type page[T any] struct {
 	items []T
 	next  string
+	// asked is when the request for the page started.
+	asked time.Time
 }
 
 // nextPageButton is the "Load next page" button of a paginated list.
@@ -252,15 +254,53 @@ func nextPageButton(load func()) *widget.Button {
 	return b
 }
 
-// listChangedBanner is the "list updated — Refresh" indicator.
-func listChangedBanner(refresh func()) *fyne.Container {
+// listBanner is a list screen's "List updated — Refresh" indicator. It
+// shows when the server says its list changed after the list shown was
+// asked for. A list_changed read off the wire before the request that
+// fetched the list went out is in that list already and leaves no banner:
+// server-everything announces its tools right after initialize, before
+// the first tools/list, and the banner called a fresh list stale.
+type listBanner struct {
+	obj *fyne.Container
+	// changed is when the newest list_changed was read off the wire.
+	changed time.Time
+}
+
+// newListBanner is a hidden banner whose Refresh button calls refresh.
+func newListBanner(refresh func()) *listBanner {
 	b := widget.NewButtonWithIcon("Refresh", theme.ViewRefreshIcon(), refresh)
 	b.Importance = widget.WarningImportance
 	l := widget.NewLabel("List updated")
 	c := container.NewHBox(widget.NewIcon(theme.InfoIcon()), l, b)
 	c.Hide()
-	return c
+	return &listBanner{obj: c}
 }
+
+// listChanged notes a list_changed read at at, and shows the banner.
+func (b *listBanner) listChanged(at time.Time) {
+	if at.IsZero() {
+		at = time.Now()
+	}
+	if at.After(b.changed) {
+		b.changed = at
+	}
+	b.obj.Show()
+}
+
+// listed notes a list whose request started at asked: it holds every
+// change announced before then, so the banner goes unless a change came
+// after.
+func (b *listBanner) listed(asked time.Time) {
+	if b.changed.Before(asked) {
+		b.obj.Hide()
+	}
+}
+
+// hide hides the banner (the user asked for the list again).
+func (b *listBanner) hide() { b.obj.Hide() }
+
+// visible reports whether the banner shows.
+func (b *listBanner) visible() bool { return b.obj.Visible() }
 
 // contentView renders one content block: text (markdown when it reads
 // like markdown), images, audio, resource links and embedded resources.

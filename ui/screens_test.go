@@ -134,7 +134,7 @@ func TestToolsScreen(t *testing.T) {
 	// list_changed shows the refresh indicator
 	Sync(func() { ss.onNotification(Notification{Method: "notifications/tools/list_changed"}) })
 	Sync(func() {
-		if !ss.tools.banner.Visible() {
+		if !ss.tools.banner.visible() {
 			t.Error("no list updated indicator")
 		}
 	})

@@ -39,7 +39,7 @@ type toolsScreen struct {
 
 	search  *widget.Entry
 	list    *widget.List
-	banner  *fyne.Container
+	banner  *listBanner
 	status  *widget.Label
 	cache   *cacheBadge
 	detail  *fyne.Container
@@ -247,12 +247,12 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 		}
 		t.onSelect(*t.rows[i].tool)
 	}
-	t.banner = listChangedBanner(t.onRefresh)
+	t.banner = newListBanner(t.onRefresh)
 	t.status = widget.NewLabel("Loading tools…")
 	t.status.SizeName = theme.SizeNameCaptionText
 	t.more = nextPageButton(t.onNextPage)
 	t.cache = t.ss.cache.badge()
-	left := container.NewBorder(container.NewVBox(t.banner, t.search, t.status, t.cache.obj), t.more, nil, nil, t.list)
+	left := container.NewBorder(container.NewVBox(t.banner.obj, t.search, t.status, t.cache.obj), t.more, nil, nil, t.list)
 
 	t.name = heading("")
 	t.name.SizeName = theme.SizeNameSubHeadingText
@@ -366,7 +366,7 @@ func annotationBadges(t Tool) []fyne.CanvasObject {
 }
 
 func (t *toolsScreen) onRefresh() {
-	t.banner.Hide()
+	t.banner.hide()
 	t.all = nil
 	t.loadPage("")
 }
@@ -376,8 +376,9 @@ func (t *toolsScreen) onNextPage() { t.loadPage(t.next) }
 
 func (t *toolsScreen) loadPage(cursor string) {
 	run(t.ss, func(ctx context.Context, c Conn) (page[Tool], error) {
+		asked := time.Now()
 		tools, next, err := c.ListTools(ctx, cursor)
-		return page[Tool]{tools, next}, err
+		return page[Tool]{tools, next, asked}, err
 	}, func(p page[Tool], err error) {
 		if err != nil {
 			t.offer.failed(t.status, "tools", err, "tools", "tools/list")
@@ -385,6 +386,9 @@ func (t *toolsScreen) loadPage(cursor string) {
 			return
 		}
 		t.offer.offered()
+		if cursor == "" {
+			t.banner.listed(p.asked)
+		}
 		t.all = append(t.all, p.items...)
 		t.hay = nil // a new listing: search and groups are made again
 		if c := t.ss.conn(); c != nil && cursor == "" {
@@ -400,13 +404,13 @@ func (t *toolsScreen) loadPage(cursor string) {
 	})
 }
 
-func (t *toolsScreen) onListChanged() {
+func (t *toolsScreen) onListChanged(at time.Time) {
 	t.cache.listChanged()
 	if t.ss.s.cfg.AutoRefreshOnListChanged {
 		t.onRefresh()
 		return
 	}
-	t.banner.Show()
+	t.banner.listChanged(at)
 }
 
 func (t *toolsScreen) applyFilter() {
