@@ -58,7 +58,11 @@ type inspector struct {
 	listen  map[string][]uint64
 	runs    map[string][]uint64 // by server + "\x00" + run
 	statsOf map[string]*events.Stats
-	loaded  uint64 // the newest Seq read when the inspector was built
+	// lastCall is the Seq of the connection's newest tools/call,
+	// prompts/get or resources/read, what Tools → Save last call and
+	// Protocol matrix take (hasCall)
+	lastCall map[string]uint64
+	loaded   uint64 // the newest Seq read when the inspector was built
 
 	server string
 	tab    string
@@ -105,7 +109,20 @@ type inspector struct {
 func newInspector(w *Window, src EventSource) *inspector {
 	return &inspector{w: w, src: src, cleared: map[string]uint64{}, cache: map[uint64]EventView{},
 		lastOf: map[string]uint64{}, tools: map[string][]uint64{}, listen: map[string][]uint64{},
-		runs: map[string][]uint64{}, statsOf: map[string]*events.Stats{}, views: map[string]serverView{}}
+		runs: map[string][]uint64{}, statsOf: map[string]*events.Stats{}, views: map[string]serverView{},
+		lastCall: map[string]uint64{}}
+}
+
+// isCall reports whether e is a call of ours that the Tools menu's "last
+// call" items can take: a tools/call, prompts/get or resources/read sent.
+func isCall(e EventView) bool {
+	return e.Kind == "message" && e.Dir == "out" && e.Type == "request" &&
+		(e.Method == "tools/call" || e.Method == "prompts/get" || e.Method == "resources/read")
+}
+
+// hasCall reports whether server made a call since its last Clear.
+func (in *inspector) hasCall(server string) bool {
+	return in.lastCall[server] > in.cleared[server]
 }
 
 func (in *inspector) buildUI() fyne.CanvasObject {
@@ -347,6 +364,13 @@ func (in *inspector) apply(b EventBatch) {
 // multi round-trip requests, tool attempts, listen streams and runs.
 func (in *inspector) note(e EventView) {
 	in.lastOf[e.Server] = max(in.lastOf[e.Server], e.Seq)
+	if isCall(e) {
+		first := !in.hasCall(e.Server)
+		in.lastCall[e.Server] = e.Seq
+		if first {
+			in.w.updateMenu() // Save last call and Protocol matrix have one now
+		}
+	}
 	in.rounds.Add(&e.Event)
 	if e.Seq > in.cleared[e.Server] {
 		st := in.statsOf[e.Server]
@@ -709,6 +733,7 @@ func (in *inspector) onClear() {
 		}
 	}
 	in.cleared[in.server] = last
+	in.w.updateMenu() // no last call to save or run any more
 	delete(in.statsOf, in.server)
 	in.forget(in.server)
 	in.recount()

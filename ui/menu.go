@@ -105,7 +105,7 @@ func (w *Window) addShortcuts() {
 // menuEnabled says which of the state-dependent menu items do something
 // now: the Servers menu's for the selected server as it stands, Run tool
 // with a tool selected and no call of it running, Cancel call while one
-// runs. The items come in the order addShortcuts lists them.
+// runs, Save last call and Protocol matrix once the server made a call. The items come in the order addShortcuts lists them.
 func (w *Window) menuEnabled(add, paste, connect, disconnect, edit, remove, clearOAuth, run, cancel, saveCall, matrix *fyne.MenuItem) map[*fyne.MenuItem]bool {
 	ro, _ := w.be.ReadOnly()
 	s := w.selected
@@ -123,6 +123,9 @@ func (w *Window) menuEnabled(add, paste, connect, disconnect, edit, remove, clea
 	if s != nil && s.screens != nil {
 		tools = s.screens.tools
 	}
+	// the last call items need a call of the server's (the inspector sees
+	// every one sent, the JSON-RPC tester's too)
+	called := s != nil && w.inspector != nil && w.inspector.hasCall(s.cfg.Name)
 	return map[*fyne.MenuItem]bool{
 		add:        !ro,
 		paste:      !ro,
@@ -133,8 +136,8 @@ func (w *Window) menuEnabled(add, paste, connect, disconnect, edit, remove, clea
 		clearOAuth: s != nil && clears && s.cfg.Transport != "" && s.cfg.Transport != "stdio",
 		run:        tools != nil && tools.selected != nil && tools.running == nil,
 		cancel:     tools != nil && tools.running != nil,
-		saveCall:   s != nil,
-		matrix:     s != nil && !recorded,
+		saveCall:   s != nil && (recorded || called),
+		matrix:     s != nil && !recorded && called,
 	}
 }
 
