@@ -204,8 +204,8 @@ func (r *resourcesScreen) onNextPage() { r.load(true) }
 
 func (r *resourcesScreen) load(more bool) {
 	type lists struct {
-		res  []Resource
-		tmpl []ResourceTemplate
+		res   []Resource
+		tmpl  []ResourceTemplate
 		terr  error
 		next  string
 		asked time.Time
