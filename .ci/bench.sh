@@ -75,7 +75,8 @@ echo "== Ingest: the demo server's flood (200,000 notifications/message) into a 
 echo "   goals: notif/s >= 10,000 sustained; recorded == sent (none lost); heap-cleared-MB back at heap-before-MB after Clear."
 echo "== Huge payloads: one 50 MB tool result (demo get_embedded_resource size) read, recorded and decoded. goal: peak-rss-x <= 3 (peak memory / payload)"
 echo "== Soak: connect / call / disconnect cycles against the demo server. goal: goroutines, fds and heap at the end as at the start"
-echo "== Thousand tools: tools/list of 10,000 tools from a TypeScript SDK v2 server through a session. goal (the window's first step): <= 100 ms"
+echo "== Thousand tools: tools/list of 10,000 tools from a TypeScript SDK v2 server through a session: list-ms in all, server-ms the request's round trip"
+echo "   as the log measured it (the Node server building and writing its answer), client-ms the rest, ours. goal (the window's first step): client-ms <= 100"
 go test -run '^$' -bench 'BenchmarkFlood|BenchmarkHugeToolResult|BenchmarkSoak|BenchmarkListManyTools' -benchtime 1x -count "$runs" ./core/session | minmedmax
 
 echo

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/tidwall/gjson"
 
 	"github.com/spyglass-mcp/spyglass/core/lineage"
 	"github.com/spyglass-mcp/spyglass/core/mcpresult"
@@ -273,26 +274,25 @@ func (s *Session) list(ctx context.Context, method, key string, opts *ListOption
 			return out, err
 		}
 		out.Pages = append(out.Pages, *rep)
-		var page struct {
-			NextCursor *string `json:"nextCursor"`
-		}
-		var fields map[string]span // windows on rep.Raw: no copy of a large page
+		// One pass of encoding/json over the page (a list of 10,000 tools
+		// is megabytes): its members as windows on rep.Raw, no copy; the
+		// items are then split off their array, checked by that pass.
+		var fields map[string]span
 		if err := json.Unmarshal(rep.Raw, &fields); err != nil {
 			return out, fmt.Errorf("session: %s: %w: %w", method, ErrDecode, err)
 		}
-		_ = json.Unmarshal(rep.Raw, &page)
 		if arr := bytes.TrimSpace(fields[key]); len(arr) > 0 && string(arr) != "null" {
-			var its []span
-			if err := json.Unmarshal(arr, &its); err != nil {
-				return out, fmt.Errorf("session: %s: %w: %s: %w", method, ErrDecode, key, err)
+			if arr[0] != '[' {
+				return out, fmt.Errorf("session: %s: %w: %s is not an array", method, ErrDecode, key)
 			}
-			for _, it := range its {
-				out.Items = append(out.Items, json.RawMessage(it))
-			}
+			gjson.Parse(aliasString(arr)).ForEach(func(_, v gjson.Result) bool {
+				out.Items = append(out.Items, json.RawMessage(spanIn(arr, v)))
+				return true
+			})
 		}
 		next := ""
-		if page.NextCursor != nil {
-			next = *page.NextCursor
+		if c := fields["nextCursor"]; len(c) > 0 {
+			_ = json.Unmarshal(c, &next) // not a string: no next page, as before
 		}
 		if next == "" {
 			return out, nil

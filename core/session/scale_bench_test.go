@@ -270,9 +270,28 @@ func BenchmarkListManyTools(b *testing.B) {
 		if len(tools.Tools) != 10000 {
 			b.Fatalf("%d tools listed, want 10,000", len(tools.Tools))
 		}
+		// the request's round trip as the log measured it (sent → answer
+		// read) is the server's own time; the rest is the client's
+		server := listLatency(log, "many")
 		b.ReportMetric(float64(elapsed.Microseconds())/1000, "list-ms")
+		b.ReportMetric(float64(server.Microseconds())/1000, "server-ms")
+		b.ReportMetric(float64((elapsed-server).Microseconds())/1000, "client-ms")
 		b.ReportMetric(mb(heapAfterGC()-h0), "held-MB")
 		runtime.KeepAlive(tools)
 		b.StartTimer()
 	}
+}
+
+// listLatency is the round trip of conn's newest tools/list request, as
+// the log measured it: from the request written to its answer read.
+func listLatency(log *events.Log, conn string) time.Duration {
+	for e := range log.ScanBackward(conn) {
+		if e.Kind == events.KindMessage && e.Dir == events.DirOut && e.Type == events.MsgRequest && e.Method == "tools/list" {
+			if e.Outcome != nil {
+				return e.Outcome.Latency
+			}
+			return 0
+		}
+	}
+	return 0
 }
