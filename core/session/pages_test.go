@@ -43,3 +43,50 @@ func TestListTooManyPages(t *testing.T) {
 		t.Errorf("%d pages fetched, want %d", pages, maxPages)
 	}
 }
+
+// TestListPageShapes: a page's items are split off their array exactly
+// as sent (spaces, nesting and escapes kept), a cursor that is not a
+// string ends the list, and a member that is not an array is a decode
+// error, not an empty list.
+func TestListPageShapes(t *testing.T) {
+	for _, c := range []struct {
+		name, page string
+		items      []string
+		err        bool
+	}{
+		{"items as sent", `{"tools": [ {"name":"a","x":[1,{"y":"]"}]} , {"name":"b\"c"} ] }`, []string{`{"name":"a","x":[1,{"y":"]"}]}`, `{"name":"b\"c"}`}, false},
+		{"cursor not a string", `{"tools":[{"name":"a"}],"nextCursor":7}`, []string{`{"name":"a"}`}, false},
+		{"cursor null", `{"tools":[{"name":"a"}],"nextCursor":null}`, []string{`{"name":"a"}`}, false},
+		{"no tools", `{"tools":null}`, nil, false},
+		{"tools an object", `{"tools":{"name":"a"}}`, nil, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fs := newFakeServer(t)
+			fs.handle = func(fc *fakeConn, m msg) bool {
+				if m.Method != "tools/list" {
+					return false
+				}
+				fc.reply(m.ID, c.page)
+				return true
+			}
+			s, _ := newTestSession(t, fs, nil)
+			l, err := s.ListTools(testCtx(t), nil)
+			if c.err {
+				if !errors.Is(err, ErrDecode) {
+					t.Fatalf("err %v, want a decode error", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, it := range l.Items {
+				got = append(got, string(it))
+			}
+			if strings.Join(got, "\n") != strings.Join(c.items, "\n") {
+				t.Errorf("items\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(c.items, "\n"))
+			}
+		})
+	}
+}
