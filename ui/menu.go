@@ -21,7 +21,7 @@ const TroubleshootingURL = "https://github.com/spyglass-mcp/spyglass/blob/main/d
 
 // shortcutHelp is what Help → Keyboard shortcuts lists (mod is Ctrl or ⌘).
 var shortcutHelp = [][2]string{
-	{"mod+Enter", "Run the selected tool"},
+	{"mod+Enter", "Run the selected tool, get the selected prompt, or read the selected resource (the screen's main button)"},
 	{"mod+K", "Command palette: servers, tools, prompts, resources, actions"},
 	{"mod+F", "Search (tools, logs, or the inspector's events)"},
 	{"mod+B", "Show or hide the server list"},
@@ -35,10 +35,7 @@ var shortcutHelp = [][2]string{
 // text field has the focus, and the same shortcuts on the canvas for when
 // no menu bar is shown.
 func (w *Window) addShortcuts() {
-	mod, modName := fyne.KeyModifierControl, "Ctrl"
-	if runtime.GOOS == "darwin" {
-		mod, modName = fyne.KeyModifierSuper, "⌘"
-	}
+	mod, modName := shortcutMod()
 	key := func(it *fyne.MenuItem, k fyne.KeyName) *fyne.MenuItem {
 		it.Shortcut = &desktop.CustomShortcut{KeyName: k, Modifier: mod}
 		action := it.Action
@@ -52,7 +49,7 @@ func (w *Window) addShortcuts() {
 	connect := fyne.NewMenuItem("Connect", w.onConnectServer)
 	disconnect := fyne.NewMenuItem("Disconnect", w.onDisconnectServer)
 	clearOAuth := fyne.NewMenuItem("Clear OAuth state", w.onClearOAuthServer)
-	run := key(fyne.NewMenuItem("Run tool", w.onRunTool), fyne.KeyReturn)
+	run := key(fyne.NewMenuItem("Run tool", w.onRunAction), fyne.KeyReturn)
 	cancel := fyne.NewMenuItem("Cancel call", w.onCancelTool)
 	saveCall := fyne.NewMenuItem("Save last call to collection…", w.onSaveLastCall)
 	matrix := fyne.NewMenuItem("Protocol matrix of last call…", w.onProtocolMatrix)
@@ -102,10 +99,22 @@ func (w *Window) addShortcuts() {
 	w.updateMenu()
 }
 
+// shortcutMod is the modifier of the window's shortcuts and its name as
+// Help → Keyboard shortcuts and the hints beside buttons write it: Ctrl,
+// or ⌘ on macOS.
+func shortcutMod() (fyne.KeyModifier, string) {
+	if runtime.GOOS == "darwin" {
+		return fyne.KeyModifierSuper, "⌘"
+	}
+	return fyne.KeyModifierControl, "Ctrl"
+}
+
 // menuEnabled says which of the state-dependent menu items do something
 // now: the Servers menu's for the selected server as it stands, Run tool
-// with a tool selected and no call of it running, Cancel call while one
-// runs, Save last call and Protocol matrix once the server made a call. The items come in the order addShortcuts lists them.
+// when the screen shown has its main action ready (see mainAction),
+// Cancel call while a tool's call runs, Save last call and Protocol matrix
+// once the server made a call. The items come in the order addShortcuts
+// lists them.
 func (w *Window) menuEnabled(add, paste, connect, disconnect, edit, remove, clearOAuth, run, cancel, saveCall, matrix *fyne.MenuItem) map[*fyne.MenuItem]bool {
 	ro, _ := w.be.ReadOnly()
 	s := w.selected
@@ -120,8 +129,10 @@ func (w *Window) menuEnabled(add, paste, connect, disconnect, edit, remove, clea
 	recorded := s != nil && s.cfg.Recorded != ""
 	_, clears := w.be.(OAuthClearer)
 	var tools *toolsScreen
+	ready := false
 	if s != nil && s.screens != nil {
 		tools = s.screens.tools
+		_, ready = s.screens.mainAction()
 	}
 	// the last call items need a call of the server's (the inspector sees
 	// every one sent, the JSON-RPC tester's too)
@@ -134,7 +145,7 @@ func (w *Window) menuEnabled(add, paste, connect, disconnect, edit, remove, clea
 		edit:       s != nil && !ro,
 		remove:     s != nil && !ro,
 		clearOAuth: s != nil && clears && s.cfg.Transport != "" && s.cfg.Transport != "stdio",
-		run:        tools != nil && tools.selected != nil && tools.running == nil,
+		run:        ready,
 		cancel:     tools != nil && tools.running != nil,
 		saveCall:   s != nil && (recorded || called),
 		matrix:     s != nil && !recorded && called,

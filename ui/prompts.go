@@ -96,7 +96,7 @@ func (p *promptsScreen) buildUI() fyne.CanvasObject {
 	p.msgs = container.NewVBox()
 	p.drops = container.NewStack()
 	p.formObj = esc.NewVScroll(container.NewStack(container.NewPadded(container.NewVBox(
-		p.title, p.desc, p.formBox, container.NewHBox(p.getBtn), widget.NewSeparator(), p.msgs)), p.drops))
+		p.title, p.desc, p.formBox, wrapRow(p.getBtn, runHint()), widget.NewSeparator(), p.msgs)), p.drops))
 	p.answer = newAnswerPane(p.msgs, p.formObj.(*container.Scroll))
 	p.detail = container.NewStack(emptyState("Select a prompt to fill its arguments and get it."))
 	p.offer = newOfferPane(p.detail, p.search)
@@ -227,6 +227,7 @@ func (p *promptsScreen) onSelect(pr Prompt) {
 	p.detail.Objects = []fyne.CanvasObject{p.formObj}
 	p.detail.Refresh()
 	p.formObj.(*container.Scroll).ScrollToTop() // a new prompt's form starts at its top
+	p.ss.s.w.updateMenu()                       // Run tool (mod+Enter) gets it now
 }
 
 // onGet sends prompts/get with the filled arguments.

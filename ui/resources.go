@@ -173,7 +173,7 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 	r.updLbl = widget.NewLabel("")
 	r.updLbl.Importance = widget.LowImportance
 	r.content = container.NewVBox()
-	actions := wrapRow(r.readBtn, r.subBtn, r.updLbl)
+	actions := wrapRow(r.readBtn, runHint(), r.subBtn, r.updLbl)
 	if b := r.ss.s.w.saveLatestButton(r.ss.s.cfg.Name, "resources/read", func() (func(json.RawMessage) bool, error) {
 		uri, err := r.currentURI() // the resource shown, as Read reads it
 		if err != nil {
@@ -333,6 +333,7 @@ func (r *resourcesScreen) onSelect(row resRow) {
 	r.detail.Objects = []fyne.CanvasObject{r.formObj}
 	r.detail.Refresh()
 	r.formObj.(*container.Scroll).ScrollToTop() // a new row's pane starts at its top
+	r.ss.s.w.updateMenu()                       // Run tool (mod+Enter) reads it now
 	if row.res != nil {
 		r.onRead()
 	}

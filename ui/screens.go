@@ -104,7 +104,10 @@ func newServerScreens(s *server) *serverScreens {
 	ss.where = widget.NewLabel("› " + ss.tabs.Selected().Text)
 	ss.where.SizeName = theme.SizeNameSubHeadingText
 	ss.where.Importance = widget.LowImportance
-	ss.tabs.OnSelected = func(ti *container.TabItem) { ss.where.SetText("› " + ti.Text) }
+	ss.tabs.OnSelected = func(ti *container.TabItem) {
+		ss.where.SetText("› " + ti.Text)
+		s.w.updateMenu() // Run tool follows the screen's main action
+	}
 	ss.obj = container.NewBorder(container.NewBorder(nil, nil, nil, right, container.NewHBox(title, ss.where)), nil, nil, nil, ss.tabs)
 	conn := s.conn
 	conn.OnNotification(func(n Notification) {
@@ -191,6 +194,24 @@ func (ss *serverScreens) load() {
 	ss.prompts.onRefresh()
 	ss.tasks.onRefresh()
 	ss.skills.onRefresh()
+}
+
+// mainAction is what mod+Enter (Tools → Run tool) does on the screen
+// shown: Get prompt on Prompts, Read on Resources, and elsewhere Run of
+// the selected tool, as before there were others. ready says whether it
+// does something now: an item is selected and its button is not waiting
+// for an answer.
+func (ss *serverScreens) mainAction() (act func(), ready bool) {
+	switch ss.tabs.Selected().Text {
+	case "Prompts":
+		p := ss.prompts
+		return p.onGet, p.cur != nil && !p.getBtn.Disabled()
+	case "Resources":
+		r := ss.resources
+		return r.onRead, r.cur != nil && !r.readBtn.Disabled()
+	}
+	t := ss.tools
+	return t.onRun, t.selected != nil && t.running == nil
 }
 
 func (ss *serverScreens) stop() { ss.cancel() }

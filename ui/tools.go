@@ -271,9 +271,6 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 	t.runBtn.Importance = widget.HighImportance
 	t.cancel = widget.NewButtonWithIcon("Cancel", theme.MediaStopIcon(), t.onCancel)
 	t.cancel.Hide()
-	hint := widget.NewLabel("Ctrl+Enter")
-	hint.Importance = widget.LowImportance
-	hint.SizeName = theme.SizeNameCaptionText
 	t.prog = widget.NewProgressBar()
 	t.prog.Hide()
 	t.progInf = widget.NewProgressBarInfinite()
@@ -285,7 +282,7 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 	form := container.NewVBox(
 		t.name, t.ident, t.badges, t.refused, t.desc,
 		heading("Arguments"), t.argsBox,
-		wrapRow(t.runBtn, t.cancel, t.asTask, hint),
+		wrapRow(t.runBtn, t.cancel, t.asTask, runHint()),
 		t.prog, t.progInf, t.progMsg, t.inline,
 		widget.NewSeparator(),
 		t.result,
@@ -294,6 +291,17 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 	t.offer = newOfferPane(t.detail, t.search)
 	t.formObj = esc.NewVScroll(container.NewPadded(form))
 	return listSplit(left, t.detail)
+}
+
+// runHint is the muted "Ctrl+Enter" (⌘+Enter on macOS) beside a
+// screen's main button (Run, Get prompt, Read): the keys that press it
+// from anywhere in the form (see serverScreens.mainAction).
+func runHint() *widget.Label {
+	_, mod := shortcutMod()
+	hint := widget.NewLabel(mod + "+Enter")
+	hint.Importance = widget.LowImportance
+	hint.SizeName = theme.SizeNameCaptionText
+	return hint
 }
 
 // icon is the tool's own icon (from its icons list), decoded once.

@@ -450,10 +450,15 @@ func (w *Window) onEditProfiles() {
 	w.editProfiles()
 }
 
-// onRunTool runs the selected tool of the selected server.
-func (w *Window) onRunTool() {
-	if w.selected != nil && w.selected.screens != nil {
-		w.selected.screens.tools.onRun()
+// onRunAction does the main action of the selected server's screen
+// shown (Tools → Run tool, mod+Enter): runs the selected tool, gets the
+// selected prompt or reads the selected resource.
+func (w *Window) onRunAction() {
+	if w.selected == nil || w.selected.screens == nil {
+		return
+	}
+	if act, ready := w.selected.screens.mainAction(); ready {
+		act()
 	}
 }
 
