@@ -126,6 +126,14 @@ func newParamForm(ss *serverScreens, ref, name string, params []schemaform.Strin
 // Object is the form.
 func (p *paramForm) Object() fyne.CanvasObject { return p.obj }
 
+// FirstField is the entry of the first parameter (nil: none).
+func (p *paramForm) FirstField() fyne.Focusable {
+	if p.form == nil {
+		return nil
+	}
+	return p.form.FirstField()
+}
+
 // Layer is the layer of the suggestions list: the screen lays it over
 // its whole pane, the form included, after (so over) everything else, as
 // large as the pane; it asks for no room.

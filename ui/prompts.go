@@ -228,6 +228,7 @@ func (p *promptsScreen) onSelect(pr Prompt) {
 	p.detail.Refresh()
 	p.formObj.(*container.Scroll).ScrollToTop() // a new prompt's form starts at its top
 	p.ss.s.w.updateMenu()                       // Run tool (mod+Enter) gets it now
+	p.ss.focusField(p.args.FirstField())
 }
 
 // onGet sends prompts/get with the filled arguments.

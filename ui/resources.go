@@ -336,6 +336,8 @@ func (r *resourcesScreen) onSelect(row resRow) {
 	r.ss.s.w.updateMenu()                       // Run tool (mod+Enter) reads it now
 	if row.res != nil {
 		r.onRead()
+	} else if r.params != nil {
+		r.ss.focusField(r.params.FirstField())
 	}
 }
 

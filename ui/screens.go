@@ -214,6 +214,16 @@ func (ss *serverScreens) mainAction() (act func(), ready bool) {
 	return t.onRun, t.selected != nil && t.running == nil
 }
 
+// focusField gives the focus to f, the first field of a form just shown
+// (a tool's arguments, a prompt's, a template's variables), so that what
+// the user types next goes into it; nil (no field) leaves the focus
+// where it is.
+func (ss *serverScreens) focusField(f fyne.Focusable) {
+	if f != nil {
+		ss.s.w.win.Canvas().Focus(f)
+	}
+}
+
 func (ss *serverScreens) stop() { ss.cancel() }
 
 // conn is the live connection, or nil once disconnected.

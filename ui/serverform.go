@@ -48,6 +48,9 @@ type formArgs struct{ f *form.Form }
 // Object implements argsEditor.
 func (a *formArgs) Object() fyne.CanvasObject { return a.f }
 
+// FirstField implements argsEditor.
+func (a *formArgs) FirstField() fyne.Focusable { return a.f.FirstField() }
+
 // JSON implements argsEditor.
 func (a *formArgs) JSON() (json.RawMessage, error) { return a.f.Values() }
 

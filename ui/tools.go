@@ -96,6 +96,9 @@ type argsEditor interface {
 	Object() fyne.CanvasObject
 	// JSON returns the arguments object to send.
 	JSON() (json.RawMessage, error)
+	// FirstField is the control that takes the focus when the form is
+	// shown (nil: none).
+	FirstField() fyne.Focusable
 }
 
 // jsonArgs is the JSON text field editor (coloured; a syntax error's
@@ -123,6 +126,9 @@ func newJSONArgs(schema json.RawMessage, prev string) *jsonArgs {
 
 // Object implements argsEditor.
 func (j *jsonArgs) Object() fyne.CanvasObject { return j.ed }
+
+// FirstField implements argsEditor: the JSON text.
+func (j *jsonArgs) FirstField() fyne.Focusable { return j.e }
 
 // JSON implements argsEditor.
 func (j *jsonArgs) JSON() (json.RawMessage, error) {
@@ -487,6 +493,7 @@ func (t *toolsScreen) onSelect(tool Tool) {
 	if t.shownRequests() != before { // the queue below takes room for the others
 		t.ss.s.w.SetRequestCount(t.ss.s.w.reqCount)
 	}
+	t.ss.focusField(t.args.FirstField())
 }
 
 // shownCall is the call of the tool shown (nil: none yet).
@@ -603,13 +610,17 @@ func (t *toolsScreen) onRun() {
 	if v, ok := t.args.(interface{ Problems() []string }); ok && !t.sendAnyway {
 		if probs := v.Problems(); len(probs) > 0 {
 			msg := "The arguments do not match the tool's schema:\n\n• " + strings.Join(probs, "\n• ") + "\n\nSend them anyway?"
-			esc.Show(esc.NewConfirm("Send invalid arguments?", msg, "Send anyway", func(ok bool) {
+			d := esc.NewConfirm("Send invalid arguments?", msg, "Send anyway", func(ok bool) {
 				if ok {
 					t.sendAnyway = true
 					t.onRun()
 					t.sendAnyway = false
 				}
-			}, t.ss.s.w.win), t.ss.s.w.win)
+			}, t.ss.s.w.win)
+			// going back to fix them is the choice that stands out
+			d.SetConfirmImportance(widget.MediumImportance)
+			d.SetDismissImportance(widget.HighImportance)
+			esc.Show(d, t.ss.s.w.win)
 			return
 		}
 	}

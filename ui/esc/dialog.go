@@ -134,6 +134,14 @@ func (d *ConfirmDialog) SetConfirmImportance(importance widget.Importance) {
 	}
 }
 
+// SetDismissImportance changes how the dismiss button stands out: High
+// makes it the one the eye goes to, for a confirmation whose safe answer
+// is to go back.
+func (d *ConfirmDialog) SetDismissImportance(importance widget.Importance) {
+	d.dismiss.Importance = importance
+	d.dismiss.Refresh()
+}
+
 // Resize sets the dialog's size (a text dialog then keeps it).
 func (d *ConfirmDialog) Resize(size fyne.Size) {
 	d.sized = true

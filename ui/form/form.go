@@ -911,6 +911,39 @@ func (f *Form) FieldEntry(name string) *esc.Entry {
 	return nil
 }
 
+// FirstField is the control of the form's first field that takes the
+// focus (an entry, list or box; a field inside a closed section is
+// passed over), or the JSON editor in JSON mode; nil when the form has no
+// such field ("No arguments.").
+func (f *Form) FirstField() fyne.Focusable {
+	if f.jsonMode {
+		return f.jsonEntry
+	}
+	return firstFocusable(f.fields)
+}
+
+// firstFocusable is the first visible, enabled focusable object in o's
+// containers, depth first (nil when there is none).
+func firstFocusable(o fyne.CanvasObject) fyne.Focusable {
+	if o == nil || !o.Visible() {
+		return nil
+	}
+	if fo, ok := o.(fyne.Focusable); ok {
+		if d, ok := o.(fyne.Disableable); ok && d.Disabled() {
+			return nil
+		}
+		return fo
+	}
+	if c, ok := o.(*fyne.Container); ok {
+		for _, x := range c.Objects {
+			if fo := firstFocusable(x); fo != nil {
+				return fo
+			}
+		}
+	}
+	return nil
+}
+
 // JSONText returns the JSON editor's text as typed, and whether the form
 // is in its JSON editor (what the user entered, for the Arguments view).
 func (f *Form) JSONText() (string, bool) { return f.jsonEntry.Text, f.jsonMode }
