@@ -252,6 +252,13 @@ type serverForm struct {
 	emaNotes     []*widget.Label // "does not apply under enterprise-managed authorization"
 
 	errLbl *widget.Label
+	// scroll is the form's scroller: a problem at a field scrolled out of
+	// it is said under the form too.
+	scroll *container.Scroll
+	// submit saves and closes as Save does (Enter in a one-line field).
+	submit func()
+	// fields are the inputs of the fields with an error line, by key.
+	fields map[string]fyne.CanvasObject
 	// checked: a Save showed problems; the form is validated as it is
 	// edited from then on
 	checked bool
@@ -284,15 +291,20 @@ func showServerForm(w *Window, oldName string, cfg ServerConfig) {
 		title = "Edit " + oldName
 	}
 	var d dialog.Dialog
-	save := esc.NewButton("Save", func() {
+	f.submit = func() {
 		if f.onSave() {
 			d.Hide()
 		}
-	})
+	}
+	save := esc.NewButton("Save", f.submit)
 	save.Importance = widget.HighImportance
 	cancel := esc.NewButton("Cancel", func() { d.Hide() })
 	form := f.buildUI(cfg)
+	for _, e := range f.lineEntries() {
+		f.submitOnEnter(e)
+	}
 	scroll := esc.NewVScroll(barRoom(form, false)) // the entries end before the scroll bar
+	f.scroll = scroll
 	content := container.NewBorder(nil, container.NewVBox(f.errLblInit(), container.NewHBox(layout.NewSpacer(), cancel, save)), nil, nil, scroll)
 	d = dialog.NewCustomWithoutButtons(title, content, w.win)
 	d.Resize(serverFormSize(d, scroll, w.win.Canvas().Size()))
@@ -352,11 +364,32 @@ func (f *serverForm) errLblInit() *widget.Label {
 	return f.errLbl
 }
 
+// lineEntries are the form's one-line entries, where Enter saves (the
+// authorization parameters' rows are added as they are made).
+func (f *serverForm) lineEntries() []*esc.Entry {
+	return []*esc.Entry{f.name, f.command, f.cwd, f.url,
+		f.connTO, f.reqTO, f.taskTTL, f.maxFetch, f.maxMsg,
+		f.clientID, f.clientSecret, f.scopes, f.authURL, f.tokenURL, f.assertFile, f.assertEnv,
+		f.idpIssuer, f.idpTokenURL, f.idpClientID, f.idpSecret, f.idTokenFile, f.idTokenEnv}
+}
+
+// submitOnEnter makes Enter in e save the form as Save does, with the
+// same checks: a form with problems stays open and shows them.
+func (f *serverForm) submitOnEnter(e *esc.Entry) {
+	e.OnSubmitted = func(string) {
+		if f.submit != nil {
+			f.submit()
+		}
+	}
+}
+
 // at puts the inline error line of field key under obj.
 func (f *serverForm) at(key string, obj fyne.CanvasObject) fyne.CanvasObject {
 	if f.errs == nil {
 		f.errs = map[string]*widget.Label{}
+		f.fields = map[string]fyne.CanvasObject{}
 	}
+	f.fields[key] = obj
 	l := wrapLabel("")
 	l.Importance = widget.DangerImportance
 	l.Hide()
@@ -387,29 +420,51 @@ func (f *serverForm) recheck() {
 }
 
 // showProblems shows ps at their fields (a field without one loses its
-// error) and the first under the form; it reports whether there were any.
+// error) and, under the form, the first that the user does not see at
+// its field (one without a field, or scrolled out of view or in a closed
+// section), so that a message is not said twice on screen; it reports
+// whether there were any.
 func (f *serverForm) showProblems(ps []problem) bool {
 	for k := range f.errs {
 		if k != "oauth.scopes" {
 			f.setErr(k, "")
 		}
 	}
+	var unseen []problem
 	for _, p := range ps {
 		f.setErr(p.field, p.msg)
+		if !f.inView(p.field) {
+			unseen = append(unseen, p)
+		}
 	}
-	if len(ps) == 0 {
+	if len(unseen) == 0 {
 		f.errLbl.SetText("")
-		return false
+		return len(ps) > 0
 	}
-	first := ps[0].msg
-	switch {
-	case len(ps) == 2:
+	first := unseen[0].msg
+	switch more := len(ps) - 1; {
+	case more == 1:
 		first += " (and 1 more problem, marked at its field)"
-	case len(ps) > 2:
-		first += fmt.Sprintf(" (and %d more problems, marked at their fields)", len(ps)-1)
+	case more > 1:
+		first += fmt.Sprintf(" (and %d more problems, marked at their fields)", more)
 	}
 	f.errLbl.SetText(first)
 	return true
+}
+
+// inView reports whether the input of field key shows whole in the
+// form's scroller now (false for a problem without a field line). A field
+// not drawn (another transport's, or in a closed section) has no place
+// on the canvas: the driver puts it at 0, above the dialog's scroller.
+func (f *serverForm) inView(key string) bool {
+	obj := f.fields[key]
+	if obj == nil || f.errs[key] == nil || f.scroll == nil {
+		return false
+	}
+	d := fyne.CurrentApp().Driver()
+	top := d.AbsolutePositionForObject(obj).Y
+	viewTop := d.AbsolutePositionForObject(f.scroll).Y
+	return top >= viewTop && top+obj.Size().Height <= viewTop+f.scroll.Size().Height
 }
 
 // setErr shows msg at field key ("" hides it).
@@ -701,6 +756,8 @@ func (f *serverForm) addParam(k, v string) {
 		r.err.Refresh()
 	}
 	r.key.OnChanged = check
+	f.submitOnEnter(r.key)
+	f.submitOnEnter(r.value)
 	del := esc.NewButtonWithIcon("", theme.DeleteIcon(), func() {
 		for i, p := range f.params {
 			if p == r {
