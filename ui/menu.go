@@ -21,7 +21,7 @@ const TroubleshootingURL = "https://github.com/spyglass-mcp/spyglass/blob/main/d
 
 // shortcutHelp is what Help → Keyboard shortcuts lists (mod is Ctrl or ⌘).
 var shortcutHelp = [][2]string{
-	{"mod+Enter", "Run the selected tool, get the selected prompt, or read the selected resource (the screen's main button)"},
+	{"mod+Enter", "Run the selected tool, get the prompt, read the resource"},
 	{"mod+K", "Command palette: servers, tools, prompts, resources, actions"},
 	{"mod+F", "Search (tools, logs, or the inspector's events)"},
 	{"mod+B", "Show or hide the server list"},
