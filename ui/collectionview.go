@@ -200,9 +200,13 @@ func (v *collectionView) show(server string, rep *collection.Report, err error) 
 	}
 	failed := rep.Failed()
 	if failed == 0 {
-		v.status.SetText(fmt.Sprintf("All %d calls passed against %s.", len(rep.Results), server))
+		all := "All " + plural(len(rep.Results), "call")
+		if len(rep.Results) == 1 {
+			all = "The call"
+		}
+		v.status.SetText(fmt.Sprintf("%s passed against %s.", all, server))
 	} else {
-		v.status.SetText(fmt.Sprintf("%d of %d calls failed against %s.", failed, len(rep.Results), server))
+		v.status.SetText(fmt.Sprintf("%d of %s failed against %s.", failed, plural(len(rep.Results), "call"), server))
 	}
 	v.rows.Objects = nil
 	for i := range rep.Results {

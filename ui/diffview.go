@@ -146,9 +146,13 @@ func (v *sessionDiffView) refresh() {
 	case len(res.Pairs) == 0:
 		v.status.SetText("No requests in either session yet.")
 	case diffs == 0:
-		v.status.SetText(fmt.Sprintf("No differences: %d requests match (timing aside).", len(res.Pairs)))
+		verb := "match"
+		if len(res.Pairs) == 1 {
+			verb = "matches"
+		}
+		v.status.SetText(fmt.Sprintf("No differences: %s %s (timing aside).", plural(len(res.Pairs), "request"), verb))
 	default:
-		v.status.SetText(fmt.Sprintf("%d of %d requests differ.", diffs, len(res.Pairs)))
+		v.status.SetText(fmt.Sprintf("%d of %s differ.", diffs, plural(len(res.Pairs), "request")))
 	}
 	v.rows.Objects = nil
 	for i := range res.Pairs {

@@ -574,11 +574,11 @@ func (in *inspector) recount() {
 // 26 tools").
 func (in *inspector) updateCounters() {
 	st := in.stats
-	evs := fmt.Sprintf("%d events", st.Events)
+	evs := plural(int(st.Events), "event")
 	if in.tab != "" || in.query != "" {
-		evs = fmt.Sprintf("%d of %d events", in.rows(), st.Events)
+		evs = itoa(in.rows()) + " of " + evs
 	}
-	s := fmt.Sprintf("%d tool calls · %d errors · %s", st.ToolCalls, st.Errors, evs)
+	s := plural(int(st.ToolCalls), "tool call") + " · " + plural(int(st.Errors), "error") + " · " + evs
 	if in.paused {
 		buf := 0
 		for _, b := range in.pending {

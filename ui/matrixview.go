@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -114,7 +113,7 @@ func (v *matrixView) show(m *Matrix, err error) {
 		case len(c.Changes) == 0:
 			what = "= the same result as " + c.Against
 		default:
-			what = fmt.Sprintf("≠ %d differences from %s", len(c.Changes), c.Against)
+			what = "≠ " + plural(len(c.Changes), "difference") + " from " + c.Against
 		}
 		t := widget.NewLabel("")
 		if c.Duration > 0 {

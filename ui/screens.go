@@ -628,7 +628,7 @@ func sizeText(n int) string {
 	case n >= 1<<10:
 		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
 	}
-	return fmt.Sprintf("%d bytes", n)
+	return plural(n, "byte")
 }
 
 func orDash(s string) string {

@@ -307,7 +307,7 @@ func TestInspector(t *testing.T) {
 		if strings.Contains(titles, "elsewhere") {
 			t.Error("another server's event is in this server's stream")
 		}
-		if !strings.Contains(in.counters.Text, "1 tool calls · 0 errors") {
+		if !strings.Contains(in.counters.Text, "1 tool call · 0 errors") {
 			t.Errorf("counters = %q", in.counters.Text)
 		}
 		// the row carries its badge

@@ -259,7 +259,7 @@ func checkPassed(c string, sk Skill, f SkillFile) string {
 	e, _ := sk.File(f.URI)
 	switch c {
 	case mcpresult.CheckSize:
-		return fmt.Sprintf(": %d bytes, as listed", len(f.Content))
+		return ": " + plural(len(f.Content), "byte") + ", as listed"
 	case mcpresult.CheckDigest:
 		return ": " + shortDigest(e.Digest) + ", as listed"
 	}
@@ -314,7 +314,9 @@ func skillFileView(ss *serverScreens, sk Skill, f SkillFile) []fyne.CanvasObject
 	return append(objs, textView(string(body), "text/markdown"))
 }
 
-// plural is "1 skill", "2 skills".
+// plural is a count with its noun: "1 skill", "2 skills", "0 errors". Every
+// count the window shows in words goes through it ("1 tool calls" and
+// "1 errors" read as a slip).
 func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun

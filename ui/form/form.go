@@ -459,7 +459,11 @@ func (f *Form) textControl(st *schemaform.State, multi bool) fyne.CanvasObject {
 			e.SetMinRowsVisible(4)
 		}
 		if st.Field.MaxLength >= 0 {
-			e.SetPlaceHolder(fmt.Sprintf("up to %d characters", st.Field.MaxLength))
+			chars := "characters"
+			if st.Field.MaxLength == 1 {
+				chars = "character" // ui's plural is not reachable from here
+			}
+			e.SetPlaceHolder(fmt.Sprintf("up to %d %s", st.Field.MaxLength, chars))
 		}
 		e.SetText(st.Text)
 		e.OnChanged = func(s string) { st.SetText(s); f.changed(st) }
