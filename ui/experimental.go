@@ -148,7 +148,7 @@ func (e *experimentalScreen) capCard(cp experimentalCap) fyne.CanvasObject {
 	if len(cp.Methods) > 0 {
 		method = cp.Methods[0]
 	}
-	test := widget.NewButtonWithIcon("Test", theme.NavigateNextIcon(), func() { e.onTest(method) })
+	test := widget.NewButtonWithIcon("Test", arrowIcon(theme.IconNameNavigateNext), func() { e.onTest(method) })
 	test.IconPlacement = widget.ButtonIconTrailingText
 	box.Add(container.NewHBox(test))
 	return widget.NewCard(cp.Name, "", box)

@@ -124,7 +124,7 @@ func (l *listenLane) row(s events.ListenStream) fyne.CanvasObject {
 	lbl.SizeName = theme.SizeNameCaptionText
 	lbl.Wrapping = fyne.TextWrapWord
 	seq := s.Seq
-	open := widget.NewButtonWithIcon("", theme.NavigateNextIcon(), func() { l.in.onSelect(seq) })
+	open := widget.NewButtonWithIcon("", arrowIcon(theme.IconNameNavigateNext), func() { l.in.onSelect(seq) })
 	open.Importance = widget.LowImportance
 	return container.NewBorder(nil, nil, container.NewCenter(b), open, lbl)
 }

@@ -280,7 +280,7 @@ type page[T any] struct {
 
 // nextPageButton is the "Load next page" button of a paginated list.
 func nextPageButton(load func()) *widget.Button {
-	b := widget.NewButtonWithIcon("Load next page", theme.MoveDownIcon(), load)
+	b := widget.NewButtonWithIcon("Load next page", arrowIcon(theme.IconNameMoveDown), load)
 	b.Hide()
 	return b
 }

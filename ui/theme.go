@@ -64,3 +64,24 @@ func (t readableTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.C
 	}
 	return t.Theme.Color(n, v)
 }
+
+// Icon implements fyne.Theme. Fyne's Tree marks an open branch with
+// MoveDown (↓) and a closed one with NavigateNext (→), which read as the
+// inspector's message directions (→ sent, ← received) beside its rows:
+// the theme draws them as ▾ and ▸, the chevrons of the inspector's
+// sections. The window's own buttons that mean "down" or "next" ask for
+// the arrows themselves (arrowIcon).
+func (t readableTheme) Icon(n fyne.ThemeIconName) fyne.Resource {
+	switch n {
+	case theme.IconNameMoveDown:
+		return t.Theme.Icon(theme.IconNameArrowDropDown)
+	case theme.IconNameNavigateNext:
+		return t.Theme.Icon(theme.IconNameMenuExpand)
+	}
+	return t.Theme.Icon(n)
+}
+
+// arrowIcon is Fyne's own icon n (the ↓ of MoveDown, the → of
+// NavigateNext), which readableTheme gives the trees' chevrons instead:
+// for a button that moves something down or goes to the next thing.
+func arrowIcon(n fyne.ThemeIconName) fyne.Resource { return theme.DefaultTheme().Icon(n) }

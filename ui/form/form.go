@@ -508,7 +508,8 @@ func (f *Form) arrayControl(st *schemaform.State) fyne.CanvasObject {
 		for i, it := range st.Items {
 			r := f.fieldRow(it, fmt.Sprintf("#%d", i+1))
 			up := esc.NewButtonWithIcon("", theme.MoveUpIcon(), func() { st.Move(i, i-1); refresh(); f.changed(st) })
-			down := esc.NewButtonWithIcon("", theme.MoveDownIcon(), func() { st.Move(i, i+1); refresh(); f.changed(st) })
+			// Fyne's own ↓: the window's theme draws MoveDown as a tree's ▾
+			down := esc.NewButtonWithIcon("", theme.DefaultTheme().Icon(theme.IconNameMoveDown), func() { st.Move(i, i+1); refresh(); f.changed(st) })
 			del := esc.NewButtonWithIcon("", theme.DeleteIcon(), func() { st.Remove(i); refresh(); f.changed(st) })
 			up.Importance, down.Importance, del.Importance = widget.LowImportance, widget.LowImportance, widget.LowImportance
 			if i == 0 {
