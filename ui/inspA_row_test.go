@@ -89,23 +89,28 @@ func rowOfTitle(in *inspector, title string) *widget.Label {
 }
 
 // TestRowTitlesKeepTheMethod: the shorter words of a row's title keep
-// the method whole, and the round of a multi round-trip request while
-// they can.
+// its id and its "result" word and cut the method ([…] below is the part
+// that may be cut), the round of a multi round-trip request while they
+// can (#12).
 func TestRowTitlesKeepTheMethod(t *testing.T) {
 	for _, c := range []struct {
 		e     EventView
 		round string
 		want  []string
 	}{
-		{EventView{Kind: "message", Type: "request", Method: "tools/call", Title: "tools/call #7"}, "", []string{"tools/call #7", "tools/call"}},
-		{EventView{Kind: "message", Type: "result", Method: "tools/call", Title: "result #7 · tools/call"}, "", []string{"result #7 · tools/call", "result · tools/call", "tools/call"}},
-		{EventView{Kind: "message", Type: "request", Method: "tools/call", Title: "tools/call #7"}, "round 2/3", []string{"round 2/3 · tools/call #7", "round 2/3 · tools/call", "tools/call"}},
-		{EventView{Kind: "message", Type: "notification", Method: "notifications/initialized", Title: "notifications/initialized"}, "", []string{"notifications/initialized"}},
+		{EventView{Kind: "message", Type: "request", Method: "tools/call", Title: "tools/call #7"}, "", []string{"tools/call #7", "[tools/call] #7"}},
+		{EventView{Kind: "message", Type: "result", Method: "tools/call", Title: "result #7 · tools/call"}, "", []string{"result #7 · tools/call", "result #7 · [tools/call]"}},
+		{EventView{Kind: "message", Type: "request", Method: "tools/call", Title: "tools/call #7"}, "round 2/3", []string{"round 2/3 · tools/call #7", "round 2/3 · [tools/call] #7", "[tools/call] #7"}},
+		{EventView{Kind: "message", Type: "notification", Method: "notifications/initialized", Title: "notifications/initialized"}, "", []string{"notifications/initialized", "[notifications/initialized]"}},
 		{EventView{Kind: "stderr", Title: "stderr · hello"}, "", []string{"stderr · hello"}},
 	} {
 		var got []string
 		for _, r := range rowTitles(c.e, c.round) {
-			got = append(got, r.text)
+			s := r.text
+			if r.method != "" {
+				s = r.head + "[" + r.method + "]" + r.tail
+			}
+			got = append(got, s)
 		}
 		if strings.Join(got, "|") != strings.Join(c.want, "|") {
 			t.Errorf("rowTitles(%q, %q) = %q, want %q", c.e.Title, c.round, got, c.want)

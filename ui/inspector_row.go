@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -14,17 +16,41 @@ import (
 type rowTitle struct {
 	text string
 	keep float32
+	// method, when set, is the part of text that may be cut: text is
+	// head + method + tail, and where it does not fit the method is cut
+	// in its middle around "…" while the rest (the id, "result") stays
+	// whole; keep is then the width with a few runes of the method.
+	method, head, tail string
+}
+
+// rowMethodKeep is how many runes of a method a cut title keeps at
+// least before the row gives up its badge ("res…ist").
+const rowMethodKeep = 6
+
+// fit is the title's text for a label width wide: the text, or with the
+// method cut in its middle so that the rest fits whole.
+func (t rowTitle) fit(width float32) string {
+	if t.method == "" || rowTextWidth(t.text) <= width {
+		return t.text
+	}
+	measure := func(s string) float32 { return fyne.MeasureText(s, theme.TextSize(), fyne.TextStyle{}).Width }
+	room := width - rowTextWidth(t.head+t.tail)
+	if room <= measure("…") {
+		return t.head + "…" + t.tail
+	}
+	return t.head + middleFit(t.method, room, measure) + t.tail
 }
 
 // eventRow lays out one row of the inspector's list: the direction, the
-// title, the badge and the time. The method is what tells rows apart, so
-// it gets its room first: where the title does not fit beside the badge
-// and the time (the inspector at 1024×700 cut "tools/call #7" to
-// "tools/c…"), the time goes first (the details show it): on every row
-// while the inspector is narrow, else on a row whose title needs its
-// room. Then the title drops its id and its "result" word for the method
-// alone, then the badge goes (the title's colour still says failed);
-// only a method wider than the whole row is cut.
+// title, the badge and the time. The method and the id are what tell
+// rows apart, so they get their room first: where the title does not fit
+// beside the badge and the time (the inspector at 1024×700 cut
+// "tools/call #7" to "tools/c…"), the time goes first (the details show
+// it): on every row while the inspector is narrow, else on a row whose
+// title needs its room. Then the method is cut in its middle, the id and
+// the "result" word kept ("result #6 · resources/t…es/list": a row that
+// lost its "#6" could no longer be matched with its request by eye), then
+// the badge goes (the title's colour still says failed).
 type eventRow struct {
 	titles []rowTitle // longest first
 }
@@ -38,7 +64,8 @@ type rowTry struct {
 
 // rowTitles are the words of e's row title, longest first: the title the
 // list shows (round is the "round 2/3" of a multi round-trip request),
-// then for a JSON-RPC message shorter ones that keep the method whole.
+// then for a JSON-RPC message the same words with the method cut, and
+// without the round.
 func rowTitles(e EventView, round string) []rowTitle {
 	full := e.Heading()
 	if round != "" {
@@ -50,25 +77,23 @@ func rowTitles(e EventView, round string) []rowTitle {
 	if e.Method == "notifications/message" { // the log line after it may be cut
 		return []rowTitle{{text: full, keep: rowTextWidth(e.Method + " · …")}}
 	}
-	var out []rowTitle
-	add := func(s string) {
-		if len(out) == 0 || out[len(out)-1].text != s {
-			out = append(out, rowTitle{text: s, keep: rowTextWidth(s)})
-		}
+	out := []rowTitle{{text: full, keep: rowTextWidth(full)}}
+	i := strings.LastIndex(full, e.Method)
+	if i < 0 {
+		return out
 	}
-	add(full)
-	switch e.Type {
-	case "request":
-		if round != "" {
-			add(round + " · " + e.Method)
+	cut := func(head, tail string) rowTitle {
+		least := e.Method
+		if r := []rune(e.Method); len(r) > rowMethodKeep+1 {
+			least = string(r[:rowMethodKeep/2]) + "…" + string(r[len(r)-rowMethodKeep/2:])
 		}
-	case "result", "error":
-		if round != "" {
-			add(round + " · " + e.Type + " · " + e.Method)
-		}
-		add(e.Type + " · " + e.Method)
+		return rowTitle{text: head + e.Method + tail, keep: rowTextWidth(head + least + tail), method: e.Method, head: head, tail: tail}
 	}
-	add(e.Method)
+	head, tail := full[:i], full[i+len(e.Method):]
+	out = append(out, cut(head, tail))
+	if round != "" && strings.HasPrefix(head, round+" · ") {
+		out = append(out, cut(strings.TrimPrefix(head, round+" · "), tail))
+	}
 	return out
 }
 
@@ -128,7 +153,7 @@ func (r *eventRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	for _, t := range titles {
 		tries = append(tries, rowTry{t, false, false})
 	}
-	pick := tries[len(tries)-1] // nothing fits: the method alone, cut
+	pick := tries[len(tries)-1] // nothing fits: the method cut to what fits
 	for _, try := range tries {
 		need := try.t.keep
 		if try.badge && bw > 0 {
@@ -142,7 +167,6 @@ func (r *eventRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 			break
 		}
 	}
-	setText(title, pick.t.text)
 	right := size.Width
 	setVisible(tm, pick.time)
 	if pick.time {
@@ -161,4 +185,5 @@ func (r *eventRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	}
 	title.Move(fyne.NewPos(x, 0))
 	title.Resize(fyne.NewSize(max(right-x, 0), size.Height))
+	setText(title, pick.t.fit(max(right-x, 0)))
 }

@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"strconv"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
@@ -69,4 +72,77 @@ func TestPayloadTreeMarksBranchesWithChevrons(t *testing.T) {
 			t.Errorf("the payload tree shows no ▾ (%s) or no ▸ (%s) (seen: %v)", open, closed, seen)
 		}
 	})
+}
+
+// TestInspectorRowsKeepTheirID: every row of a request or a response
+// keeps its id where the inspector is narrow; the method is cut in its
+// middle instead. At 1024×700 "resources/templates/list #6" and "result
+// #6 · resources/templates/list" lost their "#6" (and said nothing of
+// it), while every other row kept its own, so that pair could no longer
+// be matched by eye (#12).
+func TestInspectorRowsKeepTheirID(t *testing.T) {
+	for _, size := range []fyne.Size{{Width: 1024, Height: 700}, {Width: 1280, Height: 800}} {
+		w, b, _ := connected(t, nil)
+		Sync(func() { w.win.Resize(size) })
+		in := w.inspector
+		var sent []EventView
+		for i, m := range []string{"resources/templates/list", "notifications/resources/list_changed_too", "tools/call"} {
+			id := strconv.Itoa(60 + i)
+			sent = append(sent,
+				EventView{Server: "fake", Kind: "message", Dir: "out", Type: "request", ID: id, Method: m, Title: m + " #" + id, Badge: "1ms", Categories: []string{"rpc"}},
+				EventView{Server: "fake", Kind: "message", Dir: "in", Type: "result", ID: id, Method: m, Title: "result #" + id + " · " + m, Categories: []string{"rpc"}})
+		}
+		b.ev.send(sent...)
+		listDrawn(t, in)
+		last := sent[len(sent)-1].Title
+		waitFor(t, "the rows sent", func() bool {
+			titles := in.shownTitles()
+			return !in.searching && len(titles) > 0 && titles[len(titles)-1] == last
+		})
+		Sync(func() {
+			var rows []*widget.Label
+			walkVisible(in.list, func(o fyne.CanvasObject) {
+				if c, ok := o.(*fyne.Container); ok {
+					if _, ok := c.Layout.(*eventRow); ok {
+						rows = append(rows, c.Objects[0].(*widget.Label))
+					}
+				}
+			})
+			for _, e := range sent {
+				var row *widget.Label
+				for _, l := range rows {
+					if l.Text == e.Title || titleCut(e.Title, e.Method, l.Text) {
+						row = l
+					}
+				}
+				if row == nil {
+					var got []string
+					for _, l := range rows {
+						got = append(got, l.Text)
+					}
+					t.Errorf("%v: no row reads %q whole or with its method cut around …, its id kept (rows: %q)", size, e.Title, got)
+					continue
+				}
+				need := fyne.MeasureText(row.Text, theme.TextSize(), row.TextStyle).Width + 2*theme.InnerPadding()
+				if row.Size().Width < need {
+					t.Errorf("%v: the row %q has %v px, under the %v its text needs: the label cuts it", size, row.Text, row.Size().Width, need)
+				}
+			}
+			t.Logf("%v: the list is %v px wide", size, in.list.Size().Width)
+		})
+	}
+}
+
+// titleCut reports whether text is whole, a row's title, with its method
+// cut in the middle and the rest (the id, "result") kept.
+func titleCut(whole, method, text string) bool {
+	i := strings.LastIndex(whole, method)
+	if i < 0 || !strings.Contains(text, "…") || utf8.RuneCountInString(text) >= utf8.RuneCountInString(whole) {
+		return false
+	}
+	head, tail := whole[:i], whole[i+len(method):]
+	mid := strings.TrimSuffix(strings.TrimPrefix(text, head), tail)
+	parts := strings.SplitN(mid, "…", 2)
+	return strings.HasPrefix(text, head) && strings.HasSuffix(text, tail) && len(parts) == 2 &&
+		strings.HasPrefix(method, parts[0]) && strings.HasSuffix(method, parts[1])
 }
