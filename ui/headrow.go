@@ -111,7 +111,8 @@ func IconButtonName(b *widget.Button) string { return iconNames[b] }
 // name is the shortest ("Request"): the name tells the two stacked sides
 // apart, the badge, the word Expand all and the id (all in the detail's
 // head too) do not. Its minimum is the shortest name beside the icons,
-// so the pane's words never widen the inspector.
+// so the pane's words never widen the inspector. A third object, when a
+// stacked pair adds one (its tap area), is laid over the name.
 type nameRow struct {
 	name       *widget.Label
 	names      []string       // longest first
@@ -171,6 +172,10 @@ func (r *nameRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	acts.Resize(fyne.NewSize(aw, size.Height))
 	name.Move(fyne.NewPos(0, 0))
 	name.Resize(fyne.NewSize(max(size.Width-aw-pad, 0), size.Height))
+	for _, o := range objs[2:] { // over the name, not over the actions
+		o.Move(name.Position())
+		o.Resize(name.Size())
+	}
 }
 
 // metaRow is the event detail's line under its title: the event's facts

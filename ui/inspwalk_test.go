@@ -9,10 +9,12 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/core/events"
+	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
 
 // TestCountsSayOneInTheSingular: a count of one reads "1 tool call" and
@@ -145,4 +147,62 @@ func titleCut(whole, method, text string) bool {
 	parts := strings.SplitN(mid, "…", 2)
 	return strings.HasPrefix(text, head) && strings.HasSuffix(text, tail) && len(parts) == 2 &&
 		strings.HasPrefix(method, parts[0]) && strings.HasSuffix(method, parts[1])
+}
+
+// TestStackedSideOpensFromItsName: clicking the name on a stacked side's
+// head line ("Response · id 5") swaps the sides as its chevron does; the
+// new-user walk clicked the name and nothing happened. Raw on the same
+// line stays Raw, and the pair stays an accordion: one side open (#12).
+func TestStackedSideOpensFromItsName(t *testing.T) {
+	for _, size := range []fyne.Size{{Width: 1280, Height: 800}, {Width: 1024, Height: 700}} {
+		w, b, _ := connected(t, nil)
+		Sync(func() { w.win.Resize(size) })
+		sendPair(b)
+		if err := w.OpenEvent("result #5", time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		Sync(func() {
+			pair := w.inspector.detail.payload.Objects[0].(*fyne.Container)
+			l := pair.Layout.(*pairLayout)
+			if pair.Size().Width >= pairSideBySide {
+				t.Fatalf("%v: the pair is %v px wide; this test wants it stacked", size, pair.Size().Width)
+			}
+			side := func(i int) (name *widget.Label, raw fyne.CanvasObject) {
+				line := pair.Objects[i].(*fyne.Container).Objects[1].(*fyne.Container).Objects[0].(*fyne.Container)
+				return line.Objects[0].(*widget.Label), line.Objects[1].(*fyne.Container).Objects[0]
+			}
+			c := w.win.Canvas()
+			drv := fyne.CurrentApp().Driver()
+			tapText := func(name *widget.Label) {
+				// the middle of the name's text, as a user clicks it
+				text := fyne.MeasureText(name.Text, theme.TextSize(), name.TextStyle)
+				pos := drv.AbsolutePositionForObject(name).Add(fyne.NewPos(theme.InnerPadding()+text.Width/2, name.Size().Height/2))
+				test.TapCanvas(c, pos)
+			}
+			if l.open != 1 {
+				t.Fatalf("%v: result #5 opened side %d, want the response", size, l.open)
+			}
+			req, _ := side(0)
+			tapText(req)
+			if l.open != 0 {
+				t.Errorf("%v: clicking the closed side's name %q left side %d open", size, req.Text, l.open)
+			}
+			resp, raw := side(1)
+			tapText(resp)
+			if l.open != 1 {
+				t.Errorf("%v: clicking the closed side's name %q left side %d open", size, resp.Text, l.open)
+			}
+			resp, _ = side(1)
+			tapText(resp) // the open side's name closes it, as its ▾ does
+			if l.open != 0 {
+				t.Errorf("%v: clicking the open side's name %q left it open", size, resp.Text)
+			}
+			// Raw is not the name: it toggles the raw view, not the side
+			chk := raw.(*esc.Check)
+			test.TapCanvas(c, drv.AbsolutePositionForObject(chk).Add(fyne.NewPos(chk.Size().Width/2, chk.Size().Height/2)))
+			if l.open != 0 || !chk.Checked {
+				t.Errorf("%v: clicking Raw on the response's line swapped the sides (open %d) or left Raw unticked (%v)", size, l.open, chk.Checked)
+			}
+		})
+	}
 }

@@ -1,7 +1,10 @@
 package ui
 
 import (
+	"image/color"
+
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/driver/desktop"
 	"fyne.io/fyne/v2/theme"
@@ -17,14 +20,19 @@ const pairSideBySide = 560
 // when the width allows pairSideBySide, else one above the other as an
 // accordion: the open side takes the room, the other keeps its head line
 // (its name, Raw, Expand all, Copy), and the chevron at the start of
-// either head line swaps them. Halved, each stacked tree kept two and a
+// either head line, or its name, swaps them (the name did nothing: the
+// new-user walk clicked "Response · id 3" and read the side as broken). Halved, each stacked tree kept two and a
 // half rows at 1280×800 — a result of any size read through a slot.
 type pairLayout struct {
 	open    int // the side open when stacked: 0 the request, 1 the response
 	heads   [2]fyne.CanvasObject
 	toggles [2]*fyne.Container // each side's chevron, shown when stacked
 	chevs   [2]*chevron
-	pair    *fyne.Container
+	// taps swap the sides as the chevrons do, shown when stacked: over
+	// each side's chevron (and its name where it is a heading alone),
+	// and over the name of a line with Raw, Expand all and Copy
+	taps []*tapArea
+	pair *fyne.Container
 }
 
 // newPair lays out a request side and a response side (each a pane:
@@ -40,10 +48,25 @@ func newPair(req, resp *fyne.Container, open int) *fyne.Container {
 		l.chevs[i] = b
 		l.toggles[i] = container.NewCenter(b)
 		l.toggles[i].Hide()
-		sides[i] = container.NewBorder(container.NewBorder(nil, nil, l.toggles[i], nil, head), nil, nil, nil, body)
+		tap := l.newTap()
+		if c, ok := head.(*fyne.Container); ok {
+			if _, ok := c.Layout.(*nameRow); ok {
+				c.Add(l.newTap()) // over its name
+			}
+		}
+		line := container.New(pairHead{}, head, l.toggles[i], tap)
+		sides[i] = container.NewBorder(line, nil, nil, nil, body)
 	}
 	l.pair = container.New(l, sides...)
 	return l.pair
+}
+
+// newTap is a tap area that swaps the sides, hidden until they stack.
+func (l *pairLayout) newTap() *tapArea {
+	t := newTapArea(l.swap)
+	t.Hide()
+	l.taps = append(l.taps, t)
+	return t
 }
 
 // swap opens the side that was closed. UI thread.
@@ -77,6 +100,9 @@ func (l *pairLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 			l.chevs[i].icon.SetResource(icon)
 		}
 	}
+	for _, t := range l.taps {
+		setVisible(t, stacked)
+	}
 	if !stacked {
 		w := (size.Width - pad) / 2
 		objs[0].Move(fyne.NewPos(0, 0))
@@ -96,6 +122,94 @@ func (l *pairLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	objs[1].Move(fyne.NewPos(0, h[0]+pad))
 	objs[1].Resize(fyne.NewSize(size.Width, h[1]))
 }
+
+// pairHead lays out a side's head line: its chevron at the start when
+// shown, as a Border's left, the line (name, Raw, Expand all, Copy)
+// beside it, and a tap area that swaps the sides as the chevron does over
+// the chevron and the padding after it, and over the side's name where
+// the line has no tap area of its own (headingWidth; a line with Raw,
+// Expand all and Copy has its own over its name: nameRow).
+type pairHead struct{}
+
+// MinSize implements fyne.Layout: the chevron and the line side by side.
+func (pairHead) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	line, toggle := objs[0].MinSize(), objs[1]
+	if !toggle.Visible() {
+		return line
+	}
+	t := toggle.MinSize()
+	return fyne.NewSize(t.Width+theme.Padding()+line.Width, max(t.Height, line.Height))
+}
+
+// Layout implements fyne.Layout.
+func (pairHead) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	line, toggle, tap := objs[0], objs[1], objs[2]
+	x := float32(0)
+	if toggle.Visible() {
+		w := toggle.MinSize().Width
+		toggle.Move(fyne.NewPos(0, 0))
+		toggle.Resize(fyne.NewSize(w, size.Height))
+		x = w + theme.Padding()
+	}
+	line.Move(fyne.NewPos(x, 0))
+	line.Resize(fyne.NewSize(max(size.Width-x, 0), size.Height))
+	tap.Move(fyne.NewPos(0, 0))
+	tap.Resize(fyne.NewSize(x+headingWidth(line), size.Height))
+}
+
+// headingWidth is how wide the side's name is on a head line that has no
+// tap area of its own: the line where it is the heading alone (no
+// payload), the heading of a Border with Copy at its end (a payload that
+// is not JSON); 0 for a nameRow, whose name has its own.
+func headingWidth(line fyne.CanvasObject) float32 {
+	switch x := line.(type) {
+	case *widget.Label:
+		return x.Size().Width
+	case *fyne.Container:
+		if _, ok := x.Layout.(*nameRow); ok {
+			return 0
+		}
+		if len(x.Objects) == 0 {
+			return 0
+		}
+		if l, ok := x.Objects[0].(*widget.Label); ok {
+			return l.Position().X + l.Size().Width
+		}
+	}
+	return 0
+}
+
+// tapArea is a transparent widget that calls onTap when tapped, with the
+// hand of a link over it: it makes what it covers (a side's name) a
+// control without changing how that is drawn.
+type tapArea struct {
+	widget.BaseWidget
+	onTap func()
+}
+
+func newTapArea(onTap func()) *tapArea {
+	t := &tapArea{onTap: onTap}
+	t.ExtendBaseWidget(t)
+	return t
+}
+
+// CreateRenderer implements fyne.Widget: nothing is drawn.
+func (t *tapArea) CreateRenderer() fyne.WidgetRenderer {
+	return widget.NewSimpleRenderer(canvas.NewRectangle(color.Transparent))
+}
+
+// MinSize implements fyne.Widget: its layout gives it its room.
+func (t *tapArea) MinSize() fyne.Size { return fyne.Size{} }
+
+// Tapped implements fyne.Tappable.
+func (t *tapArea) Tapped(*fyne.PointEvent) {
+	if t.onTap != nil {
+		t.onTap()
+	}
+}
+
+// Cursor implements desktop.Cursorable: the hand of a link.
+func (t *tapArea) Cursor() desktop.Cursor { return desktop.PointerCursor }
 
 // freeWidth lays one object out over the whole room and asks for no
 // width of its own: the pane it holds is as wide as its split makes it,
