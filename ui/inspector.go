@@ -97,7 +97,14 @@ type inspector struct {
 	lane     *listenLane // the subscriptions/listen streams (listenlane.go)
 	split    *container.Split
 	selSeq   uint64
-	obj      fyne.CanvasObject
+	// reveal: the list is to bring the event open (selSeq) into view
+	// and select its row once it lists it (a search under way may not
+	// have found it yet): the details opened from the Tools screen's
+	// "Request and response" left the list at its top, the event out of
+	// view (revealSelected)
+	reveal bool
+	rowH   float32 // a row's height (rowHeight)
+	obj    fyne.CanvasObject
 	// entered is what the user typed for a tools/call, by its request
 	// event (the Arguments tab; see attempts.go).
 	entered map[uint64]*enteredArgs
@@ -167,14 +174,15 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 			}
 		})
 	in.list.OnSelected = func(id widget.ListItemID) {
-		if seq := in.rowSeq(id); seq != 0 {
+		// not again for the row revealSelected selects: its event is open
+		if seq := in.rowSeq(id); seq != 0 && seq != in.selSeq {
 			in.onSelect(seq)
 		}
 	}
 	in.empty = emptyState("No events yet. Connect to a server and they stream in here.")
 	in.detail = newEventDetail(in)
 	in.lane = newListenLane(in)
-	listArea := container.NewStack(in.list, in.empty)
+	listArea := container.New(&keepInView{in: in}, in.list, in.empty)
 	in.split = container.NewVSplit(listArea, in.detail.obj)
 	in.split.Offset = 1
 	in.detail.obj.Hide()
@@ -489,6 +497,7 @@ func (in *inspector) refilter() {
 	gen := in.searchGen
 	in.shown, in.tail, in.searchLast = nil, nil, 0
 	in.list.UnselectAll()
+	in.reveal = in.selSeq != 0 // the event open, once the search finds it
 	in.searching = in.server != ""
 	if in.searching {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -525,7 +534,11 @@ func (in *inspector) refilter() {
 // the rows listed.
 func (in *inspector) listChanged() {
 	in.list.Refresh()
-	in.follow()
+	if in.reveal {
+		in.revealSelected()
+	} else {
+		in.follow()
+	}
 	in.updateEmpty()
 	in.updateCounters()
 }
@@ -783,11 +796,93 @@ func (in *inspector) onSelect(seq uint64) {
 	in.detail.obj.Show()
 	if in.split.Offset > 0.9 {
 		in.split.SetOffset(in.detailOffset())
-		// the list shrank under its scroll: keep the event shown in it
-		if r := in.rowOf(seq); r >= 0 {
-			in.list.ScrollTo(r)
+	}
+	// the list shrank under its scroll, or the event was opened from
+	// elsewhere (a screen's "Request and response", the listen lane, a
+	// run's bar): its row is selected and in view
+	in.reveal = true
+	in.revealSelected()
+}
+
+// revealSelected selects the row of the event open and scrolls the list
+// to it, once the list has that row (a search under way may not have
+// found it yet: reveal stays set, and listChanged comes back here); a
+// search done without it (another tab's event) gives up.
+func (in *inspector) revealSelected() {
+	if !in.reveal || in.selSeq == 0 {
+		in.reveal = false
+		return
+	}
+	r := in.rowOf(in.selSeq)
+	if r < 0 {
+		in.reveal = in.searching
+		return
+	}
+	in.reveal = false
+	in.list.Select(r) // OnSelected does not open it again
+	in.list.ScrollTo(r)
+}
+
+// keepInView lays out the inspector's list area (the list, and its empty
+// state over it) and keeps the row of the event open in view while the
+// area changes height (the details opened, their content grew, the
+// divider moved): a row in view before is in view after, not left below
+// the list's shorter end.
+type keepInView struct {
+	in     *inspector
+	height float32
+}
+
+// MinSize implements fyne.Layout: as a Stack.
+func (k *keepInView) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for _, o := range objs {
+		if o.Visible() {
+			s = s.Max(o.MinSize())
 		}
 	}
+	return s
+}
+
+// Layout implements fyne.Layout.
+func (k *keepInView) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	before := k.height
+	k.height = size.Height
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, 0))
+		o.Resize(size)
+	}
+	if in := k.in; before > 0 && size.Height != before && in.selSeq != 0 {
+		in.keepRowInView(before, size.Height)
+	}
+}
+
+// keepRowInView scrolls the list to the row of the event open when the
+// list went from height before to height after and the row, whole in
+// view before, is no longer.
+func (in *inspector) keepRowInView(before, after float32) {
+	r := in.rowOf(in.selSeq)
+	if r < 0 {
+		return
+	}
+	pad := theme.Padding() // the list's separator
+	row := in.rowHeight()
+	top := float32(r) * (row + pad)
+	off := in.list.GetScrollOffset()
+	was := top >= off-1 && top+row <= off+before+1
+	is := top >= off-1 && top+row <= off+after+1
+	if was && !is {
+		in.list.ScrollTo(r)
+	}
+}
+
+// rowHeight is the height of one row of the list (every row has the
+// same).
+func (in *inspector) rowHeight() float32 {
+	if in.rowH == 0 {
+		in.rowH = in.createRow().MinSize().Height
+	}
+	return in.rowH
 }
 
 // detailOffset is where the split between the list and the details goes
@@ -829,6 +924,8 @@ func (in *inspector) keepDetailOffset() {
 func (in *inspector) closeDetail() {
 	in.keepDetailOffset()
 	in.selSeq = 0
+	in.reveal = false
+	in.list.UnselectAll() // a click on the same row opens it again
 	in.detail.obj.Hide()
 	in.split.SetOffset(1)
 }

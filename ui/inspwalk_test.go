@@ -206,3 +206,57 @@ func TestStackedSideOpensFromItsName(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenedEventStaysInView: the details opened from elsewhere (the
+// Tools screen's "Request and response") select the event's row and
+// scroll the list to it, at 1280×800 and 1024×700. The list, searched
+// afresh, stayed at its top ("state · connecting", "initialize #1") with
+// tools/call #7 out of view under the details; a row clicked stays in
+// view as the list gets shorter under it (#12).
+func TestOpenedEventStaysInView(t *testing.T) {
+	for _, size := range []fyne.Size{{Width: 1280, Height: 800}, {Width: 1024, Height: 700}} {
+		w, b, _ := connected(t, nil)
+		Sync(func() { w.win.Resize(size) })
+		for i := range 30 {
+			b.ev.send(EventView{Seq: uint64(900 + i), Server: "fake", Kind: "message", Dir: "in", Type: "notification",
+				Method: "notifications/progress", Title: "notifications/progress", Categories: []string{"rpc"}, Time: time.Now()})
+		}
+		sendPair(b)
+		in := w.inspector
+		listDrawn(t, in)
+		waitFor(t, "the pair listed", func() bool { return !in.searching && in.rowOf(1001) >= 0 })
+		for _, seq := range []uint64{1001, 905} { // the newest call, then an event far up the list
+			Sync(func() { w.inspectEvent(seq) })
+			waitFor(t, "the list searched afresh", func() bool { return !in.searching })
+			Sync(func() {
+				want, _ := in.event(seq)
+				if !rowInView(in, seq) {
+					t.Errorf("%v: the details of %q opened with its row out of the list's view (offset %v, list %v)", size, want.Heading(), in.list.GetScrollOffset(), in.list.Size())
+				}
+			})
+		}
+		// a click on the newest row, then the divider dragged up: the
+		// row stays in view as the list gets shorter
+		if err := w.OpenEvent("result #5", time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		Sync(func() {
+			in.split.SetOffset(in.split.Offset * 0.7)
+			if !rowInView(in, 1002) {
+				t.Errorf("%v: the divider moved up, and the row of the event open went out of view (offset %v, list %v)", size, in.list.GetScrollOffset(), in.list.Size())
+			}
+		})
+	}
+}
+
+// rowInView reports whether the row of seq is whole in the list's view.
+func rowInView(in *inspector, seq uint64) bool {
+	r := in.rowOf(seq)
+	if r < 0 {
+		return false
+	}
+	h := in.createRow().MinSize().Height // every row's
+	top := float32(r) * (h + theme.Padding())
+	off := in.list.GetScrollOffset()
+	return top >= off-1 && top+h <= off+in.list.Size().Height+1
+}

@@ -471,12 +471,7 @@ func (w *Window) inspectEvent(seq uint64) {
 	in := w.inspector
 	in.search.SetText("")
 	in.onTab("")
-	if i := in.rowOf(seq); i >= 0 {
-		in.list.Select(i)
-		in.list.ScrollTo(i)
-		return
-	}
-	in.onSelect(seq)
+	in.onSelect(seq) // its row is selected and in view once listed
 }
 
 // SetRequests gives the window the panel of the server's own requests
