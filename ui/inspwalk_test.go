@@ -260,3 +260,55 @@ func rowInView(in *inspector, seq uint64) bool {
 	off := in.list.GetScrollOffset()
 	return top >= off-1 && top+h <= off+in.list.Size().Height+1
 }
+
+// TestStartFailureRowSaysTheCardsWords: the error event of a server that
+// could not start is titled with the plain sentence its card shows
+// ("error · Command not found: no-such-command — …"), whether the event
+// reached the list before the failure was worded or after; the details
+// keep the whole Go error chain. The row read "error · Executable file
+// not found in $PAT…" beside a card that said it plainly (#12).
+func TestStartFailureRowSaysTheCardsWords(t *testing.T) {
+	const chain = `session: start: wire: start no-such-command: exec: "no-such-command": executable file not found in $PATH`
+	head := "Command not found: no-such-command — check the command, or give its full path"
+	b := newFakeBackend("fake")
+	b.conns["fake"] = &fakeConn{name: "fake", ev: b.ev, fail: &worded{head: head, chain: chain}}
+	w := newTestWindow(t, b, &Options{ConnectAttempts: 1})
+	in := w.inspector
+	Sync(func() { w.selectServer(w.server("fake")) })
+	b.ev.send(EventView{Server: "fake", Kind: "error", Text: chain, Categories: []string{"logs"}})
+	listDrawn(t, in)
+	waitFor(t, "the error listed", func() bool { return !in.searching && in.rows() == 1 })
+	Sync(func() { w.server("fake").onConnect() })
+	waitFor(t, "the connection failed", func() bool { return w.server("fake").state.State == StateFailed })
+	b.ev.send(EventView{Server: "fake", Kind: "error", Text: chain, Categories: []string{"logs"}}) // a second attempt's
+	want := "error · " + head
+	waitFor(t, "both errors listed", func() bool { return in.rows() == 2 })
+	Sync(func() {
+		for i, got := range in.shownTitles() {
+			if got != want {
+				t.Errorf("row %d is titled %q, want %q", i, got, want)
+			}
+		}
+		drawn := 0
+		walkVisible(in.list, func(o fyne.CanvasObject) {
+			if c, ok := o.(*fyne.Container); ok {
+				if _, ok := c.Layout.(*eventRow); ok {
+					drawn++
+					if l := c.Objects[0].(*widget.Label); !strings.HasPrefix(want, strings.TrimSuffix(l.Text, "…")) {
+						t.Errorf("a row on screen reads %q, want (the start of) %q", l.Text, want)
+					}
+				}
+			}
+		})
+		if drawn == 0 {
+			t.Error("no row on screen")
+		}
+		in.onSelect(in.rowSeq(0))
+		if got := in.detail.title.Text; got != want {
+			t.Errorf("the details are titled %q, want %q", got, want)
+		}
+		if !strings.Contains(texts(in.detail.payload), chain) {
+			t.Errorf("the details lost the whole error chain:\n%s", texts(in.detail.payload))
+		}
+	})
+}
