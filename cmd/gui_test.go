@@ -321,7 +321,7 @@ func TestGUIDemoServer(t *testing.T) {
 		callTitle = l.Text
 	})
 	// the counters count it
-	h.waitFor("the counters", func() bool { return h.hasText("1 tool calls") })
+	h.waitFor("the counters", func() bool { return h.hasText("1 tool call ·") })
 
 	// search narrows the list to the matching payloads
 	ui.Sync(func() { h.entry("Search titles and payloads").SetText("hello from the test") })
@@ -340,7 +340,7 @@ func TestGUIDemoServer(t *testing.T) {
 	h.tap("Pause")
 	h.tap("Run")
 	h.waitFor("buffered events", func() bool { return h.hasText("paused, ") && !h.hasText("paused, 0 buffered") })
-	h.waitFor("the counters frozen", func() bool { return h.hasText("1 tool calls") })
+	h.waitFor("the counters frozen", func() bool { return h.hasText("1 tool call ·") })
 	h.tap("Resume")
 	h.waitFor("the second call", func() bool { return h.hasText("2 tool calls") })
 
@@ -350,7 +350,7 @@ func TestGUIDemoServer(t *testing.T) {
 
 	// download a trace
 	h.tap("Run")
-	h.waitFor("a third call", func() bool { return h.hasText("1 tool calls") })
+	h.waitFor("a third call", func() bool { return h.hasText("1 tool call ·") })
 	h.tap("Trace")
 	var trace []byte
 	h.waitFor("the trace file", func() bool {
@@ -619,7 +619,7 @@ func TestGUIServerEverything(t *testing.T) {
 	})
 	h.tap("Run")
 	h.waitFor("the sum", func() bool { return h.hasText("42") && h.hasText("Result") })
-	h.waitFor("the paired rows", func() bool { return h.hasText("1 tool calls") })
+	h.waitFor("the paired rows", func() bool { return h.hasText("1 tool call ·") })
 
 	h.openTab("Resources")
 	h.waitFor("resources", func() bool { return h.hasText("demo://resource/static/document/") || h.hasText("resources ·") })
@@ -1106,8 +1106,9 @@ func (h *guiHarness) waitEvents(what string, n int) {
 			if !ok || !strings.HasSuffix(l.Text, " events") {
 				return false
 			}
-			var calls, errs, got int
-			_, _ = fmt.Sscanf(l.Text, "%d tool calls · %d errors · %d events", &calls, &errs, &got)
+			// "1 tool call · 0 errors · 42 events": the count after the last dot
+			var got int
+			_, _ = fmt.Sscanf(l.Text[strings.LastIndex(l.Text, "· ")+len("· "):], "%d events", &got)
 			return got > n
 		}) != nil
 	})
