@@ -120,8 +120,8 @@ func TestServerListCollapses(t *testing.T) {
 			t.Fatal("the server list is not shown")
 		}
 		card := w.list.cards[w.server("fake")]
-		if txt := card.summary.Text; !strings.HasSuffix(txt, "build/index.js") || !strings.HasPrefix(txt, "…") {
-			t.Errorf("the card shows %q, want the end of the command", txt)
+		if txt := card.summary.Text; txt != "node …/build/index.js" {
+			t.Errorf("the card shows %q, want the command with its path's end", txt)
 		}
 		if h := card.MinSize().Height; h > 90 {
 			t.Errorf("a server card is %v tall, want a compact one", h)
@@ -194,4 +194,25 @@ func TestErrorViewNothingMoreToShow(t *testing.T) {
 			t.Errorf("no Show full error for an error with a chain: %q", texts(v))
 		}
 	})
+}
+
+// TestCardSummaryShortensPaths: a card shows the ends of the paths in a
+// command line, which say what runs ("node …/dist/index.js stdio"),
+// instead of the line's last characters ("…js stdio" at 1024×700); the
+// server's pane keeps the whole line.
+func TestCardSummaryShortensPaths(t *testing.T) {
+	for _, c := range []struct {
+		cfg  ServerConfig
+		want string
+	}{
+		{ServerConfig{Command: "node", Args: []string{"/work/main/.ci/peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js", "stdio"}}, "node …/dist/index.js stdio"},
+		{ServerConfig{Command: "/usr/local/bin/node", Args: []string{"server.js", "--port", "3000"}}, "…/bin/node server.js --port 3000"},
+		{ServerConfig{Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "/tmp"}}, "npx -y @modelcontextprotocol/server-filesystem /tmp"},
+		{ServerConfig{Command: "python", Args: []string{"/home/me/My Project/srv.py"}}, `python "…/My Project/srv.py"`},
+		{ServerConfig{Transport: "http", URL: "https://example.com/a/b/c/mcp"}, "https://example.com/a/b/c/mcp"},
+	} {
+		if got := c.cfg.CardSummary(); got != c.want {
+			t.Errorf("%+v: card %q, want %q", c.cfg, got, c.want)
+		}
+	}
 }

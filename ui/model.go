@@ -122,6 +122,37 @@ func (c ServerConfig) Summary() string {
 	return redact.URL(c.URL)
 }
 
+// CardSummary is Summary shortened for a server's card, where a line
+// holds about 20 characters: the command and each path among the
+// arguments keep only their last two elements ("node …/dist/index.js
+// stdio", not the head of /home/me/… nor "…js stdio" once cut from the
+// end). The server's pane shows the whole Summary.
+func (c ServerConfig) CardSummary() string {
+	if c.Transport != "stdio" && c.Transport != "" {
+		return c.Summary()
+	}
+	words := []string{quoteArg(shortPath(c.Command))}
+	for _, a := range redact.Args(c.Args) {
+		words = append(words, quoteArg(shortPath(a)))
+	}
+	return strings.Join(words, " ")
+}
+
+// shortPath keeps the last two elements of an absolute path of more
+// than two ("/home/me/srv/dist/index.js" reads "…/dist/index.js", an
+// absolute command "/usr/local/bin/node" "…/bin/node"). Anything else (a
+// flag, a word, a relative path, a URL) stays as it is.
+func shortPath(s string) string {
+	if !strings.HasPrefix(s, "/") || strings.Contains(s, "://") {
+		return s
+	}
+	parts := strings.Split(strings.TrimRight(s, "/"), "/")
+	if len(parts) <= 3 { // "", a, b: /a/b
+		return s
+	}
+	return "…/" + strings.Join(parts[len(parts)-2:], "/")
+}
+
 // ConnState is a connection's state, as the server card shows it.
 type ConnState string
 

@@ -251,7 +251,7 @@ func (c *serverCard) update() {
 	} else {
 		c.trans.Set(t, "primary")
 	}
-	c.summary.SetFull(s.cfg.Summary())
+	c.summary.SetFull(s.cfg.CardSummary())
 	st := s.state.State
 	c.toggle.OnChanged = nil
 	recorded := s.cfg.Recorded != "" // a trace opened in the window: nothing connects
