@@ -45,6 +45,8 @@ func (w *Window) addShortcuts() {
 	add := fyne.NewMenuItem("Add server…", w.list.onAdd)
 	paste := fyne.NewMenuItem("Import config from clipboard", w.list.onPasteImport)
 	edit := fyne.NewMenuItem("Edit…", w.onEditServer)
+	duplicate := fyne.NewMenuItem("Duplicate", w.onDuplicateServer)
+	tapIn := fyne.NewMenuItem("Tap this server in…", w.onTapInServer)
 	remove := fyne.NewMenuItem("Remove…", w.onRemoveServer)
 	connect := fyne.NewMenuItem("Connect", w.onConnectServer)
 	disconnect := fyne.NewMenuItem("Disconnect", w.onDisconnectServer)
@@ -54,7 +56,12 @@ func (w *Window) addShortcuts() {
 	saveCall := fyne.NewMenuItem("Save last call to collection…", w.onSaveLastCall)
 	matrix := fyne.NewMenuItem("Protocol matrix of last call…", w.onProtocolMatrix)
 	w.menuState = func() map[*fyne.MenuItem]bool {
-		return w.menuEnabled(add, paste, connect, disconnect, edit, remove, clearOAuth, run, cancel, saveCall, matrix)
+		on := w.menuEnabled(add, paste, connect, disconnect, edit, remove, clearOAuth, run, cancel, saveCall, matrix)
+		// the card menu's own two, for the same server
+		on[duplicate] = on[edit]
+		_, taps := w.be.(Tapper)
+		on[tapIn] = taps && w.selected != nil && w.list.cards[w.selected] != nil
+		return on
 	}
 	w.detachItem = fyne.NewMenuItem("Detach inspector", w.onDetachInspector)
 	w.harItem = fyne.NewMenuItem(harLabel, w.onExportHAR)
@@ -78,7 +85,8 @@ func (w *Window) addShortcuts() {
 			fyne.NewMenuItem("Run collection…", w.onRunCollectionDialog),
 			fyne.NewMenuItemSeparator(), quit),
 		fyne.NewMenu("Servers", add, paste, fyne.NewMenuItemSeparator(),
-			connect, disconnect, fyne.NewMenuItemSeparator(), edit, remove, clearOAuth),
+			connect, disconnect, fyne.NewMenuItemSeparator(), edit, duplicate, remove, clearOAuth,
+			fyne.NewMenuItemSeparator(), tapIn),
 		fyne.NewMenu("View",
 			key(fyne.NewMenuItem("Server list", w.ToggleServerList), fyne.KeyB),
 			key(fyne.NewMenuItem("Inspector", w.ToggleInspector), fyne.KeyI),
@@ -183,6 +191,22 @@ func (w *Window) selectedCard() *serverCard {
 		return nil
 	}
 	return w.list.cards[w.selected]
+}
+
+// onDuplicateServer is Servers › Duplicate: the card menu's, for the
+// selected server.
+func (w *Window) onDuplicateServer() {
+	if c := w.selectedCard(); c != nil {
+		c.onDuplicate()
+	}
+}
+
+// onTapInServer is Servers › Tap this server in…: the card menu's, for
+// the selected server.
+func (w *Window) onTapInServer() {
+	if c := w.selectedCard(); c != nil {
+		c.onTapIn()
+	}
 }
 
 func (w *Window) onEditServer() {

@@ -324,11 +324,11 @@ func TestMenusFollowState(t *testing.T) {
 	}
 	last := ", Tools › Save last call to collection…, Tools › Protocol matrix of last call…"
 	// no call yet: nothing to save or to run under every version
-	check("disconnected", always+", Servers › Connect, Servers › Edit…, Servers › Remove…")
+	check("disconnected", always+", Servers › Connect, Servers › Edit…, Servers › Duplicate, Servers › Remove…")
 
 	Sync(func() { w.server("srv").onConnect() })
 	waitFor(t, "connecting", func() bool { return w.server("srv").state.State == StateConnecting })
-	check("connecting", always+", Servers › Disconnect, Servers › Edit…, Servers › Remove…")
+	check("connecting", always+", Servers › Disconnect, Servers › Edit…, Servers › Duplicate, Servers › Remove…")
 
 	close(block)
 	var ss *serverScreens
@@ -336,7 +336,7 @@ func TestMenusFollowState(t *testing.T) {
 		ss = w.server("srv").screens
 		return w.server("srv").state.State == StateConnected && ss != nil && len(ss.tools.all) > 0
 	})
-	connected := always + ", Servers › Disconnect, Servers › Edit…, Servers › Remove…"
+	connected := always + ", Servers › Disconnect, Servers › Edit…, Servers › Duplicate, Servers › Remove…"
 	check("connected, no tool selected", connected)
 
 	selectShown(t, ss, "echo")
@@ -358,11 +358,11 @@ func TestMenusFollowState(t *testing.T) {
 	waitFor(t, "a prompt got", func() bool { return menuOnNow(w) == connected+", Tools › Run tool"+last })
 
 	Sync(func() { menuItem(t, w, "Servers", "Disconnect").Action() })
-	check("disconnected again", always+", Servers › Connect, Servers › Edit…, Servers › Remove…"+last)
+	check("disconnected again", always+", Servers › Connect, Servers › Edit…, Servers › Duplicate, Servers › Remove…"+last)
 
 	// an http server can forget its sign-in; stdio has none
 	Sync(func() { w.selectServer(w.server("web")) })
-	check("an http server", always+", Servers › Connect, Servers › Edit…, Servers › Remove…, Servers › Clear OAuth state")
+	check("an http server", always+", Servers › Connect, Servers › Edit…, Servers › Duplicate, Servers › Remove…, Servers › Clear OAuth state")
 
 	Sync(func() {
 		w.removeServer("web")
@@ -445,4 +445,20 @@ func TestReconnectWaitsForTheClose(t *testing.T) {
 	if b.overlap || b.connects != 2 {
 		t.Errorf("connects %d, one began while the old connection was closing: %v", b.connects, b.overlap)
 	}
+}
+
+// TestServersMenuHasTheCardsItems: Servers › Duplicate does what the
+// card's ⋮ › Duplicate does, for the selected server, and Tap this server
+// in… is there, off when the build has no tap (the walk found both only
+// on the card).
+func TestServersMenuHasTheCardsItems(t *testing.T) {
+	w := newTestWindow(t, newFakeBackend("srv"), nil)
+	Sync(func() {
+		w.selectServer(w.server("srv"))
+		if it := menuItem(t, w, "Servers", "Tap this server in…"); !it.Disabled {
+			t.Error("Tap this server in… is on with no tap to run")
+		}
+		menuItem(t, w, "Servers", "Duplicate").Action()
+	})
+	waitFor(t, "the copy", func() bool { return w.server("srv copy") != nil })
 }
