@@ -34,11 +34,14 @@ func Reveal(o fyne.CanvasObject) bool {
 }
 
 // RevealHead scrolls s so that the head of o, which s holds, comes into
-// view when it lies below the fold, or so low in the view that little of
-// o shows: a result that landed under a long form. The scroll puts o's
-// head at the top (or goes to the end). An o in view, or one whose head
-// stands in the upper two thirds of the view, or an empty o, leaves the
-// scroll where the user left it. It reports whether it scrolled.
+// view when it lies below the fold, or so low in the view that less than
+// two lines of o show: a result that landed under a long form. The
+// scroll puts o's head at the top (or goes to the end). An o in view, or
+// one of which two lines show (its head and the start of what it says),
+// or an empty o, leaves the scroll where the user left it: the button
+// just pressed stays under the pointer (it had moved by a third of the
+// view whenever a result landed in the view's lower third). It reports
+// whether it scrolled.
 func RevealHead(s *container.Scroll, o fyne.CanvasObject) bool {
 	if s == nil || s.Content == nil || o == nil || !o.Visible() || fyne.CurrentApp() == nil {
 		return false
@@ -50,7 +53,8 @@ func RevealHead(s *container.Scroll, o fyne.CanvasObject) bool {
 	top := offsetIn(s.Content, o)
 	bottom := top + o.Size().Height
 	off, view := s.Offset.Y, s.Size().Height
-	if top < off || bottom <= off+view || top < off+view*2/3 {
+	lines := 2 * (theme.TextSize() + 2*theme.InnerPadding())
+	if top < off || bottom <= off+view || off+view-top >= min(lines, bottom-top) {
 		return false // above (scrolled past), in view, or its head and more show
 	}
 	s.ScrollToOffset(fyne.NewPos(s.Offset.X, top-theme.Padding()))
