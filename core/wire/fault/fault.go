@@ -619,13 +619,22 @@ func (c *Conn) pass(ctx context.Context, dir Direction, p peeked, msg []byte, fo
 		c.hold(dir, msg, forward)
 		return c.count(dir)
 	}
+	// A cut after this message is decided before it goes: its answer,
+	// which may come back while it is being sent, is never delivered.
+	cut := c.decide(dir)
 	for i := 0; i < copies; i++ {
 		if err := forward(msg); err != nil {
+			if cut != nil {
+				c.cutNow(*cut, dir)
+			}
 			return err
 		}
 	}
 	c.release(dir)
-	return c.count(dir)
+	if cut != nil {
+		c.cutNow(*cut, dir)
+	}
+	return nil
 }
 
 // hold keeps msg until the next message in dir passed, or ReorderWait.
@@ -653,6 +662,16 @@ func (c *Conn) release(dir Direction) {
 // count counts a message that passed in dir and cuts the connection when
 // a Cut rule says so.
 func (c *Conn) count(dir Direction) error {
+	if cut := c.decide(dir); cut != nil {
+		c.cutNow(*cut, dir)
+	}
+	return nil
+}
+
+// decide counts a message passing in dir and returns the Cut rule it
+// reaches, if any, marking the conn closed at once: nothing more is
+// delivered from then on (cutNow closes the inner conn).
+func (c *Conn) decide(dir Direction) *Rule {
 	c.mu.Lock()
 	c.passed[dir]++
 	c.passed[Both]++
@@ -679,15 +698,21 @@ func (c *Conn) count(dir Direction) error {
 	}
 	c.closed = true
 	c.cutErr = fmt.Errorf("%w: connection cut after %d messages", ErrInjected, cut.After)
+	c.mu.Unlock()
+	return cut
+}
+
+// cutNow records the cut that decide made and closes the inner conn.
+func (c *Conn) cutNow(cut Rule, dir Direction) {
+	c.mu.Lock()
 	err := c.cutErr
 	c.mu.Unlock()
-	c.warn(*cut, dir, peeked{}, fmt.Sprintf("connection cut after %d messages", cut.After))
+	c.warn(cut, dir, peeked{}, fmt.Sprintf("connection cut after %d messages", cut.After))
 	go func() {
 		c.cancel()
 		_ = c.inner.Close()
 		c.finish(err)
 	}()
-	return nil
 }
 
 // take counts a match of rule i unless its count is used up.
