@@ -58,6 +58,7 @@ func (l *Log) Search(ctx context.Context, q Query, found func(seqs []uint64)) (l
 		}
 	}
 	want := make([]bool, chunkEvents)
+	var scratch decodedBody // each chunk is decoded into the last one's buffers
 	for _, c := range chunks {
 		if c.last() < from {
 			continue
@@ -94,7 +95,7 @@ func (l *Log) Search(ctx context.Context, q Query, found func(seqs []uint64)) (l
 		if err != nil {
 			continue
 		}
-		d, err := decodeBody(c, bl)
+		d, err := decodeBody(c, bl, &scratch)
 		if err != nil {
 			continue
 		}

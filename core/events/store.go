@@ -191,17 +191,34 @@ type decodedBody struct {
 	off []uint32 // 4n+1 offsets into b
 }
 
-func decodeBody(c *chunk, bl *blocks) (decodedBody, error) {
-	b, err := snappy.Decode(nil, bl.body)
+// decodeBody decompresses c's body block. When reuse is not nil its
+// buffers are decoded into when large enough (a search reads every
+// chunk in turn: a new buffer each, hundreds of megabytes in all, made
+// the garbage collector's work most of a search's and its time vary
+// fourfold); the result then shares them and lasts until the next use.
+func decodeBody(c *chunk, bl *blocks, reuse *decodedBody) (decodedBody, error) {
+	var dst []byte
+	var off []uint32
+	if reuse != nil {
+		dst, off = reuse.b[:cap(reuse.b)], reuse.off
+	}
+	b, err := snappy.Decode(dst, bl.body)
 	if err != nil {
 		return decodedBody{}, fmt.Errorf("events %d–%d: %w", c.first, c.last(), err)
 	}
 	n := 4*c.n + 1
-	off := make([]uint32, n)
+	if cap(off) < n {
+		off = make([]uint32, n)
+	}
+	off = off[:n]
 	for i := range off {
 		off[i] = binary.LittleEndian.Uint32(b[4*i:])
 	}
-	return decodedBody{b: b, off: off}, nil
+	d := decodedBody{b: b, off: off}
+	if reuse != nil {
+		*reuse = d
+	}
+	return d, nil
 }
 
 // field returns field f (0 title, 1 text, 2 payload, 3 extra) of event i.
@@ -215,7 +232,7 @@ func decodeChunk(c *chunk, sp *spill) ([]Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := decodeBody(c, bl)
+	d, err := decodeBody(c, bl, nil)
 	if err != nil {
 		return nil, err
 	}
