@@ -224,6 +224,11 @@ func BenchmarkUIFlood(b *testing.B) {
 			b.ReportMetric(f.RSSPeak, "rss-peak-MB")
 			b.ReportMetric(f.RSSCleared, "rss-cleared-MB")
 			b.ReportMetric(f.RSSCleared/f.RSSBefore, "cleared/before")
+			// Go's in-use heap at the same two points: what of the
+			// difference the window's own objects hold (the rest is C
+			// memory: GL, fonts, textures)
+			b.ReportMetric(f.HeapBefore, "heap-before-MB")
+			b.ReportMetric(f.HeapCleared, "heap-cleared-MB")
 			// the CPU the window got while it took the flood and caught
 			// up, in cores; with the machine's load, this says how much of
 			// the delay is a shared machine's
