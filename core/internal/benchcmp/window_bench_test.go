@@ -87,7 +87,9 @@ func isolatedEnv(b *testing.B, display string) []string {
 		"XDG_DATA_HOME=" + filepath.Join(home, ".local/share"), "XDG_STATE_HOME=" + filepath.Join(home, ".local/state"),
 		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"), "LANG=en_US.UTF-8", "DISPLAY=" + display}
 	for _, kv := range os.Environ() {
-		if k, _, _ := strings.Cut(kv, "="); k == "PATH" || k == "TMPDIR" {
+		// the window's profiles (SPYGLASS_BENCH_HEAPPROFILE and the
+		// like, cmd/benchmode.go) pass through for a run by hand
+		if k, _, _ := strings.Cut(kv, "="); k == "PATH" || k == "TMPDIR" || strings.HasPrefix(k, "SPYGLASS_BENCH_") && strings.HasSuffix(k, "PROFILE") {
 			env = append(env, kv)
 		}
 	}
