@@ -412,6 +412,8 @@ func texts(o fyne.CanvasObject) string {
 			b.WriteString(x.Text + "\n")
 		case *badge:
 			b.WriteString("<" + x.text + ">\n")
+		case *rowText:
+			b.WriteString(x.text + "\n")
 		}
 	})
 	return b.String()

@@ -6,7 +6,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
 )
 
 // TestInspectorRowsKeepTheMethod: an event row gives its method the room
@@ -37,23 +36,23 @@ func TestInspectorRowsKeepTheMethod(t *testing.T) {
 		Sync(func() {
 			seen := map[string]bool{}
 			walkVisible(in.list, func(o fyne.CanvasObject) {
-				l, ok := o.(*widget.Label)
-				if !ok || l.Truncation != fyne.TextTruncateEllipsis {
+				l, ok := o.(*rowText)
+				if !ok || !l.cut {
 					return
 				}
 				method := ""
 				for _, m := range methods {
-					if strings.Contains(l.Text, m) && len(m) > len(method) {
+					if strings.Contains(l.text, m) && len(m) > len(method) {
 						method = m
 					}
 				}
 				if method == "" {
 					return // an event of the connection, not one sent here
 				}
-				seen[l.Text] = true
-				need := fyne.MeasureText(l.Text, theme.TextSize(), l.TextStyle).Width + 2*theme.InnerPadding()
+				seen[l.text] = true
+				need := fyne.MeasureText(l.text, theme.TextSize(), l.style()).Width + 2*theme.InnerPadding()
 				if l.Size().Width < need {
-					t.Errorf("%v: the row %q has %v px, under the %v its whole text needs: the method %q is cut", size, l.Text, l.Size().Width, need, method)
+					t.Errorf("%v: the row %q has %v px, under the %v its whole text needs: the method %q is cut", size, l.text, l.Size().Width, need, method)
 				}
 			})
 			for _, m := range methods {
@@ -76,12 +75,12 @@ func TestInspectorRowsKeepTheMethod(t *testing.T) {
 
 // rowOfTitle is the time label of the row on screen titled title (nil if
 // there is none).
-func rowOfTitle(in *inspector, title string) *widget.Label {
-	var tm *widget.Label
+func rowOfTitle(in *inspector, title string) *rowText {
+	var tm *rowText
 	walkVisible(in.list, func(o fyne.CanvasObject) {
 		if c, ok := o.(*fyne.Container); ok {
-			if _, ok := c.Layout.(*eventRow); ok && c.Objects[0].(*widget.Label).Text == title {
-				tm = c.Objects[3].(*widget.Label)
+			if _, ok := c.Layout.(*eventRow); ok && c.Objects[0].(*rowText).text == title {
+				tm = c.Objects[3].(*rowText)
 			}
 		}
 	})

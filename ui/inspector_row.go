@@ -5,7 +5,6 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
-	"fyne.io/fyne/v2/widget"
 )
 
 // rowTitle is one way to word an event row's title and the width below
@@ -112,8 +111,8 @@ func rowTextWidth(s string) float32 {
 }
 
 // rowParts are a row's objects: title, direction, badge, time.
-func rowParts(objs []fyne.CanvasObject) (title, dir *widget.Label, b *badge, tm *widget.Label) {
-	return objs[0].(*widget.Label), objs[1].(*widget.Label), objs[2].(*badge), objs[3].(*widget.Label)
+func rowParts(objs []fyne.CanvasObject) (title, dir *rowText, b *badge, tm *rowText) {
+	return objs[0].(*rowText), objs[1].(*rowText), objs[2].(*badge), objs[3].(*rowText)
 }
 
 // MinSize implements fyne.Layout: the direction and a cut title wide, so
@@ -138,7 +137,7 @@ func (r *eventRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	tw := tm.MinSize().Width
 	titles := r.titles
 	if len(titles) == 0 {
-		titles = []rowTitle{{text: title.Text}}
+		titles = []rowTitle{{text: title.text}}
 	}
 	// the title and what stands beside it, most first; the time is a
 	// column of every row or of none (rows with and without it, one
@@ -185,5 +184,5 @@ func (r *eventRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	}
 	title.Move(fyne.NewPos(x, 0))
 	title.Resize(fyne.NewSize(max(right-x, 0), size.Height))
-	setText(title, pick.t.fit(max(right-x, 0)))
+	title.SetText(pick.t.fit(max(right-x, 0)))
 }

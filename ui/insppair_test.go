@@ -55,7 +55,7 @@ func TestInspectorStackedPairHasRoom(t *testing.T) {
 				top := drv.AbsolutePositionForObject(in.list).Y
 				shown := false
 				walkVisible(in.list, func(o fyne.CanvasObject) {
-					if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, ev) {
+					if l, ok := o.(*rowText); ok && strings.HasPrefix(l.text, ev) {
 						y := drv.AbsolutePositionForObject(l).Y
 						shown = shown || y >= top-1 && y+l.Size().Height <= top+in.list.Size().Height+1
 					}

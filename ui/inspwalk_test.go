@@ -102,32 +102,32 @@ func TestInspectorRowsKeepTheirID(t *testing.T) {
 			return !in.searching && len(titles) > 0 && titles[len(titles)-1] == last
 		})
 		Sync(func() {
-			var rows []*widget.Label
+			var rows []*rowText
 			walkVisible(in.list, func(o fyne.CanvasObject) {
 				if c, ok := o.(*fyne.Container); ok {
 					if _, ok := c.Layout.(*eventRow); ok {
-						rows = append(rows, c.Objects[0].(*widget.Label))
+						rows = append(rows, c.Objects[0].(*rowText))
 					}
 				}
 			})
 			for _, e := range sent {
-				var row *widget.Label
+				var row *rowText
 				for _, l := range rows {
-					if l.Text == e.Title || titleCut(e.Title, e.Method, l.Text) {
+					if l.text == e.Title || titleCut(e.Title, e.Method, l.text) {
 						row = l
 					}
 				}
 				if row == nil {
 					var got []string
 					for _, l := range rows {
-						got = append(got, l.Text)
+						got = append(got, l.text)
 					}
 					t.Errorf("%v: no row reads %q whole or with its method cut around …, its id kept (rows: %q)", size, e.Title, got)
 					continue
 				}
-				need := fyne.MeasureText(row.Text, theme.TextSize(), row.TextStyle).Width + 2*theme.InnerPadding()
+				need := fyne.MeasureText(row.text, theme.TextSize(), row.style()).Width + 2*theme.InnerPadding()
 				if row.Size().Width < need {
-					t.Errorf("%v: the row %q has %v px, under the %v its text needs: the label cuts it", size, row.Text, row.Size().Width, need)
+					t.Errorf("%v: the row %q has %v px, under the %v its text needs: the label cuts it", size, row.text, row.Size().Width, need)
 				}
 			}
 			t.Logf("%v: the list is %v px wide", size, in.list.Size().Width)
@@ -294,8 +294,8 @@ func TestStartFailureRowSaysTheCardsWords(t *testing.T) {
 			if c, ok := o.(*fyne.Container); ok {
 				if _, ok := c.Layout.(*eventRow); ok {
 					drawn++
-					if l := c.Objects[0].(*widget.Label); !strings.HasPrefix(want, strings.TrimSuffix(l.Text, "…")) {
-						t.Errorf("a row on screen reads %q, want (the start of) %q", l.Text, want)
+					if l := c.Objects[0].(*rowText); !strings.HasPrefix(want, strings.TrimSuffix(l.Shown(), "…")) {
+						t.Errorf("a row on screen reads %q, want (the start of) %q", l.Shown(), want)
 					}
 				}
 			}
