@@ -56,6 +56,9 @@ import (
 //     loads once (the font faces of the styles the inspector draws,
 //     Fyne's caches) is in the baseline as it is after Clear. Then the
 //     window quits.
+//     SPYGLASS_BENCH_SETTLE=N measures memory again N seconds after
+//     Clear, the window repainted each second: what Fyne's caches still
+//     held at Clear is freed a minute after its last use.
 //     SPYGLASS_BENCH_CPUPROFILE=FILE writes a CPU profile of the flood,
 //     SPYGLASS_BENCH_TRACE=FILE an execution trace of it,
 //     SPYGLASS_BENCH_HEAPPROFILE=FILE a heap profile after Clear and
@@ -118,12 +121,22 @@ type floodStats struct {
 	// (HeapInuse) at the same points. ClearedEvents is how many events
 	// the inspector's Clear cleared (ui.Window.ClearInspector); a run that
 	// cleared none measured nothing after Clear and fails.
-	RSSBeforeMB   float64 `json:"rss_before_mb"`
-	RSSPeakMB     float64 `json:"rss_peak_mb"`
-	RSSClearedMB  float64 `json:"rss_cleared_mb"`
-	HeapBeforeMB  float64 `json:"heap_before_mb"`
-	HeapPeakMB    float64 `json:"heap_peak_mb"`
-	HeapClearMB   float64 `json:"heap_cleared_mb"`
+	RSSBeforeMB  float64 `json:"rss_before_mb"`
+	RSSPeakMB    float64 `json:"rss_peak_mb"`
+	RSSClearedMB float64 `json:"rss_cleared_mb"`
+	HeapBeforeMB float64 `json:"heap_before_mb"`
+	HeapPeakMB   float64 `json:"heap_peak_mb"`
+	HeapClearMB  float64 `json:"heap_cleared_mb"`
+	// RSSSettledMB and HeapSettledMB are the same again once Fyne's
+	// caches let go of what the flood drew: they keep each renderer,
+	// canvas object and text measurement for a minute after its last use
+	// and free them at the next frame after that. SettleSeconds is how
+	// long after Clear (SPYGLASS_BENCH_SETTLE, 0 for no second reading),
+	// the window repainted each second meanwhile, as a cursor's blink or
+	// a pointer's move has it.
+	SettleSeconds float64 `json:"settle_s"`
+	RSSSettledMB  float64 `json:"rss_settled_mb"`
+	HeapSettledMB float64 `json:"heap_settled_mb"`
 	ClearedEvents uint64  `json:"cleared_events"`
 	// CPUSeconds is the CPU time the whole process used from the first
 	// flood call until the UI thread had caught up (user + system), and
@@ -436,6 +449,14 @@ func benchFlood(be *guiBackend, w *ui.Window, frames *frameMarker, server string
 	}
 	fs.ClearedEvents = cleared
 	fs.RSSClearedMB, fs.HeapClearMB = settledMemory()
+	if settle := time.Duration(envInt("SPYGLASS_BENCH_SETTLE", 0)) * time.Second; settle > 0 {
+		for end := time.Now().Add(settle); time.Now().Before(end); {
+			ui.Sync(w.Repaint)
+			time.Sleep(time.Second) // a repaint a second while Fyne's cache lifetime runs out, not synchronisation
+		}
+		fs.SettleSeconds = settle.Seconds()
+		fs.RSSSettledMB, fs.HeapSettledMB = settledMemory()
+	}
 	if path := os.Getenv("SPYGLASS_BENCH_HEAPPROFILE"); path != "" {
 		// what stays after Clear (go tool pprof -sample_index=inuse_space)
 		if err := writeHeapProfile(path); err != nil {

@@ -5,6 +5,14 @@ import (
 	"time"
 )
 
+// Repaint has the window draw its content again, as a blinking cursor or
+// a moving pointer does: Fyne frees the renderers and canvas objects its
+// caches hold past their lifetime only when it draws a frame. UI thread
+// only.
+func (w *Window) Repaint() {
+	w.win.Canvas().Refresh(w.win.Content())
+}
+
 // ClearInspector does what the inspector's Clear button does for the
 // server it shows — that server's events so far leave the list, the
 // counters and the log — and returns how many events it cleared (the
