@@ -1,25 +1,34 @@
 package ui
 
 import (
+	"strings"
+
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 )
 
-// identText is an identifier (a tool's name) as a caption line that, when
-// it does not fit, wraps only after a '_', '-' or '.': Fyne's word wrap
-// breaks a word with no space in it wherever the width runs out, which
-// cut "trigger-elicitation-request" into "…-reques" and "t". Only a part
-// between two separators that is wider than the whole line still breaks
-// by character.
+// identText is an identifier (a tool's name, a resource's URI) as a
+// caption line that, when it does not fit, wraps only after a separator
+// (a space, '_', '-', '.', '/', ':', '?', '&', '=', '#'): Fyne's word wrap breaks
+// a word with no space in it wherever the width runs out, which cut
+// "trigger-elicitation-request" into "…-reques" and "t", and
+// "file:///docs/architecture.md" into "…/documen" and
+// "t/architecture.md". Only a part between two separators that is wider
+// than the whole line still breaks by character.
 type identText struct {
 	widget.BaseWidget
 	text string
 	// Heading shows it as a screen's heading (bold, sub-heading size)
 	// instead of a caption, for a name that is the heading itself.
 	Heading bool
-	width   float32 // the width it was last given; 0 before its first layout
+	// Plain shows it at a label's size and place, for an identifier
+	// that stands among labels (the URI under a resource's name).
+	Plain bool
+	// Monospace draws it in the monospace face (a template's expansion).
+	Monospace bool
+	width     float32 // the width it was last given; 0 before its first layout
 }
 
 // Identifier returns the whole name it shows, however it is wrapped (the
@@ -50,13 +59,18 @@ func (t *identText) Resize(s fyne.Size) {
 }
 
 func (t *identText) size() float32 {
-	if t.Heading {
+	switch {
+	case t.Heading:
 		return theme.Size(theme.SizeNameSubHeadingText)
+	case t.Plain:
+		return theme.TextSize()
 	}
 	return theme.CaptionTextSize()
 }
 
-func (t *identText) style() fyne.TextStyle { return fyne.TextStyle{Bold: t.Heading} }
+func (t *identText) style() fyne.TextStyle {
+	return fyne.TextStyle{Bold: t.Heading, Monospace: t.Monospace}
+}
 
 func (t *identText) measure(s string) float32 {
 	return fyne.MeasureText(s, t.size(), t.style()).Width
@@ -70,13 +84,17 @@ func (t *identText) Lines() []string {
 	return identLines(t.text, t.width-2*theme.InnerPadding(), t.measure)
 }
 
-// identChunks splits s after each '_', '-' and '.'; the chunks joined
+// identSeparators are the characters a line of an identText may end
+// after.
+const identSeparators = " _-./:?&=#"
+
+// identChunks splits s after each of identSeparators; the chunks joined
 // are s.
 func identChunks(s string) []string {
 	var out []string
 	start := 0
 	for i, r := range s {
-		if r == '_' || r == '-' || r == '.' {
+		if strings.ContainsRune(identSeparators, r) {
 			out = append(out, s[start:i+1])
 			start = i + 1
 		}
@@ -157,7 +175,7 @@ func (r *identRenderer) MinSize() fyne.Size {
 // top is the room above the first line: a heading's, like a label's; a
 // caption sits close under the heading it belongs to.
 func (r *identRenderer) top() float32 {
-	if r.t.Heading {
+	if r.t.Heading || r.t.Plain {
 		return theme.InnerPadding()
 	}
 	return 0

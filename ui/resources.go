@@ -43,10 +43,11 @@ type resourcesScreen struct {
 	detail  *fyne.Container
 	offer   *offerPane // the pane while the server offers no resources
 	title   *widget.Label
-	uri     *widget.Label
+	uri     *identText
+	desc    *widget.Label
 	vars    *fyne.Container
 	params  *paramForm // the template's variables
-	expand  *widget.Label
+	expand  *identText
 	readBtn *widget.Button
 	subBtn  *widget.Button
 	updLbl  *widget.Label
@@ -161,11 +162,14 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 	r.title = heading("")
 	r.title.SizeName = theme.SizeNameSubHeadingText
 	r.title.Wrapping = fyne.TextWrapWord
-	r.uri = wrapLabel("")
+	// the URI wraps after its '/', never inside a name (identtext.go);
+	// the description under it wraps at its words
+	r.uri = newIdentText("")
+	r.uri.Plain = true
+	r.desc = wrapLabel("")
 	r.vars = container.NewVBox()
-	r.expand = widget.NewLabel("")
-	r.expand.Wrapping = fyne.TextWrapBreak
-	r.expand.TextStyle.Monospace = true
+	r.expand = newIdentText("")
+	r.expand.Plain, r.expand.Monospace = true, true
 	r.expand.Hide()
 	r.readBtn = widget.NewButtonWithIcon("Read again", theme.ViewRefreshIcon(), r.onRead)
 	r.readBtn.Importance = widget.HighImportance
@@ -187,7 +191,7 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 	// list under the last variable lies over the buttons below it
 	r.drops = container.NewStack()
 	r.formObj = esc.NewVScroll(container.NewStack(container.NewPadded(container.NewVBox(
-		r.title, r.uri, r.vars, r.expand, actions, widget.NewSeparator(), r.content)), r.drops))
+		r.title, r.uri, r.desc, r.vars, r.expand, actions, widget.NewSeparator(), r.content)), r.drops))
 	r.answer = newAnswerPane(r.content, r.formObj.(*container.Scroll))
 	r.detail = container.NewStack(emptyState("Select a resource or template to read it."))
 	r.offer = newOfferPane(r.detail, r.search)
@@ -304,7 +308,7 @@ func (r *resourcesScreen) onSelect(row resRow) {
 	r.expand.Hide()
 	r.title.SetText(row.name())
 	if row.tmpl != nil {
-		r.uri.SetText(strings.TrimSpace(row.tmpl.URITemplate + "\n" + row.tmpl.Description))
+		r.showURI(row.tmpl.URITemplate, row.tmpl.Description)
 		r.readBtn.SetText("Read")
 		r.readBtn.SetIcon(theme.DocumentIcon())
 		r.subBtn.Hide()
@@ -321,7 +325,7 @@ func (r *resourcesScreen) onSelect(row resRow) {
 			r.showExpansion()
 		}
 	} else {
-		r.uri.SetText(strings.TrimSpace(row.res.URI + "\n" + row.res.Description))
+		r.showURI(row.res.URI, row.res.Description)
 		r.readBtn.SetText("Read again")
 		r.readBtn.SetIcon(theme.ViewRefreshIcon())
 		r.subBtn.Show()
@@ -339,6 +343,15 @@ func (r *resourcesScreen) onSelect(row resRow) {
 	} else if r.params != nil {
 		r.ss.focusField(r.params.FirstField())
 	}
+}
+
+// showURI shows a resource's or template's URI and its description (a
+// line each, the description hidden when there is none).
+func (r *resourcesScreen) showURI(uri, desc string) {
+	r.uri.SetText(uri)
+	desc = strings.TrimSpace(desc)
+	r.desc.SetText(desc)
+	setVisible(r.desc, desc != "")
 }
 
 // showExpansion shows the URI the template's variables expand to, the
@@ -415,8 +428,8 @@ func (r *resourcesScreen) onRead() {
 				r.showError(err)
 				return
 			}
-			head := heading(uri)
-			head.Wrapping = fyne.TextWrapBreak
+			head := newIdentText(uri)
+			head.Heading = true
 			objs := []fyne.CanvasObject{container.NewBorder(nil, nil, nil, rawButton(r.ss.s.w, "resources/read result", res.Raw), head)}
 			if b := r.readBadge(uri, res); b != nil {
 				objs = append(objs, b.obj)

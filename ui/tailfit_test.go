@@ -18,6 +18,9 @@ func TestTailFit(t *testing.T) {
 		{"http://127.0.0.1:9/mcp", 0, ""},
 		{"http://127.0.0.1:9/mcp", -12, ""},
 		{"", 0, ""},
+		// the text's own ellipsis is the cut's: not "……/b/c.js x"
+		{"node …/b/c.js x", 120, "…/b/c.js x"},
+		{"ab cdef", 50, "…cdef"}, // not "… cdef"
 	} {
 		if got := tailFit(tc.s, tc.width, measure); got != tc.want {
 			t.Errorf("tailFit(%q, %v) = %q, want %q", tc.s, tc.width, got, tc.want)

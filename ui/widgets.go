@@ -745,7 +745,14 @@ func tailFit(s string, width float32, measure func(string) float32) string {
 			lo = mid + 1
 		}
 	}
-	return "…" + string(r[lo:])
+	// a cut that lands on a gap or an ellipsis of the text's own
+	// ("node …/dist/index.js stdio" at a connected card's width) shows
+	// that ellipsis, not two ("……/dist/index.js stdio")
+	kept := strings.TrimLeft(string(r[lo:]), " ")
+	if strings.HasPrefix(kept, "…") {
+		return kept
+	}
+	return "…" + kept
 }
 
 // panelBg is the background of something that lies over the screens (a

@@ -21,6 +21,8 @@ func TestIdentLinesBreakOnlyAfterSeparators(t *testing.T) {
 		{"trigger-elicitation-request", 150, []string{"trigger-", "elicitation-", "request"}},
 		{"get_weather.v2-beta", 120, []string{"get_weather.", "v2-beta"}},
 		{"abcdefghij", 40, []string{"abcd", "efgh", "ij"}}, // no separator: no choice
+		{"file:///docs/architecture.md", 150, []string{"file:///docs/", "architecture.md"}},
+		{"→ demo://items/7?view=full", 140, []string{"→ demo://", "items/7?view=", "full"}},
 		{"", 100, []string{""}},
 	} {
 		got := identLines(c.name, c.width, ten)
@@ -126,6 +128,36 @@ func TestTemplateBadgesClearTheScrollBar(t *testing.T) {
 		})
 		if n == 0 {
 			t.Fatal("no template badge in the list")
+		}
+	})
+}
+
+// TestResourceURIBreaksAfterItsSlashes: at 1024×700 a resource's long URI
+// under its name wraps after a '/' (or another separator), never inside a
+// name: "file:///…/documen" and "t/architecture.md" read as two wrong
+// paths (#12). Its description is a line of its own, wrapped at words.
+func TestResourceURIBreaksAfterItsSlashes(t *testing.T) {
+	w, _, ss := connected(t, nil)
+	uri := "file:///home/someone/projects/a-rather-long-folder-name/documentation/architecture/overview-of-the-system.md"
+	res := Resource{URI: uri, Name: "overview", Description: "How the parts fit together"}
+	Sync(func() {
+		w.win.Resize(fyne.NewSize(1024, 700))
+		ss.selectTab("Resources")
+	})
+	Sync(func() { ss.resources.onSelect(resRow{res: &res}) })
+	Sync(func() {
+		r := ss.resources
+		lines := r.uri.Lines()
+		if len(lines) < 2 || strings.Join(lines, "") != uri {
+			t.Fatalf("at %v px the URI is laid out as %q", r.uri.Size().Width, lines)
+		}
+		for _, l := range lines[:len(lines)-1] {
+			if !strings.ContainsAny(l[len(l)-1:], identSeparators) {
+				t.Errorf("a line of the URI ends inside a name: %q (lines %q)", l, lines)
+			}
+		}
+		if r.desc.Text != res.Description || !r.desc.Visible() {
+			t.Errorf("the description reads %q (shown %v)", r.desc.Text, r.desc.Visible())
 		}
 	})
 }
