@@ -94,3 +94,48 @@ func TestMarkdownParagraphWraps(t *testing.T) {
 		}
 	}
 }
+
+// strongDiffs counts the pixels where a and b differ by more than half of
+// full scale in any channel: where one draws a stroke the other does not.
+func strongDiffs(a, b image.Image) int {
+	n := 0
+	for y := a.Bounds().Min.Y; y < a.Bounds().Max.Y; y++ {
+		for x := a.Bounds().Min.X; x < a.Bounds().Max.X; x++ {
+			r1, g1, b1, _ := a.At(x, y).RGBA()
+			r2, g2, b2, _ := b.At(x, y).RGBA()
+			d := func(p, q uint32) bool { return p > q+0x8000 || q > p+0x8000 }
+			if d(r1, r2) || d(g1, g2) || d(b1, b2) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestMonospaceUnderscoresDrawn: monospace text — a server's command, a
+// payload's keys, stderr — draws each "_" as a stroke, at the text size
+// and the caption size, on a wrapped line as on one alone. Fyne's own
+// monospace face ends "_" on the very last row of the line's picture,
+// which drew it faint or not at all ("node modules", #12).
+func TestMonospaceUnderscoresDrawn(t *testing.T) {
+	a := test.NewTempApp(t)
+	a.Settings().SetTheme(newReadableTheme())
+	for _, size := range []fyne.ThemeSizeName{theme.SizeNameText, theme.SizeNameCaptionText} {
+		for _, wrap := range []fyne.TextWrap{fyne.TextWrapOff, fyne.TextWrapBreak} {
+			label := func(s string) fyne.CanvasObject {
+				l := widget.NewLabel(s)
+				l.TextStyle.Monospace = true
+				l.SizeName = size
+				l.Wrapping = wrap
+				return l
+			}
+			with := drawn(t, label("node_modules/DATABASE_URL/node_modules/DATABASE_URL"))
+			without := drawn(t, label("node modules/DATABASE URL/node modules/DATABASE URL"))
+			// four underscores of 4 strong pixels at least each (Noto
+			// Sans Mono draws 18–32 in all; DejaVu Sans Mono drew none)
+			if n := strongDiffs(with, without); n < 4*4 {
+				t.Errorf("%s, wrap %v: the underscores differ from spaces in %d strong pixels: drawn faint or not at all", size, wrap, n)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	_ "embed"
 	"image/color"
 
 	"fyne.io/fyne/v2"
@@ -17,6 +18,34 @@ import (
 type readableTheme struct{ fyne.Theme }
 
 func newReadableTheme() fyne.Theme { return readableTheme{theme.DefaultTheme()} }
+
+// The monospace face is Noto Sans Mono (fonts/, SIL Open Font License,
+// fonts/OFL.txt), the monospace sibling of Fyne's Noto Sans text face,
+// with its line metrics. Fyne's own, DejaVu Sans Mono, has its underscore
+// end exactly on the descender line, where Fyne's text image ends: "_"
+// lost its last row of pixels, or all of them at a small size, and
+// "node_modules" read "node modules" in commands, JSON and logs (#12).
+var (
+	//go:embed fonts/NotoSansMono-Regular.ttf
+	monoRegularTTF []byte
+	//go:embed fonts/NotoSansMono-Bold.ttf
+	monoBoldTTF []byte
+
+	monoRegular = fyne.NewStaticResource("NotoSansMono-Regular.ttf", monoRegularTTF)
+	monoBold    = fyne.NewStaticResource("NotoSansMono-Bold.ttf", monoBoldTTF)
+)
+
+// Font implements fyne.Theme: Noto Sans Mono for monospace text, Fyne's
+// faces for the rest.
+func (t readableTheme) Font(s fyne.TextStyle) fyne.Resource {
+	if s.Monospace {
+		if s.Bold {
+			return monoBold
+		}
+		return monoRegular
+	}
+	return t.Theme.Font(s)
+}
 
 var (
 	lightSecondary = color.NRGBA{R: 0x6b, G: 0x6b, B: 0x6b, A: 0xff}
