@@ -142,3 +142,35 @@ func TestInvalidArgumentsConfirmDefaultsToCancel(t *testing.T) {
 		esc.Cancel(w.win.Canvas())
 	})
 }
+
+// TestCtrlEnterWaitsForTheOpenDialog: Ctrl+Enter while a confirmation is
+// open does not reach the screen behind it: it asked "Send invalid
+// arguments?" a second time over the first (#12). The dialog answers
+// first; after it, Ctrl+Enter runs again.
+func TestCtrlEnterWaitsForTheOpenDialog(t *testing.T) {
+	w, _, ss := connected(t, nil)
+	tool := Tool{Name: "needs", InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`)}
+	Sync(func() {
+		ss.tools.onSelect(tool)
+		ss.tools.onRun()
+	})
+	overlays := func() (n int) {
+		Sync(func() { n = len(w.win.Canvas().Overlays().List()) })
+		return n
+	}
+	if n := overlays(); n != 1 {
+		t.Fatalf("Run with a required argument empty opened %d overlays, want its confirmation", n)
+	}
+	pressShortcut(w, fyne.KeyReturn)
+	if n := overlays(); n != 1 {
+		t.Errorf("Ctrl+Enter with the confirmation open left %d overlays: it ran the tool behind it again", n)
+	}
+	Sync(func() { esc.Cancel(w.win.Canvas()) })
+	if n := overlays(); n != 0 {
+		t.Fatalf("%d overlays after Cancel", n)
+	}
+	pressShortcut(w, fyne.KeyReturn)
+	if n := overlays(); n != 1 {
+		t.Errorf("Ctrl+Enter after the dialog closed opened %d overlays, want the confirmation again", n)
+	}
+}

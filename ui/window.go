@@ -453,8 +453,12 @@ func (w *Window) onEditProfiles() {
 // onRunAction does the main action of the selected server's screen
 // shown (Tools → Run tool, mod+Enter): runs the selected tool, gets the
 // selected prompt or reads the selected resource.
+//
+// Not while a dialog or the palette is open over the window: the
+// shortcut reached the screen behind a confirmation and asked it again
+// over the first; the dialog is answered first.
 func (w *Window) onRunAction() {
-	if w.selected == nil || w.selected.screens == nil {
+	if w.selected == nil || w.selected.screens == nil || w.win.Canvas().Overlays().Top() != nil {
 		return
 	}
 	if act, ready := w.selected.screens.mainAction(); ready {
