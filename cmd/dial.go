@@ -110,6 +110,7 @@ func newConnection(name string, s catalog.Server, rec wire.Recorder, red *wire.R
 		ConnectionTimeout: s.ConnectionTimeoutDuration(),
 		RequestTimeout:    s.RequestTimeoutDuration(),
 		PaginatedLists:    s.PaginatedLists,
+		WordError:         errorHeadline,
 	}
 	if len(s.Metadata) > 0 {
 		meta, warns := catalog.SanitizeMeta(s.Metadata)

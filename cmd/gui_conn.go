@@ -106,8 +106,11 @@ func (b *guiBackend) Open(name string, onState func(ui.StateView)) (ui.Conn, err
 	opts.Handlers = b.handlers
 	q := b.queue
 	b.mu.Unlock()
+	var c *guiConn
+	// the error event of a failed connection says what its card says
+	opts.WordError = func(err error) string { return headlineOf(c.word(err)) }
 	sess := session.New(dial, b.log, opts)
-	c := &guiConn{s: sess, conn: conn, ttl: s.TaskTTLOrDefault(), target: toUIConfig(name, s).Summary(), name: name, queue: q}
+	c = &guiConn{s: sess, conn: conn, ttl: s.TaskTTLOrDefault(), target: toUIConfig(name, s).Summary(), name: name, queue: q}
 	b.mu.Lock()
 	if b.live == nil {
 		b.live = map[string]*session.Session{}
@@ -140,7 +143,12 @@ type guiConn struct {
 
 // Connect implements ui.Conn.
 func (c *guiConn) Connect(ctx context.Context) error {
-	err := c.conn.connect(ctx, c.s)
+	return c.word(c.conn.connect(ctx, c.s))
+}
+
+// word words err, a failure of this connection, as its card shows it: an
+// unreachable server with its URL, the rest as humanize does.
+func (c *guiConn) word(err error) error {
 	var dns *net.DNSError
 	if errors.Is(err, wire.ErrUnreachable) && !tlsProblem(err) && (!errors.As(err, &dns) || !dns.IsNotFound) {
 		return worded(err, "cannot reach "+c.target+" — is the server running, and is the URL right?")

@@ -159,6 +159,22 @@ func TestGUINoRetryOfDeterministicFailures(t *testing.T) {
 				if !h.hasText(c.headline) {
 					t.Errorf("no %q in the window", c.headline)
 				}
+				// the error event says it too, in its title and the
+				// inspector's row; its text keeps the chain (#12)
+				var failure *events.Event
+				for _, e := range h.be.log.Events() {
+					if e.Kind == events.KindError {
+						failure = &e
+					}
+				}
+				switch {
+				case failure == nil:
+					t.Error("no error event recorded")
+				case !strings.Contains(failure.Summary, c.headline) || failure.Title() != "error · "+failure.Summary && !strings.HasPrefix("error · "+failure.Summary, strings.TrimSuffix(failure.Title(), "…")):
+					t.Errorf("the error event: summary %q, title %q; want them to say %q", failure.Summary, failure.Title(), c.headline)
+				case failure.Text == failure.Summary:
+					t.Errorf("the error event's text is its summary %q, not the chain", failure.Text)
+				}
 				if got := h.hasText("Retry attempt 2 of 2"); got != c.retried {
 					t.Errorf("retried = %v, want %v", got, c.retried)
 				}
@@ -172,6 +188,12 @@ func TestGUINoRetryOfDeterministicFailures(t *testing.T) {
 				if link == nil || !strings.HasSuffix(link.URL.String(), c.anchor) || !strings.HasPrefix(link.URL.String(), ui.TroubleshootingURL) {
 					t.Errorf("troubleshooting link %v, want …%s", link, c.anchor)
 				}
+			})
+			h.waitFor("the inspector's row of the failure", func() bool {
+				return h.find(func(o fyne.CanvasObject) bool {
+					row, ok := o.(interface{ Text() string }) // ui/rowtext.go
+					return ok && strings.HasPrefix(row.Text(), "error · ") && strings.Contains(row.Text(), c.headline)
+				}) != nil
 			})
 		})
 	}

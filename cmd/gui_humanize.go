@@ -70,6 +70,21 @@ func humanize(err error) error {
 	return worded(err, guiHeadline(err))
 }
 
+// errorHeadline is err as the window words it, the words the error event
+// recording a failed connection says first (session.Options.WordError;
+// the window's connections word theirs as their card does, guiConn.word).
+func errorHeadline(err error) string { return headlineOf(humanize(err)) }
+
+// headlineOf is the headline of an error humanize or worded made ("" for
+// any other).
+func headlineOf(err error) string {
+	var h *humanError
+	if errors.As(err, &h) {
+		return h.Headline()
+	}
+	return ""
+}
+
 // Humanize implements ui.Humanizer: the window's own operations (a
 // catalog save, a trace file, the keyring) are worded as the engine's.
 func (b *guiBackend) Humanize(err error) error { return humanize(err) }

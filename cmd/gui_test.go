@@ -172,6 +172,8 @@ func (h *guiHarness) hasText(s string) bool {
 			return strings.Contains(x.String(), s)
 		case *widget.Check: // a server card's connect toggle says the state
 			return strings.Contains(x.Text, s)
+		case interface{ Text() string }: // an inspector row's texts (ui/rowtext.go)
+			return strings.Contains(x.Text(), s)
 		}
 		return false
 	}) != nil

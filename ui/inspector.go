@@ -118,16 +118,7 @@ type inspector struct {
 	// openRequest opens a pending server request in its dialog (the
 	// request queue's OpenModal; see SetRequestOpener).
 	openRequest func(server, id string) bool
-	// worded is the plain headline of each connection failure the
-	// window was told of, by its full technical text (the error event's
-	// Text): the event's row says what the server's card says
-	// ("Command not found: …") where it said "error · Executable file
-	// not found in $PAT…" (entitle); at most wordedMax
-	worded map[string]string
 }
-
-// wordedMax bounds the failures the inspector keeps the words of.
-const wordedMax = 64
 
 func newInspector(w *Window, src EventSource) *inspector {
 	return &inspector{w: w, src: src, cleared: map[string]uint64{}, cache: map[uint64]EventView{},
@@ -182,7 +173,7 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 		func(id widget.ListItemID, o fyne.CanvasObject) {
 			if e, ok := in.event(in.rowSeq(id)); ok {
 				if e.Title == "" {
-					in.entitle(&e)
+					e.Heading()
 					in.update(e) // the title is made once, for the rows drawn
 				}
 				// one call, not unrelated requests: "round 2/3 · …"
@@ -1021,43 +1012,6 @@ func (in *inspector) event(seq uint64) (EventView, bool) {
 	return e, ok
 }
 
-// entitle makes e's title, as Heading does, and returns it: an error
-// event of a failure the window has worded (noteWorded) is titled with the
-// plain headline the server's card shows, "error · Command not found: …";
-// its payload keeps the whole technical text.
-func (in *inspector) entitle(e *EventView) string {
-	if e.Title == "" && e.Kind == "error" {
-		if head, ok := in.worded[e.Text]; ok {
-			e.Title = "error · " + head
-		}
-	}
-	return e.Heading()
-}
-
-// noteWorded keeps err's plain headline for the error event that records
-// it (by its full text), and titles again the rows drawn before it came:
-// the event may reach the list before the window hears of the failure.
-func (in *inspector) noteWorded(err error) {
-	head, full := plainError(err)
-	if err == nil || full == "" || saysAll(head, full) {
-		return
-	}
-	if in.worded == nil || len(in.worded) >= wordedMax {
-		in.worded = map[string]string{}
-	}
-	in.worded[full] = head
-	for seq, e := range in.cache {
-		if e.Kind == "error" && e.Text == full {
-			e.Title = ""
-			in.cache[seq] = e
-		}
-	}
-	in.list.Refresh()
-	if in.selSeq != 0 && in.detail.cur.Kind == "error" && in.detail.cur.Text == full {
-		in.detail.show(in.selSeq)
-	}
-}
-
 // eventsOf reads the events seqs (an index of the inspector's) that are
 // of the server shown after its clear.
 func (in *inspector) eventsOf(seqs []uint64) []EventView {
@@ -1080,7 +1034,7 @@ func (in *inspector) shownTitles() []string {
 	out := make([]string, in.rows())
 	for i := range out {
 		e, _ := in.event(in.rowSeq(i))
-		out[i] = in.entitle(&e)
+		out[i] = e.Heading()
 	}
 	return out
 }
@@ -1171,7 +1125,7 @@ func (d *eventDetail) show(seq uint64) {
 		return
 	}
 	d.cur = e
-	d.title.SetText(d.in.entitle(&e))
+	d.title.SetText(e.Heading())
 	d.badge.Set(e.Badge, e.BadgeLevel)
 	d.round.SetText(d.in.rounds.Describe(&e.Event))
 	setVisible(d.round, d.round.Text != "")
@@ -1411,7 +1365,7 @@ func (d *eventDetail) showRun(e EventView) {
 		if x.IsError() {
 			level = "error"
 		}
-		lbl := widget.NewLabel(d.in.entitle(&x))
+		lbl := widget.NewLabel(x.Heading())
 		lbl.Truncation = fyne.TextTruncateEllipsis
 		dur := widget.NewLabel(x.Badge)
 		dur.SizeName = theme.SizeNameCaptionText

@@ -92,6 +92,10 @@ func (t *rowText) shown(w float32) string {
 	return string(r[:lo]) + "…"
 }
 
+// Text is the whole text it was given, however it is cut (the window's
+// tests in cmd read rows by it).
+func (t *rowText) Text() string { return t.text }
+
 // Shown is the text as it is drawn now (tests read it).
 func (t *rowText) Shown() string { return t.txt.Text }
 

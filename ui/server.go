@@ -310,7 +310,6 @@ func (s *server) onConnected(gen int, ctx context.Context, err error) {
 	}
 	s.dropped = false
 	s.state = StateView{State: StateFailed, Err: err}
-	s.w.wordedError(err)
 	if s.attempt < s.w.opts.ConnectAttempts && retryable(err) {
 		s.retrying = true
 		delay := s.w.opts.RetryDelay << (s.attempt - 1)
@@ -343,7 +342,6 @@ func (s *server) onEngineState(gen int, st StateView) {
 		if st.Err == nil {
 			s.state.Err = errors.New("the connection closed")
 		}
-		s.w.wordedError(st.Err)
 		s.dropped = true
 		s.attempt = s.w.opts.ConnectAttempts // no automatic retry of a drop
 		s.refreshUI()

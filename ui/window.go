@@ -466,14 +466,6 @@ func (w *Window) onRunAction() {
 	}
 }
 
-// wordedError tells the inspector how err, a server's failure, is worded
-// for a person, so that the error event recording it says the same.
-func (w *Window) wordedError(err error) {
-	if w.inspector != nil && err != nil {
-		w.inspector.noteWorded(err)
-	}
-}
-
 // inspectEvent opens the inspector on one event (its request and
 // response side by side).
 func (w *Window) inspectEvent(seq uint64) {

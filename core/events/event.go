@@ -95,6 +95,11 @@ type Event struct {
 	// warning, an HTTP summary.
 	Text string    `json:"text,omitempty"`
 	HTTP *HTTPInfo `json:"http,omitempty"`
+	// Summary is a KindError event's failure in a person's words, cause
+	// first, as the window's server card says it ("Command not found:
+	// …"); the event's title says it, Text keeps the whole chain. Empty
+	// when whoever recorded it had no other words.
+	Summary string `json:"summary,omitempty"`
 
 	// Run groups every event of one user action (a tool call and the
 	// sampling, elicitation, progress and logs it caused).

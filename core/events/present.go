@@ -172,6 +172,9 @@ func (e Event) Title() string {
 	case KindWarning:
 		return "warning · " + clip(e.Text)
 	case KindError:
+		if e.Summary != "" {
+			return "error · " + clip(e.Summary)
+		}
 		return "error · " + clip(causeFirst(e.Text))
 	case KindInvalid:
 		t := e.Text

@@ -3,6 +3,7 @@ package events
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -399,5 +400,34 @@ func TestToolErrorOutcomeSealed(t *testing.T) {
 	e := mustGet(t, l, req)
 	if e.Outcome == nil || e.Outcome.State != OK || !e.Outcome.ToolError || e.Badge() != "tool error · 0ms" {
 		t.Errorf("the spilled request's outcome %+v, badge %q; want OK with the tool's error", e.Outcome, e.Badge())
+	}
+}
+
+// TestErrorSummaryKept: an error event's words for a person (Summary)
+// are kept when its chunk is sealed and spilled and in a trace file, and
+// title it: "error · Command not found: …", the chain in Text (#12).
+func TestErrorSummaryKept(t *testing.T) {
+	l := New(&Options{SpillDir: t.TempDir(), MaxBytes: 1 << 20})
+	defer l.Close()
+	const chain = `session: start: wire: start no-such: exec: "no-such": executable file not found in $PATH`
+	const words = "Command not found: no-such — check the command, or give its full path"
+	seq := l.Append(Event{Conn: "srv", Kind: KindError, Text: chain, Summary: words})
+	for i := 0; i < 40_000; i++ {
+		l.Append(mixedEvent(i))
+	}
+	if r := l.Retention(); r.Spilled == 0 {
+		t.Fatalf("nothing spilled: %+v", r)
+	}
+	got := mustGet(t, l, seq)
+	if got.Summary != words || got.Text != chain || got.Title() != "error · "+words {
+		t.Fatalf("sealed, the error event reads summary %q, text %q, title %q", got.Summary, got.Text, got.Title())
+	}
+	b, err := json.Marshal(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Event
+	if err := json.Unmarshal(b, &back); err != nil || back.Summary != words {
+		t.Fatalf("in a trace it reads back as %q (%v): %s", back.Summary, err, b)
 	}
 }

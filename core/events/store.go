@@ -274,6 +274,7 @@ type metaExtra struct {
 	Tool    *ToolInfo  `json:"t,omitempty"`
 	Lineage *Lineage   `json:"l,omitempty"`
 	Round   *RoundInfo `json:"o,omitempty"`
+	Summary string     `json:"s,omitempty"`
 }
 
 func appendString(b []byte, s string) []byte {
@@ -298,7 +299,7 @@ func appendMeta(b []byte, e *Event) ([]byte, error) {
 			flags |= flagToolError
 		}
 	}
-	x := metaExtra{e.HTTP, e.RPC, e.Tool, e.Lineage, e.Round}
+	x := metaExtra{e.HTTP, e.RPC, e.Tool, e.Lineage, e.Round, e.Summary}
 	if x != (metaExtra{}) {
 		flags |= flagExtra
 	}
@@ -384,7 +385,7 @@ func readMeta(b []byte, e *Event) ([]byte, error) {
 				return nil, err
 			}
 		}
-		e.HTTP, e.RPC, e.Tool, e.Lineage, e.Round = x.HTTP, x.RPC, x.Tool, x.Lineage, x.Round
+		e.HTTP, e.RPC, e.Tool, e.Lineage, e.Round, e.Summary = x.HTTP, x.RPC, x.Tool, x.Lineage, x.Round, x.Summary
 	}
 	return r.b, r.err
 }

@@ -98,6 +98,12 @@ type Options struct {
 	// NoReconnect stops an operation from dialing again after the
 	// connection ended by itself; it then fails with ErrConnectionClosed.
 	NoReconnect bool
+	// WordError words a failure for a person, cause first ("Command not
+	// found: node — check the command, or give its full path"): the
+	// error event that records a failed connection says it first
+	// (events.Event.Summary), its Text keeping the whole chain. Nil, or
+	// words the same as the chain, records none.
+	WordError func(error) string
 	// Handlers answer the server's own requests.
 	Handlers Handlers
 	// Lineage groups tool call attempts into retry lineages; a tracker
@@ -323,7 +329,13 @@ func (s *Session) setStateLocked(to State, err error, run string) {
 	s.stateQ = append(s.stateQ, StateChange{From: from, To: to, Err: err, Time: now})
 	s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindState, Text: string(to), Run: run})
 	if err != nil && to != StateConnected {
-		s.log.Append(events.Event{Time: now, Conn: s.conn, Kind: events.KindError, Text: err.Error(), Run: run})
+		ev := events.Event{Time: now, Conn: s.conn, Kind: events.KindError, Text: err.Error(), Run: run}
+		if s.opts.WordError != nil {
+			if w := s.opts.WordError(err); w != ev.Text {
+				ev.Summary = w
+			}
+		}
+		s.log.Append(ev)
 	}
 }
 

@@ -822,6 +822,26 @@ func TestConnectFailures(t *testing.T) {
 			t.Errorf("state %s %v", st, why)
 		}
 	})
+	t.Run("dial, worded", func(t *testing.T) {
+		// the error event says the failure in WordError's words first
+		// and keeps the chain in its text
+		boom := errors.New(`wire: start x: exec: "x": executable file not found in $PATH`)
+		log := events.New(nil)
+		s := New(func(context.Context) (wire.Conn, error) { return nil, boom }, log,
+			&Options{Conn: "srv", WordError: func(err error) string { return "Command not found: x" }})
+		if err := s.Connect(testCtx(t)); !errors.Is(err, boom) {
+			t.Fatalf("err %v", err)
+		}
+		var got []events.Event
+		for _, e := range log.Events() {
+			if e.Kind == events.KindError {
+				got = append(got, e)
+			}
+		}
+		if len(got) != 1 || got[0].Summary != "Command not found: x" || !strings.Contains(got[0].Text, boom.Error()) {
+			t.Fatalf("error events %+v", got)
+		}
+	})
 	t.Run("server never answers", func(t *testing.T) {
 		fs := newFakeServer(t)
 		fs.handle = func(c *fakeConn, m msg) bool { return m.Method == "initialize" }
