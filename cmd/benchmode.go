@@ -137,6 +137,12 @@ type floodStats struct {
 	SettleSeconds float64 `json:"settle_s"`
 	RSSSettledMB  float64 `json:"rss_settled_mb"`
 	HeapSettledMB float64 `json:"heap_settled_mb"`
+	// LiveBeforeMB and LiveSettledMB are the Go heap's live objects at
+	// the baseline and settled (what the last collection marked): the
+	// in-use spans above also count the free room in spans that kept a
+	// few live objects, which a heap that does not move cannot give back.
+	LiveBeforeMB  float64 `json:"live_before_mb"`
+	LiveSettledMB float64 `json:"live_settled_mb"`
 	ClearedEvents uint64  `json:"cleared_events"`
 	// CPUSeconds is the CPU time the whole process used from the first
 	// flood call until the UI thread had caught up (user + system), and
@@ -338,6 +344,7 @@ func benchFlood(be *guiBackend, w *ui.Window, frames *frameMarker, server string
 	defer cancel()
 
 	fs.RSSBeforeMB, fs.HeapBeforeMB = settledMemory()
+	fs.LiveBeforeMB = heapLiveMB()
 	if path := os.Getenv("SPYGLASS_BENCH_HEAPPROFILE"); path != "" {
 		if err := writeHeapProfile(path + ".before"); err != nil {
 			return err
@@ -456,6 +463,7 @@ func benchFlood(be *guiBackend, w *ui.Window, frames *frameMarker, server string
 		}
 		fs.SettleSeconds = settle.Seconds()
 		fs.RSSSettledMB, fs.HeapSettledMB = settledMemory()
+		fs.LiveSettledMB = heapLiveMB()
 	}
 	if path := os.Getenv("SPYGLASS_BENCH_HEAPPROFILE"); path != "" {
 		// what stays after Clear (go tool pprof -sample_index=inuse_space)
@@ -615,11 +623,12 @@ func writeBenchReport(path string, rep *benchReport) error {
 	return nil
 }
 
-// settledMemory collects garbage, returns free pages to the OS, and
-// reads the resident set and Go's in-use heap, in MB.
+// settledMemory collects garbage, returns free pages to the OS (Go's and
+// the C heap's), and reads the resident set and Go's in-use heap, in MB.
 func settledMemory() (rss, heap float64) {
 	runtime.GC()
 	debug.FreeOSMemory()
+	trimCHeap()
 	return procStatusMB("VmRSS"), float64(heapInuse()) / (1 << 20)
 }
 
@@ -636,6 +645,17 @@ func heapInuse() uint64 {
 		}
 	}
 	return n
+}
+
+// heapLiveMB is the heap's live objects as the last collection marked
+// them, in MB.
+func heapLiveMB() float64 {
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return float64(s[0].Value.Uint64()) / (1 << 20)
 }
 
 // resetPeakRSS resets the kernel's VmHWM to the current resident set.

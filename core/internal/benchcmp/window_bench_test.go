@@ -55,6 +55,8 @@ type windowReport struct {
 		Settle      float64 `json:"settle_s"`
 		RSSSettled  float64 `json:"rss_settled_mb"`
 		HeapSettled float64 `json:"heap_settled_mb"`
+		LiveBefore  float64 `json:"live_before_mb"`
+		LiveSettled float64 `json:"live_settled_mb"`
 		Cleared     uint64  `json:"cleared_events"`
 		CPU         float64 `json:"cpu_s"`
 		UICPU       float64 `json:"ui_thread_cpu_s"`
@@ -252,6 +254,9 @@ func BenchmarkUIFlood(b *testing.B) {
 				b.ReportMetric(f.RSSSettled, "rss-settled-MB")
 				b.ReportMetric(f.RSSSettled/f.RSSBefore, "settled/before")
 				b.ReportMetric(f.HeapSettled, "heap-settled-MB")
+				// the live objects alone: what the window still holds
+				b.ReportMetric(f.LiveBefore, "live-before-MB")
+				b.ReportMetric(f.LiveSettled, "live-settled-MB")
 			}
 			// the CPU the window got while it took the flood and caught
 			// up, in cores; with the machine's load, this says how much of
