@@ -174,6 +174,8 @@ func (h *guiHarness) hasText(s string) bool {
 			return strings.Contains(x.Text, s)
 		case interface{ Text() string }: // an inspector row's texts (ui/rowtext.go)
 			return strings.Contains(x.Text(), s)
+		case interface{ Identifier() string }: // a name or URI that wraps at its separators (ui/identtext.go)
+			return strings.Contains(x.Identifier(), s)
 		}
 		return false
 	}) != nil
@@ -310,17 +312,17 @@ func TestGUIDemoServer(t *testing.T) {
 	// Inspector: the paired request/response with its badge
 	h.waitFor("the tools/call rows", func() bool {
 		return h.find(func(o fyne.CanvasObject) bool {
-			l, ok := o.(*widget.Label)
-			return ok && strings.HasPrefix(l.Text, "result #") && strings.HasSuffix(l.Text, "· tools/call")
+			l, ok := o.(interface{ Text() string }) // an inspector row's title (ui/rowtext.go)
+			return ok && strings.HasPrefix(l.Text(), "result #") && strings.HasSuffix(l.Text(), "· tools/call")
 		}) != nil
 	})
 	var callTitle string
 	ui.Sync(func() {
 		l := h.find(func(o fyne.CanvasObject) bool {
-			l, ok := o.(*widget.Label)
-			return ok && strings.HasPrefix(l.Text, "tools/call #")
-		}).(*widget.Label)
-		callTitle = l.Text
+			l, ok := o.(interface{ Text() string })
+			return ok && strings.HasPrefix(l.Text(), "tools/call #")
+		}).(interface{ Text() string })
+		callTitle = l.Text()
 	})
 	// the counters count it
 	h.waitFor("the counters", func() bool { return h.hasText("1 tool call ·") })
