@@ -116,15 +116,23 @@ func TestChosenPromptAndTemplateFocusFirstField(t *testing.T) {
 	})
 }
 
-// TestInvalidArgumentsConfirmDefaultsToCancel: in "Send invalid
-// arguments?" Cancel is the button that stands out, not Send anyway.
-func TestInvalidArgumentsConfirmDefaultsToCancel(t *testing.T) {
+// askInvalidArguments connects a window and runs a tool with its
+// required argument empty, which asks "Send invalid arguments?".
+func askInvalidArguments(t *testing.T) *Window {
+	t.Helper()
 	w, _, ss := connected(t, nil)
 	tool := Tool{Name: "needs", InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`)}
 	Sync(func() {
 		ss.tools.onSelect(tool)
 		ss.tools.onRun()
 	})
+	return w
+}
+
+// TestInvalidArgumentsConfirmDefaultsToCancel: in "Send invalid
+// arguments?" Cancel is the button that stands out, not Send anyway.
+func TestInvalidArgumentsConfirmDefaultsToCancel(t *testing.T) {
+	w := askInvalidArguments(t)
 	Sync(func() {
 		top := w.win.Canvas().Overlays().Top()
 		if top == nil || !strings.Contains(texts(top), "Send invalid arguments?") {
@@ -148,12 +156,7 @@ func TestInvalidArgumentsConfirmDefaultsToCancel(t *testing.T) {
 // arguments?" a second time over the first (#12). The dialog answers
 // first; after it, Ctrl+Enter runs again.
 func TestCtrlEnterWaitsForTheOpenDialog(t *testing.T) {
-	w, _, ss := connected(t, nil)
-	tool := Tool{Name: "needs", InputSchema: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`)}
-	Sync(func() {
-		ss.tools.onSelect(tool)
-		ss.tools.onRun()
-	})
+	w := askInvalidArguments(t)
 	overlays := func() (n int) {
 		Sync(func() { n = len(w.win.Canvas().Overlays().List()) })
 		return n

@@ -76,20 +76,10 @@ func (t *rowText) measure(s string) float32 {
 // shown is the text as drawn at width w: whole, or cut at its end.
 func (t *rowText) shown(w float32) string {
 	room := w - 2*theme.InnerPadding()
-	if !t.cut || t.measure(t.text) <= room {
+	if !t.cut {
 		return t.text
 	}
-	r := []rune(t.text)
-	lo, hi := 0, len(r) // the most runes kept before "…"
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if t.measure(string(r[:mid])+"…") <= room {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return string(r[:lo]) + "…"
+	return headFit(t.text, room, t.measure)
 }
 
 // Text is the whole text it was given, however it is cut (the window's

@@ -27,3 +27,23 @@ func TestTailFit(t *testing.T) {
 		}
 	}
 }
+
+// TestHeadFit: the start of a row's title is kept, cut with "…", within
+// the width; a text that fits stays whole.
+func TestHeadFit(t *testing.T) {
+	measure := func(s string) float32 { return float32(len([]rune(s))) * 10 }
+	for _, tc := range []struct {
+		s     string
+		width float32
+		want  string
+	}{
+		{"tools/call #7", 300, "tools/call #7"},
+		{"tools/call #7", 60, "tools…"},
+		{"tools/call #7", 5, "…"},
+		{"", 0, ""},
+	} {
+		if got := headFit(tc.s, tc.width, measure); got != tc.want {
+			t.Errorf("headFit(%q, %v) = %q, want %q", tc.s, tc.width, got, tc.want)
+		}
+	}
+}

@@ -755,6 +755,26 @@ func tailFit(s string, width float32, measure func(string) float32) string {
 	return "…" + kept
 }
 
+// headFit returns s, or the longest start of s that measures at most
+// width with "…" after it ("…" alone when nothing more fits): tailFit's
+// twin, for a text whose start tells it apart (an inspector row's title).
+func headFit(s string, width float32, measure func(string) float32) string {
+	if measure(s) <= width {
+		return s
+	}
+	r := []rune(s)
+	lo, hi := 0, len(r) // the most runes kept before "…"
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if measure(string(r[:mid])+"…") <= width {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return string(r[:lo]) + "…"
+}
+
 // panelBg is the background of something that lies over the screens (a
 // drop-down list, a toast, a banner): a rectangle in theme colours,
 // taken again each time it is refreshed, so that a theme switch, which
