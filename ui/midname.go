@@ -20,6 +20,11 @@ type middleName struct {
 	size    fyne.ThemeSizeName // the label's own size
 	hovered bool
 	height  float32 // the row's height at the label's own size
+
+	// the runes at the head and at the tail of full that a sibling's
+	// name has too (filesystem-default beside everything-default): a cut
+	// spends its room on the rest, which tells the names apart
+	sharedHead, sharedTail int
 }
 
 var _ desktop.Hoverable = (*middleName)(nil)
@@ -42,6 +47,17 @@ func (m *middleName) SetFull(s string) {
 	m.fit(m.Size().Width)
 }
 
+// SetSiblings tells the name which names are shown beside it (its own
+// among them or not), so that a cut keeps what tells them apart.
+func (m *middleName) SetSiblings(names []string) {
+	head, tail := sharedEnds(m.full, names)
+	if head == m.sharedHead && tail == m.sharedTail {
+		return
+	}
+	m.sharedHead, m.sharedTail = head, tail
+	m.fit(m.Size().Width)
+}
+
 // CreateRenderer implements fyne.Widget.
 func (m *middleName) CreateRenderer() fyne.WidgetRenderer {
 	return widget.NewSimpleRenderer(container.New(&middleLayout{m: m}, m.label))
@@ -59,7 +75,7 @@ func (m *middleName) measure(s string) float32 {
 }
 
 func (m *middleName) fit(width float32) {
-	text := middleFit(m.full, width-2*theme.InnerPadding(), m.measure)
+	text := distinctFit(m.full, m.sharedHead, m.sharedTail, width-2*theme.InnerPadding(), m.measure)
 	if text != m.label.Text {
 		m.label.SetText(text)
 	}
@@ -113,13 +129,47 @@ func (l *middleLayout) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 // middleFit returns s, or the longest head and tail of s around "…" that
 // measure at most width together (the head gets the extra rune).
 func middleFit(s string, width float32, measure func(string) float32) string {
+	return distinctFit(s, 0, 0, width, measure)
+}
+
+// distinctFit is middleFit for a name whose first sharedHead and last
+// sharedTail runes other names shown beside it have too. Of the cuts that
+// keep as many runes, it takes one that shows the most of the rest. Of
+// those, with only the tail shared it keeps the most head, with only the
+// head shared the most tail ("filesystem-serv…" beside "everything-serv…",
+// where an even split read "filesyst…default", and a cut that showed the
+// shared tail's end read as "filesystem…fault"); else the one nearest an
+// even split.
+func distinctFit(s string, sharedHead, sharedTail int, width float32, measure func(string) float32) string {
 	if width <= 0 || measure(s) <= width {
 		return s
 	}
 	r := []rune(s)
+	from, to := sharedHead, len(r)-sharedTail // the runes that differ
+	if from >= to {                           // the name is another's head or tail: nothing to favour
+		from, to = 0, len(r)
+	}
+	overlap := func(a, b int) int { return max(0, min(b, to)-max(a, from)) }
 	cut := func(keep int) string {
-		head := (keep + 1) / 2
-		return string(r[:head]) + "…" + string(r[len(r)-(keep-head):])
+		aim := (keep + 1) / 2 // the head an even split keeps
+		switch {
+		case from == 0 && to < len(r):
+			aim = keep
+		case from > 0 && to == len(r):
+			aim = 0
+		}
+		best, bestShown, bestOff := aim, -1, len(r)
+		for head := 0; head <= keep; head++ {
+			shown := overlap(0, head) + overlap(len(r)-(keep-head), len(r))
+			off := head - aim
+			if off < 0 {
+				off = -off
+			}
+			if shown > bestShown || shown == bestShown && off < bestOff {
+				best, bestShown, bestOff = head, shown, off
+			}
+		}
+		return string(r[:best]) + "…" + string(r[len(r)-(keep-best):])
 	}
 	lo, hi := 0, len(r)-1 // the most runes to keep
 	for lo < hi {
@@ -131,4 +181,33 @@ func middleFit(s string, width float32, measure func(string) float32) string {
 		}
 	}
 	return cut(lo)
+}
+
+// sharedEnds returns how many runes at its head and at its tail name has in
+// common with one of the others (name itself among them is skipped). Fewer
+// than three are taken for chance (slack and sentry) and count as none.
+func sharedEnds(name string, others []string) (head, tail int) {
+	r := []rune(name)
+	for _, o := range others {
+		if o == name {
+			continue
+		}
+		q := []rune(o)
+		h := 0
+		for h < len(r) && h < len(q) && r[h] == q[h] {
+			h++
+		}
+		t := 0
+		for t < len(r) && t < len(q) && r[len(r)-1-t] == q[len(q)-1-t] {
+			t++
+		}
+		head, tail = max(head, h), max(tail, t)
+	}
+	if head < 3 {
+		head = 0
+	}
+	if tail < 3 {
+		tail = 0
+	}
+	return head, tail
 }

@@ -35,6 +35,52 @@ func TestMiddleFit(t *testing.T) {
 	}
 }
 
+// TestDistinctFit: a cut spends its room on the runes that tell a name
+// from the others beside it, and is an even split when nothing is shared.
+func TestDistinctFit(t *testing.T) {
+	perRune := func(s string) float32 { return float32(utf8.RuneCountInString(s)) * 10 }
+	cases := []struct {
+		s      string
+		others []string
+		width  float32
+		want   string
+	}{
+		{"filesystem-server-default", []string{"everything-server-default"}, 170, "filesystem-serve…"},
+		{"everything-default", []string{"filesystem-default", "everything-default"}, 90, "everythi…"},
+		{"mcp-filesystem-default", []string{"mcp-everything-default"}, 130, "mcp-filesyst…"},
+		{"server-filesystem", []string{"server-everything"}, 120, "…-filesystem"},
+		{"filesystem-server-demo", []string{"memory"}, 120, "filesy…-demo"},
+		{"slack", []string{"sentry"}, 40, "sl…k"},
+		{"memory", []string{"memory-two"}, 50, "me…ry"},
+	}
+	for _, c := range cases {
+		head, tail := sharedEnds(c.s, c.others)
+		got := distinctFit(c.s, head, tail, c.width, perRune)
+		if got != c.want {
+			t.Errorf("distinctFit(%q beside %q, %v) = %q, want %q", c.s, c.others, c.width, got, c.want)
+		}
+		if perRune(got) > c.width {
+			t.Errorf("distinctFit(%q, %v) = %q is wider than allowed", c.s, c.width, got)
+		}
+	}
+}
+
+// TestServerCardNamesCutApart: at 1024×700 two names that end alike are
+// cut where they differ, not in the part they share.
+func TestServerCardNamesCutApart(t *testing.T) {
+	names := []string{"filesystem-for-the-team-default", "everything-for-the-team-default"}
+	w := newTestWindow(t, newFakeBackend(names...), nil)
+	Sync(func() { w.win.Resize(fyne.NewSize(1024, 700)) })
+	Sync(func() {
+		for _, n := range names {
+			got := w.list.cards[w.server(n)].name.Text
+			if !strings.Contains(got, "…") || !strings.HasPrefix(got, n[:len("filesystem")]) {
+				t.Errorf("%q shows as %q, want its whole head, which tells it from the other", n, got)
+			}
+		}
+	})
+}
+
 // TestServerCardLongName: at 1280×800 a long server name that does not
 // fit its card keeps both ends ("everything…team-demo"), a short one is
 // whole, and the pointer over the cut one shows the whole name.

@@ -240,6 +240,11 @@ func (c *serverCard) selectThen(fn func()) {
 func (c *serverCard) update() {
 	s := c.s
 	c.nameFit.SetFull(s.cfg.Name)
+	names := make([]string, len(s.w.servers))
+	for i, o := range s.w.servers {
+		names[i] = o.cfg.Name
+	}
+	c.nameFit.SetSiblings(names)
 	t := s.cfg.Transport
 	if t == "" {
 		t = "stdio"
