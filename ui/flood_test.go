@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
 )
 
 // Issue #17: a flood into a connected window. These tests prove what the
@@ -327,5 +328,113 @@ func TestFloodDrawsNewRowsInTheRowsItHas(t *testing.T) {
 			}
 		}
 		t.Errorf("the request's row is not in view: %q", titles)
+	})
+}
+
+// logRows returns the texts of the rows in view of a Logs list.
+func logRows(list *widget.List) []string {
+	var got []string
+	walkVisible(list, func(o fyne.CanvasObject) {
+		c, ok := o.(*fyne.Container)
+		if !ok || len(c.Objects) != 2 {
+			return
+		}
+		if t, ok := c.Objects[0].(*rowText); ok && !t.caption { // not the time
+			got = append(got, t.Text())
+		}
+	})
+	return got
+}
+
+// stderrRows returns the lines in view of the stderr list.
+func stderrRows(list *widget.List) []string {
+	var got []string
+	walkVisible(list, func(o fyne.CanvasObject) {
+		if t, ok := o.(*rowText); ok {
+			got = append(got, t.Text())
+		}
+	})
+	return got
+}
+
+// A flood of log messages and of stderr lines is drawn in the rows the
+// Logs screen's lists have, as the inspector's is
+// (TestFloodDrawsNewRowsInTheRowsItHas): the newest in view, in order.
+func TestLogsFloodDrawsNewRowsInTheRowsItHas(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(-1)) // see TestFloodDrawsNewRowsInTheRowsItHas
+	w, b, ss := connected(t, nil)
+	Sync(func() {
+		w.win.Resize(fyne.NewSize(1280, 800))
+		ss.selectTab("Logs")
+	})
+	l := ss.logs
+	c := b.conns["fake"]
+	c.mu.Lock()
+	notify := c.notify
+	c.mu.Unlock()
+	sent := 0
+	messages := func(batches, per int) {
+		t.Helper()
+		for range batches {
+			for range per {
+				notify(Notification{Method: "notifications/message", Time: time.Now(),
+					Params: json.RawMessage(fmt.Sprintf(`{"level":"info","data":"line %d"}`, sent))})
+				sent++
+			}
+			want := fmt.Sprintf("line %d", sent-1)
+			waitFor(t, "the batch drawn", func() bool {
+				rows := logRows(l.list)
+				return !l.later.pending && !l.dirty && len(rows) > 0 && rows[len(rows)-1] == want
+			})
+		}
+	}
+	check := func(what string, rows []string, last int) {
+		t.Helper()
+		if len(rows) < 5 {
+			t.Fatalf("%s: %d rows in view", what, len(rows))
+		}
+		for i, r := range rows {
+			if want := fmt.Sprintf("line %d", last-len(rows)+1+i); r != want {
+				t.Fatalf("%s: row %d of %d in view reads %q, want %q", what, i+1, len(rows), r, want)
+			}
+		}
+	}
+	messages(3, 100) // the list fills and scrolls
+	var made, inView int
+	Sync(func() { made, inView = l.rowsMade, len(logRows(l.list)) })
+	messages(20, 100)
+	Sync(func() {
+		if n := l.rowsMade - made; n > 20*inView/2 {
+			t.Errorf("20 redraws of a flood of messages made %d rows for the %d in view: the list made its rows anew", n, inView)
+		}
+		check("messages", logRows(l.list), sent-1)
+	})
+
+	Sync(func() { l.tabs.SelectIndex(1) }) // stderr
+	lines := 0
+	stderr := func(batches, per int) {
+		t.Helper()
+		for range batches {
+			evs := make([]EventView, per)
+			for j := range evs {
+				evs[j] = EventView{Server: "fake", Kind: "stderr", Title: "stderr", Text: fmt.Sprintf("line %d", lines)}
+				lines++
+			}
+			b.ev.send(evs...)
+			want := fmt.Sprintf("line %d", lines-1)
+			waitFor(t, "the stderr batch drawn", func() bool {
+				rows := stderrRows(l.stderr)
+				return !l.later.pending && !l.errsDirty && len(rows) > 0 && rows[len(rows)-1] == want
+			})
+		}
+	}
+	stderr(3, 100)
+	Sync(func() { made, inView = l.rowsMade, len(stderrRows(l.stderr)) })
+	stderr(20, 100)
+	Sync(func() {
+		if n := l.rowsMade - made; n > 20*inView/2 {
+			t.Errorf("20 redraws of a flood of stderr lines made %d rows for the %d in view", n, inView)
+		}
+		check("stderr", stderrRows(l.stderr), lines-1)
 	})
 }

@@ -160,11 +160,16 @@ type logsScreen struct {
 	show   *widget.Select
 	search *widget.Entry
 	stderr *widget.List
+	tabs   *container.AppTabs // Messages, stderr
 	errs   []string
 	empty  *widget.Label
 	// dirty: messages were added since the last redraw; stale: the
 	// history was trimmed and the shown list must be rebuilt.
 	dirty, stale bool
+	// errsStale: the stderr lines were trimmed, so the rows in view
+	// show other lines than before
+	errsStale bool
+	rowsMade  int // how many rows the two lists made (tests read it)
 	// later redraws at most once per redrawInterval however many batches
 	// came (the UI thread may run several queued ones back to back);
 	// errsDirty: stderr lines were added since.
@@ -195,23 +200,16 @@ func (l *logsScreen) buildUI() fyne.CanvasObject {
 	l.later = newCoalescer(l.redraw)
 	l.list = widget.NewList(
 		func() int { return len(l.shown) },
-		func() fyne.CanvasObject {
-			t := widget.NewLabel("00:00:00")
-			t.Importance = widget.LowImportance
-			t.SizeName = theme.SizeNameCaptionText
-			txt := widget.NewLabel("")
-			txt.Truncation = fyne.TextTruncateEllipsis
-			return container.NewBorder(nil, nil, container.NewHBox(t, container.NewCenter(newBadge("", ""))), nil, txt)
-		},
+		l.createLine,
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			if i >= len(l.shown) {
 				return
 			}
 			ln := l.shown[i]
 			c := o.(*fyne.Container)
-			setText(c.Objects[0].(*widget.Label), ln.text)
+			c.Objects[0].(*rowText).SetText(ln.text)
 			left := c.Objects[1].(*fyne.Container)
-			setText(left.Objects[0].(*widget.Label), ln.time.Local().Format("15:04:05.000"))
+			left.Objects[0].(*rowText).SetText(ln.time.Local().Format("15:04:05.000"))
 			left.Objects[1].(*fyne.Container).Objects[0].(*badge).Set(ln.level, levelColor(ln.level))
 		})
 	l.level = widget.NewSelect(logLevels, l.onSetLevel)
@@ -235,21 +233,33 @@ func (l *logsScreen) buildUI() fyne.CanvasObject {
 	l.stderr = widget.NewList(
 		func() int { return len(l.errs) },
 		func() fyne.CanvasObject {
-			t := widget.NewLabel("")
-			t.TextStyle.Monospace = true
-			t.Truncation = fyne.TextTruncateEllipsis
+			l.rowsMade++
+			t := newRowText("")
+			t.monospace, t.cut = true, true
 			return t
 		},
 		func(i widget.ListItemID, o fyne.CanvasObject) {
 			if i < len(l.errs) {
-				setText(o.(*widget.Label), l.errs[i])
+				o.(*rowText).SetText(l.errs[i])
 			}
 		})
-	tabs := container.NewAppTabs(
+	l.tabs = container.NewAppTabs(
 		container.NewTabItem("Messages", msgs),
 		container.NewTabItem("stderr", container.NewStack(l.stderr)),
 	)
-	return tabs
+	return l.tabs
+}
+
+// createLine makes a row of the messages: its time, level and text, in
+// texts that take each new line's words in place (rowtext.go).
+func (l *logsScreen) createLine() fyne.CanvasObject {
+	l.rowsMade++
+	t := newRowText("00:00:00.000")
+	t.caption = true
+	t.importance = widget.LowImportance
+	txt := newRowText("")
+	txt.cut = true
+	return container.NewBorder(nil, nil, container.NewHBox(t, container.NewCenter(newBadge("", ""))), nil, txt)
 }
 
 func levelColor(l string) string {
@@ -325,7 +335,13 @@ func (l *logsScreen) redraw() {
 	}
 	if l.errsDirty {
 		l.errsDirty = false
-		l.stderr.Refresh()
+		if l.errsStale {
+			l.errsStale = false
+			l.stderr.Refresh()
+			l.stderr.ScrollToBottom()
+		} else {
+			followAppended(l.stderr)
+		}
 	}
 	switch {
 	case l.stale:
@@ -334,8 +350,7 @@ func (l *logsScreen) redraw() {
 		l.list.ScrollToBottom() // the newest stay in view, as below
 	case l.dirty:
 		l.dirty = false
-		l.list.Refresh()
-		l.list.ScrollToBottom()
+		followAppended(l.list)
 		l.empty.Hide()
 	}
 }
@@ -345,6 +360,7 @@ func (l *logsScreen) onStderr(line string) {
 	l.errs = append(l.errs, line)
 	if len(l.errs) > maxLogLines {
 		l.errs = append([]string(nil), l.errs[len(l.errs)-keepLogLines:]...)
+		l.errsStale = true
 	}
 }
 

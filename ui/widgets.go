@@ -826,3 +826,18 @@ func (r *panelBgRenderer) Refresh() {
 	r.rect.StrokeWidth, r.rect.CornerRadius = b.width, b.radius
 	r.rect.Refresh()
 }
+
+// followAppended shows the rows added at the end of a list that follows
+// its newest row, and scrolls to them. A list scrolled down already only
+// scrolls: the rows it keeps for reuse draw the new ones, and the rows
+// before still show what they showed. A Refresh would draw each row in
+// view again in rows made anew (Fyne 2.7.1's List drops the rows it keeps
+// on a Refresh, and makes one more to measure), whose renderers Fyne's
+// cache keeps for a minute: a flood's redraws, four a second, left tens
+// of MB behind (#17).
+func followAppended(l *widget.List) {
+	if l.GetScrollOffset() <= 0 { // not scrolled yet: the list may need its new height
+		l.Refresh()
+	}
+	l.ScrollToBottom()
+}
