@@ -59,6 +59,10 @@ func TestListPageShapes(t *testing.T) {
 		{"cursor null", `{"tools":[{"name":"a"}],"nextCursor":null}`, []string{`{"name":"a"}`}, false},
 		{"no tools", `{"tools":null}`, nil, false},
 		{"tools an object", `{"tools":{"name":"a"}}`, nil, true},
+		{"tools sent twice", `{"tools":[{"name":"a"}],"nextCursor":null,"tools":[{"name":"b"}]}`, []string{`{"name":"b"}`}, false},
+		{"escaped key", `{"tool\u0073":[{"name":"a"}]}`, []string{`{"name":"a"}`}, false},
+		{"result null", `null`, nil, false},
+		{"result an array", `[{"name":"a"}]`, nil, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			fs := newFakeServer(t)
