@@ -14,6 +14,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/canvas"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -41,15 +42,26 @@ func newMemoryHarness(t *testing.T) *guiHarness {
 	return newCatalogHarness(t, doc)
 }
 
-// stderrLines are the lines the Logs screen's stderr view shows (its
-// rows are the only monospace labels in a list).
+// stderrLines are the lines the Logs screen's stderr view shows: the
+// monospace texts of the "stderr" tab's list (ui/rowtext.go).
 func (h *guiHarness) stderrLines() []string {
+	type styled interface {
+		Text() string
+		TextStyle() fyne.TextStyle
+	}
 	var out []string
 	walk(h.win.Content(), func(o fyne.CanvasObject) {
-		if l, ok := o.(*widget.List); ok {
-			walk(l, func(x fyne.CanvasObject) {
-				if y, ok := x.(*widget.Label); ok && y.TextStyle.Monospace && y.Text != "" {
-					out = append(out, y.Text)
+		tabs, ok := o.(*container.AppTabs)
+		if !ok {
+			return
+		}
+		for _, it := range tabs.Items {
+			if it.Text != "stderr" {
+				continue
+			}
+			walk(it.Content, func(x fyne.CanvasObject) {
+				if y, ok := x.(styled); ok && y.TextStyle().Monospace && y.Text() != "" {
+					out = append(out, y.Text())
 				}
 			})
 		}

@@ -50,7 +50,7 @@ func TestInspectorRowsKeepTheMethod(t *testing.T) {
 					return // an event of the connection, not one sent here
 				}
 				seen[l.text] = true
-				need := fyne.MeasureText(l.text, theme.TextSize(), l.style()).Width + 2*theme.InnerPadding()
+				need := fyne.MeasureText(l.text, theme.TextSize(), l.TextStyle()).Width + 2*theme.InnerPadding()
 				if l.Size().Width < need {
 					t.Errorf("%v: the row %q has %v px, under the %v its whole text needs: the method %q is cut", size, l.text, l.Size().Width, need, method)
 				}

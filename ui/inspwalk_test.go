@@ -125,7 +125,7 @@ func TestInspectorRowsKeepTheirID(t *testing.T) {
 					t.Errorf("%v: no row reads %q whole or with its method cut around …, its id kept (rows: %q)", size, e.Title, got)
 					continue
 				}
-				need := fyne.MeasureText(row.text, theme.TextSize(), row.style()).Width + 2*theme.InnerPadding()
+				need := fyne.MeasureText(row.text, theme.TextSize(), row.TextStyle()).Width + 2*theme.InnerPadding()
 				if row.Size().Width < need {
 					t.Errorf("%v: the row %q has %v px, under the %v its text needs: the label cuts it", size, row.text, row.Size().Width, need)
 				}

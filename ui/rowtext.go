@@ -67,10 +67,12 @@ func (t *rowText) size() float32 {
 	return theme.TextSize()
 }
 
-func (t *rowText) style() fyne.TextStyle { return fyne.TextStyle{Monospace: t.monospace} }
+// TextStyle is the style it is drawn in (the window's tests in cmd read the
+// stderr lines by it).
+func (t *rowText) TextStyle() fyne.TextStyle { return fyne.TextStyle{Monospace: t.monospace} }
 
 func (t *rowText) measure(s string) float32 {
-	return fyne.MeasureText(s, t.size(), t.style()).Width
+	return fyne.MeasureText(s, t.size(), t.TextStyle()).Width
 }
 
 // shown is the text as drawn at width w: whole, or cut at its end.
@@ -120,8 +122,8 @@ func (r *rowTextRenderer) MinSize() fyne.Size {
 		s = "…"
 	}
 	pad := theme.InnerPadding()
-	m := fyne.MeasureText(s, t.size(), t.style())
-	h := fyne.MeasureText("M", t.size(), t.style()).Height
+	m := fyne.MeasureText(s, t.size(), t.TextStyle())
+	h := fyne.MeasureText("M", t.size(), t.TextStyle()).Height
 	return fyne.NewSize(m.Width+2*pad, h+2*pad)
 }
 
@@ -138,7 +140,7 @@ func (r *rowTextRenderer) Refresh() {
 	t := r.t
 	t.txt.Text = t.shown(t.Size().Width)
 	t.txt.TextSize = t.size()
-	t.txt.TextStyle = t.style()
+	t.txt.TextStyle = t.TextStyle()
 	t.txt.Color = t.color()
 	t.drawn = t.txt.Color
 	r.Layout(t.Size())
