@@ -399,16 +399,21 @@ func TestLogsFloodDrawsNewRowsInTheRowsItHas(t *testing.T) {
 			}
 		}
 	}
-	messages(3, 100) // the list fills and scrolls
-	var made, inView int
-	Sync(func() { made, inView = l.rowsMade, len(logRows(l.list)) })
-	messages(20, 100)
-	Sync(func() {
-		if n := l.rowsMade - made; n > 20*inView/2 {
-			t.Errorf("20 redraws of a flood of messages made %d rows for the %d in view: the list made its rows anew", n, inView)
-		}
-		check("messages", logRows(l.list), sent-1)
-	})
+	// a flood drawn in the rows the list has, the newest in view
+	drawnInPlace := func(what string, flood func(batches, per int), rows func() []string, sent *int) {
+		t.Helper()
+		flood(3, 100) // the list fills and scrolls
+		var made, inView int
+		Sync(func() { made, inView = l.rowsMade, len(rows()) })
+		flood(20, 100)
+		Sync(func() {
+			if n := l.rowsMade - made; n > 20*inView/2 {
+				t.Errorf("20 redraws of a flood of %s made %d rows for the %d in view: the list made its rows anew", what, n, inView)
+			}
+			check(what, rows(), *sent-1)
+		})
+	}
+	drawnInPlace("messages", messages, func() []string { return logRows(l.list) }, &sent)
 
 	Sync(func() { l.tabs.SelectIndex(1) }) // stderr
 	lines := 0
@@ -428,13 +433,5 @@ func TestLogsFloodDrawsNewRowsInTheRowsItHas(t *testing.T) {
 			})
 		}
 	}
-	stderr(3, 100)
-	Sync(func() { made, inView = l.rowsMade, len(stderrRows(l.stderr)) })
-	stderr(20, 100)
-	Sync(func() {
-		if n := l.rowsMade - made; n > 20*inView/2 {
-			t.Errorf("20 redraws of a flood of stderr lines made %d rows for the %d in view", n, inView)
-		}
-		check("stderr", stderrRows(l.stderr), lines-1)
-	})
+	drawnInPlace("stderr lines", stderr, func() []string { return stderrRows(l.stderr) }, &lines)
 }
