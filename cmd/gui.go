@@ -131,11 +131,13 @@ func (o *lastOutput) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// line returns the last non-empty line written.
+// line returns the line written that says why the command failed
+// (tellingLine).
 func (o *lastOutput) line() string {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	return lastLine(string(o.tail))
+	line, _ := tellingLine(string(o.tail))
+	return line
 }
 
 // guiOptions are the window's options before the servers to open are

@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/spyglass-mcp/spyglass/core/oauth"
@@ -216,8 +217,11 @@ func guiHeadline(err error) string {
 			how = "was killed by signal " + exit.Signal.String()
 		}
 		msg := "The server process " + how + " before answering."
-		if last := lastLine(exit.Stderr); last != "" {
-			msg += " Its last words on stderr: " + last
+		switch said, isErr := tellingLine(exit.Stderr); {
+		case isErr: // the cause: first, where a card's one line shows it
+			msg = said + " — t" + msg[1:]
+		case said != "":
+			msg += " Its last words on stderr: " + said
 		}
 		return msg
 	case errors.As(err, &dns) && dns.IsNotFound:
@@ -259,11 +263,52 @@ func sentence(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// lastLine is the last non-empty line of s.
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return strings.TrimSpace(lines[len(lines)-1])
+// tellingLine is the line of a program's output that says why it failed:
+// the last one that starts as an error does ("Error: connect
+// ECONNREFUSED …", "ValueError: …", "panic: …"), else the last that
+// mentions one (isErr), else the last line. Stack frames, source
+// pointers ("    ^"), the runtime's version line ("Node.js v22.1.0") and
+// exit lines are never it, and a log line's prefix of process, time and
+// source ("[123:123:1203/182507.945739:ERROR:zygote_host.cc:103] ",
+// "2026/12/03 18:49:54 ") is dropped. Node's crash ended "at TCPConnectWrap.afterConnect …" and
+// "Node.js v22…", which the window quoted as the server's last words.
+func tellingLine(s string) (line string, isErr bool) {
+	var kept []string
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimSpace(logPrefix.ReplaceAllString(strings.TrimSpace(l), ""))
+		if l == "" || noiseLine.MatchString(l) {
+			continue
+		}
+		kept = append(kept, l)
+	}
+	for _, re := range []*regexp.Regexp{errorHead, errorLine} {
+		for i := len(kept) - 1; i >= 0; i-- {
+			if re.MatchString(kept[i]) {
+				return kept[i], true
+			}
+		}
+	}
+	if len(kept) == 0 {
+		return "", false
+	}
+	return kept[len(kept)-1], false
 }
+
+var (
+	// noiseLine: a stack frame (Node, Python, Go, Java), a source
+	// pointer, a runtime's version line or an exit line.
+	noiseLine = regexp.MustCompile(`^(at [^ ]|File "|goroutine \d+ \[|[\^~ ]+$|Node\.js v\d|exit status \d|\.\.\. \d+ more|Traceback \(most recent call last\))` +
+		`|^[\w./-]+\.go:\d+|^[\w.$]+\(.*\)$`)
+	// errorHead starts as an error does: "Error: …", "ValueError: …",
+	// "panic: …", "fatal: …", "error[E0425]: …" (before a line that only
+	// mentions one, as Node's "code: 'ECONNREFUSED'," after its error)
+	errorHead = regexp.MustCompile(`^(\w*(Error|Exception)\b[^:]*:|(?i:panic|fatal|error)\b)`)
+	// errorLine mentions one.
+	errorLine = regexp.MustCompile(`(?i)(error|exception|panic|fatal|refused|denied|not found|no such|cannot|can't|failed|ECONN|EADDR|ENOENT|EACCES)`)
+	// logPrefix is the prefix of a line of Chromium's log or of Go's
+	// log package: when, and where from.
+	logPrefix = regexp.MustCompile(`^(\[\d+:\d+:[^\]]*\]|\d{4}/\d\d/\d\d \d\d:\d\d:\d\d(\.\d+)?)\s*`)
+)
 
 // tlsCause words a TLS failure cause first.
 func tlsCause(err error) string {

@@ -811,7 +811,7 @@ func TestGUIFlakyWrite(t *testing.T) {
 		// a crash is a transport failure, worded cause first (#12): not
 		// "Protocol error"
 		return h.hasText("Disconnected: ") && h.hasText("The next request starts it again.") &&
-			h.hasText("The call failed") && h.hasText("The server process exited with status 3 before answering.") &&
+			h.hasText("The call failed") && h.hasText("server process exited with status 3 before answering.") &&
 			!h.hasText("Protocol error")
 	})
 	h.waitFor("no response", func() bool {
