@@ -89,8 +89,41 @@ func (t readableTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.C
 			return lightBorder
 		}
 		return darkBorder
+	case theme.ColorNameForeground:
+		return menuShortcutSafe(t.Theme.Color(n, v))
 	}
 	return t.Theme.Color(n, v)
+}
+
+// shortcutAlpha is the 16-bit alpha of the text colour: opaque but for
+// 53 of 65535. Fyne 2.7.1 draws a menu item's shortcut ("Ctrl+B") in the
+// text colour at 95%, taking the colour's 16-bit alpha times 0.95 as an
+// 8-bit one: an opaque colour's 62258 became 50 (0xF332's low byte), and
+// the shortcuts were drawn at a fifth of their colour, 1.35:1 on the
+// light menu (#12). This alpha comes out 0xff there, and if Fyne reads
+// it right, at 95% of 0xff.
+const shortcutAlpha = 0xffca
+
+// menuShortcutSafe is the opaque colour c with shortcutAlpha: its 16-bit
+// channels keep c's 8-bit ones in their low byte, which is what Fyne's
+// menu takes of them (r, g, b drawn as c everywhere else: 0x5656 of
+// 0xffca is c within a tenth of a step).
+func menuShortcutSafe(c color.Color) color.Color {
+	n := color.NRGBAModel.Convert(c).(color.NRGBA)
+	if n.A != 0xff {
+		return c
+	}
+	ch := func(v uint8) uint16 {
+		x := uint16(v) * 0x101
+		if x > shortcutAlpha { // premultiplied: not above the alpha
+			x = shortcutAlpha&^0xff | uint16(v)
+			if x > shortcutAlpha {
+				x -= 0x100
+			}
+		}
+		return x
+	}
+	return color.RGBA64{R: ch(n.R), G: ch(n.G), B: ch(n.B), A: shortcutAlpha}
 }
 
 // Icon implements fyne.Theme. Fyne's Tree marks an open branch with
