@@ -1092,7 +1092,7 @@ func (h *guiHarness) runFlood(n int, debug bool) {
 		ui.Sync(func() {
 			h.find(func(o fyne.CanvasObject) bool {
 				s, ok := o.(*widget.Select)
-				return ok && s.PlaceHolder == "Server level…"
+				return ok && s.PlaceHolder == "Choose…" && len(s.Options) > 0 && s.Options[0] == "debug" // Logs: Server level
 			}).(*widget.Select).SetSelected("debug")
 		})
 		h.openTab("Tools")

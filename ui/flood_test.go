@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -434,4 +435,42 @@ func TestLogsFloodDrawsNewRowsInTheRowsItHas(t *testing.T) {
 		}
 	}
 	drawnInPlace("stderr lines", stderr, func() []string { return stderrRows(l.stderr) }, &lines)
+}
+
+// The Logs screen's empty views say why they are empty: before a level is
+// set, after one was set and nothing came, when a filter hides every
+// message, and for stderr (#12: it kept saying "Set a level…" after one
+// was set, and the stderr view was blank).
+func TestLogsEmptyStatesSayWhy(t *testing.T) {
+	_, b, ss := connected(t, nil)
+	l := ss.logs
+	Sync(func() { ss.selectTab("Logs") })
+	says := func(label *widget.Label, want string) {
+		t.Helper()
+		Sync(func() {
+			if !label.Visible() || !strings.Contains(label.Text, want) {
+				t.Errorf("the empty view reads %q (shown: %v), want %q", label.Text, label.Visible(), want)
+			}
+		})
+	}
+	says(l.empty, "Set a level")
+	says(l.errsEmpty, "Nothing on stderr yet")
+	Sync(func() { l.level.SetSelected("warning") })
+	waitFor(t, "the level set", func() bool { return l.levelSet == "warning" })
+	says(l.empty, "No log messages yet at warning or above")
+	Sync(func() {
+		ss.onNotification(Notification{Method: "notifications/message", Time: time.Now(),
+			Params: json.RawMessage(`{"level":"warning","data":"disk almost full"}`)})
+		l.flush()
+	})
+	waitFor(t, "the message shown", func() bool { return !l.empty.Visible() && len(l.shown) == 1 })
+	Sync(func() { l.search.SetText("no such words") })
+	says(l.empty, "No message matches")
+	b.ev.send(EventView{Server: "fake", Kind: "stderr", Title: "stderr", Text: "listening"})
+	waitFor(t, "the stderr line", func() bool { return len(l.errs) == 1 && !l.later.pending })
+	Sync(func() {
+		if l.errsEmpty.Visible() {
+			t.Error("the stderr view still says it is empty with a line in it")
+		}
+	})
 }

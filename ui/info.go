@@ -163,6 +163,9 @@ type logsScreen struct {
 	tabs   *container.AppTabs // Messages, stderr
 	errs   []string
 	empty  *widget.Label
+	// errsEmpty says why the stderr view is empty
+	errsEmpty *widget.Label
+	levelSet  string // the level logging/setLevel last set, "" before
 	// dirty: messages were added since the last redraw; stale: the
 	// history was trimmed and the shown list must be rebuilt.
 	dirty, stale bool
@@ -213,7 +216,7 @@ func (l *logsScreen) buildUI() fyne.CanvasObject {
 			left.Objects[1].(*fyne.Container).Objects[0].(*badge).Set(ln.level, levelColor(ln.level))
 		})
 	l.level = widget.NewSelect(logLevels, l.onSetLevel)
-	l.level.PlaceHolder = "Server level…"
+	l.level.PlaceHolder = "Choose…" // the label beside it says what (no wider than "emergency")
 	l.show = widget.NewSelect(logLevels, func(s string) {
 		l.minLvl = levelIndex(s)
 		l.refilter()
@@ -225,11 +228,12 @@ func (l *logsScreen) buildUI() fyne.CanvasObject {
 		l.filter = strings.ToLower(s)
 		l.refilter()
 	}
-	l.empty = emptyState("No log messages yet. Set a level to ask the server for them.")
+	l.empty = emptyState(l.emptyText())
 	bar := container.NewVBox(
 		container.NewHBox(widget.NewLabel("Server level (logging/setLevel)"), l.level),
 		container.NewBorder(nil, nil, container.NewHBox(widget.NewLabel("Show from"), l.show), nil, l.search))
 	msgs := container.NewBorder(bar, nil, nil, nil, container.NewStack(l.list, l.empty))
+	l.errsEmpty = emptyState(l.noStderrText())
 	l.stderr = widget.NewList(
 		func() int { return len(l.errs) },
 		func() fyne.CanvasObject {
@@ -245,7 +249,7 @@ func (l *logsScreen) buildUI() fyne.CanvasObject {
 		})
 	l.tabs = container.NewAppTabs(
 		container.NewTabItem("Messages", msgs),
-		container.NewTabItem("stderr", container.NewStack(l.stderr)),
+		container.NewTabItem("stderr", container.NewStack(l.stderr, container.NewVBox(l.errsEmpty))),
 	)
 	return l.tabs
 }
@@ -335,6 +339,7 @@ func (l *logsScreen) redraw() {
 	}
 	if l.errsDirty {
 		l.errsDirty = false
+		l.showErrsEmpty()
 		if l.errsStale {
 			l.errsStale = false
 			l.stderr.Refresh()
@@ -355,6 +360,37 @@ func (l *logsScreen) redraw() {
 	}
 }
 
+// emptyText is what the messages view says while it shows none.
+func (l *logsScreen) emptyText() string {
+	switch {
+	case len(l.all) > 0:
+		return "No message matches: show from a lower level, or change the filter."
+	case l.levelSet != "":
+		return "No log messages yet at " + l.levelSet + " or above since the level was set."
+	}
+	return "No log messages yet. Set a level to ask the server for them."
+}
+
+// noStderrText is what the stderr view says while it has no line: a
+// stdio server's stderr is read from its first byte; an HTTP server's
+// is its own terminal's, not Spyglass's to read.
+func (l *logsScreen) noStderrText() string {
+	if t := l.ss.s.cfg.Transport; t != "" && t != "stdio" {
+		return "An HTTP server writes its stderr where it runs, not to Spyglass: look in the terminal or log of its process."
+	}
+	return "Nothing on stderr yet. What the server writes there appears here, from its first byte."
+}
+
+// showErrsEmpty shows the stderr view's empty state while it has no line.
+func (l *logsScreen) showErrsEmpty() {
+	if len(l.errs) > 0 {
+		l.errsEmpty.Hide()
+		return
+	}
+	l.errsEmpty.SetText(l.noStderrText())
+	l.errsEmpty.Show()
+}
+
 // onStderr adds a stderr line of the server.
 func (l *logsScreen) onStderr(line string) {
 	l.errs = append(l.errs, line)
@@ -371,6 +407,7 @@ func (l *logsScreen) release() {
 	l.dirty, l.stale = false, false
 	l.refilter()
 	l.stderr.Refresh()
+	l.showErrsEmpty()
 }
 
 func (l *logsScreen) match(ln logLine) bool {
@@ -391,6 +428,7 @@ func (l *logsScreen) refilter() {
 		if len(l.shown) > 0 {
 			l.empty.Hide()
 		} else {
+			l.empty.SetText(l.emptyText())
 			l.empty.Show()
 		}
 	}
@@ -404,5 +442,7 @@ func (l *logsScreen) onSetLevel(level string) {
 				return
 			}
 			l.ss.s.w.toast("ok", "Server log level set to "+level)
+			l.levelSet = level
+			l.refilter() // its empty state says the level
 		})
 }
