@@ -197,7 +197,8 @@ func TestErrorViewNothingMoreToShow(t *testing.T) {
 }
 
 // TestCardSummaryShortensPaths: a card shows the ends of the paths in a
-// command line, which say what runs ("node …/dist/index.js stdio"),
+// command line, which say what runs ("node …/server-everything/dist/
+// index.js stdio": its project's folder before a build folder),
 // instead of the line's last characters ("…js stdio" at 1024×700); the
 // server's pane keeps the whole line.
 func TestCardSummaryShortensPaths(t *testing.T) {
@@ -205,7 +206,9 @@ func TestCardSummaryShortensPaths(t *testing.T) {
 		cfg  ServerConfig
 		want string
 	}{
-		{ServerConfig{Command: "node", Args: []string{"/work/main/.ci/peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js", "stdio"}}, "node …/dist/index.js stdio"},
+		{ServerConfig{Command: "node", Args: []string{"/work/main/.ci/peers/node_modules/@modelcontextprotocol/server-everything/dist/index.js", "stdio"}}, "node …/server-everything/dist/index.js stdio"},
+		{ServerConfig{Command: "node", Args: []string{"/home/me/weather/build/src/main.js"}}, "node …/weather/build/src/main.js"},
+		{ServerConfig{Command: "node", Args: []string{"/dist/index.js"}}, "node /dist/index.js"},
 		{ServerConfig{Command: "/usr/local/bin/node", Args: []string{"server.js", "--port", "3000"}}, "…/bin/node server.js --port 3000"},
 		{ServerConfig{Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "/tmp"}}, "npx -y @modelcontextprotocol/server-filesystem /tmp"},
 		{ServerConfig{Command: "python", Args: []string{"/home/me/My Project/srv.py"}}, `python "…/My Project/srv.py"`},

@@ -138,20 +138,31 @@ func (c ServerConfig) CardSummary() string {
 	return strings.Join(words, " ")
 }
 
-// shortPath keeps the last two elements of an absolute path of more
-// than two ("/home/me/srv/dist/index.js" reads "…/dist/index.js", an
-// absolute command "/usr/local/bin/node" "…/bin/node"). Anything else (a
-// flag, a word, a relative path, a URL) stays as it is.
+// shortPath keeps the end of an absolute path of more than two elements:
+// its last two ("/usr/local/bin/node" reads "…/bin/node"), and before a
+// build folder the folder it is in, which names the project ("…/
+// server-memory/dist/index.js", where two npm servers both read
+// "…/dist/index.js"). Anything else (a flag, a word, a relative path, a
+// URL) stays as it is.
 func shortPath(s string) string {
 	if !strings.HasPrefix(s, "/") || strings.Contains(s, "://") {
 		return s
 	}
 	parts := strings.Split(strings.TrimRight(s, "/"), "/")
-	if len(parts) <= 3 { // "", a, b: /a/b
+	from := len(parts) - 2
+	for from > 1 && buildFolders[parts[from]] {
+		from--
+	}
+	if from <= 1 { // "", a, …: nothing to leave out
 		return s
 	}
-	return "…/" + strings.Join(parts[len(parts)-2:], "/")
+	return "…/" + strings.Join(parts[from:], "/")
 }
+
+// buildFolders are folder names that say how a project is laid out, not
+// which project it is.
+var buildFolders = map[string]bool{"dist": true, "build": true, "out": true, "lib": true, "src": true,
+	"target": true, "release": true, "debug": true}
 
 // ConnState is a connection's state, as the server card shows it.
 type ConnState string
