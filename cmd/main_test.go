@@ -4,6 +4,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/adrg/xdg"
 )
 
 // TestMain lets the test binary stand in for the spyglass binary: the
@@ -16,7 +18,19 @@ func TestMain(m *testing.M) {
 			os.Exit(Main(os.Args[1:]))
 		}
 	}
-	os.Exit(m.Run())
+	// The tests' taps and windows talk on a socket of their own
+	// ($XDG_RUNTIME_DIR/spyglass/app.sock), which their children inherit:
+	// on the user's, a Spyglass window open beside `make test` took the
+	// taps' feeds as servers of its own ("cmd.test", "127.0.0.1:32873").
+	rt, err := os.MkdirTemp("", "spyglass-test-run-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_RUNTIME_DIR", rt)
+	xdg.Reload()
+	code := m.Run()
+	os.RemoveAll(rt)
+	os.Exit(code)
 }
 
 func TestNoDisplay(t *testing.T) {
