@@ -55,6 +55,23 @@ func TestInspectorRowsKeepTheMethod(t *testing.T) {
 					t.Errorf("%v: the row %q has %v px, under the %v its whole text needs: the method %q is cut", size, l.text, l.Size().Width, need, method)
 				}
 			})
+			// a chip at the row's end keeps a margin, as the time does:
+			// flush, its edge was under the scroll bar and the window's
+			walkVisible(in.list, func(o fyne.CanvasObject) {
+				c, ok := o.(*fyne.Container)
+				if !ok {
+					return
+				}
+				if _, ok := c.Layout.(*eventRow); !ok {
+					return
+				}
+				_, _, b, tm := rowParts(c.Objects)
+				if b.Visible() && !tm.Visible() {
+					if end := b.Position().X + b.Size().Width; end > c.Size().Width-theme.Padding() {
+						t.Errorf("%v: a row's chip %q ends at %v of %v px, with no margin", size, b.text, end, c.Size().Width)
+					}
+				}
+			})
 			for _, m := range methods {
 				found := false
 				for s := range seen {

@@ -176,11 +176,20 @@ func (r *eventRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	}
 	setVisible(b, pick.badge && bw > 0)
 	if pick.badge && bw > 0 {
+		if !pick.time {
+			// a margin at the end, as the time's own padding gives it
+			// (flush with the row, the chip's edge was under the list's
+			// scroll bar and the window's edge); the title's own padding
+			// is the gap before it
+			right -= pad
+		}
 		bs := b.MinSize()
 		right -= bs.Width
 		b.Move(fyne.NewPos(right, (size.Height-bs.Height)/2))
 		b.Resize(bs)
-		right -= pad
+		if pick.time {
+			right -= pad
+		}
 	}
 	title.Move(fyne.NewPos(x, 0))
 	title.Resize(fyne.NewSize(max(right-x, 0), size.Height))
