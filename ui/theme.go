@@ -47,6 +47,11 @@ func (t readableTheme) Font(s fyne.TextStyle) fyne.Resource {
 }
 
 var (
+	// the light theme's text: Fyne's #565656 was so near its placeholders
+	// (#6b6b6b, as light as AA allows) that an example in an empty field
+	// read as a value (#12); the dark theme's placeholders are its
+	// secondary grey for the same reason
+	lightText      = color.NRGBA{R: 0x26, G: 0x26, B: 0x26, A: 0xff}
 	lightSecondary = color.NRGBA{R: 0x6b, G: 0x6b, B: 0x6b, A: 0xff}
 	darkSecondary  = color.NRGBA{R: 0x94, G: 0x94, B: 0x94, A: 0xff}
 	lightError     = color.NRGBA{R: 0xc6, G: 0x28, B: 0x28, A: 0xff}
@@ -72,6 +77,7 @@ func (t readableTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.C
 		if light {
 			return lightSecondary
 		}
+		return darkSecondary
 	case theme.ColorNameError:
 		if light {
 			return lightError
@@ -90,6 +96,9 @@ func (t readableTheme) Color(n fyne.ThemeColorName, v fyne.ThemeVariant) color.C
 		}
 		return darkBorder
 	case theme.ColorNameForeground:
+		if light {
+			return menuShortcutSafe(lightText)
+		}
 		return menuShortcutSafe(t.Theme.Color(n, v))
 	}
 	return t.Theme.Color(n, v)

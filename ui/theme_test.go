@@ -77,6 +77,21 @@ func TestThemeTextContrastMeetsWCAGAA(t *testing.T) {
 	}
 }
 
+// A placeholder does not read as a value (#12: light text #565656 beside
+// placeholders of #6b6b6b, "mock-model-1.0" in an empty field looked
+// typed): in both themes a value stands out from its field at least
+// twice as much as a placeholder does.
+func TestPlaceholdersReadAsPlaceholders(t *testing.T) {
+	th := newReadableTheme()
+	for _, v := range []fyne.ThemeVariant{theme.VariantLight, theme.VariantDark} {
+		bg := th.Color(theme.ColorNameInputBackground, v)
+		value, hint := contrast(th.Color(theme.ColorNameForeground, v), bg), contrast(th.Color(theme.ColorNamePlaceHolder, v), bg)
+		if value < 2*hint {
+			t.Errorf("variant %d: a value is %.2f:1 on its field and a placeholder %.2f:1, want the value at least twice the placeholder", v, value, hint)
+		}
+	}
+}
+
 // A menu item's shortcut ("Ctrl+B") is drawn as readable as the text
 // (#12): Fyne 2.7.1 took the text colour's 16-bit alpha as an 8-bit one
 // and drew it at a fifth, 1.35:1 on the light menu. The colour read here
