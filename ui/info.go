@@ -18,6 +18,8 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"fyne.io/fyne/v2"
+
+	"github.com/spyglass-mcp/spyglass/ui/fit"
 )
 
 // infoScreen shows what the handshake negotiated.
@@ -122,7 +124,9 @@ func capabilityView(raw json.RawMessage) fyne.CanvasObject {
 	if json.Unmarshal(raw, &m) != nil || len(m) == 0 {
 		return emptyState("none")
 	}
-	badges := container.NewHBox()
+	// the badges wrap onto more rows: in a scrolled row they were cut at
+	// the pane's edge, under its scroll bar (#12)
+	badges := container.New(fit.NewRowWrap())
 	for _, k := range slices.Sorted(maps.Keys(m)) {
 		level := "primary"
 		if k == "experimental" {
@@ -144,7 +148,7 @@ func capabilityView(raw json.RawMessage) fyne.CanvasObject {
 	tree.SetJSON(raw)
 	sc := container.NewVScroll(tree.obj)
 	sc.SetMinSize(fyne.NewSize(200, 140))
-	return container.NewVBox(container.NewHScroll(badges), sc)
+	return container.NewVBox(badges, sc)
 }
 
 // logsScreen shows notifications/message with level and text filters, a

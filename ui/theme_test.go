@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"encoding/json"
 	"image/color"
 	"math"
 	"testing"
@@ -129,4 +130,29 @@ func over(c, bg color.Color) color.Color {
 	br, bgG, bb, _ := bg.RGBA()
 	mix := func(x, y uint32) uint16 { return uint16(x + y*(0xffff-a)/0xffff) }
 	return color.RGBA64{R: mix(r, br), G: mix(g, bgG), B: mix(b, bb), A: 0xffff}
+}
+
+// Server info's capability badges wrap within the pane: in a row that
+// scrolled sideways they were cut at its edge ("resources (listChanged,
+// subscr") under its scroll bar (#12).
+func TestCapabilityBadgesWrap(t *testing.T) {
+	test.NewTempApp(t)
+	caps := `{"completions":{},"experimental":{"x":{}},"logging":{},"prompts":{"listChanged":true},"resources":{"listChanged":true,"subscribe":true},"tasks":{"cancel":{},"list":{}},"tools":{"listChanged":true}}`
+	v := capabilityView(json.RawMessage(caps))
+	w := test.NewTempWindow(t, v)
+	w.Resize(fyne.NewSize(390, 400))
+	n := 0
+	walkVisible(v, func(o fyne.CanvasObject) {
+		b, ok := o.(*badge)
+		if !ok {
+			return
+		}
+		n++
+		if end := b.Position().X + b.Size().Width; end > v.Size().Width {
+			t.Errorf("the badge %q ends at %v, past the pane's %v px", b.text, end, v.Size().Width)
+		}
+	})
+	if n != 7 {
+		t.Errorf("%d badges shown, want 7", n)
+	}
 }
