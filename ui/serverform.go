@@ -263,6 +263,7 @@ type serverForm struct {
 	// edited from then on
 	checked bool
 	errs    map[string]*widget.Label // inline errors by catalog field name
+	kept    map[string]bool          // the fields whose error line keeps its room once fixed
 	base    ServerConfig
 	acc     *esc.Accordion
 	oauth   *widget.AccordionItem
@@ -398,13 +399,17 @@ func (f *serverForm) at(key string, obj fyne.CanvasObject) fyne.CanvasObject {
 }
 
 // atReserved is at for a field that an empty Save complains about (name,
-// command, URL): the line of its error is kept while it is hidden, so
-// that the fields below do not move when Save shows it or when typing
-// clears it (#12).
-func (f *serverForm) atReserved(key string, obj fyne.CanvasObject) fyne.CanvasObject {
+// command, URL) or that is checked as it is typed (request metadata,
+// advertised extensions): the line of its error is kept while it is
+// hidden, so that the fields below do not move when Save or a keystroke
+// shows it or when typing clears it (#12).
+// lines is how many lines of error it keeps room for.
+func (f *serverForm) atReserved(key string, obj fyne.CanvasObject, lines int) fyne.CanvasObject {
 	c := f.at(key, obj).(*fyne.Container)
 	room := canvas.NewRectangle(color.Transparent)
-	room.SetMinSize(fyne.NewSize(0, f.errs[key].MinSize().Height))
+	l := f.errs[key]
+	line := l.MinSize().Height - 2*theme.InnerPadding()
+	room.SetMinSize(fyne.NewSize(0, l.MinSize().Height+float32(lines-1)*line))
 	c.Objects[1] = container.NewStack(room, f.errs[key])
 	return c
 }
@@ -474,7 +479,15 @@ func (f *serverForm) setErr(key, msg string) {
 		return
 	}
 	l.SetText(msg)
-	l.Hidden = msg == ""
+	// a line that showed an error keeps its room once fixed: the fields
+	// below stay where they were under the pointer (#12)
+	if msg != "" {
+		if f.kept == nil {
+			f.kept = map[string]bool{}
+		}
+		f.kept[key] = true
+	}
+	l.Hidden = msg == "" && !f.kept[key]
 	l.Refresh()
 }
 
@@ -534,11 +547,11 @@ func (f *serverForm) buildUI(c ServerConfig) fyne.CanvasObject {
 	f.headers = multiEntry(joinMap(c.Headers, ": "), "Name: value, one per line", 2)
 
 	main := container.NewStack()
-	fName := f.atReserved("name", f.name)
-	fCommand := f.atReserved("command", f.command)
+	fName := f.atReserved("name", f.name, 1)
+	fCommand := f.atReserved("command", f.command, 1)
 	fArgs := f.at("args", f.args)
 	fEnv := f.at("env", f.env)
-	fURL := f.atReserved("url", f.url)
+	fURL := f.atReserved("url", f.url, 1)
 	fHeaders := f.at("headers", f.headers)
 	for _, e := range []*esc.Entry{f.name, f.command, f.args, f.env, f.url, f.headers} {
 		e.OnChanged = func(string) { f.recheck() }
@@ -602,6 +615,9 @@ func (f *serverForm) protocolSection(c ServerConfig) fyne.CanvasObject {
 		f.metadata.SetText(prettyJSON(c.Metadata))
 	}
 	f.metadata.OnChanged = func(s string) { f.setErr("metadata", jsonObjectProblem(s)) }
+	for _, e := range []*esc.Entry{f.connTO, f.reqTO, f.taskTTL} {
+		e.OnChanged = func(string) { f.recheck() } // a fixed field loses its error at once
+	}
 	return widget.NewForm(
 		widget.NewFormItem("Protocol version", f.protoVer),
 		widget.NewFormItem("Protocol era", f.protoEra),
@@ -610,7 +626,7 @@ func (f *serverForm) protocolSection(c ServerConfig) fyne.CanvasObject {
 		widget.NewFormItem("Request timeout", f.at("requestTimeout", f.reqTO)),
 		widget.NewFormItem("Task TTL", f.at("taskTtl", f.taskTTL)),
 		widget.NewFormItem("Roots", f.at("roots", f.roots)),
-		widget.NewFormItem("Request metadata", f.at("metadata", f.metadata)),
+		widget.NewFormItem("Request metadata", f.atReserved("metadata", f.metadata, 2)),
 	)
 }
 
@@ -632,10 +648,13 @@ func (f *serverForm) advancedSection(c ServerConfig) fyne.CanvasObject {
 	if c.MaxMessageSize > 0 {
 		f.maxMsg.SetText(formatBytes(c.MaxMessageSize))
 	}
+	for _, e := range []*esc.Entry{f.maxFetch, f.maxMsg} {
+		e.OnChanged = func(string) { f.recheck() }
+	}
 	return widget.NewForm(
 		widget.NewFormItem("", f.autoRef),
 		widget.NewFormItem("", f.paginated),
-		widget.NewFormItem("Advertised extensions", f.at("advertisedExtensions", f.exts)),
+		widget.NewFormItem("Advertised extensions", f.atReserved("advertisedExtensions", f.exts, 2)),
 		widget.NewFormItem("Network log size", f.at("maxFetchRequests", container.NewVBox(f.maxFetch, note("How many HTTP exchanges of this server the inspector keeps.")))),
 		widget.NewFormItem("Largest message", f.at("maxMessageSize", container.NewVBox(f.maxMsg, note("A bigger message from the server is recorded as invalid and skipped.")))),
 	)
