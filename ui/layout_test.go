@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/ui/esc"
@@ -218,4 +220,23 @@ func TestCardSummaryShortensPaths(t *testing.T) {
 			t.Errorf("%+v: card %q, want %q", c.cfg, got, c.want)
 		}
 	}
+}
+
+// TestToolRowCaptionIsTheDescription: a tool titled by its name (no
+// title of its own) gives its row's second line to its description, not
+// to its name again (#12: "echo" over "echo · Echoes th…").
+func TestToolRowCaptionIsTheDescription(t *testing.T) {
+	_, _, ss := connected(t, nil)
+	waitFor(t, "the tools listed", func() bool { return len(ss.tools.rows) > 0 })
+	Sync(func() {
+		var captions []string
+		walkVisible(ss.tools.list, func(o fyne.CanvasObject) {
+			if l, ok := o.(*widget.Label); ok && l.SizeName == theme.SizeNameCaptionText {
+				captions = append(captions, l.Text)
+			}
+		})
+		if !slices.Contains(captions, "Echoes") || slices.Contains(captions, "echo · Echoes") {
+			t.Errorf("the rows' second lines read %q, want the description alone under a tool titled by its name", captions)
+		}
+	})
 }

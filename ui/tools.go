@@ -236,9 +236,16 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 			left.Refresh()
 			icons.Objects = annotationIcons(tool)
 			icons.Refresh()
+			// the name under a title that is not it; a row titled by its
+			// name gives the whole line to the description (it read
+			// "echo" over "echo · Echoes th…")
 			sub := tool.Name
 			if d := firstLine(tool.Description); d != "" {
-				sub += " · " + d
+				if tool.Title == "" || tool.Title == tool.Name {
+					sub = d
+				} else {
+					sub += " · " + d
+				}
 			}
 			caption.Objects[0].(*widget.Label).SetText(sub)
 		})
