@@ -57,6 +57,60 @@ func (headRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	title.Resize(fyne.NewSize(max(size.Width-aw-pad, 0), size.Height))
 }
 
+// controlsRow is a row that starts with a control that always shows (a
+// server card's toggle with its state's word), then a line of text, and
+// ends with actions: with their words where they fit beside the control,
+// else as icons (placeActions). The text takes what is left and goes
+// when nothing is. Its minimum width is the control's beside the icons,
+// so a card that shows Cancel while it connects does not widen the list
+// and move its divider (#12).
+type controlsRow struct{}
+
+// newControlsRow lays out lead, text, full (the actions with words) and
+// icons (the same actions, icons only) with controlsRow.
+func newControlsRow(lead, text, full, icons fyne.CanvasObject) *fyne.Container {
+	return container.New(controlsRow{}, lead, text, full, icons)
+}
+
+// MinSize implements fyne.Layout.
+func (controlsRow) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	lead, icons := objs[0].MinSize(), objs[3].MinSize()
+	h := max(lead.Height, objs[1].MinSize().Height, tallest(objs[2]), tallest(objs[3]))
+	return fyne.NewSize(lead.Width+theme.Padding()+icons.Width, h)
+}
+
+// tallest is the height of o's tallest object, shown or not, so that a
+// row's height does not change when an action in it comes and goes.
+func tallest(o fyne.CanvasObject) float32 {
+	c, ok := o.(*fyne.Container)
+	if !ok {
+		return o.MinSize().Height
+	}
+	var h float32
+	for _, x := range c.Objects {
+		h = max(h, x.MinSize().Height)
+	}
+	return h
+}
+
+// Layout implements fyne.Layout.
+func (controlsRow) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	lead, text := objs[0], objs[1]
+	pad := theme.Padding()
+	lw := lead.MinSize().Width
+	lead.Move(fyne.NewPos(0, 0))
+	lead.Resize(fyne.NewSize(lw, size.Height))
+	aw := placeActions(objs[2], objs[3], lw+pad, size)
+	x := lw + pad
+	tw := size.Width - aw - pad - x
+	if aw == 0 {
+		tw = size.Width - x
+	}
+	setVisible(text, tw >= text.MinSize().Width)
+	text.Move(fyne.NewPos(x, 0))
+	text.Resize(fyne.NewSize(max(tw, 0), size.Height))
+}
+
 // setVisible shows or hides o, touching it only when that changes.
 func setVisible(o fyne.CanvasObject, v bool) {
 	if o.Visible() == v {

@@ -105,52 +105,80 @@ func (s *server) refreshPane() {
 	s.paneObj.Refresh()
 }
 
+// placeholder is the centre pane of a server that is not connected: its
+// name and command, a short line for its state, the state's buttons, and
+// below them what there is to know (the whole error, the sign-in page).
+// The buttons come before the details and keep their place from state to
+// state, Connect turning into Cancel and then into Retry where the
+// pointer is: a long error, its Show more, or a retry count below them
+// move nothing under the pointer (#12).
 func (s *server) placeholder() fyne.CanvasObject {
 	title := heading(s.cfg.Name)
 	title.SizeName = theme.SizeNameSubHeadingText
 	title.Wrapping = fyne.TextWrapWord
-	// a column at most 480 wide that narrows with the pane: its sentences
-	// wrap instead of making the window wider than a small screen
-	col := func(objs ...fyne.CanvasObject) fyne.CanvasObject {
-		return container.New(fit.NewColumn(480), objs...)
-	}
 	sum := wrapLabel(s.cfg.Transport + " · " + s.cfg.Summary())
 	sum.TextStyle = fyne.TextStyle{Monospace: true}
-	var msg string
-	var btn *widget.Button
+	// a column at most 480 wide that narrows with the pane: its sentences
+	// wrap instead of making the window wider than a small screen
+	col := func(state string, buttons []*widget.Button, details ...fyne.CanvasObject) fyne.CanvasObject {
+		line := widget.NewLabelWithStyle(state, fyne.TextAlignLeading, fyne.TextStyle{Bold: true})
+		objs := []fyne.CanvasObject{title, sum, line}
+		if len(buttons) > 0 {
+			row := container.NewHBox()
+			for _, b := range buttons {
+				row.Add(b)
+			}
+			objs = append(objs, row)
+		}
+		return container.New(fit.NewColumn(480), append(objs, details...)...)
+	}
+	cancel := widget.NewButtonWithIcon("Cancel", theme.CancelIcon(), s.onCancel)
+	cancel.Importance = widget.HighImportance
 	switch s.state.State {
 	case StateConnecting:
-		msg = "Connecting…"
-		btn = widget.NewButton("Cancel", s.onCancel)
+		return col("Connecting…", []*widget.Button{cancel})
 	case StateAuthorizing:
-		btn = widget.NewButton("Cancel", s.onCancel)
 		if si := s.state.SignIn; si != nil {
-			return col(title, sum, s.signInBox(si), container.NewCenter(btn))
+			return col("Signing in…", []*widget.Button{cancel}, s.signInBox(si))
 		}
-		msg = "Waiting for you to sign in in your browser…"
+		return col("Signing in…", []*widget.Button{cancel}, wrapLabel("Waiting for you to sign in in your browser…"))
 	case StateFailed:
-		btn = widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), s.onRetry)
-		btn.Importance = widget.HighImportance
-		if s.state.Err != nil {
-			// the cause first, then Show full error and the
-			// troubleshooting guide's section for its kind
-			ev := errorView(s.state.Err, "Connection error · "+s.cfg.Name, s.w.win)
-			if rt := s.retryText(); rt != "" { // "Not retried: …", "Gave up after 3 attempts"
-				ev = container.NewVBox(ev, wrapLabel(rt))
-			}
-			return col(title, sum, widget.NewLabel("The connection failed."), ev, container.NewCenter(btn))
+		retry := widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), s.onRetry)
+		retry.Importance = widget.HighImportance
+		buttons := []*widget.Button{retry}
+		if ro, _ := s.w.be.ReadOnly(); !ro {
+			buttons = append(buttons, widget.NewButtonWithIcon("Edit settings…", theme.DocumentCreateIcon(), s.onEdit))
 		}
-		msg = "The connection failed."
-	default:
-		if s.cfg.Recorded != "" {
-			msg = "A recorded session, read-only, from " + s.cfg.Recorded + ".\nIts messages are in the inspector; it does not connect."
-			return col(title, sum, wrapLabel(msg))
+		if s.retrying {
+			buttons = []*widget.Button{cancel}
 		}
-		msg = "Not connected. Connect to see its tools, resources and prompts."
-		btn = widget.NewButtonWithIcon("Connect", theme.MediaPlayIcon(), s.onConnect)
+		if s.state.Err == nil {
+			return col("The connection failed.", buttons)
+		}
+		// the cause first, then Show full error and the troubleshooting
+		// guide's section for its kind
+		details := []fyne.CanvasObject{errorView(s.state.Err, "Connection error · "+s.cfg.Name, s.w.win)}
+		if rt := s.retryText(); rt != "" { // "Not retried: …", "Gave up after 3 attempts"
+			details = append(details, wrapLabel(rt))
+		}
+		return col("The connection failed.", buttons, details...)
 	}
-	btn.Importance = widget.HighImportance
-	return col(title, sum, wrapLabel(msg), container.NewCenter(btn))
+	if s.cfg.Recorded != "" {
+		return col("A recorded session, read-only.", nil, wrapLabel("From "+s.cfg.Recorded+". Its messages are in the inspector; it does not connect."))
+	}
+	connect := widget.NewButtonWithIcon("Connect", theme.MediaPlayIcon(), s.onConnect)
+	connect.Importance = widget.HighImportance
+	return col("Not connected.", []*widget.Button{connect}, wrapLabel("Connect to see its tools, resources and prompts."))
+}
+
+// onEdit opens the server's settings (the card's Edit, the failed
+// pane's Edit settings…), unless the catalog is read-only.
+func (s *server) onEdit() {
+	if ro, why := s.w.be.ReadOnly(); ro {
+		s.w.toast("error", "Editing is off: "+why)
+		return
+	}
+	showServerForm(s.w, s.cfg.Name, s.cfg)
 }
 
 // signInBox says how long the sign-in waits and shows its authorization

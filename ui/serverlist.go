@@ -137,23 +137,23 @@ func (l *serverList) onPasteImport() {
 // serverCard is one server in the list.
 type serverCard struct {
 	widget.BaseWidget
-	s        *server
-	bg       *canvas.Rectangle
-	dot      *statusDot
-	name     *widget.Label
-	trans    *badge
-	summary  *tailLabel
-	toggle   *widget.Check
-	cancel   *widget.Button
-	cause    *widget.Label // a failure's cause, one line; the whole error is in the centre pane
-	retryTxt *widget.Label // "Connecting… (attempt 2 of 3)", "Not retried: …", one line
-	actions  *fyne.Container
-	oauth    *widget.Label
-	edit     *widget.Button
-	menu     *widget.Button
-	content  *fyne.Container
-	lastLvl  string
-	lastPul  bool
+	s       *server
+	bg      *canvas.Rectangle
+	dot     *statusDot
+	name    *widget.Label
+	trans   *badge
+	summary *tailLabel
+	toggle  *widget.Check
+	cancel  actionPair
+	retry   actionPair
+	line    *fyne.Container // the second line: the command, a failure's cause or the sign-in hint
+	cause   *widget.Label   // a failure's cause, one line; the whole error is in the centre pane
+	oauth   *widget.Label   // "↗ Complete sign-in in your browser", one line
+	status  *widget.Label   // beside the toggle: "attempt 2 of 3", "retry 4 of 5", one line
+	menu    *widget.Button
+	content *fyne.Container
+	lastLvl string
+	lastPul bool
 
 	nameFit *middleName // fits name to the card's width
 }
@@ -175,36 +175,30 @@ func newServerCard(s *server) *serverCard {
 	// switch rather than a bare box, and the command's end keeps the
 	// rest of its line (at 1024 wide "Disconnected" left it "…rver")
 	c.toggle = widget.NewCheck("Off", nil)
-	c.cancel = widget.NewButton("Cancel", s.onCancel)
-	c.cancel.Importance = widget.LowImportance
-	// a failed card says its cause in one line and offers Retry and
-	// Edit; the whole error, Show full error and the guide are in the
+	c.cancel = newActionPair("Cancel", theme.CancelIcon(), s.onCancel)
+	c.retry = newActionPair("Retry", theme.ViewRefreshIcon(), func() { c.selectThen(s.onRetry) })
+	// a failed card says its cause in its second line and offers Retry;
+	// the whole error, Edit, Show full error and the guide are in the
 	// centre pane, not repeated here
-	c.cause = widget.NewLabel("")
+	c.cause = oneLine(widget.NewLabel(""))
 	c.cause.Importance = widget.DangerImportance
-	c.cause.SizeName = theme.SizeNameCaptionText
-	c.cause.Truncation = fyne.TextTruncateEllipsis
-	c.retryTxt = widget.NewLabel("")
-	c.retryTxt.SizeName = theme.SizeNameCaptionText
-	c.retryTxt.Truncation = fyne.TextTruncateEllipsis
-	retry := widget.NewButtonWithIcon("Retry", theme.ViewRefreshIcon(), func() { c.selectThen(s.onRetry) })
-	edit := widget.NewButtonWithIcon("Edit", theme.DocumentCreateIcon(), func() { c.onEdit() })
-	c.edit = edit
-	for _, b := range []*widget.Button{retry, edit} {
-		b.Importance = widget.LowImportance
-	}
-	c.actions = container.NewHBox(retry, edit)
-	c.oauth = widget.NewLabelWithStyle("↗ Complete sign-in in your browser", fyne.TextAlignLeading, fyne.TextStyle{Italic: true})
-	c.oauth.Wrapping = fyne.TextWrapWord
+	c.oauth = oneLine(widget.NewLabelWithStyle("", fyne.TextAlignLeading, fyne.TextStyle{Italic: true}))
+	c.status = oneLine(widget.NewLabel(""))
 	c.menu = widget.NewButtonWithIcon("", theme.MoreVerticalIcon(), c.onMenu)
 	c.menu.Importance = widget.LowImportance
 
-	// two lines: the name gets the head's width; the transport and state
-	// go with the end of the command line or URL. The rest shows only
-	// while it has something to say.
+	// three lines, whatever the state, so that a card that connects or
+	// fails does not move the cards below it under the pointer (#12):
+	// the name and the menu; the transport and the end of the command
+	// line or URL (a failure's cause, or the sign-in hint, in its place);
+	// the toggle with the state's word, a count of attempts, and Cancel
+	// or Retry at the right end, where nothing else is.
 	head := container.NewBorder(nil, nil, c.dot, c.menu, c.nameFit)
-	summary := container.NewBorder(nil, nil, container.NewCenter(c.trans), c.toggle, c.summary)
-	c.content = container.NewVBox(head, summary, c.retryTxt, c.cause, container.NewHBox(c.cancel), c.actions, c.oauth)
+	c.line = container.NewStack(c.summary, c.cause, c.oauth)
+	line := container.New(snug{}, container.NewBorder(nil, nil, container.NewCenter(c.trans), nil, c.line))
+	controls := newControlsRow(c.toggle, c.status,
+		container.NewStack(c.cancel.full, c.retry.full), container.NewStack(c.cancel.icon, c.retry.icon))
+	c.content = container.NewVBox(head, line, controls)
 	c.ExtendBaseWidget(c)
 	return c
 }
@@ -269,7 +263,7 @@ func (c *serverCard) update() {
 	case StateConnecting:
 		level, pulse, txt = "yellow", true, "Connecting…"
 		if s.attempt > 1 {
-			status = "Attempt " + itoa(s.attempt) + " of " + itoa(s.w.opts.ConnectAttempts)
+			status = "attempt " + itoa(s.attempt) + " of " + itoa(s.w.opts.ConnectAttempts)
 		}
 	case StateAuthorizing:
 		level, pulse, txt = "yellow", true, "Signing in…"
@@ -290,42 +284,30 @@ func (c *serverCard) update() {
 	}
 	c.toggle.Text = txt
 	c.toggle.Refresh()
-	if st == StateConnecting || st == StateAuthorizing || s.retrying {
-		c.cancel.Show()
-	} else {
-		c.cancel.Hide()
+	cancel := st == StateConnecting || st == StateAuthorizing || s.retrying
+	c.cancel.show(cancel)
+	c.retry.show(st == StateFailed && !cancel)
+	if s.retrying { // the centre pane words it whole: "Retry attempt 2 of 3"
+		status = "retry " + itoa(s.attempt+1) + " of " + itoa(s.w.opts.ConnectAttempts)
 	}
-	if st == StateFailed {
+	if st == StateDisconnected && s.cfg.OAuth && !recorded {
+		status = "signs in when connecting"
+	}
+	c.status.SetText(status)
+	// the second line: the command, else what the user should know first
+	switch {
+	case st == StateFailed && s.state.Err != nil:
 		c.cause.SetText(s.causeText())
-		c.cause.Show()
-		c.actions.Show()
-	} else {
-		c.cause.Hide()
-		c.actions.Hide()
-	}
-	if s.retrying { // what happened after a failure is in the centre pane
-		status = s.retryText()
-	}
-	if status != "" {
-		c.retryTxt.SetText(status)
-		c.retryTxt.Show()
-	} else {
-		c.retryTxt.Hide()
-	}
-	if st == StateAuthorizing || (s.cfg.OAuth && st != StateConnected && st != StateFailed) {
-		if si := s.state.SignIn; st == StateAuthorizing && si != nil {
+		c.showLine(c.cause)
+	case st == StateAuthorizing:
+		if si := s.state.SignIn; si != nil {
 			c.oauth.SetText("↗ Complete sign-in in your browser (waits up to " + si.waitText() + ")")
-		} else if st == StateAuthorizing {
-			c.oauth.SetText("↗ Complete sign-in in your browser")
 		} else {
-			c.oauth.SetText("OAuth: sign-in in the browser when connecting")
+			c.oauth.SetText("↗ Complete sign-in in your browser")
 		}
-		c.oauth.Show()
-	} else {
-		c.oauth.Hide()
-	}
-	if ro, _ := s.w.be.ReadOnly(); ro {
-		c.edit.Hide()
+		c.showLine(c.oauth)
+	default:
+		c.showLine(c.summary)
 	}
 	selected := s.w.selected == s
 	if selected {
@@ -338,13 +320,14 @@ func (c *serverCard) update() {
 	c.bg.Refresh()
 }
 
-func (c *serverCard) onEdit() {
-	if ro, why := c.s.w.be.ReadOnly(); ro {
-		c.s.w.toast("error", "Editing is off: "+why)
-		return
+// showLine shows o alone in the card's second line.
+func (c *serverCard) showLine(o fyne.CanvasObject) {
+	for _, x := range c.line.Objects {
+		setVisible(x, x == o)
 	}
-	showServerForm(c.s.w, c.s.cfg.Name, c.s.cfg)
 }
+
+func (c *serverCard) onEdit() { c.s.onEdit() }
 
 func (c *serverCard) onMenu() {
 	w := c.s.w
@@ -499,4 +482,39 @@ func (w *Window) importConfig(data []byte, source string) {
 		msg += ". Skipped (name exists): " + strings.Join(skipped, ", ")
 	}
 	w.toast("ok", msg)
+}
+
+// oneLine makes l a caption-sized line that ends in "…" where it is cut,
+// so that what it says never changes the height of what holds it.
+func oneLine(l *widget.Label) *widget.Label {
+	l.SizeName = theme.SizeNameCaptionText
+	l.Truncation = fyne.TextTruncateEllipsis
+	return l
+}
+
+// snug lays its objects out over the whole row and past it by a label's
+// inner padding above and below, and asks for that much less height: a
+// line of caption text between two rows of buttons, which pad themselves,
+// without a label's padding doubling theirs (the card is ~16 px shorter).
+type snug struct{}
+
+// MinSize implements fyne.Layout.
+func (snug) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for _, o := range objs {
+		if o.Visible() {
+			s = s.Max(o.MinSize())
+		}
+	}
+	s.Height = max(s.Height-2*theme.InnerPadding(), 0)
+	return s
+}
+
+// Layout implements fyne.Layout.
+func (snug) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	pad := theme.InnerPadding()
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, -pad))
+		o.Resize(fyne.NewSize(size.Width, size.Height+2*pad))
+	}
 }

@@ -39,9 +39,9 @@ func TestConnectionStates(t *testing.T) {
 	})
 	waitFor(t, "the tools", func() bool { return strings.Contains(texts(w.middle), "echo") })
 
-	// a failure shows its cause in one line of the card, with Retry and
-	// Edit; the whole error is in the centre pane, not repeated in the
-	// card, which stays compact (#12)
+	// a failure shows its cause in one line of the card, with Retry; the
+	// whole error and Edit settings are in the centre pane, not repeated
+	// in the card, which stays compact (#12)
 	long := strings.Repeat("the server said no and then some more words ", 6)
 	c2, _ := b.Open("bad", nil)
 	c2.(*fakeConn).fail = errors.New(long)
@@ -49,7 +49,7 @@ func TestConnectionStates(t *testing.T) {
 	waitFor(t, "gave up", func() bool { return w.server("bad").retryText() == "Gave up after 3 attempts" })
 	var got string
 	Sync(func() { got = texts(list) })
-	for _, want := range []string{"Failed", "the server said no", "[Retry]", "[Edit]"} {
+	for _, want := range []string{"Failed", "the server said no", "[Retry]"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the failed card lacks %q:\n%s", want, got)
 		}
@@ -65,13 +65,13 @@ func TestConnectionStates(t *testing.T) {
 		if card.cause.Truncation != fyne.TextTruncateEllipsis {
 			t.Error("the card's cause is not kept to one line")
 		}
-		if h := card.MinSize().Height; h > 170 { // two lines, the cause and Retry/Edit (it was ~350)
+		if h := card.MinSize().Height; h > 105 { // three lines: the name, the cause, the toggle and Retry (it was ~350)
 			t.Errorf("a failed card is %v tall, want a compact one", h)
 		}
 		w.selectServer(w.server("bad"))
 		// the whole error is a plain sentence (no chain behind it): its
 		// Show more opens it, and no Show full error repeats it
-		if txt := texts(w.middle); !strings.Contains(txt, "the server said no") || !strings.Contains(txt, "[Show more]") || strings.Contains(txt, "[Show full error]") || !strings.Contains(txt, "Gave up after 3 attempts") {
+		if txt := texts(w.middle); !strings.Contains(txt, "the server said no") || !strings.Contains(txt, "[Show more]") || strings.Contains(txt, "[Show full error]") || !strings.Contains(txt, "Gave up after 3 attempts") || !strings.Contains(txt, "[Edit settings…]") {
 			t.Errorf("the centre pane lacks the error, its Show more or the retries, or repeats it behind Show full error:\n%s", txt)
 		}
 	})
@@ -82,11 +82,11 @@ func TestConnectionStates(t *testing.T) {
 	Sync(func() {
 		s := w.server("bad")
 		s.onConnected(s.gen, t.Context(), errors.New("refused"))
-		if got := texts(list); !strings.Contains(got, "Retry attempt 2 of 3") {
+		if got := texts(list); !strings.Contains(got, "retry 2 of 3") {
 			t.Errorf("no retry count:\n%s", got)
 		}
 	})
-	waitFor(t, "the second attempt", func() bool { return strings.Contains(texts(list), "Attempt 2 of 3") })
+	waitFor(t, "the second attempt", func() bool { return strings.Contains(texts(list), "attempt 2 of 3") })
 	Sync(func() { w.server("bad").onCancel() })
 	waitFor(t, "cancelled", func() bool { return w.server("bad").state.State == StateDisconnected })
 

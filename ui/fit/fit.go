@@ -6,7 +6,8 @@ import (
 )
 
 // NewColumn returns a layout that puts objects top to bottom in a column
-// at most max wide, centred in the space it has (see column).
+// at most max wide, centred across the space it has, its top a fifth of
+// the way down (see column).
 func NewColumn(max float32) fyne.Layout { return &column{max: max} }
 
 // NewRowWrap returns a layout that puts objects left to right and wraps
@@ -14,7 +15,11 @@ func NewColumn(max float32) fyne.Layout { return &column{max: max} }
 func NewRowWrap() fyne.Layout { return &rowWrap{} }
 
 // column lays its objects out top to bottom in a column at most max wide,
-// centred in the space it has. A narrower space narrows the column, so
+// centred across the space it has. Its top is a fifth of the way down
+// whatever the column holds (higher only where it would not fit), so a
+// column whose text grows or shrinks, a longer error or a Show more,
+// moves none of what is above it: centring it up and down moved its
+// buttons under the pointer. A narrower space narrows the column, so
 // wrapped text wraps instead of widening the pane (container.NewCenter
 // gives each object only its minimum width, which made a pane's
 // sentences one unwrapped line as wide as the sentence).
@@ -63,7 +68,7 @@ func (c *column) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	if n > 1 {
 		total += theme.Padding() * float32(n-1)
 	}
-	y := fyne.Max(0, (size.Height-total)/2)
+	y := fyne.Max(0, fyne.Min(size.Height/5, size.Height-total))
 	x := fyne.Max(0, (size.Width-width)/2)
 	for _, o := range objs {
 		if !o.Visible() {

@@ -1,6 +1,7 @@
 package fit
 
 import (
+	"strings"
 	"testing"
 
 	"fyne.io/fyne/v2"
@@ -60,5 +61,33 @@ func TestColumnWrapsText(t *testing.T) {
 	c.Resize(fyne.NewSize(200, 600))
 	if l.Size().Width != 200 {
 		t.Errorf("in a 200-wide space the text is %v wide", l.Size())
+	}
+}
+
+// TestColumnTopHoldsStill: the column's top stays a fifth of the way
+// down whatever it holds, so a longer text at its end moves nothing
+// above it (a centred column moved its button under the pointer), and
+// it rises only where it would not fit.
+func TestColumnTopHoldsStill(t *testing.T) {
+	test.NewTempApp(t)
+	btn := widget.NewButton("Retry", nil)
+	more := widget.NewLabel("short")
+	more.Wrapping = fyne.TextWrapWord
+	c := container.New(NewColumn(300), btn, more)
+	c.Resize(fyne.NewSize(800, 600))
+	at := btn.Position()
+	if at.Y != 120 {
+		t.Errorf("the column's top is at y=%v, want 120, a fifth of 600", at.Y)
+	}
+	more.SetText(strings.Repeat("a longer error that wraps onto many lines ", 12))
+	c.Refresh()
+	c.Resize(fyne.NewSize(800, 600))
+	if btn.Position() != at {
+		t.Errorf("the button moved from %v to %v when the text below it grew", at, btn.Position())
+	}
+	h := c.MinSize().Height
+	c.Resize(fyne.NewSize(800, h+20))
+	if y := btn.Position().Y; y != 20 {
+		t.Errorf("in a space 20 taller than it the column's top is at %v, want 20, to fit", y)
 	}
 }
