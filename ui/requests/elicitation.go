@@ -71,8 +71,10 @@ type ElicitationPanel struct {
 	openLbl *widget.Label // "Opening the browser…" meanwhile
 	obj     fyne.CanvasObject
 	// answers is the row of the answer buttons (Cancel, Decline, Submit
-	// or Open in Browser)
-	answers *fyne.Container
+	// or Open in Browser); answersAt holds it in the panel, unless it is
+	// lent (LendAnswers)
+	answers   *fyne.Container
+	answersAt *fyne.Container
 	// details holds View Details at the header's right while the panel
 	// is lent to a tool call's panel (SetViewDetails)
 	details *fyne.Container
@@ -94,6 +96,24 @@ func (p *ElicitationPanel) Object() fyne.CanvasObject { return p.obj }
 // Answers returns the row of the panel's answer buttons (Cancel, Decline
 // and Submit, or Open in Browser), for a caller that keeps it in view.
 func (p *ElicitationPanel) Answers() fyne.CanvasObject { return p.answers }
+
+// LendAnswers takes the row of answer buttons out of the panel and
+// returns it, for a dialog that keeps it at its bottom, outside the
+// scroll that holds the panel: there a line that appears above the row
+// (why the browser did not open) moves no button, where a panel that fit
+// its dialog had nothing to scroll by (esc.Steady) and its row moved
+// down under the pointer. ReturnAnswers puts it back.
+func (p *ElicitationPanel) LendAnswers() fyne.CanvasObject {
+	p.answersAt.Objects = nil
+	p.answersAt.Refresh()
+	return p.answers
+}
+
+// ReturnAnswers puts the row LendAnswers took back in the panel.
+func (p *ElicitationPanel) ReturnAnswers() {
+	p.answersAt.Objects = []fyne.CanvasObject{p.answers}
+	p.answersAt.Refresh()
+}
 
 // Request returns the request shown.
 func (p *ElicitationPanel) Request() ElicitationRequest { return p.req }
@@ -193,7 +213,8 @@ func (p *ElicitationPanel) buildForm() fyne.CanvasObject {
 	// The problem line and Submit anyway come below the buttons, so they
 	// appear without moving Cancel, Decline or Submit from under the pointer.
 	problems := container.NewBorder(nil, nil, nil, container.NewVBox(p.anyway), p.errLbl)
-	return container.NewVBox(fields, warn, p.noteLbl, p.answers, problems)
+	p.answersAt = container.NewStack(p.answers)
+	return container.NewVBox(fields, warn, p.noteLbl, p.answersAt, problems)
 }
 
 // buildURL builds the URL mode body.
@@ -255,6 +276,7 @@ func (p *ElicitationPanel) buildURL() fyne.CanvasObject {
 	// above the row keeps the row where it was on screen (Steady): a
 	// browser that failed to open moves no button from under the pointer
 	p.answers = container.New(fit.NewRowWrap(), p.cancel, p.decline, p.openBtn)
+	p.answersAt = container.NewStack(p.answers)
 	// Every line wraps and the buttons wrap onto a second row: shown in a
 	// running tool's panel, the URL panel asks for no more width than the
 	// tool's detail has (its row of buttons made the window wider, #12).
@@ -268,7 +290,7 @@ func (p *ElicitationPanel) buildURL() fyne.CanvasObject {
 		p.noteLbl,
 		p.openLbl,
 		p.errLbl,
-		p.answers,
+		p.answersAt,
 	)
 }
 
@@ -391,6 +413,7 @@ func (p *ElicitationPanel) onOpen() {
 		setError(p.errLbl, "")
 		setError(p.openLbl, "Opening the browser…")
 	})
+	p.revealAboveAnswers(p.openLbl)
 	p.opts.Open(u, func(err error) {
 		p.opening = false
 		if p.done {
@@ -414,6 +437,17 @@ func (p *ElicitationPanel) openFailed(err error) {
 		setError(p.errLbl, "The browser did not open. "+strings.TrimSuffix(plain.Headline(err), ".")+". Copy the URL, open it yourself, then choose “I opened it”.")
 		p.acceptBtn.Show()
 	})
+	p.revealAboveAnswers(p.errLbl)
+}
+
+// revealAboveAnswers scrolls what was just said (o, at the panel's end)
+// into view when the answers are lent to a dialog's bottom: they stay
+// where they are, the panel scrolls above them. In the panel the answers
+// follow it, and esc.Steady has already kept them and it in view.
+func (p *ElicitationPanel) revealAboveAnswers(o fyne.CanvasObject) {
+	if len(p.answersAt.Objects) == 0 {
+		esc.Reveal(o)
+	}
 }
 
 // onAcceptOpened accepts after the user opened the URL themselves.

@@ -363,10 +363,19 @@ func (q *Queue) OpenModal(server, id string) bool {
 	if it.callEnded {
 		content = container.NewVBox(callEndedNote(), content)
 	}
-	d := esc.NewCustom(title, "Close", esc.NewVScroll(container.NewPadded(content)), q.opts.Window)
+	var body fyne.CanvasObject = esc.NewVScroll(container.NewPadded(content))
+	if it.elicit != nil {
+		// the answers at the dialog's bottom, outside the scroll: what
+		// the panel says above them moves none of them
+		body = container.NewBorder(nil, container.NewPadded(it.elicit.LendAnswers()), nil, nil, body)
+	}
+	d := esc.NewCustom(title, "Close", body, q.opts.Window)
 	it.modal = d
 	d.SetOnClosed(func() {
 		it.modal = nil
+		if it.elicit != nil {
+			it.elicit.ReturnAnswers()
+		}
 		if q.find(it.server, it.id) != it {
 			return
 		}

@@ -1,6 +1,7 @@
 package requests
 
 import (
+	"errors"
 	"net/url"
 	"strings"
 	"testing"
@@ -8,6 +9,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/ui/esc"
 )
@@ -361,5 +363,62 @@ func TestInlineRequestOneTitleOneDetails(t *testing.T) {
 				t.Errorf("the inline place while the dialog is open:\n%s", texts(obj))
 			}
 		})
+	}
+}
+
+// TestQueueURLDialogHoldsItsButtons: in the dialog a URL request opens
+// in (View Details), the answer buttons sit at the dialog's bottom, so
+// "Opening the browser…" and the reason the browser did not open, which
+// appear above them, move none of them — the request fit the dialog, so
+// it had nothing to scroll by, and Open in Browser moved down under the
+// pointer (#12) — and the reason is in view. Closed, the dialog gives the
+// buttons back to the panel.
+func TestQueueURLDialogHoldsItsButtons(t *testing.T) {
+	q, win, _ := newQueue(t, testProfiles())
+	var pending func(error)
+	q.opts.Open = func(_ *url.URL, done func(error)) { pending = done }
+	q.AddElicitation(urlRequest(), func(ElicitationAnswer) {})
+	if !q.OpenModal("github-tools", "12") {
+		t.Fatal("the URL request did not open in a dialog")
+	}
+	top := win.Canvas().Overlays().Top()
+	var open *esc.Button
+	walk(top, func(o fyne.CanvasObject) {
+		if b, ok := o.(*esc.Button); ok && b.Text == "Open in Browser" && b.Visible() {
+			open = b
+		}
+	})
+	if open == nil {
+		t.Fatal("no Open in Browser in the dialog")
+	}
+	drv := fyne.CurrentApp().Driver()
+	at := drv.AbsolutePositionForObject(open)
+	test.Tap(open)
+	if got := drv.AbsolutePositionForObject(open); got != at {
+		t.Errorf("\"Opening the browser…\" moved Open in Browser from %v to %v", at, got)
+	}
+	pending(errors.New("the command xdg-open exited with status 3: /usr/bin/xdg-open: 882: w3m: not found"))
+	if got := drv.AbsolutePositionForObject(open); got != at {
+		t.Errorf("the failure moved Open in Browser from %v to %v", at, got)
+	}
+	var reason *widget.Label
+	walk(top, func(o fyne.CanvasObject) {
+		if l, ok := o.(*widget.Label); ok && strings.HasPrefix(l.Text, "The browser did not open.") && l.Visible() {
+			reason = l
+		}
+	})
+	if reason == nil {
+		t.Fatalf("the dialog does not say why the browser did not open:\n%s", texts(top))
+	}
+	if y := drv.AbsolutePositionForObject(reason).Y + reason.Size().Height; y > at.Y {
+		t.Errorf("the reason ends at y=%v, below the buttons at %v: not in view above them", y, at.Y)
+	}
+	pressEsc(win.Canvas())
+	it := q.find("github-tools", "12")
+	if it == nil || it.modal != nil {
+		t.Fatal("Esc did not close the dialog, or the request left the queue")
+	}
+	if !strings.Contains(texts(it.elicit.Object()), "[Open in Browser]") {
+		t.Errorf("the panel did not get its buttons back:\n%s", texts(it.elicit.Object()))
 	}
 }
