@@ -23,7 +23,7 @@ func TestRunRevealsResult(t *testing.T) {
 			t.Errorf("with room for the result the form scrolled to %v", off)
 		}
 	})
-	Sync(func() { w.win.Resize(fyne.NewSize(1280, 430)) })
+	Sync(func() { w.win.Resize(fyne.NewSize(1280, 390)) })
 	Sync(func() { ss.tools.formObj.(*container.Scroll).ScrollToTop() })
 	Sync(func() {
 		if top, _, h := resultTop(); top < h {

@@ -195,7 +195,7 @@ func newServerCard(s *server) *serverCard {
 	// or Retry at the right end, where nothing else is.
 	head := container.NewBorder(nil, nil, c.dot, c.menu, c.nameFit)
 	c.line = container.NewStack(c.summary, c.cause, c.oauth)
-	line := container.New(snug{}, container.NewBorder(nil, nil, container.NewCenter(c.trans), nil, c.line))
+	line := container.New(fit.NewSnug(), container.NewBorder(nil, nil, container.NewCenter(c.trans), nil, c.line))
 	controls := newControlsRow(c.toggle, c.status,
 		container.NewStack(c.cancel.full, c.retry.full), container.NewStack(c.cancel.icon, c.retry.icon))
 	c.content = container.NewVBox(head, line, controls)
@@ -490,31 +490,4 @@ func oneLine(l *widget.Label) *widget.Label {
 	l.SizeName = theme.SizeNameCaptionText
 	l.Truncation = fyne.TextTruncateEllipsis
 	return l
-}
-
-// snug lays its objects out over the whole row and past it by a label's
-// inner padding above and below, and asks for that much less height: a
-// line of caption text between two rows of buttons, which pad themselves,
-// without a label's padding doubling theirs (the card is ~16 px shorter).
-type snug struct{}
-
-// MinSize implements fyne.Layout.
-func (snug) MinSize(objs []fyne.CanvasObject) fyne.Size {
-	var s fyne.Size
-	for _, o := range objs {
-		if o.Visible() {
-			s = s.Max(o.MinSize())
-		}
-	}
-	s.Height = max(s.Height-2*theme.InnerPadding(), 0)
-	return s
-}
-
-// Layout implements fyne.Layout.
-func (snug) Layout(objs []fyne.CanvasObject, size fyne.Size) {
-	pad := theme.InnerPadding()
-	for _, o := range objs {
-		o.Move(fyne.NewPos(0, -pad))
-		o.Resize(fyne.NewSize(size.Width, size.Height+2*pad))
-	}
 }

@@ -27,12 +27,14 @@ type toaster struct {
 	layer  *fyne.Container
 	items  []*toast
 	anchor fyne.CanvasObject
+	closed bool // the window closed: no timer touches the toasts again
 }
 
 type toast struct {
 	level string
 	text  string
 	obj   fyne.CanvasObject
+	timer *time.Timer // takes it away at the end of its life
 }
 
 func newToaster() *toaster {
@@ -138,10 +140,31 @@ func (t *toaster) showAction(level, msg, actLabel string, life time.Duration, ac
 	}
 	t.stack.Add(sized)
 	t.layer.Refresh()
-	time.AfterFunc(life, func() { do(func() { t.remove(item) }) })
+	item.timer = time.AfterFunc(life, func() {
+		do(func() {
+			if !t.closed {
+				t.remove(item)
+			}
+		})
+	})
+}
+
+// stop ends every toast's timer as the window closes: a toast's life
+// outlasts a short test, and its timer's layout of a closed window ran
+// beside the next test's widgets (a data race on Fyne's renderer cache
+// under the headless driver, which runs fyne.Do on the caller's
+// goroutine). A timer already firing finds the toaster closed.
+func (t *toaster) stop() {
+	t.closed = true
+	for _, it := range t.items {
+		it.timer.Stop()
+	}
 }
 
 func (t *toaster) remove(item *toast) {
+	if item.timer != nil {
+		item.timer.Stop()
+	}
 	for i, it := range t.items {
 		if it == item {
 			t.items = append(t.items[:i], t.items[i+1:]...)

@@ -70,3 +70,33 @@ func TestToastsCoverNoInspectorRows(t *testing.T) {
 		})
 	}
 }
+
+// TestToastTimersEndWithTheWindow: closing the window ends its toasts'
+// timers, so none lays out the closed window later, beside whatever runs
+// then (it raced the next test's widgets on Fyne's renderer cache: CI
+// failed on TestMonospaceUnderscoresDrawn), and a timer that was already
+// firing leaves the toasts alone.
+func TestToastTimersEndWithTheWindow(t *testing.T) {
+	w := newTestWindow(t, newFakeBackend("one"), nil)
+	var items []*toast
+	Sync(func() {
+		w.toast("ok", "Connected to one")
+		w.toast("error", "Could not save")
+		items = append(items, w.toasts.items...)
+		w.Close()
+	})
+	if len(items) != 2 {
+		t.Fatalf("%d toasts shown, want 2", len(items))
+	}
+	for _, it := range items {
+		if it.timer.Stop() {
+			t.Errorf("the toast %q still had its timer running after the window closed", it.text)
+		}
+	}
+	// a timer that fired as the window closed finds the toaster closed
+	Sync(func() {
+		if !w.toasts.closed {
+			t.Error("the toaster is not marked closed")
+		}
+	})
+}

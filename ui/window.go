@@ -184,6 +184,7 @@ func (w *Window) Close() {
 		s.disconnect()
 	}
 	w.inspector.stop()
+	w.toasts.stop()
 	w.files.Wait() // a History or tester write under way lands before the window is gone
 }
 

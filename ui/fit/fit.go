@@ -10,6 +10,10 @@ import (
 // the way down (see column).
 func NewColumn(max float32) fyne.Layout { return &column{max: max} }
 
+// NewSnug returns a layout for a line of caption text between rows that
+// pad themselves (see snug).
+func NewSnug() fyne.Layout { return snug{} }
+
 // NewRowWrap returns a layout that puts objects left to right and wraps
 // them onto more rows when the width runs out (see rowWrap).
 func NewRowWrap() fyne.Layout { return &rowWrap{} }
@@ -143,4 +147,34 @@ func (r *rowWrap) MinSize(objs []fyne.CanvasObject) fyne.Size {
 func (r *rowWrap) Layout(objs []fyne.CanvasObject, size fyne.Size) {
 	r.width = size.Width
 	r.rows(objs, size.Width, true)
+}
+
+// snug lays its objects out over the whole space and past it by a
+// label's inner padding above and below, and asks for that much less
+// height: a line of caption text between rows of controls, which pad
+// themselves, without the label's own padding doubling theirs (a server
+// card's command line, a form field's description and error lines). The
+// text is drawn where it was; only the empty padding overlaps.
+type snug struct{}
+
+// MinSize implements fyne.Layout: the tallest visible object's minimum
+// less its padding.
+func (snug) MinSize(objs []fyne.CanvasObject) fyne.Size {
+	var s fyne.Size
+	for _, o := range objs {
+		if o.Visible() {
+			s = s.Max(o.MinSize())
+		}
+	}
+	s.Height = max(s.Height-2*theme.InnerPadding(), 0)
+	return s
+}
+
+// Layout implements fyne.Layout.
+func (snug) Layout(objs []fyne.CanvasObject, size fyne.Size) {
+	pad := theme.InnerPadding()
+	for _, o := range objs {
+		o.Move(fyne.NewPos(0, -pad))
+		o.Resize(fyne.NewSize(size.Width, size.Height+2*pad))
+	}
 }

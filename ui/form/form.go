@@ -18,6 +18,7 @@ import (
 
 	"github.com/spyglass-mcp/spyglass/core/schemaform"
 	"github.com/spyglass-mcp/spyglass/ui/esc"
+	"github.com/spyglass-mcp/spyglass/ui/fit"
 	"github.com/spyglass-mcp/spyglass/ui/jsonedit"
 )
 
@@ -257,10 +258,10 @@ func (f *Form) fillRow(st *schemaform.State, r *row, item string) {
 		objs = append(objs, ctl)
 	}
 	if d := st.Field.Description; d != "" && k != schemaform.KindObject {
-		objs = append(objs, helper(d))
+		objs = append(objs, snug(helper(d)))
 	}
 	if st.Raw {
-		objs = append(objs, helper("This value does not fit the form control; it is kept and edited as JSON."))
+		objs = append(objs, snug(helper("This value does not fit the form control; it is kept and edited as JSON.")))
 		back := esc.NewButton("Clear it and use the form control", func() {
 			st.Set(nil)
 			f.fillRow(st, r, item)
@@ -269,9 +270,9 @@ func (f *Form) fillRow(st *schemaform.State, r *row, item string) {
 		back.Importance = widget.LowImportance
 		objs = append(objs, container.NewHBox(back))
 	} else if k == schemaform.KindJSON && st.Field.Reason != "" {
-		objs = append(objs, helper("Edited as JSON ("+st.Field.Reason+")."))
+		objs = append(objs, snug(helper("Edited as JSON ("+st.Field.Reason+").")))
 	}
-	objs = append(objs, r.err)
+	objs = append(objs, snug(r.err))
 	r.box.Objects = objs
 	r.box.Refresh()
 	// A fresh form shows what is wrong with its values, but does not
@@ -283,6 +284,15 @@ func (f *Form) fillRow(st *schemaform.State, r *row, item string) {
 		}
 	}
 	f.showIssues(st, issues)
+}
+
+// snug holds a caption line under a control without the label's own
+// padding above and below it: the control and the field's box pad
+// themselves, and the two padded lines (the description, the error line
+// kept for what may go wrong) made each field ~32 px taller, so that at
+// 1024×700 a form showed two fields.
+func snug(l *widget.Label) fyne.CanvasObject {
+	return container.New(fit.NewSnug(), l)
 }
 
 // helper is description text under a control.
@@ -818,6 +828,35 @@ func (f *Form) onSubmitted(string) {
 	if f.OnSubmit != nil {
 		f.OnSubmit()
 	}
+}
+
+// FirstProblem is the box of the field whose error line comes first in
+// the form as drawn (nil when none shows one), for a caller that scrolls
+// it into view after Validate.
+func (f *Form) FirstProblem() fyne.CanvasObject {
+	boxOf := map[*widget.Label]*fyne.Container{}
+	for _, r := range f.rows {
+		boxOf[r.err] = r.box
+	}
+	var found fyne.CanvasObject
+	var visit func(o fyne.CanvasObject)
+	visit = func(o fyne.CanvasObject) {
+		if found != nil || o == nil || !o.Visible() {
+			return
+		}
+		switch c := o.(type) {
+		case *widget.Label:
+			if box := boxOf[c]; box != nil && strings.TrimSpace(c.Text) != "" {
+				found = box
+			}
+		case *fyne.Container:
+			for _, x := range c.Objects {
+				visit(x)
+			}
+		}
+	}
+	visit(f.body)
+	return found
 }
 
 // Validate checks the arguments (per field, then the whole document

@@ -11,6 +11,7 @@ import (
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
+	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/core/schemaform"
@@ -559,4 +560,34 @@ func setJSONMode(f *Form, on bool) error {
 		return nil
 	}
 	return f.setMode(on)
+}
+
+// TestFieldLinesAreSnug: a field's description and the line kept for its
+// error sit under the control without a label's padding of their own, so
+// a field is its name, its control and two caption lines (each padded
+// caption line made it 16 px taller: a form showed two fields at
+// 1024×700), and the error, once shown, draws inside the field's box.
+func TestFieldLinesAreSnug(t *testing.T) {
+	f, _ := newForm(t, `{"type":"object","properties":{"count":{"type":"integer","description":"How many to make"}}}`, nil)
+	st, ok := f.state.Find("/count")
+	if !ok {
+		t.Fatal("no field count")
+	}
+	r := f.rows[st]
+	name := widget.NewLabel("count")
+	name.TextStyle = fyne.TextStyle{Bold: true}
+	line := fyne.MeasureText("How many", theme.CaptionTextSize(), fyne.TextStyle{}).Height
+	pad := theme.Padding()
+	want := name.MinSize().Height + widget.NewEntry().MinSize().Height + 2*line + 3*pad
+	before := r.box.MinSize().Height
+	if before > want+1 {
+		t.Errorf("the field is %v tall, want at most %v: its name, control and two caption lines", before, want)
+	}
+	entry(t, ctl(t, f, "/count")).SetText("12.5x")
+	if r.err.Text == "" {
+		t.Fatal("no error for 12.5x in an integer field")
+	}
+	if got := r.box.MinSize().Height; got != before {
+		t.Errorf("with its error the field is %v tall, was %v: the fields below it moved", got, before)
+	}
 }

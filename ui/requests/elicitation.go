@@ -326,7 +326,7 @@ func (p *ElicitationPanel) onSubmit() {
 		}
 		setError(p.errLbl, fmt.Sprintf("Fix the %d %s marked in the form before submitting (or submit anyway to see what the server does).", len(issues), word))
 		p.anyway.Show()
-		if f := firstProblem(p.form); f != nil {
+		if f := p.form.FirstProblem(); f != nil {
 			esc.Reveal(f)
 		}
 		return
@@ -557,32 +557,4 @@ func ElicitationsFromError(data json.RawMessage) ([]ElicitationRequest, error) {
 		out = append(out, ElicitationRequest{Mode: "url", Message: e.Message, URL: e.URL, ElicitationID: e.ElicitationID})
 	}
 	return out, nil
-}
-
-// firstProblem is the field of f whose validation message comes first
-// (the message's row: the field's label, control and message), or nil.
-func firstProblem(f *form.Form) fyne.CanvasObject {
-	var found fyne.CanvasObject
-	var visit func(o, parent fyne.CanvasObject)
-	visit = func(o, parent fyne.CanvasObject) {
-		if found != nil || o == nil || !o.Visible() {
-			return
-		}
-		switch c := o.(type) {
-		case *widget.Label:
-			if c.Importance == widget.DangerImportance && strings.TrimSpace(c.Text) != "" {
-				found = parent
-			}
-		case *fyne.Container:
-			for _, x := range c.Objects {
-				visit(x, c)
-			}
-		case *form.Form:
-			for _, x := range c.CreateRenderer().Objects() { // the form's body, as drawn
-				visit(x, c)
-			}
-		}
-	}
-	visit(f, f)
-	return found
 }
