@@ -105,8 +105,8 @@ func TestSuggestionsDropUnderTheirField(t *testing.T) {
 		if vals, _ := r.params.Values(); vals["name"] != "Bob" {
 			t.Errorf("a click on Bob: name %q", vals["name"])
 		}
-		if !strings.Contains(r.expand.text, "/Bob") {
-			t.Errorf("expansion %q", r.expand.text)
+		if !strings.Contains(r.expand.Identifier(), "/Bob") {
+			t.Errorf("expansion %q", r.expand.Identifier())
 		}
 		// the last field's list lies over the Read button below it: a
 		// click where a suggestion shows takes the suggestion

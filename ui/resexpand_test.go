@@ -41,7 +41,7 @@ func TestTemplateExpansionInPlainWords(t *testing.T) {
 		}
 		editor.SetText(`{"lang": "fr",}`)
 		r.showExpansion()
-		if got := r.expand.text; !strings.HasPrefix(got, "The arguments are not valid JSON: line 1, column 15") || !r.expand.Visible() {
+		if got := r.expand.Identifier(); !strings.HasPrefix(got, "The arguments are not valid JSON: line 1, column 15") || !r.expand.Visible() {
 			t.Errorf("the expansion line says %q", got)
 		}
 	})

@@ -13,6 +13,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/ui/esc"
+	"github.com/spyglass-mcp/spyglass/ui/ident"
 )
 
 // resourcesScreen lists resources and templates, reads them and manages
@@ -43,11 +44,11 @@ type resourcesScreen struct {
 	detail  *fyne.Container
 	offer   *offerPane // the pane while the server offers no resources
 	title   *widget.Label
-	uri     *identText
+	uri     *ident.Text
 	desc    *widget.Label
 	vars    *fyne.Container
 	params  *paramForm // the template's variables
-	expand  *identText
+	expand  *ident.Text
 	readBtn *widget.Button
 	subBtn  *widget.Button
 	updLbl  *widget.Label
@@ -164,11 +165,11 @@ func (r *resourcesScreen) buildUI() fyne.CanvasObject {
 	r.title.Wrapping = fyne.TextWrapWord
 	// the URI wraps after its '/', never inside a name (identtext.go);
 	// the description under it wraps at its words
-	r.uri = newIdentText("")
+	r.uri = ident.New("")
 	r.uri.Plain = true
 	r.desc = wrapLabel("")
 	r.vars = container.NewVBox()
-	r.expand = newIdentText("")
+	r.expand = ident.New("")
 	r.expand.Plain, r.expand.Monospace = true, true
 	r.expand.Hide()
 	r.readBtn = widget.NewButtonWithIcon("Read again", theme.ViewRefreshIcon(), r.onRead)
@@ -428,7 +429,7 @@ func (r *resourcesScreen) onRead() {
 				r.showError(err)
 				return
 			}
-			head := newIdentText(uri)
+			head := ident.New(uri)
 			head.Heading = true
 			objs := []fyne.CanvasObject{container.NewBorder(nil, nil, nil, rawButton(r.ss.s.w, "resources/read result", res.Raw), head)}
 			if b := r.readBadge(uri, res); b != nil {

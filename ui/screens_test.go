@@ -182,7 +182,7 @@ func TestResourcesPromptsTasksLogsInfo(t *testing.T) {
 	Sync(func() {
 		e := formEntry(t, r.vars, 1)
 		test.Type(e, "ada lovelace")
-		if got := r.expand.text; got != "→ fake://greet/fr/ada%20lovelace" {
+		if got := r.expand.Identifier(); got != "→ fake://greet/fr/ada%20lovelace" {
 			t.Errorf("expansion = %q", got)
 		}
 	})

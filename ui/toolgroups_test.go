@@ -85,8 +85,8 @@ func TestToolListThousandsGrouped(t *testing.T) {
 		if !tl.selectTool("group99_tool9999") || tl.selected == nil || tl.selected.Name != "group99_tool9999" {
 			t.Fatal("the last tool cannot be selected")
 		}
-		if tl.name.Text != "Tool 9999" || tl.ident.text != "group99_tool9999" || ss.tools.detail.Objects[0] != tl.formObj {
-			t.Errorf("the form shows %q (%q)", tl.name.Text, tl.ident.text)
+		if tl.name.Text != "Tool 9999" || tl.ident.Identifier() != "group99_tool9999" || ss.tools.detail.Objects[0] != tl.formObj {
+			t.Errorf("the form shows %q (%q)", tl.name.Text, tl.ident.Identifier())
 		}
 		tl.search.SetText("")
 		if i := tl.rowOf("group99_tool9999"); i != 10099 {

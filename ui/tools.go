@@ -16,6 +16,7 @@ import (
 
 	"github.com/spyglass-mcp/spyglass/ui/esc"
 	"github.com/spyglass-mcp/spyglass/ui/form"
+	"github.com/spyglass-mcp/spyglass/ui/ident"
 	"github.com/spyglass-mcp/spyglass/ui/jsonedit"
 )
 
@@ -44,7 +45,7 @@ type toolsScreen struct {
 	cache   *cacheBadge
 	detail  *fyne.Container
 	name    *widget.Label // the tool's title, when it has one
-	ident   *identText    // its name: the heading, or a caption under the title
+	ident   *ident.Text   // its name: the heading, or a caption under the title
 	desc    *widget.Label
 	badges  *fyne.Container
 	refused *widget.Label // why the selected tool is not called (HeaderError)
@@ -271,7 +272,7 @@ func (t *toolsScreen) buildUI() fyne.CanvasObject {
 	t.name.SizeName = theme.SizeNameSubHeadingText
 	t.name.Wrapping = fyne.TextWrapWord
 	t.name.Hide()
-	t.ident = newIdentText("")
+	t.ident = ident.New("")
 	t.desc = wrapLabel("")
 	t.badges = wrapRow()
 	t.refused = wrapLabel("")

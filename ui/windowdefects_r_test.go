@@ -6,6 +6,8 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/theme"
+
+	"github.com/spyglass-mcp/spyglass/ui/fit"
 )
 
 // TestIdentLinesBreakOnlyAfterSeparators: a name is cut only after a
@@ -25,7 +27,7 @@ func TestIdentLinesBreakOnlyAfterSeparators(t *testing.T) {
 		{"→ demo://items/7?view=full", 140, []string{"→ demo://", "items/7?view=", "full"}},
 		{"", 100, []string{""}},
 	} {
-		got := identLines(c.name, c.width, ten)
+		got := fit.IdentLines(c.name, c.width, ten)
 		if strings.Join(got, "|") != strings.Join(c.want, "|") {
 			t.Errorf("%q at %v px: %q, want %q", c.name, c.width, got, c.want)
 		}
@@ -67,11 +69,11 @@ func TestToolHeadingKeepsTheNameWhole(t *testing.T) {
 				}
 			}
 			for _, l := range lines {
-				if wd := tl.ident.measure(l) + 2*theme.InnerPadding(); wd > tl.ident.Size().Width+0.5 {
+				if wd := tl.ident.Measure(l) + 2*theme.InnerPadding(); wd > tl.ident.Size().Width+0.5 {
 					t.Errorf("the line %q needs %v px of %v", l, wd, tl.ident.Size().Width)
 				}
 			}
-			if h := tl.ident.MinSize().Height; h < float32(len(lines))*fyne.MeasureText("Mg", tl.ident.size(), tl.ident.style()).Height {
+			if h := tl.ident.MinSize().Height; h < float32(len(lines))*tl.ident.LineHeight() {
 				t.Errorf("%d lines get %v px: they overlap what follows", len(lines), h)
 			}
 		})
@@ -152,7 +154,7 @@ func TestResourceURIBreaksAfterItsSlashes(t *testing.T) {
 			t.Fatalf("at %v px the URI is laid out as %q", r.uri.Size().Width, lines)
 		}
 		for _, l := range lines[:len(lines)-1] {
-			if !strings.ContainsAny(l[len(l)-1:], identSeparators) {
+			if !strings.ContainsAny(l[len(l)-1:], fit.IdentSeparators) {
 				t.Errorf("a line of the URI ends inside a name: %q (lines %q)", l, lines)
 			}
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/spyglass-mcp/spyglass/ui/esc"
 	"github.com/spyglass-mcp/spyglass/ui/fit"
 	"github.com/spyglass-mcp/spyglass/ui/form"
+	"github.com/spyglass-mcp/spyglass/ui/ident"
 	"github.com/spyglass-mcp/spyglass/ui/plain"
 )
 
@@ -224,8 +225,12 @@ func (p *ElicitationPanel) buildURL() fyne.CanvasObject {
 	if err == nil {
 		host = u.Hostname()
 	}
-	link := widget.NewRichText(urlSegments(p.req.URL, host)...)
-	link.Wrapping = fyne.TextWrapBreak
+	// in monospace, its host in the primary colour (not bold: bold
+	// monospace is missing from some themes), broken only after a
+	// separator (a URL broken inside a word read "spyglass-d", "emo/")
+	link := ident.New(p.req.URL)
+	link.Plain, link.Monospace = true, true
+	link.SetStrong(host)
 	p.copyBtn = esc.NewButtonWithIcon("Copy URL", theme.ContentCopyIcon(), p.onCopy)
 	p.copyBtn.Importance = widget.LowImportance
 	p.openBtn = esc.NewButtonWithIcon("Open in Browser", theme.ComputerIcon(), p.onOpen)
@@ -261,7 +266,7 @@ func (p *ElicitationPanel) buildURL() fyne.CanvasObject {
 	// selectable label takes the focus on Tab and drops every key, Esc
 	// included, so the dialog it was in no longer closed on Esc
 	idLbl := widget.NewLabel("Elicitation ID: " + id)
-	idLbl.Wrapping = fyne.TextWrapBreak // read whole, not cut
+	idLbl.Wrapping = fyne.TextWrapWord // read whole, not cut: the ID on a line of its own when narrow, not broken after "Elicitation ID: 74082"
 	p.copyID = esc.NewButtonWithIcon("Copy ID", theme.ContentCopyIcon(), p.onCopyID)
 	p.copyID.Importance = widget.LowImportance
 	if p.req.ElicitationID == "" {
@@ -292,26 +297,6 @@ func (p *ElicitationPanel) buildURL() fyne.CanvasObject {
 		p.errLbl,
 		p.answersAt,
 	)
-}
-
-// urlSegments shows a URL in monospace with its host in the primary colour
-// (not bold: bold monospace is missing from some themes).
-func urlSegments(raw, host string) []widget.RichTextSegment {
-	mono := widget.RichTextStyle{Inline: true, TextStyle: fyne.TextStyle{Monospace: true}, ColorName: theme.ColorNameForeground}
-	i := -1
-	if host != "" {
-		i = strings.Index(raw, host)
-	}
-	if i < 0 {
-		return []widget.RichTextSegment{&widget.TextSegment{Text: raw, Style: mono}}
-	}
-	strong := mono
-	strong.ColorName = theme.ColorNamePrimary
-	return []widget.RichTextSegment{
-		&widget.TextSegment{Text: raw[:i], Style: mono},
-		&widget.TextSegment{Text: host, Style: strong},
-		&widget.TextSegment{Text: raw[i+len(host):], Style: mono},
-	}
 }
 
 // onSubmit validates the form and accepts with its values.

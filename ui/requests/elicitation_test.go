@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/canvas"
 	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/theme"
@@ -176,12 +177,8 @@ func TestElicitationURLOpenAndComplete(t *testing.T) {
 	// The domain is the highlighted segment.
 	var host string
 	walk(p.Object(), func(o fyne.CanvasObject) {
-		if rt, ok := o.(*widget.RichText); ok {
-			for _, s := range rt.Segments {
-				if ts, ok := s.(*widget.TextSegment); ok && ts.Style.ColorName == theme.ColorNamePrimary {
-					host = ts.Text
-				}
-			}
+		if tx, ok := o.(*canvas.Text); ok && tx.Color == theme.Color(theme.ColorNamePrimary) && tx.TextStyle.Monospace {
+			host += tx.Text
 		}
 	})
 	if host != "auth.example.com" {

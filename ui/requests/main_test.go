@@ -173,6 +173,8 @@ func texts(o fyne.CanvasObject) string {
 			b.WriteString("[x] " + v.Text + "\n")
 		case *esc.Check: // the checks of ui/form
 			b.WriteString("[x] " + v.Text + "\n")
+		case interface{ Identifier() string }: // a URL broken into lines (urltext.go)
+			b.WriteString(v.Identifier() + "\n")
 		}
 	})
 	return b.String()
