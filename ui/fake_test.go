@@ -19,6 +19,7 @@ import (
 	"github.com/spyglass-mcp/spyglass/core/events"
 	"github.com/spyglass-mcp/spyglass/core/mcpresult"
 	"github.com/spyglass-mcp/spyglass/ui/esc"
+	"github.com/spyglass-mcp/spyglass/ui/ident"
 )
 
 // fakeBackend is an in-memory Backend for widget tests.
@@ -414,6 +415,8 @@ func texts(o fyne.CanvasObject) string {
 			b.WriteString("<" + x.text + ">\n")
 		case *rowText:
 			b.WriteString(x.text + "\n")
+		case *ident.Text:
+			b.WriteString(x.Identifier() + "\n")
 		}
 	})
 	return b.String()

@@ -23,6 +23,7 @@ import (
 	"fyne.io/fyne/v2/widget"
 
 	"github.com/spyglass-mcp/spyglass/ui/esc"
+	"github.com/spyglass-mcp/spyglass/ui/ident"
 	"github.com/spyglass-mcp/spyglass/ui/requests"
 )
 
@@ -385,8 +386,12 @@ func readLabel(c Content) string {
 // beside a file icon, then the text (a page at a time beyond bigText)
 // or the bytes.
 func (ss *serverScreens) resourceView(c Content, label string) fyne.CanvasObject {
-	// wrapped at words: "· text/markdown" stays whole on its own row
-	head := container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), nil, wrapLabel(label))
+	// broken only after a separator: the URI's "architecture.md" and
+	// "· text/markdown" stay whole (a label's wrap broke the URI inside a
+	// word, "architecture.m" then "d")
+	name := ident.New(label)
+	name.Plain = true
+	head := container.NewBorder(nil, nil, widget.NewIcon(theme.FileIcon()), nil, name)
 	var body fyne.CanvasObject
 	switch {
 	case c.Data != nil:
