@@ -500,6 +500,17 @@ func TestStdioCrashRestart(t *testing.T) {
 	if ev.Outcome == nil || ev.Outcome.State != events.NoResponse {
 		t.Errorf("outcome %+v", ev.Outcome)
 	}
+	// the crash is one error, the session's, with its cause; the
+	// process's exit is a state row beside it (it was a second error)
+	var errs []string
+	for _, e := range log.Events() {
+		if e.Kind == events.KindError {
+			errs = append(errs, e.Text)
+		}
+	}
+	if len(errs) != 1 || !strings.Contains(errs[0], "killed") {
+		t.Errorf("the crash recorded the errors %q, want one that says the server was killed", errs)
+	}
 	sum, err := s.CallTool(ctx, ToolCall{Name: "get-sum", Arguments: map[string]any{"a": 1, "b": 1}}, nil)
 	if err != nil || !strings.Contains(textOf(t, sum), "2") {
 		t.Fatalf("call after the crash: %v", err)

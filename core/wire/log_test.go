@@ -32,9 +32,9 @@ func TestWithEventsLog(t *testing.T) {
 		for _, e := range log.Events() {
 			kinds[e.Kind]++
 		}
-		return kinds[events.KindStderr] == 2 && kinds[events.KindInvalid] == 2 && kinds[events.KindError] == 1
+		return kinds[events.KindStderr] == 2 && kinds[events.KindInvalid] == 2 && kinds[events.KindState] == 1 // the exit
 	})
-	if kinds[events.KindStderr] != 2 || kinds[events.KindInvalid] != 2 || kinds[events.KindError] != 1 {
+	if kinds[events.KindStderr] != 2 || kinds[events.KindInvalid] != 2 || kinds[events.KindState] != 1 || kinds[events.KindError] != 0 {
 		t.Fatalf("recorded kinds %v", kinds)
 	}
 	var buf bytes.Buffer

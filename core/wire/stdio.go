@@ -205,11 +205,16 @@ func (s *Stdio) wait(cmd *exec.Cmd, readers *sync.WaitGroup, pipes []*os.File, o
 	s.exitErr = ee
 	s.mu.Unlock()
 
+	// The exit is the process's state, not an error of its own: the
+	// session above records the failure it causes as the one error row,
+	// worded with its cause ("Error: connect ECONNREFUSED … — the server
+	// process exited with status 1 before answering"), so a server that
+	// crashed at start counted two errors an attempt.
 	if closing {
 		s.rec.add(events.Event{Kind: events.KindState, Text: "process stopped: " + describeExit(ee)})
 		ee = nil
 	} else {
-		s.rec.add(events.Event{Kind: events.KindError, Text: "process exited: " + describeExit(ee)})
+		s.rec.add(events.Event{Kind: events.KindState, Text: "process exited: " + describeExit(ee)})
 	}
 	s.mu.Lock()
 	in := s.stdin

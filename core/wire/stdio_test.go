@@ -100,9 +100,18 @@ func TestStdioExitsAtOnce(t *testing.T) {
 	rec.waitFor(t, "stderr", func(e events.Event) bool {
 		return e.Kind == events.KindStderr && e.Text == "fatal: no config"
 	})
-	ev := rec.waitFor(t, "exit", func(e events.Event) bool { return e.Kind == events.KindError })
+	// the exit is the process's state: the session records the failure
+	// it causes as the one error
+	ev := rec.waitFor(t, "exit", func(e events.Event) bool {
+		return e.Kind == events.KindState && strings.HasPrefix(e.Text, "process exited: ")
+	})
 	if !strings.Contains(ev.Text, "exit status 3") {
 		t.Fatalf("exit event text %q", ev.Text)
+	}
+	for _, e := range rec.all() {
+		if e.Kind == events.KindError {
+			t.Errorf("the exit was recorded as an error as well: %s", e.Text)
+		}
 	}
 	if err := c.Send(ctxT(t), []byte(`{}`), nil); !errors.Is(err, ErrClosed) {
 		t.Fatalf("Send to an exited server = %v, want ErrClosed", err)
