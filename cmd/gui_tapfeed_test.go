@@ -56,7 +56,8 @@ func TestGUITapFeed(t *testing.T) {
 	h.waitFor("the tap's entry", func() bool { return h.hasText("tapped-demo") })
 	h.selectCard("tapped-demo")
 	h.waitFor("the tap's entry, live", func() bool {
-		return h.hasText("A recorded session, read-only, from the tap of " + self + " --demo-server, live.\nIts messages are in the inspector; it does not connect.")
+		return h.hasText("A recorded session, read-only.") &&
+			h.hasText("From the tap of " + self + " --demo-server, live. Its messages are in the inspector; it does not connect.")
 	})
 	paired := func() bool {
 		for _, e := range h.be.log.Events() {
