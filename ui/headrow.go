@@ -135,6 +135,11 @@ func newActionPair(label string, icon fyne.Resource, f func()) actionPair {
 	return p
 }
 
+// forget drops the icon's word from iconNames, for an action whose
+// buttons are gone (a removed server's card): the map would keep them,
+// and through their functions what they act on.
+func (p actionPair) forget() { delete(iconNames, p.icon) }
+
 // show shows or hides the action in both forms.
 func (p actionPair) show(v bool) {
 	setVisible(p.full, v)

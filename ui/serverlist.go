@@ -69,8 +69,10 @@ func (l *serverList) refresh() {
 		c.update()
 		objs = append(objs, c)
 	}
-	for s := range l.cards {
+	for s, c := range l.cards {
 		if !seen[s] {
+			c.cancel.forget()
+			c.retry.forget()
 			delete(l.cards, s)
 		}
 	}

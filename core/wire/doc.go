@@ -14,8 +14,10 @@
 // [Tap] round tripper when the response headers arrive), bytes that are
 // not a JSON object or array (events.KindInvalid: Raw holds the exact
 // bytes, Text the reason and their first bytes), the exit of a stdio
-// process (events.KindError when it exited by itself, events.KindState
-// after Close) and streams that could not be resumed (events.KindWarning).
+// process (events.KindState, "process exited: …" when it exited by
+// itself, "process stopped: …" after Close; the session records the
+// failure an exit causes as its error) and streams that could not be
+// resumed (events.KindWarning).
 //
 // Stdio: the process runs in its own process group; messages are
 // newline-delimited and may be of any size. Close closes stdin, waits

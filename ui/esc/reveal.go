@@ -18,6 +18,8 @@ func Reveal(o fyne.CanvasObject) bool {
 	if s == nil {
 		return false
 	}
+	// what was just shown has its place and height only once laid out
+	Settle(s)
 	top := offsetIn(s.Content, o)
 	bottom := top + o.Size().Height
 	off, view := s.Offset.Y, s.Size().Height

@@ -431,6 +431,7 @@ func (p *ElicitationPanel) openFailed(err error) {
 // follow it, and esc.Steady has already kept them and it in view.
 func (p *ElicitationPanel) revealAboveAnswers(o fyne.CanvasObject) {
 	if len(p.answersAt.Objects) == 0 {
+		p.obj.Refresh() // lay the panel out: o was hidden, it has no place yet
 		esc.Reveal(o)
 	}
 }

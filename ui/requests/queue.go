@@ -364,16 +364,19 @@ func (q *Queue) OpenModal(server, id string) bool {
 		content = container.NewVBox(callEndedNote(), content)
 	}
 	var body fyne.CanvasObject = esc.NewVScroll(container.NewPadded(content))
-	if it.elicit != nil {
+	lent := it.elicit != nil && it.elicit.isURL()
+	if lent {
 		// the answers at the dialog's bottom, outside the scroll: what
-		// the panel says above them moves none of them
+		// the panel says above them moves none of them (a form's problem
+		// line and Submit anyway are below its buttons: they stay with
+		// them in the panel)
 		body = container.NewBorder(nil, container.NewPadded(it.elicit.LendAnswers()), nil, nil, body)
 	}
 	d := esc.NewCustom(title, "Close", body, q.opts.Window)
 	it.modal = d
 	d.SetOnClosed(func() {
 		it.modal = nil
-		if it.elicit != nil {
+		if lent {
 			it.elicit.ReturnAnswers()
 		}
 		if q.find(it.server, it.id) != it {

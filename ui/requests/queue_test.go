@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/container"
 	"fyne.io/fyne/v2/test"
 	"fyne.io/fyne/v2/widget"
 
@@ -202,7 +203,10 @@ func TestQueueSelectionFollowsRemoval(t *testing.T) {
 	q, _, _ := newQueue(t, testProfiles())
 	q.AddSampling(plainSampling(), func(SamplingAnswer) {})
 	q.AddElicitation(formRequest(), func(ElicitationAnswer) {})
-	q.AddElicitation(urlRequest(), func(ElicitationAnswer) {})
+	// a message long enough that the reason lands below the dialog's fold
+	req := urlRequest()
+	req.Message = strings.Repeat("Please complete the OAuth authorization in your browser, then come back here. ", 12)
+	q.AddElicitation(req, func(ElicitationAnswer) {})
 	q.list.Select(2)
 	shown := q.selected
 	q.Cancel("everything", "3", "")
@@ -377,7 +381,10 @@ func TestQueueURLDialogHoldsItsButtons(t *testing.T) {
 	q, win, _ := newQueue(t, testProfiles())
 	var pending func(error)
 	q.opts.Open = func(_ *url.URL, done func(error)) { pending = done }
-	q.AddElicitation(urlRequest(), func(ElicitationAnswer) {})
+	// a message long enough that the reason lands below the dialog's fold
+	req := urlRequest()
+	req.Message = strings.Repeat("Please complete the OAuth authorization in your browser, then come back here. ", 12)
+	q.AddElicitation(req, func(ElicitationAnswer) {})
 	if !q.OpenModal("github-tools", "12") {
 		t.Fatal("the URL request did not open in a dialog")
 	}
@@ -410,8 +417,22 @@ func TestQueueURLDialogHoldsItsButtons(t *testing.T) {
 	if reason == nil {
 		t.Fatalf("the dialog does not say why the browser did not open:\n%s", texts(top))
 	}
-	if y := drv.AbsolutePositionForObject(reason).Y + reason.Size().Height; y > at.Y {
-		t.Errorf("the reason ends at y=%v, below the buttons at %v: not in view above them", y, at.Y)
+	var scroll *container.Scroll
+	walk(top, func(o fyne.CanvasObject) {
+		if sc, ok := o.(*container.Scroll); ok && scroll == nil {
+			scroll = sc
+		}
+	})
+	if scroll == nil {
+		t.Fatal("the dialog has no scroll")
+	}
+	if scroll.Content.MinSize().Height <= scroll.Size().Height {
+		t.Fatalf("the request fits its dialog (%v in %v): the test needs it to scroll", scroll.Content.MinSize().Height, scroll.Size().Height)
+	}
+	y, h := drv.AbsolutePositionForObject(reason).Y, reason.Size().Height
+	view := drv.AbsolutePositionForObject(scroll).Y
+	if h <= 0 || y < view || y+h > view+scroll.Size().Height || y+h > at.Y {
+		t.Errorf("the reason is at y=%v, %v tall; the view shows %v–%v above the buttons at %v: not in view", y, h, view, view+scroll.Size().Height, at.Y)
 	}
 	pressEsc(win.Canvas())
 	it := q.find("github-tools", "12")
@@ -420,5 +441,22 @@ func TestQueueURLDialogHoldsItsButtons(t *testing.T) {
 	}
 	if !strings.Contains(texts(it.elicit.Object()), "[Open in Browser]") {
 		t.Errorf("the panel did not get its buttons back:\n%s", texts(it.elicit.Object()))
+	}
+}
+
+// TestQueueFormDialogKeepsItsButtons: a form request in a dialog keeps
+// its buttons in the panel, above its problem line and Submit anyway,
+// which appear below Submit where the pointer is; only a URL request's
+// dialog takes its buttons to its bottom.
+func TestQueueFormDialogKeepsItsButtons(t *testing.T) {
+	q, _, _ := newQueue(t, testProfiles())
+	req := formRequest()
+	q.AddElicitation(req, func(ElicitationAnswer) {})
+	if !q.OpenModal(req.Server, req.ID) {
+		t.Fatal("the form request did not open in a dialog")
+	}
+	it := q.find(req.Server, req.ID)
+	if it == nil || len(it.elicit.answersAt.Objects) != 1 {
+		t.Fatal("the form request's dialog took its buttons out of the panel")
 	}
 }
