@@ -57,7 +57,7 @@ func TestGUITapFeed(t *testing.T) {
 	h.selectCard("tapped-demo")
 	h.waitFor("the tap's entry, live", func() bool {
 		return h.hasText("A recorded session, read-only.") &&
-			h.hasText("From the tap of " + self + " --demo-server, live. Its messages are in the inspector; it does not connect.")
+			h.hasText("From the tap of "+self+" --demo-server, live. Its messages are in the inspector; it does not connect.")
 	})
 	paired := func() bool {
 		for _, e := range h.be.log.Events() {
