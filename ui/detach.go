@@ -41,7 +41,8 @@ func (w *Window) detachInspector() {
 		size = fyne.NewSize(min(size.Width, w.screen.Width*0.95), min(size.Height, w.screen.Height*0.92))
 	}
 	win.Resize(size)
-	win.SetContent(w.inspector.obj)
+	// objects of its own, not the main window's moved (rebuild says why)
+	win.SetContent(w.inspector.rebuild())
 	// the same menu, so its shortcuts (Ctrl+K, Ctrl+F, Ctrl+I, …) work
 	// there too, even while the inspector's search has the focus
 	win.SetMainMenu(w.win.MainMenu())
@@ -50,6 +51,7 @@ func (w *Window) detachInspector() {
 	w.inspWin = win
 	w.setDetachChecked(true)
 	win.Show()
+	w.inspector.placed()
 }
 
 // dockInspector closes the inspector's own window and shows the inspector
@@ -63,11 +65,12 @@ func (w *Window) dockInspector() {
 	w.inspWin = nil
 	win.SetContent(emptyDockWindow())
 	win.Close()
-	w.split.Trailing = w.inspector.obj
+	w.split.Trailing = w.inspector.rebuild()
 	w.inspOpen = true
 	w.body.Objects = []fyne.CanvasObject{w.split}
 	w.split.Refresh()
 	w.body.Refresh()
+	w.inspector.placed()
 	w.setDetachChecked(false)
 }
 

@@ -1,9 +1,13 @@
 package ui
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
+	"time"
 
 	"fyne.io/fyne/v2"
+	"fyne.io/fyne/v2/widget"
 )
 
 // inDock reports whether the inspector is the main window's right panel.
@@ -133,4 +137,118 @@ func TestDetachedInspectorFitsScreen(t *testing.T) {
 		}
 		w.dockInspector()
 	})
+}
+
+// Detaching the inspector gives its window objects of its own, and shows
+// in them what the docked inspector showed: the search as typed, the tab,
+// Resume while paused, the event open with its tab. Moving the docked
+// objects to the other window drew a main-window text ("Experimental")
+// as a black bar: Fyne keys its GL textures by object alone (#12).
+func TestDetachBuildsItsOwnObjects(t *testing.T) {
+	w, b, _ := connected(t, nil)
+	now := time.Now()
+	b.ev.send(
+		EventView{Seq: 1001, Server: "fake", Kind: "message", Dir: "out", Type: "request", ID: "5", Method: "tools/call",
+			Title: "tools/call #5", Categories: []string{"tools", "rpc"}, Run: "r1", Pair: 1002, Time: now,
+			Raw: json.RawMessage(`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"echo","arguments":{"message":"needle"}}}`)},
+		EventView{Seq: 1002, Server: "fake", Kind: "message", Dir: "in", Type: "result", ID: "5", Method: "tools/call",
+			Title: "result #5 · tools/call", Categories: []string{"tools", "rpc"}, Run: "r1", Pair: 1001, Time: now.Add(3 * time.Millisecond),
+			Raw: json.RawMessage(`{"jsonrpc":"2.0","id":5,"result":{"content":[{"type":"text","text":"a"}],"isError":false}}`)},
+	)
+	in := w.inspector
+	Sync(func() {
+		in.onTab("tools")
+		in.search.SetText("needle")
+	})
+	shownWhen(t, in, "the search for needle", func(titles []string) bool {
+		return len(titles) == 1 && titles[0] == "tools/call #5"
+	})
+	if err := w.OpenEvent("tools/call #5", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	var docked map[fyne.CanvasObject]bool
+	Sync(func() {
+		in.detail.tabs.SelectIndex(1) // This run
+		in.onPause()
+		docked = objectsUnder(in.obj)
+		w.detachInspector()
+	})
+	check := func(where string) {
+		t.Helper()
+		Sync(func() {
+			for o := range objectsUnder(in.obj) {
+				if docked[o] {
+					t.Fatalf("%s, the inspector shows an object (%T) of the docked one: its texture is freed in the other window's GL context", where, o)
+				}
+			}
+			if in.search.Text != "needle" || in.query != "needle" {
+				t.Errorf("%s, the search reads %q (query %q), want needle", where, in.search.Text, in.query)
+			}
+			if in.tabBtns[2].Importance != widget.HighImportance {
+				t.Errorf("%s, the Tools tab is not the one shown", where)
+			}
+			if in.pauseBtn.Text != "Resume" || !strings.Contains(in.counters.Text, "paused") {
+				t.Errorf("%s, paused reads %q, %q", where, in.pauseBtn.Text, in.counters.Text)
+			}
+			if got := in.shownTitles(); len(got) != 1 || got[0] != "tools/call #5" {
+				t.Errorf("%s, the list shows %q", where, got)
+			}
+			if in.selSeq != 1001 || !in.detail.obj.Visible() || in.detail.title.Text != "tools/call #5" {
+				t.Errorf("%s, the event open is %d (details shown %v, %q)", where, in.selSeq, in.detail.obj.Visible(), in.detail.title.Text)
+			}
+			if in.detail.tabs.SelectedIndex() != 1 {
+				t.Errorf("%s, the details show tab %d, want This run", where, in.detail.tabs.SelectedIndex())
+			}
+		})
+	}
+	check("detached")
+	Sync(func() {
+		if w.inspWin.Content() != in.obj {
+			t.Error("the inspector's window does not show the inspector")
+		}
+		docked = objectsUnder(in.obj)
+		w.dockInspector()
+	})
+	check("docked again")
+	Sync(func() {
+		if !inDock(w) {
+			t.Error("the inspector is not the main window's right panel again")
+		}
+	})
+}
+
+// objectsUnder is every object in o's tree, widgets' renderers' included.
+func objectsUnder(o fyne.CanvasObject) map[fyne.CanvasObject]bool {
+	all := map[fyne.CanvasObject]bool{}
+	walkAll(o, func(o fyne.CanvasObject) { all[o] = true })
+	return all
+}
+
+// The detached inspector's list shows the newest rows, as the docked one
+// did: scrolled before its window laid it out, it stayed at its top.
+func TestDetachedListFollowsNewest(t *testing.T) {
+	w, b, _ := connected(t, nil)
+	var evs []EventView
+	for i := range 60 {
+		evs = append(evs, EventView{Server: "fake", Kind: "state", Title: "state · " + itoa(i), Categories: []string{"logs"}})
+	}
+	b.ev.send(evs...)
+	in := w.inspector
+	newest := func() bool {
+		titles, _ := rowTexts(in)
+		return !in.later.pending && len(titles) > 0 && titles[len(titles)-1] == "state · 59"
+	}
+	waitFor(t, "the newest row in view", newest)
+	for _, move := range []struct {
+		where string
+		do    func()
+	}{{"detached", w.detachInspector}, {"docked again", w.dockInspector}} {
+		Sync(func() {
+			move.do()
+			if !newest() {
+				titles, _ := rowTexts(in)
+				t.Errorf("%s, the rows in view are %q: the newest, state · 59, is out of view", move.where, titles)
+			}
+		})
+	}
 }

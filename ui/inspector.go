@@ -146,6 +146,31 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 			in.listChanged()
 		}
 	})
+	in.makeWidgets()
+	in.unsub = in.src.Subscribe(func(b EventBatch) {
+		do(func() { in.onBatch(b) })
+	})
+	// What was recorded before: counted and indexed page by page (the
+	// rows come from the search refilter starts).
+	for seq := uint64(0); ; {
+		evs, _ := in.src.After(seq, 10000)
+		if len(evs) == 0 {
+			break
+		}
+		for _, e := range evs {
+			in.note(e)
+		}
+		seq = evs[len(evs)-1].Seq
+		in.loaded = seq
+	}
+	in.refilter()
+	return in.obj
+}
+
+// makeWidgets makes the inspector's widgets (in.obj and what it holds);
+// the events, their indexes and the view (server, tab, search, pause,
+// the event open) are the inspector's own and outlive them (rebuild).
+func (in *inspector) makeWidgets() {
 	title := heading("Inspector")
 	in.counters = widget.NewLabel("")
 	in.counters.SizeName = theme.SizeNameCaptionText
@@ -155,6 +180,7 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	in.counters.Truncation = fyne.TextTruncateEllipsis
 	in.pause = newActionPair("Pause", theme.MediaPauseIcon(), in.onPause)
 	in.pauseBtn = in.pause.full
+	in.tabBtns = nil
 	clear := newActionPair("Clear", theme.DeleteIcon(), in.onClear)
 	dl := newActionPair("Trace", theme.DownloadIcon(), in.onDownload)
 	tabs := container.NewHBox()
@@ -205,24 +231,56 @@ func (in *inspector) buildUI() fyne.CanvasObject {
 	)
 	in.obj = container.NewBorder(header, nil, nil, nil, in.split)
 	in.styleTabs()
-	in.unsub = in.src.Subscribe(func(b EventBatch) {
-		do(func() { in.onBatch(b) })
-	})
-	// What was recorded before: counted and indexed page by page (the
-	// rows come from the search refilter starts).
-	for seq := uint64(0); ; {
-		evs, _ := in.src.After(seq, 10000)
-		if len(evs) == 0 {
-			break
-		}
-		for _, e := range evs {
-			in.note(e)
-		}
-		seq = evs[len(evs)-1].Seq
-		in.loaded = seq
+}
+
+// rebuild makes the inspector's widgets anew for another window (View →
+// Detach inspector, and docking it back) and shows in them what the old
+// ones showed: the search as typed, the tab, Pause or Resume, the rows,
+// the event open with its tab and the divider above it, the listen lane
+// open or closed. Moving the same objects to the other window drew a
+// main-window text as a black bar: Fyne keys its GL textures by object
+// alone, so the main window freed, in its own GL context, the number the
+// other window had given a moved image, a number its own live text had
+// (DESIGN.md).
+func (in *inspector) rebuild() fyne.CanvasObject {
+	sel, off := in.selSeq, in.split.Offset
+	tab := in.detail.tabs.SelectedIndex()
+	laneOpen := in.lane.item.Open
+	typed := in.search.Text
+	in.makeWidgets()
+	on := in.search.OnChanged
+	in.search.OnChanged = nil // not a keystroke: the rows are found already
+	in.search.SetText(typed)
+	in.search.OnChanged = on
+	if in.paused {
+		in.pause.set("Resume", theme.MediaPlayIcon())
 	}
-	in.refilter()
+	if laneOpen {
+		in.lane.obj.Open(0)
+	}
+	in.drawn, in.rowH = drawnRows{}, 0
+	in.selSeq = 0
+	in.listChanged()
+	if sel != 0 {
+		in.onSelect(sel)
+		in.split.SetOffset(off)
+		if tab >= 0 && tab < len(in.detail.tabs.Items) {
+			in.detail.tabs.SelectIndex(tab)
+		}
+	}
 	return in.obj
+}
+
+// placed scrolls a rebuilt inspector's list once its window has laid it
+// out (a list not yet sized scrolls nowhere): to the event open, else to
+// the newest rows.
+func (in *inspector) placed() {
+	if in.selSeq != 0 {
+		in.reveal = true
+		in.revealSelected()
+		return
+	}
+	in.follow()
 }
 
 func (in *inspector) stop() {
