@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -23,7 +24,10 @@ import (
 // toolsScreen lists a server's tools; selecting one shows its form, Run,
 // progress and the result.
 type toolsScreen struct {
-	ss       *serverScreens
+	ss *serverScreens
+	// waiting names the tools whose rows said "waiting for you" when
+	// the rows were last looked at (requestsChanged)
+	waiting  string
 	all      []Tool
 	shown    []Tool
 	selected *Tool
@@ -557,6 +561,23 @@ func (t *toolsScreen) showProgress(c *toolCall) {
 		t.progInf.Start()
 	}
 	t.progMsg.SetText(c.msg)
+}
+
+// requestsChanged redraws the rows when a server request that came or
+// left changes a running call's mark ("waiting for you", then "running"
+// again once it is answered or the server cancelled it).
+func (t *toolsScreen) requestsChanged() {
+	var names []string
+	for name := range t.calls {
+		if mark, _ := t.rowMark(name); mark == "waiting for you" {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	if key := strings.Join(names, "\x00"); key != t.waiting {
+		t.waiting = key
+		t.list.Refresh()
+	}
 }
 
 // rowMark is the badge of the tool's row: its call runs, or ended while

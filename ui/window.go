@@ -66,20 +66,24 @@ type Window struct {
 	servers  []*server
 	selected *server
 
-	list      *serverList
-	middle    *fyne.Container // the selected server's pane
-	center    *fyne.Container // middle, with the requests panel below it when requests wait
-	requests  fyne.CanvasObject
-	reqSplit  *container.Split
-	inliner   RequestInliner // SetRequestInliner
-	reqCount  int            // the requests waiting (SetRequestCount)
-	reqQueue  RequestQueue   // SetRequestQueue: filters the panel by server
-	reqChip   *widget.Button // "N requests wait on S": selects S
-	inspector *inspector
-	body      *fyne.Container // middle, or middle + inspector split
-	split     *container.Split
-	inspOpen  bool
-	toasts    *toaster
+	list     *serverList
+	middle   *fyne.Container // the selected server's pane
+	center   *fyne.Container // middle, with the requests panel below it when requests wait
+	requests fyne.CanvasObject
+	reqSplit *container.Split
+	// reqChipped is the screens with the line of other servers' waiting
+	// requests below (requestChip), while the work area shows it
+	reqChipped fyne.CanvasObject
+	inliner    RequestInliner  // SetRequestInliner
+	reqCount   int             // the requests waiting (SetRequestCount)
+	reqQueue   RequestQueue    // SetRequestQueue: filters the panel by server
+	reqChip    *widget.Button  // "N requests wait on S": selects S
+	reqChipRow *fyne.Container // reqChip, at its width
+	inspector  *inspector
+	body       *fyne.Container // middle, or middle + inspector split
+	split      *container.Split
+	inspOpen   bool
+	toasts     *toaster
 	// main is the server list beside the body; listOpen says the user
 	// wants the list shown (collapsed, a narrow rail with its toggle
 	// stays). listShown says it is: a window too narrow for it collapses
@@ -525,6 +529,11 @@ func (w *Window) SetRequestCount(n int) {
 	// not answered in a running tool's panel, and, with a RequestQueue,
 	// only for the selected server's
 	mine, inline := n, w.inlineRequests()
+	for _, s := range w.servers {
+		if s.screens != nil && s.screens.tools != nil {
+			s.screens.tools.requestsChanged()
+		}
+	}
 	var chip fyne.CanvasObject
 	if w.reqQueue != nil {
 		sel := ""
@@ -538,19 +547,51 @@ func (w *Window) SetRequestCount(n int) {
 	}
 	switch {
 	case mine-inline > 0:
-		if w.reqSplit == nil {
+		if w.reqSplit == nil || !w.showing(w.reqSplit) {
+			// a split of its own each time it comes back (its divider
+			// where the user left it): the one shown before would keep
+			// the screens' old size, a split of the same size is not
+			// laid out again
+			off := reqShare
+			if w.reqSplit != nil {
+				off = w.reqSplit.Offset
+			}
 			w.reqSplit = container.NewVSplit(w.middle, w.requests)
-			w.reqSplit.Offset = reqShare
+			w.reqSplit.Offset = off
+			w.showCenter(w.reqSplit)
 		}
-		w.reqSplit.Leading = w.middle
-		w.center.Objects = []fyne.CanvasObject{w.reqSplit}
-		w.reqSplit.Refresh()
 	case chip != nil:
-		w.center.Objects = []fyne.CanvasObject{container.NewBorder(nil, chip, nil, nil, w.middle)}
+		if !w.showing(w.reqChipped) {
+			w.reqChipped = container.NewBorder(nil, chip, nil, nil, w.middle)
+			w.showCenter(w.reqChipped)
+		}
 	default:
-		w.center.Objects = []fyne.CanvasObject{w.middle}
+		w.showCenter(w.middle)
 	}
-	w.center.Refresh()
+}
+
+// showing reports whether o is what the work area shows.
+func (w *Window) showing(o fyne.CanvasObject) bool {
+	return o != nil && len(w.center.Objects) == 1 && w.center.Objects[0] == o
+}
+
+// showCenter puts o in the work area: the screens, with the requests
+// panel below or the line of other servers' requests, or alone. Laid out,
+// not refreshed: a container's Refresh refreshes every object beneath it,
+// and the GL painter drops their text textures, so each request that came
+// or went shaped every text of the screens again (twenty came and went in
+// 94 s of a test under -race, most of it in Fyne's text shaping).
+func (w *Window) showCenter(o fyne.CanvasObject) {
+	if w.showing(o) {
+		return
+	}
+	w.center.Objects = []fyne.CanvasObject{o}
+	w.center.Layout.Layout(w.center.Objects, w.center.Size())
+	if cv := fyne.CurrentApp().Driver().CanvasForObject(w.center); cv != nil {
+		// the frame is due; the texts drawn anew are the queue's own,
+		// which changed (or left)
+		cv.Refresh(w.requests)
+	}
 }
 
 // otherRequestServer is the first server other than sel with a request
@@ -569,18 +610,22 @@ func (w *Window) otherRequestServer(sel string) string {
 func (w *Window) requestChip(n int, server string) fyne.CanvasObject {
 	if w.reqChip == nil {
 		w.reqChip = widget.NewButtonWithIcon("", theme.WarningIcon(), nil)
+		w.reqChipRow = container.NewHBox(w.reqChip)
 	}
 	word := "requests wait"
 	if n == 1 {
 		word = "request waits"
 	}
-	w.reqChip.SetText(fmt.Sprintf("%d %s for you on %s — show", n, word, server))
+	if text := fmt.Sprintf("%d %s for you on %s — show", n, word, server); text != w.reqChip.Text {
+		w.reqChip.SetText(text)
+		w.reqChipRow.Refresh() // its width
+	}
 	w.reqChip.OnTapped = func() {
 		if s := w.server(server); s != nil {
 			w.selectServer(s)
 		}
 	}
-	return container.NewHBox(w.reqChip)
+	return w.reqChipRow
 }
 
 // Toast shows a transient message ("ok" or "error" level). UI thread only.
