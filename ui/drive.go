@@ -52,18 +52,28 @@ func (w *Window) ShowScreenNow(tab string) error {
 // OpenEvent opens, in the inspector, the newest event of the selected
 // server whose title starts with prefix.
 func (w *Window) OpenEvent(prefix string, timeout time.Duration) error {
+	return poll(timeout, "an event "+prefix, func() bool { return w.selectEvent(prefix, strings.HasPrefix) })
+}
+
+// SelectEvent opens, in the inspector, the newest event listed whose
+// title is title, as a click on its row does, and reports whether one is
+// listed. UI thread.
+func (w *Window) SelectEvent(title string) bool {
+	return w.selectEvent(title, func(heading, title string) bool { return heading == title })
+}
+
+// selectEvent selects the newest row whose event's title matches.
+func (w *Window) selectEvent(title string, match func(heading, title string) bool) bool {
 	in := w.inspector
-	return poll(timeout, "an event "+prefix, func() bool {
-		for i := in.rows() - 1; i >= 0; i-- {
-			e, _ := in.event(in.rowSeq(i))
-			if strings.HasPrefix(e.Heading(), prefix) {
-				in.list.Select(i)
-				in.list.ScrollTo(i)
-				return true
-			}
+	for i := in.rows() - 1; i >= 0; i-- {
+		e, _ := in.event(in.rowSeq(i))
+		if match(e.Heading(), title) {
+			in.list.Select(i)
+			in.list.ScrollTo(i)
+			return true
 		}
-		return false
-	})
+	}
+	return false
 }
 
 // Drop handles URIs as if dropped on the window (UI thread): config files
