@@ -101,8 +101,17 @@ func (s *server) refreshPane() {
 	} else {
 		content = s.placeholder()
 	}
+	if len(s.paneObj.Objects) == 1 && s.paneObj.Objects[0] == content {
+		return // shown already: its widgets refresh themselves
+	}
+	// laid out, not refreshed: the content is new, or was shown before
+	// and kept itself up to date; a Refresh would shape every text of the
+	// screens again (a tenth of the cmd tests' CPU went there)
 	s.paneObj.Objects = []fyne.CanvasObject{content}
-	s.paneObj.Refresh()
+	s.paneObj.Layout.Layout(s.paneObj.Objects, s.paneObj.Size())
+	if cv := fyne.CurrentApp().Driver().CanvasForObject(s.paneObj); cv != nil {
+		cv.Refresh(content) // the frame is due
+	}
 }
 
 // placeholder is the centre pane of a server that is not connected: its

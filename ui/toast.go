@@ -7,6 +7,7 @@ import (
 
 	"fyne.io/fyne/v2"
 	"fyne.io/fyne/v2/container"
+	"fyne.io/fyne/v2/layout"
 	"fyne.io/fyne/v2/storage"
 	"fyne.io/fyne/v2/theme"
 	"fyne.io/fyne/v2/widget"
@@ -111,15 +112,10 @@ func (t *toaster) showAction(level, msg, actLabel string, life time.Duration, ac
 	item := &toast{level: level, text: msg}
 	closeBtn := widget.NewButtonWithIcon("", theme.CancelIcon(), func() { t.remove(item) })
 	closeBtn.Importance = widget.LowImportance
-	right := container.NewHBox(closeBtn)
-	if action != nil {
-		act := widget.NewButton(actLabel, func() {
-			t.remove(item)
-			action()
-		})
-		act.Importance = widget.HighImportance
-		right = container.NewHBox(act, closeBtn)
-	}
+	// the actions go on a line of their own below the message, at its
+	// right end: beside it, "Show more" and "Show full error" left the
+	// message a column of one or two words a line
+	acts := container.NewHBox(layout.NewSpacer())
 	if short != msg {
 		more := widget.NewButton("Show more", func() {
 			if w := fyne.CurrentApp().Driver().AllWindows(); len(w) > 0 {
@@ -127,11 +123,23 @@ func (t *toaster) showAction(level, msg, actLabel string, life time.Duration, ac
 			}
 		})
 		more.Importance = widget.LowImportance
-		right.Objects = append([]fyne.CanvasObject{more}, right.Objects...)
+		acts.Add(more)
+	}
+	if action != nil {
+		act := widget.NewButton(actLabel, func() {
+			t.remove(item)
+			action()
+		})
+		act.Importance = widget.HighImportance
+		acts.Add(act)
+	}
+	var below fyne.CanvasObject
+	if len(acts.Objects) > 1 {
+		below = acts
 	}
 	bg := newPanelBg(theme.ColorNameOverlayBackground, "", 2, 6)
 	bg.level = toastColor(level)
-	row := container.NewBorder(nil, nil, icon, right, label)
+	row := container.NewBorder(nil, below, container.NewVBox(icon), container.NewVBox(closeBtn), label)
 	sized := container.NewStack(bg, container.NewPadded(row))
 	item.obj = sized
 	t.items = append(t.items, item)

@@ -100,3 +100,53 @@ func TestToastTimersEndWithTheWindow(t *testing.T) {
 		}
 	})
 }
+
+// TestToastActionsUnderTheMessage: a failure's toast with Show more and
+// Show full error gives its message the toast's width, the actions on a
+// line below it: beside the message they left it a column of a word or
+// two a line ("everything / disconnected / : The server / process was"),
+// ten lines for one sentence.
+func TestToastActionsUnderTheMessage(t *testing.T) {
+	for _, sz := range []fyne.Size{fyne.NewSize(1280, 800), fyne.NewSize(1024, 700)} {
+		w := newTestWindow(t, newFakeBackend("a"), nil)
+		msg := "everything disconnected: The server process was killed by signal terminated before answering. Its last words on stderr were about a port in use"
+		Sync(func() {
+			w.win.Resize(sz)
+			w.toasts.showAction("error", msg, "Show full error", toastLife, func() {})
+		})
+		Sync(func() {
+			obj := w.toasts.items[0].obj
+			var label *widget.Label
+			buttons := map[string]*widget.Button{}
+			walkAll(obj, func(o fyne.CanvasObject) {
+				switch x := o.(type) {
+				case *widget.Label:
+					label = x
+				case *widget.Button:
+					buttons[x.Text] = x
+				}
+			})
+			if label == nil || buttons["Show more"] == nil || buttons["Show full error"] == nil {
+				t.Fatalf("%v: the toast lacks its message or actions: %v", sz, buttons)
+			}
+			_, ts := absRect(obj)
+			lp, ls := absRect(label)
+			if ls.Width < ts.Width*0.7 {
+				t.Errorf("%v: the message is %v wide in a toast %v wide", sz, ls.Width, ts.Width)
+			}
+			one := fyne.MeasureText("X", theme.TextSize(), label.TextStyle).Height
+			if lines := ls.Height / one; lines > 4 {
+				t.Errorf("%v: the message takes %.0f lines", sz, lines)
+			}
+			for name, b := range buttons {
+				if name == "" {
+					continue // close, at the top right
+				}
+				bp, _ := absRect(b)
+				if bp.Y < lp.Y+ls.Height {
+					t.Errorf("%v: %s at %v is beside the message (%v %v), not below it", sz, name, bp, lp, ls)
+				}
+			}
+		})
+	}
+}
