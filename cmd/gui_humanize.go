@@ -216,7 +216,14 @@ func guiHeadline(err error) string {
 		if exit.Signal != 0 {
 			how = "was killed by signal " + exit.Signal.String()
 		}
-		msg := "The server process " + how + " before answering."
+		// "before answering" only where a request of ours was waiting
+		// (a call, the handshake): a server that went away while idle
+		// left nothing unanswered
+		var closed *session.ClosedError
+		msg := "The server process " + how + "."
+		if errors.As(err, &closed) {
+			msg = "The server process " + how + " before answering."
+		}
 		switch said, isErr := tellingLine(exit.Stderr); {
 		case isErr: // the cause: first, where a card's one line shows it
 			msg = said + " — t" + msg[1:]

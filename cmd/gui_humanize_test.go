@@ -34,6 +34,7 @@ func TestHumanize(t *testing.T) {
 	}{
 		{"JSON-RPC error", rpc, []string{"The server reported an error: database is locked", "-32603"}, "session:"},
 		{"crash", fmt.Errorf("session: tools/call: %w", crash), []string{"Error: connect ECONNREFUSED 127.0.0.1:5432 — the server process exited with status 1 before answering."}, "wire:"},
+		{"a drop while idle", &wire.ExitError{Code: -1, Signal: syscall.SIGTERM}, []string{"The server process was killed by signal terminated."}, "before answering"},
 		{"command not found", fmt.Errorf("session: connect: %w", notFound), []string{"Command not found: spyglass-no-such-command-xyz", "full path"}, "wire:"},
 		{"a file of the window's", fmt.Errorf("trace: %w", &fs.PathError{Op: "open", Path: "/tmp/gone.json", Err: syscall.ENOENT}), []string{"No such file or directory (/tmp/gone.json)"}, "open /tmp"},
 		{"no words", fmt.Errorf("session: tools/call: %w", fmt.Errorf("wire: write: broken pipe")), []string{"Broken pipe"}, "session:"},
