@@ -228,6 +228,7 @@ func objectsUnder(o fyne.CanvasObject) map[fyne.CanvasObject]bool {
 // did: scrolled before its window laid it out, it stayed at its top.
 func TestDetachedListFollowsNewest(t *testing.T) {
 	w, b, _ := connected(t, nil)
+	Sync(func() { w.FitScreen(1024, 700) })
 	var evs []EventView
 	for i := range 60 {
 		evs = append(evs, EventView{Server: "fake", Kind: "state", Title: "state · " + itoa(i), Categories: []string{"logs"}})
@@ -248,6 +249,41 @@ func TestDetachedListFollowsNewest(t *testing.T) {
 			if !newest() {
 				titles, _ := rowTexts(in)
 				t.Errorf("%s, the rows in view are %q: the newest, state · 59, is out of view", move.where, titles)
+			}
+		})
+	}
+}
+
+// Collapsing the server list or hiding and showing the inspector keeps
+// the inspector's newest rows in view: collapsing the list scrolled it
+// back to its first row.
+func TestInspectorKeepsItsPlaceWhenTheWorkAreaChanges(t *testing.T) {
+	w, b, _ := connected(t, nil)
+	Sync(func() { w.FitScreen(1024, 700) })
+	var evs []EventView
+	for i := range 60 {
+		evs = append(evs, EventView{Server: "fake", Kind: "state", Title: "state · " + itoa(i), Categories: []string{"logs"}})
+	}
+	b.ev.send(evs...)
+	in := w.inspector
+	newest := func() bool {
+		titles, _ := rowTexts(in)
+		return !in.later.pending && len(titles) > 0 && titles[len(titles)-1] == "state · 59"
+	}
+	waitFor(t, "the newest row in view", newest)
+	for _, move := range []struct {
+		what string
+		do   func()
+	}{
+		{"the server list collapsed", w.ToggleServerList},
+		{"the server list shown again", w.ToggleServerList},
+		{"the inspector hidden and shown", func() { w.ToggleInspector(); w.ToggleInspector() }},
+	} {
+		Sync(func() {
+			move.do()
+			if !newest() {
+				titles, _ := rowTexts(in)
+				t.Errorf("with %s, the rows in view are %q: the newest, state · 59, is out of view", move.what, titles)
 			}
 		})
 	}

@@ -260,6 +260,9 @@ func (w *Window) showList(on bool) {
 	if w.fitted != nil {
 		w.fitted.Refresh() // main needs another width: the scroll sizes it again
 	}
+	// under the GL driver the refreshes above left the inspector's list
+	// at its first row: it goes back to the newest, or the event open
+	w.inspector.placed()
 }
 
 // railLayout puts the collapsed list's toggle (objs[1]) at the left edge
@@ -440,6 +443,9 @@ func (w *Window) ToggleInspector() {
 	}
 	w.split.Refresh()
 	w.body.Refresh()
+	if w.inspOpen {
+		w.inspector.placed() // its list laid out anew, at the newest
+	}
 }
 
 // SetEditProfiles gives the window what Settings → Sampling profiles
