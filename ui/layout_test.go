@@ -171,7 +171,7 @@ func TestDisconnectBannerHoldsStill(t *testing.T) {
 			t.Fatal("the Run button is not laid out")
 		}
 		s := w.server("fake")
-		s.onEngineState(s.gen, StateView{State: StateDisconnected, Err: fmt.Errorf("the server process exited with status 1")})
+		s.onEngineState(StateView{State: StateDisconnected, Err: fmt.Errorf("the server process exited with status 1")})
 	})
 	Sync(func() {
 		if !strings.Contains(texts(w.win.Content()), "The next request starts it again.") {
@@ -241,4 +241,40 @@ func TestToolRowCaptionIsTheDescription(t *testing.T) {
 			t.Errorf("the rows' second lines read %q, want the description alone under a tool titled by its name", captions)
 		}
 	})
+}
+
+// TestSecondDropIsHeard: a server that dropped, was reconnected and
+// dropped again says so the second time too. The engine's state changes
+// were tied to the attempt that opened the connection, so after Reconnect
+// the second drop went unheard: the card said Connected over a dead
+// server, with no toast (#12).
+func TestSecondDropIsHeard(t *testing.T) {
+	w, b, _ := connected(t, nil)
+	engine := func(st StateView) {
+		b.mu.Lock()
+		on := b.conns["fake"].onState
+		b.mu.Unlock()
+		on(st) // from the engine's goroutine, as the session reports
+	}
+	s := w.server("fake")
+	for round := 1; round <= 2; round++ {
+		engine(StateView{State: StateDisconnected, Err: fmt.Errorf("the server process exited with status %d", round)})
+		waitFor(t, "the drop heard", func() bool { return s.dropped && s.state.State == StateFailed })
+		Sync(func() {
+			card := w.list.cards[s]
+			if card.toggle.Checked || card.toggle.Text != "Failed" {
+				t.Errorf("drop %d: the card's toggle reads %q (ticked %v)", round, card.toggle.Text, card.toggle.Checked)
+			}
+			if !slices.ContainsFunc(w.toasts.texts(), func(m string) bool { return strings.Contains(m, "disconnected") }) {
+				t.Errorf("drop %d: no toast says so: %q", round, w.toasts.texts())
+			}
+			s.onRetry() // Reconnect
+		})
+		waitFor(t, "connected again", func() bool { return s.state.State == StateConnected && !s.dropped })
+		Sync(func() {
+			for _, it := range append([]*toast(nil), w.toasts.items...) {
+				w.toasts.remove(it)
+			}
+		})
+	}
 }

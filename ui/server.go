@@ -258,8 +258,17 @@ func (s *server) connectAttempt() {
 		return
 	}
 	if s.conn == nil {
+		// the engine's own state changes count for as long as this
+		// connection is the server's, through every Reconnect on it: tied
+		// to the attempt that opened it, a second drop after a Reconnect
+		// went unheard and the card said Connected
+		ref := new(Conn)
 		c, err := s.w.be.Open(s.cfg.Name, func(st StateView) {
-			do(func() { s.onEngineState(gen, st) })
+			do(func() {
+				if *ref != nil && s.conn == *ref {
+					s.onEngineState(st)
+				}
+			})
 		})
 		if err != nil {
 			var need *InputsNeededError
@@ -270,7 +279,7 @@ func (s *server) connectAttempt() {
 			s.setState(StateView{State: StateFailed, Err: err})
 			return
 		}
-		s.conn = c
+		s.conn, *ref = c, c
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.cancel = cancel
@@ -361,12 +370,9 @@ func (s *server) onConnected(gen int, ctx context.Context, err error) {
 	s.refreshUI()
 }
 
-// onEngineState follows state changes the engine reports by itself: the
-// server crashed, the OAuth flow started.
-func (s *server) onEngineState(gen int, st StateView) {
-	if gen != s.gen {
-		return
-	}
+// onEngineState follows state changes the engine reports by itself of
+// the server's connection: the server crashed, the OAuth flow started.
+func (s *server) onEngineState(st StateView) {
 	switch {
 	case st.State == StateAuthorizing && (s.state.State == StateConnecting || s.state.State == StateAuthorizing):
 		// a sign-in started, or its authorization URL is known
