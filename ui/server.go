@@ -335,6 +335,11 @@ func (s *server) onConnected(gen int, ctx context.Context, err error) {
 			for _, ln := range s.bootStderr {
 				s.screens.logs.onStderr(ln)
 			}
+			if len(s.bootStderr) > 0 {
+				// drawn, and the empty state hidden: it was left over the
+				// start-up lines ("Starting default (STDIO) server...")
+				s.screens.logs.stderrChanged()
+			}
 			s.restoreTab()
 		}
 		s.bootStderr = nil
